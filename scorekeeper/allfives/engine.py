@@ -1,0 +1,672 @@
+"""The All Fives match: state as the fold of events.
+
+:class:`Match` applies events one at a time (:meth:`Match.push`), checking
+every rule, and keeps its state incrementally: a play costs a handful of
+integer updates, never a recount. :meth:`Match.undo` drops the last event
+(the current hand is folded again from its start; earlier hands are kept).
+
+>>> from scorekeeper.envelope import Envelope
+>>> from scorekeeper.allfives.tiles import Tile
+>>> env = Envelope.parse({"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"]})
+>>> m = Match(Setup.of(env))
+>>> m.push(StartHand("Ann"))
+>>> m.play("3-2").points, m.play("2-2", on="3-2").count
+(5, 7)
+>>> m.to_move, m.scores
+('Ann', [5, 0])
+>>> sorted(str(t) for t in m.placements(Tile(2, 6)))
+['2-2']
+>>> m.play("2-2")
+Traceback (most recent call last):
+...
+scorekeeper.errors.IllegalTileError: hand 1, turn 3: 2-2 is already on the table
+>>> m.undo(); m.scores
+Play(tile=Tile(2, 2), on=Tile(3, 2), draw=0, claim=None, muggins=None, player=None)
+[5, 0]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable, Iterator, Mapping
+
+from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
+from scorekeeper.allfives.layout import Layout
+from scorekeeper.allfives.rules import Rules
+from scorekeeper.allfives.tiles import Tile, tiles_of_set
+from scorekeeper.envelope import Envelope
+from scorekeeper.errors import (
+    AmbiguousPlacementError,
+    ClaimError,
+    HandOverError,
+    IllegalDrawError,
+    IllegalPassError,
+    IllegalPlacementError,
+    IllegalTileError,
+    LeaderError,
+    MatchOverError,
+    NothingToUndoError,
+    RemainingError,
+    WrongPlayerError,
+)
+
+
+def round5(x: int | Fraction) -> int:
+    """The multiple of five nearest to ``x``, halves rounded up.
+
+    >>> [round5(x) for x in (7, 8, 0, 2, 3, Fraction(25, 2), Fraction(5, 2))]
+    [5, 10, 0, 0, 5, 15, 5]
+    """
+    return 5 * int((Fraction(x) / 5 + Fraction(1, 2)).__floor__())
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Everything fixed for a whole match: who plays, on which sides, by which rules."""
+
+    players: tuple[str, ...]
+    sides: tuple[str, ...]
+    side_of: tuple[int, ...]
+    rules: Rules
+    envelope: Envelope | None = None
+
+    @classmethod
+    def of(cls, envelope: Envelope, rules: Mapping | None = None) -> "Setup":
+        return cls(
+            envelope.players,
+            envelope.sides,
+            envelope.side_of,
+            Rules.parse(rules, players=len(envelope.players)),
+            envelope,
+        )
+
+
+class Turn:
+    """What one turn did (read-only for users of the engine)."""
+
+    __slots__ = ("player", "tile", "on", "count", "points", "drew", "claim", "claim_ok", "voided", "muggins")
+
+    def __init__(self, player, tile, on, count, points, drew, claim=None, claim_ok=None, voided=False, muggins=None):
+        self.player = player  # player index
+        self.tile = tile  # None for a pass
+        self.on = on
+        self.count = count
+        self.points = points  # what the turn added to the player's side
+        self.drew = drew
+        self.claim = claim
+        self.claim_ok = claim_ok
+        self.voided = voided
+        self.muggins = muggins  # (caller index, caller side, points) or None
+
+    @property
+    def passed(self) -> bool:
+        return self.tile is None
+
+    def state(self) -> tuple:
+        return (
+            self.player,
+            None if self.tile is None else str(self.tile),
+            None if self.on is None else str(self.on),
+            self.count,
+            self.points,
+            self.drew,
+            self.claim,
+            self.claim_ok,
+            self.voided,
+            self.muggins,
+        )
+
+    def __repr__(self) -> str:
+        what = "pass" if self.tile is None else f"{self.tile} on {self.on}"
+        return f"<Turn player={self.player} {what} count={self.count} points={self.points}>"
+
+
+class Hand:
+    """The state of one hand (read-only for users of the engine)."""
+
+    __slots__ = (
+        "number",
+        "leader",
+        "layout",
+        "held",
+        "boneyard",
+        "turns",
+        "next_player",
+        "passes",
+        "end",
+        "domino_player",
+        "pips",
+        "settlement",
+        "winner",
+        "voided",
+        "scores_before",
+        "first_event",
+    )
+
+    def __init__(self, number: int, leader: int, setup: Setup, scores_before: tuple, first_event: int):
+        rules = setup.rules
+        self.number = number
+        self.leader = leader
+        self.layout = Layout(rules.spinner)
+        self.held = [rules.hand_size] * len(setup.players)
+        self.boneyard = rules.boneyard
+        self.turns: list[Turn] = []
+        self.next_player = leader
+        self.passes = 0  # passes in succession
+        self.end: str | None = None  # None (open), "domino" or "blocked"
+        self.domino_player: int | None = None
+        self.pips: list[int] | None = None  # pips left per player, once settled
+        self.settlement: list[int] | None = None  # per side, once settled
+        self.winner: int | None = None  # side index
+        self.voided: list[int] = []  # sides whose settlement exact_target voided
+        self.scores_before = scores_before
+        self.first_event = first_event
+
+    @property
+    def count(self) -> int:
+        return self.layout.count
+
+    @property
+    def settled(self) -> bool:
+        return self.settlement is not None
+
+    def state(self) -> tuple:
+        return (
+            self.number,
+            self.leader,
+            self.layout.state(),
+            tuple(self.held),
+            self.boneyard,
+            tuple(t.state() for t in self.turns),
+            self.next_player,
+            self.passes,
+            self.end,
+            self.domino_player,
+            None if self.pips is None else tuple(self.pips),
+            None if self.settlement is None else tuple(self.settlement),
+            self.winner,
+            tuple(self.voided),
+            self.scores_before,
+            self.first_event,
+        )
+
+
+class LegalPlays:
+    """The plays open on the table now, as a lazy view (tiles not yet down that fit).
+
+    Supports ``in`` (a :class:`Tile` or a :class:`Play`), ``bool``, ``len`` and
+    iteration (one :class:`Play` per tile and tile it can go on).
+    """
+
+    __slots__ = ("_match",)
+
+    def __init__(self, match: "Match") -> None:
+        self._match = match
+
+    def __iter__(self) -> Iterator[Play]:
+        m = self._match
+        for tile in m.tiles:
+            for on in m.placements(tile):
+                yield Play(tile, on)
+
+    def __contains__(self, item: object) -> bool:
+        m = self._match
+        if isinstance(item, Tile):
+            return bool(m.placements(item))
+        if isinstance(item, Play):
+            places = m.placements(item.tile)
+            return item.on in places if item.on is not None else len(places) == 1
+        return False
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"<LegalPlays ({', '.join(f'{p.tile} on {p.on}' for p in self)})>"
+
+
+class Match:
+    """An All Fives match being played or replayed."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.rules = setup.rules
+        self.tiles = tiles_of_set(setup.rules.set)
+        self.events: list[Event] = []
+        self.hands: list[Hand] = []
+        self.scores: list[int] = [0] * len(setup.sides)
+        self.winner: int | None = None  # side index
+        self.won_at: tuple[int, int | None] | None = None  # (hand, turn or None for settlement)
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def hand(self) -> Hand | None:
+        """The current (last) hand."""
+        return self.hands[-1] if self.hands else None
+
+    @property
+    def to_move(self) -> str | None:
+        """The player whose turn it is, or None when no turn can be entered."""
+        h = self.hand
+        if h is None or h.end is not None or self.winner is not None:
+            return None
+        return self.setup.players[h.next_player]
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def legal_plays(self) -> LegalPlays:
+        return LegalPlays(self)
+
+    def placements(self, tile: Tile) -> list[Tile | None]:
+        """Where ``tile`` can be set now: the tiles it fits (``[None]`` for the lead)."""
+        h = self.hand
+        if h is None or h.end is not None or self.winner is not None or tile in h.layout:
+            return []
+        if not h.turns:
+            return [None]
+        return h.layout.fits(tile)
+
+    def preview(self, tile: Tile, on: Tile | None = None) -> tuple[int, int]:
+        """``(count, points)`` if ``tile`` were set on ``on`` now (unchecked; nothing changes).
+
+        ``points`` is what the count is worth in the match's scale, before
+        claims and the exact target.
+        """
+        h = self.hand
+        count = h.layout.count_after(tile, on if h.turns else None)
+        return count, (count // self.rules.scale if count % 5 == 0 else 0)
+
+    def state(self) -> tuple:
+        """A comparable description of the whole state (for tests)."""
+        return (
+            tuple(h.state() for h in self.hands),
+            tuple(self.scores),
+            self.winner,
+            self.won_at,
+            len(self.events),
+        )
+
+    # ------------------------------------------------------------------ entry points
+    def push(self, event: Event):
+        """Apply one event, checking every rule; returns the :class:`Turn` for turns.
+
+        On error nothing changes and a :class:`ScorekeeperError` naming the
+        hand and turn is raised.
+        """
+        t = type(event)
+        if t is Play:
+            result = self._play(event)
+        elif t is Pass:
+            result = self._pass(event)
+        elif t is StartHand:
+            result = self._start(event)
+        elif t is Settle:
+            result = self._settle(event)
+        else:
+            raise TypeError(f"not an All Fives event: {event!r}")
+        self.events.append(event)
+        return result
+
+    def extend(self, events: Iterable[Event]) -> None:
+        for e in events:
+            self.push(e)
+
+    def play(self, tile: str | Tile, on: str | Tile | None = None, **kw) -> Turn:
+        """Parse and push a play: ``m.play("5-0", on="5-5", draw=1, claim=5)``."""
+        highest = self.rules.set
+        where = self._where()
+        try:
+            t = tile if isinstance(tile, Tile) else Tile.parse(tile, highest)
+            o = on if on is None or isinstance(on, Tile) else Tile.parse(on, highest)
+        except IllegalTileError as e:
+            raise IllegalTileError(e.reason, **where) from None
+        return self.push(Play(t, o, **kw))
+
+    def pass_(self, draw: int = 0, player: str | None = None) -> Turn:
+        return self.push(Pass(draw, player))
+
+    @classmethod
+    def replay(cls, setup: Setup, events: Iterable[Event]) -> "Match":
+        m = cls(setup)
+        m.extend(events)
+        return m
+
+    def undo(self) -> Event:
+        """Drop the last event and return it."""
+        if not self.events:
+            raise NothingToUndoError("there is nothing to undo")
+        last = self.events.pop()
+        hand = self.hands[-1]
+        self.scores = list(hand.scores_before)
+        self.winner = None
+        self.won_at = None
+        self.hands.pop()
+        if type(last) is not StartHand:
+            redo = self.events[hand.first_event :]
+            del self.events[hand.first_event :]
+            for e in redo:
+                self.push(e)
+        return last
+
+    # ------------------------------------------------------------------ internals
+    def _where(self, field: str | None = None) -> dict:
+        h = self.hand
+        if h is None:
+            return {"hand": 1, "field": field} if field else {"hand": 1}
+        if field is not None:
+            return {"hand": h.number, "field": field}
+        return {"hand": h.number, "turn": len(h.turns) + 1}
+
+    def _turn_hand(self) -> Hand:
+        """The hand a turn goes into, after the checks common to every turn."""
+        h = self.hand
+        if h is None:
+            raise HandOverError("no hand has been started", hand=1, turn=1)
+        if self.winner is not None:
+            raise MatchOverError(self._over_reason(), hand=h.number, turn=len(h.turns) + 1)
+        if h.end is not None:
+            raise HandOverError(
+                f"the hand has already ended ({self._end_text(h)})", hand=h.number, turn=len(h.turns) + 1
+            )
+        return h
+
+    def _check_player(self, h: Hand, name: str | None) -> None:
+        if name is not None:
+            expected = self.setup.players[h.next_player]
+            if name != expected:
+                if name not in self.setup.players:
+                    raise WrongPlayerError(f"{name!r} is not a player", hand=h.number, turn=len(h.turns) + 1)
+                raise WrongPlayerError(
+                    f"it is {expected}'s turn, not {name}'s", hand=h.number, turn=len(h.turns) + 1
+                )
+
+    def _check_draw(self, h: Hand, draw: int) -> None:
+        if draw:
+            if type(draw) is not int or draw < 0:
+                raise IllegalDrawError(f"draw must be a whole number of tiles, not {draw!r}", hand=h.number, turn=len(h.turns) + 1)
+            can = h.boneyard - self.rules.boneyard_reserve
+            if draw > can:
+                reserve = self.rules.boneyard_reserve
+                detail = f"{h.boneyard} in the boneyard" + (f", {reserve} kept in reserve" if reserve else "")
+                raise IllegalDrawError(
+                    f"{self.setup.players[h.next_player]} cannot draw {draw}: only {can} can be drawn ({detail})",
+                    hand=h.number,
+                    turn=len(h.turns) + 1,
+                )
+
+    def _play(self, ev: Play) -> Turn:
+        h = self._turn_hand()
+        self._check_player(h, ev.player)
+        draw = ev.draw
+        self._check_draw(h, draw)
+        tile = ev.tile
+        layout = h.layout
+        turn_no = len(h.turns) + 1
+        if tile.hi > self.rules.set:
+            raise IllegalTileError(f"{tile} is not in a double-{self.rules.set} set", hand=h.number, turn=turn_no)
+        if tile in layout.nodes:
+            raise IllegalTileError(f"{tile} is already on the table", hand=h.number, turn=turn_no)
+        on = ev.on
+        if not h.turns:
+            if on is not None:
+                raise IllegalPlacementError(
+                    f"the lead is set alone: {tile} cannot be played on {on}", hand=h.number, turn=turn_no
+                )
+        elif on is None:
+            fits = layout.fits(tile)
+            if len(fits) != 1:
+                if not fits:
+                    ends = ", ".join(str(v) for v in layout.open_ends()) or "none"
+                    raise IllegalPlacementError(
+                        f"{tile} matches no open end (open ends: {ends})", hand=h.number, turn=turn_no
+                    )
+                raise AmbiguousPlacementError(
+                    f"{tile} fits {' and '.join(str(t) for t in fits)}: say which with \"on\"",
+                    hand=h.number,
+                    turn=turn_no,
+                )
+            on = fits[0]
+        else:
+            why = layout.point_on(tile, on)
+            if why is not None:
+                raise IllegalPlacementError(why, hand=h.number, turn=turn_no)
+        p = h.next_player
+        claims = self.rules.claims
+        claim = ev.claim
+        caller = None
+        if claim is not None and (type(claim) is not int or claim < 0):
+            raise ClaimError(f"a claim must be a whole number of points, not {claim!r}", hand=h.number, turn=turn_no)
+        if ev.muggins is not None:
+            caller = self._muggins_caller(h, p, ev.muggins, turn_no)
+
+        # -- every check passed: apply
+        count = layout.lead(tile) if on is None else layout.place(tile, on)
+        if draw:
+            h.boneyard -= draw
+        held = h.held[p] + draw - 1
+        h.held[p] = held
+        h.passes = 0
+        scale = self.rules.scale
+        worth = count // scale if count % 5 == 0 else 0
+        side = self.setup.side_of[p]
+        claim_ok = None
+        muggins = None
+        if claims == "check":
+            gained = worth
+            if claim is not None:
+                claim_ok = claim == worth
+        else:
+            c = claim or 0
+            gained = c if c <= worth else 0
+        points, voided = self._score(side, gained, h, turn_no) if gained else (0, False)
+        if claims == "muggins" and caller is not None and self.winner is None:
+            missed = worth - (claim or 0)
+            if missed > 0:
+                csid = self.setup.side_of[caller]
+                mpoints, _ = self._score(csid, missed, h, turn_no)
+                muggins = (caller, csid, mpoints)
+            else:
+                muggins = (caller, self.setup.side_of[caller], 0)
+        turn = Turn(p, tile, on, count, points, draw, claim, claim_ok, voided, muggins)
+        h.turns.append(turn)
+        if held == 0:
+            h.end = "domino"
+            h.domino_player = p
+        h.next_player = (p + 1) % len(h.held)
+        return turn
+
+    def _muggins_caller(self, h: Hand, p: int, name, turn_no: int) -> int:
+        players = self.setup.players
+        if self.rules.claims != "muggins":
+            raise ClaimError('"muggins" is only used with the rule claims: "muggins"', hand=h.number, turn=turn_no)
+        if name not in players:
+            raise ClaimError(f"muggins caller {name!r} is not a player", hand=h.number, turn=turn_no)
+        caller = players.index(name)
+        if self.setup.side_of[caller] == self.setup.side_of[p]:
+            raise ClaimError(
+                f"{name} cannot call muggins on {players[p]}: they are on the same side", hand=h.number, turn=turn_no
+            )
+        return caller
+
+    def _score(self, side: int, points: int, h: Hand, turn_no: int | None) -> tuple[int, bool]:
+        """Add ``points`` to ``side``; returns (points added, voided)."""
+        new = self.scores[side] + points
+        target = self.rules.target
+        if points > 0 and new > target and self.rules.exact_target:
+            return 0, True
+        self.scores[side] = new
+        if new >= target and points > 0 and self.winner is None:
+            self.winner = side
+            self.won_at = (h.number, turn_no)
+        return points, False
+
+    def _pass(self, ev: Pass) -> Turn:
+        h = self._turn_hand()
+        self._check_player(h, ev.player)
+        draw = ev.draw
+        self._check_draw(h, draw)
+        turn_no = len(h.turns) + 1
+        if not h.turns:
+            raise IllegalPassError("the first turn of a hand is the lead: a tile must be set", hand=h.number, turn=turn_no)
+        left = h.boneyard - draw
+        reserve = self.rules.boneyard_reserve
+        if left > reserve:
+            can = left - reserve
+            raise IllegalPassError(
+                f"{self.setup.players[h.next_player]} cannot pass: {can} tile{'s' if can > 1 else ''} "
+                f"can still be drawn",
+                hand=h.number,
+                turn=turn_no,
+            )
+        p = h.next_player
+        h.boneyard = left
+        h.held[p] += draw
+        h.passes += 1
+        turn = Turn(p, None, None, h.layout.count, 0, draw)
+        h.turns.append(turn)
+        if h.passes == len(h.held):
+            h.end = "blocked"
+        h.next_player = (p + 1) % len(h.held)
+        return turn
+
+    def _start(self, ev: StartHand) -> None:
+        players = self.setup.players
+        prev = self.hand
+        number = len(self.hands) + 1
+        if self.winner is not None:
+            raise MatchOverError(self._over_reason(), hand=number)
+        if prev is not None and prev.end is None:
+            raise HandOverError(f"hand {prev.number} has not ended yet", hand=number)
+        if prev is not None and prev.settlement is None:
+            raise RemainingError(
+                f"the hand ended ({self._end_text(prev)}) but remaining is missing",
+                hand=prev.number,
+                field="remaining",
+            )
+        leader = ev.leader
+        if prev is not None and prev.end == "domino":
+            default = prev.domino_player
+            if leader is None:
+                leader_i = default
+            elif leader != players[default]:
+                raise LeaderError(
+                    f"{players[default]} dominoed hand {prev.number} and leads, not {leader}",
+                    hand=number,
+                    field="leader",
+                )
+            else:
+                leader_i = default
+        else:
+            if leader is None:
+                why = "for the first hand" if prev is None else "after a blocked hand"
+                raise LeaderError(f"a leader is required {why}", hand=number, field="leader")
+            if leader not in players:
+                raise LeaderError(f"{leader!r} is not a player", hand=number, field="leader")
+            leader_i = players.index(leader)
+        self.hands.append(Hand(number, leader_i, self.setup, tuple(self.scores), len(self.events)))
+        return None
+
+    def _settle(self, ev: Settle) -> Hand:
+        players = self.setup.players
+        h = self.hand
+        if h is None:
+            raise HandOverError("no hand has been started", hand=1, field="remaining")
+        where = {"hand": h.number, "field": "remaining"}
+        if self.winner is not None:
+            raise MatchOverError(self._over_reason(), **where)
+        if h.end is None:
+            raise RemainingError("the hand has not ended: remaining is given only after a domino or a block", **where)
+        if h.settlement is not None:
+            raise RemainingError("the hand has already been settled", **where)
+        given = {}
+        for name, value in ev.remaining:
+            if name not in players:
+                raise RemainingError(f"{name!r} is not a player", **where)
+            if name in given:
+                raise RemainingError(f"{name} is listed twice", **where)
+            given[name] = value
+        highest = self.rules.set
+        seen: set[Tile] = set()
+        pips = []
+        for i, name in enumerate(players):
+            held = h.held[i]
+            value = given.get(name)
+            if value is None:
+                if held:
+                    raise RemainingError(f"{name} still holds {held} tile{'s' if held > 1 else ''}: list them or give their pips", **where)
+                pips.append(0)
+                continue
+            if type(value) is int:
+                if not 0 <= value <= held * 2 * highest:
+                    raise RemainingError(
+                        f"{name} cannot hold {value} pips in {held} tile{'s' if held != 1 else ''} (0 to {held * 2 * highest})",
+                        **where,
+                    )
+                pips.append(value)
+                continue
+            if not isinstance(value, tuple):
+                raise RemainingError(f"{name}: give a list of tiles or a pip total, not {value!r}", **where)
+            if len(value) != held:
+                raise RemainingError(f"{name} holds {held} tile{'s' if held != 1 else ''} but {len(value)} are listed", **where)
+            for t in value:
+                if t.hi > highest:
+                    raise RemainingError(f"{t} is not in a double-{highest} set", **where)
+                if t in h.layout.nodes:
+                    raise RemainingError(f"{name} cannot hold {t}: it is on the table", **where)
+                if t in seen:
+                    raise RemainingError(f"{t} is listed twice", **where)
+                seen.add(t)
+            pips.append(sum(t.pips for t in value))
+
+        # -- settle
+        side_of = self.setup.side_of
+        n_sides = len(self.setup.sides)
+        side_pips = [0] * n_sides
+        for i, p in enumerate(pips):
+            side_pips[side_of[i]] += p
+        if h.end == "domino":
+            tied = [side_of[h.domino_player]]
+        else:
+            if self.rules.block_winner == "player":
+                measure = [min(p for i, p in enumerate(pips) if side_of[i] == s) for s in range(n_sides)]
+            else:
+                measure = side_pips
+            fewest = min(measure)
+            tied = [s for s in range(n_sides) if measure[s] == fewest]
+        h.winner = tied[0] if len(tied) == 1 else None
+        scale = self.rules.scale
+        settlement = [0] * n_sides
+        h.pips = pips
+        if self.rules.hand_end == "each-subtracts":
+            for i, p in enumerate(pips):
+                settlement[side_of[i]] -= round5(p) // scale
+            for s in range(n_sides):
+                self.scores[s] += settlement[s]
+        elif len(tied) < n_sides:
+            pot = sum(side_pips[s] for s in range(n_sides) if s not in tied)
+            share = round5(Fraction(pot, len(tied))) // scale
+            for s in tied:  # in the order of the sides; the first to reach the target wins
+                if share and self.winner is None:
+                    settlement[s], voided = self._score(s, share, h, None)
+                    if voided:
+                        h.voided.append(s)
+        h.settlement = settlement
+        return h
+
+    def _end_text(self, h: Hand) -> str:
+        if h.end == "domino":
+            return f"{self.setup.players[h.domino_player]} dominoed"
+        return "blocked"
+
+    def _over_reason(self) -> str:
+        hand, turn = self.won_at
+        at = f"hand {hand}, turn {turn}" if turn is not None else f"the settlement of hand {hand}"
+        side = self.setup.sides[self.winner]
+        return f"the match is over: {side} reached {self.scores[self.winner]} at {at}"

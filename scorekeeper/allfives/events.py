@@ -1,0 +1,69 @@
+"""The facts of an All Fives match, as frozen values.
+
+A match is the fold of these events (see :class:`~scorekeeper.allfives.engine.Match`);
+undo drops the last one. They mirror the record's entries one to one:
+
+* :class:`StartHand` -- a hand begins (``leader`` of ``hands[i]``);
+* :class:`Play` -- a turn that sets a tile (``{"play": ..., "on": ..., "draw": ...}``);
+* :class:`Pass` -- a turn that passes (``{"pass": true, "draw": ...}``);
+* :class:`Settle` -- the tiles or pips left in hands (``remaining``).
+
+>>> from scorekeeper.allfives.tiles import Tile
+>>> Play(Tile(5, 0), on=Tile(5, 5))
+Play(tile=Tile(5, 0), on=Tile(5, 5), draw=0, claim=None, muggins=None, player=None)
+>>> Play(Tile(5, 0)) == Play(Tile(0, 5))
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorekeeper.allfives.tiles import Tile
+
+
+@dataclass(frozen=True, slots=True)
+class StartHand:
+    """A new hand; ``leader`` may be None where the rules imply it (after a domino)."""
+
+    leader: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A turn that sets ``tile`` on ``on`` (None: the lead, or the only tile it fits)."""
+
+    tile: Tile
+    on: Tile | None = None
+    draw: int = 0
+    claim: int | None = None
+    muggins: str | None = None
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """A turn that passes, after drawing ``draw`` tiles."""
+
+    draw: int = 0
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Settle:
+    """What was left in hands at the end of a hand.
+
+    ``remaining`` pairs a player's name with the tiles they held (a tuple) or
+    their pip total (an int).
+    """
+
+    remaining: tuple[tuple[str, tuple[Tile, ...] | int], ...]
+
+    def get(self, name: str, default=None):
+        for n, v in self.remaining:
+            if n == name:
+                return v
+        return default
+
+
+Event = StartHand | Play | Pass | Settle

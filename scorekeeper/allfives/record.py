@@ -1,0 +1,286 @@
+"""All Fives match records: entries <-> events, and the ``score`` output.
+
+``parse_record`` reads a ``scorekeeper/1`` record into a :class:`Setup` and
+a list of events; ``to_record`` writes them back; ``score_record`` is what
+``scorekeeper score`` prints.
+
+>>> rec = {"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"],
+...        "hands": [{"leader": "Ann", "turns": [{"play": "3-2"}, {"play": "2-2", "on": "3-2"}]}]}
+>>> out = score_record(rec)
+>>> [(t["tile"], t["count"], t["points"]) for t in out["hands"][0]["turns"]]
+[('3-2', 5, 5), ('2-2', 7, 0)]
+>>> out["scores"], out["hands"][0]["end"]
+({'Ann': 5, 'Ben': 0}, 'open')
+>>> setup, events = parse_record(rec)
+>>> to_record(setup, events)["hands"] == rec["hands"]
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from scorekeeper.allfives.engine import Hand, Match, Setup
+from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
+from scorekeeper.allfives.tiles import Tile
+from scorekeeper.envelope import FORMAT, METADATA_KEYS, Envelope, type_name
+from scorekeeper.errors import RecordFormatError, RemainingError, ScorekeeperError
+
+HAND_KEYS = ("leader", "turns", "remaining")
+TURN_KEYS = ("player", "draw", "play", "on", "pass", "claim", "muggins")
+
+
+def read_setup(record: Any) -> Setup:
+    """The envelope and rules of an All Fives record."""
+    env = Envelope.parse(record)
+    if env.game != "all-fives":
+        raise RecordFormatError(f"{env.game} records are not supported yet", field="game")
+    return Setup.of(env, record.get("rules"))
+
+
+def _tile(value: Any, highest: int, what: str, **where) -> Tile:
+    try:
+        return Tile.parse(value, highest)
+    except ScorekeeperError as e:
+        raise type(e)(f"{what}: {e.reason}" if what else e.reason, **where) from None
+
+
+def parse_turn(entry: Any, highest: int, hand: int, turn: int) -> Play | Pass:
+    """One turn entry of a record as an event."""
+    where = {"hand": hand, "turn": turn}
+    if not isinstance(entry, dict):
+        raise RecordFormatError(f"a turn must be an object, not {type_name(entry)}", **where)
+    for key in entry:
+        if key not in TURN_KEYS:
+            raise RecordFormatError(f"unknown key {key!r} in a turn (known: {', '.join(TURN_KEYS)})", **where)
+    player = entry.get("player")
+    if player is not None and not isinstance(player, str):
+        raise RecordFormatError(f"player must be a name, not {type_name(player)}", **where)
+    draw = entry.get("draw", 0)
+    if "draw" in entry and (type(draw) is not int or draw < 1):
+        raise RecordFormatError(f"draw must be a whole number of tiles, at least 1, not {draw!r}", **where)
+    if "pass" in entry:
+        if entry["pass"] is not True:
+            raise RecordFormatError(f"pass must be true, not {entry['pass']!r}", **where)
+        for key in ("play", "on", "claim", "muggins"):
+            if key in entry:
+                raise RecordFormatError(f"a pass cannot have {key!r}", **where)
+        return Pass(draw, player)
+    if "play" not in entry:
+        raise RecordFormatError('a turn must "play" a tile or "pass"', **where)
+    tile = _tile(entry["play"], highest, "", **where)
+    on = entry.get("on")
+    if on is not None:
+        on = _tile(on, highest, "on", **where)
+    claim = entry.get("claim")
+    if claim is not None and (type(claim) is not int or claim < 0):
+        raise RecordFormatError(f"claim must be a whole number of points, not {claim!r}", **where)
+    muggins = entry.get("muggins")
+    if muggins is not None and not isinstance(muggins, str):
+        raise RecordFormatError(f"muggins must name a player, not {type_name(muggins)}", **where)
+    return Play(tile, on, draw, claim, muggins, player)
+
+
+def parse_remaining(value: Any, highest: int, hand: int) -> Settle:
+    where = {"hand": hand, "field": "remaining"}
+    if not isinstance(value, dict):
+        raise RecordFormatError(f"must be an object of players, not {type_name(value)}", **where)
+    pairs = []
+    for name, held in value.items():
+        if type(held) is int:
+            pairs.append((name, held))
+        elif isinstance(held, list):
+            pairs.append((name, tuple(_tile(t, highest, name, **where) for t in held)))
+        else:
+            raise RecordFormatError(f"{name}: give a list of tiles or a pip total, not {type_name(held)}", **where)
+    return Settle(tuple(pairs))
+
+
+def iter_events(record: dict, setup: Setup) -> Iterator[Event]:
+    """The record's entries as events, in order (a malformed entry raises when reached)."""
+    hands = record.get("hands", [])
+    if not isinstance(hands, list):
+        raise RecordFormatError(f"must be a list of hands, not {type_name(hands)}", field="hands")
+    highest = setup.rules.set
+    for h, hand in enumerate(hands, 1):
+        if not isinstance(hand, dict):
+            raise RecordFormatError(f"a hand must be an object, not {type_name(hand)}", hand=h)
+        for key in hand:
+            if key not in HAND_KEYS:
+                raise RecordFormatError(f"unknown key {key!r} in a hand (known: {', '.join(HAND_KEYS)})", hand=h)
+        leader = hand.get("leader")
+        if leader is not None and not isinstance(leader, str):
+            raise RecordFormatError(f"must name a player, not {type_name(leader)}", hand=h, field="leader")
+        yield StartHand(leader)
+        turns = hand.get("turns", [])
+        if not isinstance(turns, list):
+            raise RecordFormatError(f"must be a list, not {type_name(turns)}", hand=h, field="turns")
+        for t, entry in enumerate(turns, 1):
+            yield parse_turn(entry, highest, h, t)
+        if "remaining" in hand:
+            yield parse_remaining(hand["remaining"], highest, h)
+
+
+def parse_record(record: Any) -> tuple[Setup, list[Event]]:
+    """Read a whole record (format checks only; rules are checked when the events are pushed)."""
+    setup = read_setup(record)
+    return setup, list(iter_events(record, setup))
+
+
+def load(record: Any) -> Match:
+    """Replay a record through the engine, checking every rule."""
+    setup = read_setup(record)
+    match = Match(setup)
+    push = match.push
+    for event in iter_events(record, setup):
+        push(event)
+    return match
+
+
+def check_complete(match: Match) -> None:
+    """A record must not stop between a hand's end and its ``remaining``."""
+    h = match.hand
+    if h is not None and h.end is not None and h.settlement is None and match.winner is None:
+        players = match.setup.players
+        holding = [f"{players[i]} ({n})" for i, n in enumerate(h.held) if n]
+        raise RemainingError(
+            f"the hand ended ({match._end_text(h)}) but remaining is missing for {', '.join(holding)}",
+            hand=h.number,
+            field="remaining",
+        )
+
+
+# ---------------------------------------------------------------------- writing
+def event_entry(event: Play | Pass) -> dict:
+    """A turn event as a record entry."""
+    entry: dict[str, Any] = {}
+    if event.player is not None:
+        entry["player"] = event.player
+    if event.draw:
+        entry["draw"] = event.draw
+    if type(event) is Pass:
+        entry["pass"] = True
+        return entry
+    entry["play"] = str(event.tile)
+    if event.on is not None:
+        entry["on"] = str(event.on)
+    if event.claim is not None:
+        entry["claim"] = event.claim
+    if event.muggins is not None:
+        entry["muggins"] = event.muggins
+    return entry
+
+
+def to_record(setup: Setup, events: list[Event]) -> dict:
+    """Write a match back as a ``scorekeeper/1`` record."""
+    env = setup.envelope
+    record: dict[str, Any] = {"format": FORMAT, "game": "all-fives", "players": list(setup.players)}
+    if env is not None and env.teams is not None:
+        record["teams"] = {k: list(v) for k, v in env.teams.items()}
+    if setup.rules.given:
+        record["rules"] = dict(setup.rules.given)
+    if env is not None:
+        for key in METADATA_KEYS:
+            if key in env.metadata:
+                record[key] = env.metadata[key]
+    hands: list[dict] = []
+    for e in events:
+        t = type(e)
+        if t is StartHand:
+            hands.append({"leader": e.leader, "turns": []} if e.leader is not None else {"turns": []})
+        elif t is Settle:
+            hands[-1]["remaining"] = {
+                n: (v if type(v) is int else [str(x) for x in v]) for n, v in e.remaining
+            }
+        else:
+            hands[-1]["turns"].append(event_entry(e))
+    record["hands"] = hands
+    return record
+
+
+# ---------------------------------------------------------------------- scoring
+def _turn_out(match: Match, t) -> dict:
+    s = match.setup
+    out: dict[str, Any] = {"player": s.players[t.player]}
+    if t.tile is None:
+        if t.drew:
+            out["drew"] = t.drew
+        out["pass"] = True
+        out["points"] = 0
+        return out
+    out["tile"] = str(t.tile)
+    out["on"] = None if t.on is None else str(t.on)
+    if t.drew:
+        out["drew"] = t.drew
+    out["count"] = t.count
+    out["points"] = t.points
+    if t.claim is not None:
+        out["claim"] = t.claim
+        if t.claim_ok is not None:
+            out["claim_ok"] = t.claim_ok
+    if t.voided:
+        out["voided"] = True
+    if t.muggins is not None:
+        caller, side, pts = t.muggins
+        out["muggins"] = {"player": s.players[caller], "side": s.sides[side], "points": pts}
+    return out
+
+
+def _hand_out(match: Match, h: Hand, scores_after: list[int]) -> dict:
+    s = match.setup
+    sides = s.sides
+    out: dict[str, Any] = {
+        "number": h.number,
+        "leader": s.players[h.leader],
+        "turns": [_turn_out(match, t) for t in h.turns],
+        "end": h.end or "open",
+        "winner": None if h.winner is None else sides[h.winner],
+        "settlement": {side: (h.settlement[i] if h.settlement else 0) for i, side in enumerate(sides)},
+        "scores": dict(zip(sides, scores_after)),
+    }
+    if h.pips is not None:
+        out["pips"] = dict(zip(s.players, h.pips))
+    if h.voided:
+        out["voided"] = [sides[i] for i in h.voided]
+    return out
+
+
+def result(match: Match) -> dict:
+    """The ``scorekeeper score`` JSON object for a match."""
+    s = match.setup
+    hands = match.hands
+    outs = []
+    for i, h in enumerate(hands):
+        after = list(hands[i + 1].scores_before) if i + 1 < len(hands) else match.scores
+        outs.append(_hand_out(match, h, after))
+    r = match.rules
+    return {
+        "game": "all-fives",
+        "sides": list(s.sides),
+        "target": r.target,
+        "rules": {
+            "set": r.set,
+            "spinner": r.spinner,
+            "hand_size": r.hand_size,
+            "hand_end": r.hand_end,
+            "block_winner": r.block_winner,
+            "scale": r.scale,
+            "target": r.target,
+            "exact_target": r.exact_target,
+            "boneyard_reserve": r.boneyard_reserve,
+            "claims": r.claims,
+        },
+        "hands": outs,
+        "scores": dict(zip(s.sides, match.scores)),
+        "winner": None if match.winner is None else s.sides[match.winner],
+    }
+
+
+def score_record(record: Any) -> dict:
+    """Check a record through the engine and return the scored JSON object.
+
+    Raises a :class:`ScorekeeperError` naming the hand and turn on any fault.
+    """
+    match = load(record)
+    check_complete(match)
+    return result(match)

@@ -1,0 +1,160 @@
+"""The All Fives rule options (``rules`` in a match record).
+
+>>> r = Rules.parse({}, players=2)
+>>> r.set, r.spinner, r.hand_size, r.target, r.boneyard
+(6, 'first-double', 9, 250, 10)
+>>> Rules.parse({"scale": 5}, players=4).target
+61
+>>> Rules.parse({"hand_size": 8}, players=4)
+Traceback (most recent call last):
+...
+scorekeeper.errors.RulesError: rules.hand_size: 4 players x 8 tiles = 32 is more than the 28 tiles of a double-6 set
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from scorekeeper.allfives.tiles import set_size
+from scorekeeper.errors import RulesError
+
+SPINNER_POLICIES = ("first-double", "none", "all-doubles")
+HAND_ENDS = ("winner-takes", "each-subtracts")
+BLOCK_WINNERS = ("player", "side")
+CLAIM_MODES = ("check", "muggins")
+
+#: Default tiles dealt per player, by number of players (the spec's table).
+DEFAULT_HAND_SIZE = {2: 9, 3: 7, 4: 5, 5: 5}
+
+#: Other hand-size tables from the sources, offered as presets by the app.
+HAND_SIZE_PRESETS = {
+    "default": DEFAULT_HAND_SIZE,
+    "european": {2: 7, 3: 5, 4: 5},
+    "holsey": {2: 7, 3: 7, 4: 5},
+    "newsom-bourne": {2: 7, 3: 7, 4: 7, 5: 5},
+}
+
+RULE_KEYS = (
+    "set",
+    "spinner",
+    "hand_size",
+    "hand_end",
+    "block_winner",
+    "scale",
+    "target",
+    "exact_target",
+    "boneyard_reserve",
+    "claims",
+)
+
+
+def default_target(players: int, scale: int) -> int:
+    """61 with ``scale`` 5; else 250 for two players and 200 otherwise."""
+    if scale == 5:
+        return 61
+    return 250 if players == 2 else 200
+
+
+def _bad(key: str, reason: str) -> RulesError:
+    return RulesError(reason, field=f"rules.{key}")
+
+
+def _int(key: str, value: Any) -> int:
+    if type(value) is not int:  # bool is an int in Python; a rule value is not
+        raise _bad(key, f"must be a whole number, not {value!r}")
+    return value
+
+
+def _choice(key: str, value: Any, choices: tuple) -> Any:
+    if value not in choices or type(value) is bool:
+        allowed = ", ".join(repr(c) for c in choices)
+        raise _bad(key, f"{value!r} is not one of {allowed}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Resolved rule options: every default filled in for the number of players."""
+
+    players: int
+    set: int = 6
+    spinner: str = "first-double"
+    hand_size: int = 0
+    hand_end: str = "winner-takes"
+    block_winner: str = "player"
+    scale: int = 1
+    target: int = 0
+    exact_target: bool = False
+    boneyard_reserve: int = 0
+    claims: str = "check"
+    given: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def tiles(self) -> int:
+        """How many tiles the set holds."""
+        return set_size(self.set)
+
+    @property
+    def boneyard(self) -> int:
+        """Tiles left after the deal."""
+        return self.tiles - self.players * self.hand_size
+
+    @classmethod
+    def parse(cls, given: Mapping[str, Any] | None, players: int) -> "Rules":
+        """Check a record's ``rules`` object and fill in the defaults."""
+        given = {} if given is None else given
+        if not isinstance(given, Mapping):
+            raise RulesError(f"must be an object, not {type(given).__name__}", field="rules")
+        for key in given:
+            if key not in RULE_KEYS:
+                raise _bad(key, f"unknown rule (known: {', '.join(RULE_KEYS)})")
+        g = given.get
+        highest = _choice("set", g("set", 6), (6, 9, 12))
+        spinner = _choice("spinner", g("spinner", "first-double"), SPINNER_POLICIES)
+        hand_end = _choice("hand_end", g("hand_end", "winner-takes"), HAND_ENDS)
+        block_winner = _choice("block_winner", g("block_winner", "player"), BLOCK_WINNERS)
+        scale = _choice("scale", g("scale", 1), (1, 5))
+        claims = _choice("claims", g("claims", "check"), CLAIM_MODES)
+        exact = g("exact_target", False)
+        if type(exact) is not bool:
+            raise _bad("exact_target", f"must be true or false, not {exact!r}")
+        reserve = _choice("boneyard_reserve", g("boneyard_reserve", 0), (0, 1, 2))
+
+        if "hand_size" in given:
+            hand_size = _int("hand_size", given["hand_size"])
+            if hand_size < 1:
+                raise _bad("hand_size", f"must be at least 1, not {hand_size}")
+        elif players in DEFAULT_HAND_SIZE:
+            hand_size = DEFAULT_HAND_SIZE[players]
+        else:
+            raise _bad("hand_size", f"has no default for {players} players: give it")
+        tiles = set_size(highest)
+        if players * hand_size > tiles:
+            raise _bad(
+                "hand_size",
+                f"{players} players x {hand_size} tiles = {players * hand_size} "
+                f"is more than the {tiles} tiles of a double-{highest} set",
+            )
+
+        if "target" in given:
+            target = _int("target", given["target"])
+            if target < 1:
+                raise _bad("target", f"must be at least 1, not {target}")
+        else:
+            target = default_target(players, scale)
+
+        return cls(
+            players=players,
+            set=highest,
+            spinner=spinner,
+            hand_size=hand_size,
+            hand_end=hand_end,
+            block_winner=block_winner,
+            scale=scale,
+            target=target,
+            exact_target=exact,
+            boneyard_reserve=reserve,
+            claims=claims,
+            given=dict(given),
+        )

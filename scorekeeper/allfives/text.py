@@ -1,0 +1,59 @@
+"""``scorekeeper score --text``: the scored match as a readable table."""
+
+from __future__ import annotations
+
+
+def _entry(t: dict) -> str:
+    drew = f"drew {t['drew']}, " if t.get("drew") else ""
+    if t.get("pass"):
+        return f"{drew}pass"
+    on = f" on {t['on']}" if t.get("on") else " (lead)"
+    return f"{drew}{t['tile']}{on}"
+
+
+def _notes(t: dict) -> str:
+    notes = []
+    if "claim" in t:
+        ok = t.get("claim_ok")
+        notes.append(f"claimed {t['claim']}" + ("" if ok is None else (" ok" if ok else " WRONG")))
+    if t.get("voided"):
+        notes.append("voided (over the target)")
+    if "muggins" in t:
+        m = t["muggins"]
+        notes.append(f"muggins by {m['player']}: +{m['points']} {m['side']}")
+    return "; ".join(notes)
+
+
+def _scores(d: dict) -> str:
+    return ", ".join(f"{k} {v}" for k, v in d.items())
+
+
+def render(out: dict) -> str:
+    """Render the output of :func:`score_record` as text."""
+    lines = [f"All Fives: {' vs '.join(out['sides'])}; target {out['target']}"]
+    for h in out["hands"]:
+        lines.append("")
+        lines.append(f"Hand {h['number']} (leader {h['leader']})")
+        rows = [("#", "player", "entry", "count", "points", "")]
+        for i, t in enumerate(h["turns"], 1):
+            count = "" if t.get("pass") else str(t["count"])
+            rows.append((str(i), t["player"], _entry(t), count, str(t["points"]), _notes(t)))
+        widths = [max(len(r[c]) for r in rows) for c in range(6)]
+        for r in rows:
+            lines.append("  " + "  ".join(cell.ljust(widths[c]) for c, cell in enumerate(r)).rstrip())
+        end = h["end"]
+        if end == "open":
+            lines.append("  hand open")
+        else:
+            who = f", won by {h['winner']}" if h["winner"] else ", tied"
+            lines.append(f"  end: {end}{who}")
+            if "pips" in h:
+                lines.append(f"  pips left: {_scores(h['pips'])}")
+            lines.append(f"  settlement: {_scores(h['settlement'])}")
+            if h.get("voided"):
+                lines.append(f"  voided (over the target): {', '.join(h['voided'])}")
+        lines.append(f"  scores: {_scores(h['scores'])}")
+    lines.append("")
+    lines.append(f"Scores: {_scores(out['scores'])}")
+    lines.append(f"Winner: {out['winner'] or 'none yet'}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,104 @@
+"""The ``scorekeeper`` command.
+
+``scorekeeper score RECORD [--text]`` scores a match record. Any bad input
+ends with status 2 and one ``error: ...`` line on standard error -- never a
+traceback, and nothing on standard output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Sequence
+
+from scorekeeper import __version__
+from scorekeeper.errors import RecordFormatError, ScorekeeperError
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse's own errors: one line, status 2
+        self.exit(EXIT_USAGE, f"error: {message} (see '{self.prog} --help')\n")
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="scorekeeper", description="Table-side scorekeeping for domino and card games.")
+    p.add_argument("--version", action="version", version=f"scorekeeper {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    s = sub.add_parser("score", help="check and score a match record")
+    s.add_argument("record", metavar="RECORD", help="a scorekeeper/1 JSON record, or - for standard input")
+    s.add_argument("--text", action="store_true", help="print a readable table instead of JSON")
+    return p
+
+
+def read_json(path: str) -> Any:
+    """Read a JSON record from a path or ``-``; any failure is a RecordFormatError."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+    except FileNotFoundError:
+        raise RecordFormatError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise RecordFormatError(f"{path}: is a directory, not a record") from None
+    except OSError as e:
+        raise RecordFormatError(f"{path}: cannot be read ({e.strerror or e})") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise RecordFormatError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordFormatError(f"{path}: not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except RecursionError:
+        raise RecordFormatError(f"{path}: JSON nested too deeply") from None
+
+
+def cmd_score(args) -> int:
+    from scorekeeper.allfives.record import score_record
+    from scorekeeper.allfives.text import render
+
+    record = read_json(args.record)
+    out = score_record(record)
+    if args.text:
+        sys.stdout.write(render(out))
+    else:
+        json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        if args.command == "score":
+            return cmd_score(args)
+        parser.error(f"unknown command {args.command}")
+    except ScorekeeperError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except RecursionError:
+        print("error: the record is nested too deeply", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # a bug of ours: still no traceback for the user
+        print(f"error: internal error ({type(e).__name__}: {e}); please report it", file=sys.stderr)
+        return 70
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""The game-independent envelope of a ``scorekeeper/1`` match record.
+
+>>> env = Envelope.parse({"format": "scorekeeper/1", "game": "all-fives",
+...                       "players": ["Ann", "Ben", "Cy", "Di"],
+...                       "teams": {"NS": ["Ann", "Cy"], "EW": ["Ben", "Di"]}})
+>>> env.sides, env.side_of
+(('NS', 'EW'), (0, 1, 0, 1))
+>>> Envelope.parse({"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"]}).sides
+('Ann', 'Ben')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from scorekeeper.errors import RecordFormatError
+
+FORMAT = "scorekeeper/1"
+GAMES = ("all-fives", "all-fours", "broadway")
+ENVELOPE_KEYS = ("format", "game", "players", "teams", "rules", "hands")
+METADATA_KEYS = ("id", "title", "started", "notes")
+
+
+def type_name(value: Any) -> str:
+    """A JSON-ish name of a Python value's type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """Players in seating order, the sides they form, and the raw parts."""
+
+    game: str
+    players: tuple[str, ...]
+    sides: tuple[str, ...]
+    side_of: tuple[int, ...]  # side index of each player
+    teams: Mapping[str, tuple[str, ...]] | None
+    metadata: Mapping[str, str] = field(default_factory=dict)
+
+    def player_index(self, name: Any) -> int:
+        try:
+            return self.players.index(name)
+        except ValueError:
+            raise KeyError(name) from None
+
+    @classmethod
+    def parse(cls, record: Any) -> "Envelope":
+        if not isinstance(record, dict):
+            raise RecordFormatError(f"a record must be a JSON object, not {type_name(record)}")
+        for key in record:
+            if key not in ENVELOPE_KEYS and key not in METADATA_KEYS:
+                raise RecordFormatError(f"unknown key {key!r} in the record")
+        fmt = record.get("format")
+        if fmt != FORMAT:
+            raise RecordFormatError(f"format must be {FORMAT!r}, not {fmt!r}", field="format")
+        game = record.get("game")
+        if game not in GAMES or not isinstance(game, str):
+            raise RecordFormatError(
+                f"unknown game {game!r} (known: {', '.join(GAMES)})", field="game"
+            )
+        players = record.get("players")
+        if not isinstance(players, list):
+            raise RecordFormatError(f"must be a list of names, not {type_name(players)}", field="players")
+        if len(players) < 2:
+            raise RecordFormatError("a match needs at least 2 players", field="players")
+        for p in players:
+            if not isinstance(p, str) or not p.strip():
+                raise RecordFormatError(f"a player's name must be a non-empty string, not {p!r}", field="players")
+        if len(set(players)) != len(players):
+            dup = next(p for p in players if players.count(p) > 1)
+            raise RecordFormatError(f"{dup!r} is listed twice", field="players")
+        players_t = tuple(players)
+
+        teams = record.get("teams")
+        if teams is None:
+            sides = players_t
+            side_of = tuple(range(len(players_t)))
+            teams_t = None
+        else:
+            if not isinstance(teams, dict) or not teams:
+                raise RecordFormatError("must be an object mapping side names to players", field="teams")
+            side_of_l: list[int | None] = [None] * len(players_t)
+            teams_t = {}
+            for s, (name, members) in enumerate(teams.items()):
+                if not name.strip():
+                    raise RecordFormatError("a side's name must not be empty", field="teams")
+                if not isinstance(members, list) or not members:
+                    raise RecordFormatError(f"side {name!r} must list its players", field="teams")
+                for m in members:
+                    if m not in players_t:
+                        raise RecordFormatError(f"side {name!r} names {m!r}, who is not a player", field="teams")
+                    i = players_t.index(m)
+                    if side_of_l[i] is not None:
+                        raise RecordFormatError(f"{m!r} is in more than one side", field="teams")
+                    side_of_l[i] = s
+                teams_t[name] = tuple(members)
+            missing = [p for p, s in zip(players_t, side_of_l) if s is None]
+            if missing:
+                raise RecordFormatError(f"{missing[0]!r} is in no side", field="teams")
+            sides = tuple(teams)
+            side_of = tuple(side_of_l)  # type: ignore[arg-type]
+
+        metadata = {}
+        for key in METADATA_KEYS:
+            if key in record:
+                if not isinstance(record[key], str):
+                    raise RecordFormatError(f"must be a string, not {type_name(record[key])}", field=key)
+                metadata[key] = record[key]
+        return cls(game, players_t, sides, side_of, teams_t, metadata)

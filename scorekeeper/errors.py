@@ -1,0 +1,120 @@
+"""The error hierarchy of Scorekeeper.
+
+Every error a user can cause is a :class:`ScorekeeperError`, a ``ValueError``
+that knows *where* in the match record it happened: the 1-based hand and turn
+numbers, or the field of the record (``remaining``, ``leader``,
+``rules.target`` ...).
+
+>>> e = IllegalPlacementError("3-5 cannot be played on 3-3", hand=1, turn=4)
+>>> str(e)
+'hand 1, turn 4: 3-5 cannot be played on 3-3'
+>>> isinstance(e, ValueError)
+True
+>>> str(RemainingError("Ben holds 2 tiles but 3 are listed", hand=2, field="remaining"))
+'hand 2, remaining: Ben holds 2 tiles but 3 are listed'
+>>> str(RulesError("must be a whole number", field="rules.target"))
+'rules.target: must be a whole number'
+"""
+
+from __future__ import annotations
+
+
+class ScorekeeperError(ValueError):
+    """Base of every error caused by bad input (a record, an entry, a rule)."""
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        hand: int | None = None,
+        turn: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.hand = hand
+        self.turn = turn
+        self.field = field
+
+    @property
+    def location(self) -> str:
+        """Where the error is, e.g. ``"hand 1, turn 4"`` (empty if unknown)."""
+        parts = []
+        if self.hand is not None:
+            parts.append(f"hand {self.hand}")
+        if self.turn is not None:
+            parts.append(f"turn {self.turn}")
+        if self.field is not None:
+            parts.append(self.field)
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        where = self.location
+        return f"{where}: {self.reason}" if where else self.reason
+
+    def __reduce__(self):  # keep the location when pickled (multiprocessing)
+        return (_rebuild, (type(self), self.reason, self.hand, self.turn, self.field))
+
+
+def _rebuild(cls, reason, hand, turn, field):
+    return cls(reason, hand=hand, turn=turn, field=field)
+
+
+class RecordFormatError(ScorekeeperError):
+    """The record is not a well-formed ``scorekeeper/1`` record (JSON, types, keys)."""
+
+
+class RulesError(ScorekeeperError):
+    """An unknown rule key or an invalid rule value."""
+
+
+class IllegalEntryError(ScorekeeperError):
+    """An entry that breaks a rule of the game."""
+
+
+class IllegalTileError(IllegalEntryError):
+    """An unknown tile, one outside the set, or one already on the table."""
+
+
+class IllegalPlacementError(IllegalEntryError):
+    """A tile that does not fit where it is placed."""
+
+
+class AmbiguousPlacementError(IllegalPlacementError):
+    """A tile that fits several tiles and the entry does not say which."""
+
+
+class IllegalDrawError(IllegalEntryError):
+    """Drawing more tiles than the boneyard allows."""
+
+
+class IllegalPassError(IllegalEntryError):
+    """A pass while tiles can still be drawn."""
+
+
+class WrongPlayerError(IllegalEntryError):
+    """A turn entered for a player whose turn it is not."""
+
+
+class HandOverError(IllegalEntryError):
+    """A turn after the hand has ended, or a hand entry out of order."""
+
+
+class RemainingError(IllegalEntryError):
+    """Missing or impossible tiles or pips left in hands at the end of a hand."""
+
+
+class LeaderError(IllegalEntryError):
+    """A missing or wrong leader for a hand."""
+
+
+class ClaimError(IllegalEntryError):
+    """A malformed claim or muggins call."""
+
+
+class MatchOverError(IllegalEntryError):
+    """An entry after a side has already won the match."""
+
+
+class NothingToUndoError(ScorekeeperError):
+    """Undo on a match with no entries."""
