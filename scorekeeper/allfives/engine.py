@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Iterator, Mapping
+from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
 from scorekeeper.allfives.layout import Layout
@@ -58,7 +58,13 @@ def round5(x: int | Fraction) -> int:
     >>> [round5(x) for x in (7, 8, 0, 2, 3, Fraction(25, 2), Fraction(5, 2))]
     [5, 10, 0, 0, 5, 15, 5]
     """
-    return 5 * int((Fraction(x) / 5 + Fraction(1, 2)).__floor__())
+    x = Fraction(x)
+    return _round5_ratio(x.numerator, x.denominator)
+
+
+def _round5_ratio(pips: int, parts: int) -> int:
+    """``round5(pips / parts)`` in integers."""
+    return 5 * ((2 * pips + 5 * parts) // (10 * parts))
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,44 +88,29 @@ class Setup:
         )
 
 
-class Turn:
-    """What one turn did (read-only for users of the engine)."""
+class Turn(NamedTuple):
+    """What one turn did."""
 
-    __slots__ = ("player", "tile", "on", "count", "points", "drew", "claim", "claim_ok", "voided", "muggins")
-
-    def __init__(self, player, tile, on, count, points, drew, claim=None, claim_ok=None, voided=False, muggins=None):
-        self.player = player  # player index
-        self.tile = tile  # None for a pass
-        self.on = on
-        self.count = count
-        self.points = points  # what the turn added to the player's side
-        self.drew = drew
-        self.claim = claim
-        self.claim_ok = claim_ok
-        self.voided = voided
-        self.muggins = muggins  # (caller index, caller side, points) or None
+    player: int  # player index
+    tile: Tile | None  # None for a pass
+    on: Tile | None
+    count: int  # the count after the turn
+    points: int  # what the turn added to the player's side
+    drew: int
+    claim: int | None = None
+    claim_ok: bool | None = None  # claims "check" only
+    voided: bool = False  # exact_target voided the points
+    muggins: tuple[int, int, int] | None = None  # (caller index, caller's side, points)
 
     @property
     def passed(self) -> bool:
         return self.tile is None
 
     def state(self) -> tuple:
-        return (
-            self.player,
-            None if self.tile is None else str(self.tile),
-            None if self.on is None else str(self.on),
-            self.count,
-            self.points,
-            self.drew,
-            self.claim,
-            self.claim_ok,
-            self.voided,
-            self.muggins,
-        )
+        return tuple(self)
 
-    def __repr__(self) -> str:
-        what = "pass" if self.tile is None else f"{self.tile} on {self.on}"
-        return f"<Turn player={self.player} {what} count={self.count} points={self.points}>"
+
+_new_turn = tuple.__new__
 
 
 class Hand:
@@ -402,85 +393,94 @@ class Match:
                 )
 
     def _play(self, ev: Play) -> Turn:
-        h = self._turn_hand()
-        self._check_player(h, ev.player)
+        hands = self.hands
+        h = hands[-1] if hands else None
+        if h is None or h.end is not None or self.winner is not None:
+            h = self._turn_hand()  # raises the right error
+        if ev.player is not None:
+            self._check_player(h, ev.player)
         draw = ev.draw
-        self._check_draw(h, draw)
+        if draw:
+            self._check_draw(h, draw)
         tile = ev.tile
         layout = h.layout
-        turn_no = len(h.turns) + 1
-        if tile.hi > self.rules.set:
-            raise IllegalTileError(f"{tile} is not in a double-{self.rules.set} set", hand=h.number, turn=turn_no)
-        if tile in layout.nodes:
-            raise IllegalTileError(f"{tile} is already on the table", hand=h.number, turn=turn_no)
-        on = ev.on
-        if not h.turns:
-            if on is not None:
-                raise IllegalPlacementError(
-                    f"the lead is set alone: {tile} cannot be played on {on}", hand=h.number, turn=turn_no
-                )
-        elif on is None:
-            fits = layout.fits(tile)
-            if len(fits) != 1:
-                if not fits:
-                    ends = ", ".join(str(v) for v in layout.open_ends()) or "none"
-                    raise IllegalPlacementError(
-                        f"{tile} matches no open end (open ends: {ends})", hand=h.number, turn=turn_no
-                    )
-                raise AmbiguousPlacementError(
-                    f"{tile} fits {' and '.join(str(t) for t in fits)}: say which with \"on\"",
-                    hand=h.number,
-                    turn=turn_no,
-                )
-            on = fits[0]
-        else:
-            why = layout.point_on(tile, on)
-            if why is not None:
-                raise IllegalPlacementError(why, hand=h.number, turn=turn_no)
-        p = h.next_player
-        claims = self.rules.claims
+        nodes = layout.nodes
+        turns = h.turns
+        if tile in nodes or tile.hi > self.rules.set:
+            if tile in nodes:
+                raise IllegalTileError(f"{tile} is already on the table", hand=h.number, turn=len(turns) + 1)
+            raise IllegalTileError(f"{tile} is not in a double-{self.rules.set} set", hand=h.number, turn=len(turns) + 1)
         claim = ev.claim
         caller = None
         if claim is not None and (type(claim) is not int or claim < 0):
-            raise ClaimError(f"a claim must be a whole number of points, not {claim!r}", hand=h.number, turn=turn_no)
+            raise ClaimError(f"a claim must be a whole number of points, not {claim!r}", hand=h.number, turn=len(turns) + 1)
+        p = h.next_player
         if ev.muggins is not None:
-            caller = self._muggins_caller(h, p, ev.muggins, turn_no)
+            caller = self._muggins_caller(h, p, ev.muggins, len(turns) + 1)
+        on = ev.on
+        # -- the placement checks itself and changes nothing when it fails
+        if not turns:
+            if on is not None:
+                raise IllegalPlacementError(
+                    f"the lead is set alone: {tile} cannot be played on {on}", hand=h.number, turn=1
+                )
+            count = layout.lead(tile)
+        else:
+            if on is None:
+                on = self._only_fit(h, tile)
+            count = layout.attach(tile, on)
+            if count < 0:
+                raise IllegalPlacementError(layout.point_on(tile, on), hand=h.number, turn=len(turns) + 1)
 
         # -- every check passed: apply
-        count = layout.lead(tile) if on is None else layout.place(tile, on)
         if draw:
             h.boneyard -= draw
         held = h.held[p] + draw - 1
         h.held[p] = held
         h.passes = 0
-        scale = self.rules.scale
-        worth = count // scale if count % 5 == 0 else 0
-        side = self.setup.side_of[p]
-        claim_ok = None
-        muggins = None
-        if claims == "check":
-            gained = worth
-            if claim is not None:
-                claim_ok = claim == worth
-        else:
-            c = claim or 0
-            gained = c if c <= worth else 0
-        points, voided = self._score(side, gained, h, turn_no) if gained else (0, False)
-        if claims == "muggins" and caller is not None and self.winner is None:
-            missed = worth - (claim or 0)
-            if missed > 0:
-                csid = self.setup.side_of[caller]
-                mpoints, _ = self._score(csid, missed, h, turn_no)
-                muggins = (caller, csid, mpoints)
+        rules = self.rules
+        worth = count // rules.scale if count % 5 == 0 else 0
+        if rules.claims == "check":
+            if worth:
+                points, voided = self._score(self.setup.side_of[p], worth, h, len(turns) + 1)
             else:
-                muggins = (caller, self.setup.side_of[caller], 0)
-        turn = Turn(p, tile, on, count, points, draw, claim, claim_ok, voided, muggins)
-        h.turns.append(turn)
+                points = 0
+                voided = False
+            turn = _new_turn(Turn, (p, tile, on, count, points, draw, claim, None if claim is None else claim == worth, voided, None))
+        else:
+            turn = self._muggins_turn(h, p, tile, on, count, worth, draw, claim, caller)
+        turns.append(turn)
         if held == 0:
             h.end = "domino"
             h.domino_player = p
         h.next_player = (p + 1) % len(h.held)
         return turn
+
+    def _only_fit(self, h: Hand, tile: Tile) -> Tile:
+        fits = h.layout.fits(tile)
+        if len(fits) == 1:
+            return fits[0]
+        turn = len(h.turns) + 1
+        if not fits:
+            ends = ", ".join(str(v) for v in h.layout.open_ends()) or "none"
+            raise IllegalPlacementError(f"{tile} matches no open end (open ends: {ends})", hand=h.number, turn=turn)
+        raise AmbiguousPlacementError(
+            f"{tile} fits {' and '.join(str(t) for t in fits)}: say which with \"on\"", hand=h.number, turn=turn
+        )
+
+    def _muggins_turn(self, h, p, tile, on, count, worth, draw, claim, caller) -> Turn:
+        """A play under ``claims: "muggins"``: the player scores only what they claim."""
+        turn_no = len(h.turns) + 1
+        c = claim or 0
+        gained = c if c <= worth else 0
+        points, voided = self._score(self.setup.side_of[p], gained, h, turn_no) if gained else (0, False)
+        muggins = None
+        if caller is not None and self.winner is None:
+            csid = self.setup.side_of[caller]
+            missed = worth - c
+            mpoints = self._score(csid, missed, h, turn_no)[0] if missed > 0 else 0
+            muggins = (caller, csid, mpoints)
+        return Turn(p, tile, on, count, points, draw, claim, None, voided, muggins)
 
     def _muggins_caller(self, h: Hand, p: int, name, turn_no: int) -> int:
         players = self.setup.players
@@ -629,15 +629,16 @@ class Match:
         side_of = self.setup.side_of
         n_sides = len(self.setup.sides)
         side_pips = [0] * n_sides
+        fewest_player = [None] * n_sides
         for i, p in enumerate(pips):
-            side_pips[side_of[i]] += p
+            s = side_of[i]
+            side_pips[s] += p
+            if fewest_player[s] is None or p < fewest_player[s]:
+                fewest_player[s] = p
         if h.end == "domino":
             tied = [side_of[h.domino_player]]
         else:
-            if self.rules.block_winner == "player":
-                measure = [min(p for i, p in enumerate(pips) if side_of[i] == s) for s in range(n_sides)]
-            else:
-                measure = side_pips
+            measure = fewest_player if self.rules.block_winner == "player" else side_pips
             fewest = min(measure)
             tied = [s for s in range(n_sides) if measure[s] == fewest]
         h.winner = tied[0] if len(tied) == 1 else None
@@ -646,12 +647,12 @@ class Match:
         h.pips = pips
         if self.rules.hand_end == "each-subtracts":
             for i, p in enumerate(pips):
-                settlement[side_of[i]] -= round5(p) // scale
+                settlement[side_of[i]] -= _round5_ratio(p, 1) // scale
             for s in range(n_sides):
                 self.scores[s] += settlement[s]
         elif len(tied) < n_sides:
-            pot = sum(side_pips[s] for s in range(n_sides) if s not in tied)
-            share = round5(Fraction(pot, len(tied))) // scale
+            pot = sum(side_pips) - sum(side_pips[s] for s in tied)
+            share = _round5_ratio(pot, len(tied)) // scale
             for s in tied:  # in the order of the sides; the first to reach the target wins
                 if share and self.winner is None:
                     settlement[s], voided = self._score(s, share, h, None)

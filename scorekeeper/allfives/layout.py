@@ -39,17 +39,24 @@ LINE, DOUBLE, SPINNER = 0, 1, 2
 class Node:
     """A tile on the table and its open attachment points (engine-internal)."""
 
-    __slots__ = ("tile", "kind", "open_hi", "open_lo", "sides", "ends", "parent", "children")
+    __slots__ = ("tile", "kind", "open_hi", "open_lo", "sides", "ends", "parent")
 
-    def __init__(self, tile: Tile, kind: int, parent: "Node | None") -> None:
+    def __init__(
+        self,
+        tile: Tile,
+        kind: int,
+        parent: "Node | None",
+        open_hi: bool = False,
+        open_lo: bool = False,
+        sides: int = 0,
+    ) -> None:
         self.tile = tile
         self.kind = kind
-        self.open_hi = False  # LINE: is the hi half open?
-        self.open_lo = False  # LINE: is the lo half open?
-        self.sides = 0  # DOUBLE/SPINNER: open sides
+        self.open_hi = open_hi  # LINE: is the hi half open?
+        self.open_lo = open_lo  # LINE: is the lo half open?
+        self.sides = sides  # DOUBLE/SPINNER: open sides
         self.ends = 0  # SPINNER: open ends (only once both sides are covered)
         self.parent = parent
-        self.children: list[Node] = []
 
     def point_for(self, tile: Tile) -> int | None:
         """The pips of an open attachment point of this node that ``tile`` fits, or None."""
@@ -86,11 +93,12 @@ class Node:
 class Layout:
     """The tiles on the table for one hand, under one spinner policy."""
 
-    __slots__ = ("spinner", "nodes", "count", "root", "has_spinner")
+    __slots__ = ("spinner", "nodes", "open", "count", "root", "has_spinner")
 
     def __init__(self, spinner: str = "first-double") -> None:
         self.spinner = spinner
-        self.nodes: dict[Tile, Node] = {}
+        self.nodes: dict[Tile, Node] = {}  # every tile down, in the order set
+        self.open: dict[Tile, Node] = {}  # the nodes that still offer a point
         self.count = 0
         self.root: Node | None = None
         self.has_spinner = False
@@ -104,6 +112,14 @@ class Layout:
     def __iter__(self) -> Iterator[Node]:
         return iter(self.nodes.values())
 
+    def children(self, tile: Tile) -> list[Node]:
+        """The nodes set on ``tile``, in the order they were set.
+
+        For a spinner the first two children are on its sides, the next two
+        on its ends.
+        """
+        return [n for n in self.nodes.values() if n.parent is not None and n.parent.tile is tile]
+
     def _kind_of(self, tile: Tile) -> int:
         if not tile.is_double:
             return LINE
@@ -115,56 +131,76 @@ class Layout:
 
     def lead(self, tile: Tile) -> int:
         """Set the lead tile; returns the count."""
-        node = Node(tile, self._kind_of(tile), None)
-        if node.kind == LINE:
-            node.open_hi = node.open_lo = True
+        if tile.is_double:
+            node = Node(tile, self._kind_of(tile), None, sides=2)
         else:
-            node.sides = 2
-        self.nodes[tile] = node
+            node = Node(tile, LINE, None, True, True)
+        self.nodes[tile] = self.open[tile] = node
         self.root = node
         self.count = tile.pips
         return self.count
 
-    def place(self, tile: Tile, on: Tile) -> int:
-        """Attach ``tile`` to ``on`` (unchecked: call :meth:`point_on` first); returns the count."""
-        parent = self.nodes[on]
-        o = parent.tile
+    def attach(self, tile: Tile, on: Tile) -> int:
+        """Attach ``tile`` to ``on`` and return the new count, or -1 (nothing changed) if it does not fit.
+
+        ``tile`` must not be on the table yet (the caller checks).
+        """
+        parent = self.open.get(on)
+        if parent is None:
+            return -1
+        th = tile.hi
+        tl = tile.lo
         count = self.count
-        # cover the parent's attachment point
         if parent.kind == LINE:
-            if parent.open_hi and (o.hi == tile.hi or o.hi == tile.lo):
+            v = on.hi
+            if parent.open_hi and (v == th or v == tl):
                 parent.open_hi = False
-                v = o.hi
+                if not parent.open_lo:
+                    del self.open[on]
             else:
-                parent.open_lo = False
-                v = o.lo
+                v = on.lo
+                if parent.open_lo and (v == th or v == tl):
+                    parent.open_lo = False
+                    if not parent.open_hi:
+                        del self.open[on]
+                else:
+                    return -1
             count -= v
         else:
-            v = o.hi
-            if parent.sides:
-                parent.sides -= 1
-                if not parent.sides:
-                    count -= o.pips
+            v = on.hi
+            if v != th and v != tl:
+                return -1
+            sides = parent.sides
+            if sides:
+                parent.sides = sides - 1
+                if sides == 1:
+                    count -= on.pips
                     if parent.kind == SPINNER:
                         parent.ends = 2
-            else:
+                    else:
+                        del self.open[on]
+            else:  # a spinner's end (only spinners stay open with no side)
                 parent.ends -= 1
-        # the new tile's open point
-        if tile.is_double:
-            node = Node(tile, self._kind_of(tile), parent)
-            node.sides = 1
-            count += tile.pips
+                if not parent.ends:
+                    del self.open[on]
+        if th == tl:
+            node = Node(tile, self._kind_of(tile), parent, sides=1)
+            count += th + tl
+        elif th == v:
+            node = Node(tile, LINE, parent, False, True)
+            count += tl
         else:
-            node = Node(tile, LINE, parent)
-            if tile.hi == v:
-                node.open_lo = True
-                count += tile.lo
-            else:
-                node.open_hi = True
-                count += tile.hi
-        parent.children.append(node)
-        self.nodes[tile] = node
+            node = Node(tile, LINE, parent, True, False)
+            count += th
+        self.nodes[tile] = self.open[tile] = node
         self.count = count
+        return count
+
+    def place(self, tile: Tile, on: Tile) -> int:
+        """Attach ``tile`` to ``on``; returns the count. Raises ValueError if it does not fit."""
+        count = self.attach(tile, on)
+        if count < 0:
+            raise ValueError(self.point_on(tile, on) or f"{tile} cannot be played on {on}")
         return count
 
     def count_after(self, tile: Tile, on: Tile | None) -> int:
@@ -204,11 +240,11 @@ class Layout:
 
     def fits(self, tile: Tile) -> list[Tile]:
         """Every tile on the table that ``tile`` can be attached to, in the order they were set."""
-        return [t for t, node in self.nodes.items() if node.point_for(tile) is not None]
+        return [t for t, node in self.open.items() if node.point_for(tile) is not None]
 
     def open_ends(self) -> list[int]:
         """The pips of every open attachment point, in the order the tiles were set."""
-        return [v for node in self.nodes.values() for v in node.open_points()]
+        return [v for node in self.open.values() for v in node.open_points()]
 
     def recount(self) -> int:
         """The count computed from scratch (the incremental one must equal it)."""
