@@ -1,0 +1,173 @@
+"""Property tests of the All Fives engine over random legal matches.
+
+Matches come from :func:`scorekeeper.allfives.simulate.random_record`, which
+deals real hands and plays them legally through the engine; hypothesis picks
+the seed and every rule option (2 to 5 players, partnerships, each spinner
+policy, each hand-end mode, scale, exact target, reserve, claims).
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.allfives import Match, Play, Settle, StartHand, parse_record, score_record, to_record
+from scorekeeper.allfives.layout import SPINNER
+from scorekeeper.allfives.simulate import random_record
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def configs(draw):
+    players = draw(st.integers(2, 5))
+    teams = players == 4 and draw(st.booleans())
+    rules = {
+        "spinner": draw(st.sampled_from(["first-double", "none", "all-doubles"])),
+        "hand_end": draw(st.sampled_from(["winner-takes", "each-subtracts"])),
+        "block_winner": draw(st.sampled_from(["player", "side"])),
+        "claims": draw(st.sampled_from(["check", "muggins"])),
+    }
+    if draw(st.booleans()):
+        rules["scale"] = 5
+    if draw(st.booleans()):
+        rules["exact_target"] = True
+    reserve = draw(st.sampled_from([0, 0, 1, 2]))
+    if reserve:
+        rules["boneyard_reserve"] = reserve
+    if draw(st.integers(0, 3)) == 0:
+        rules["set"] = 9
+    if draw(st.booleans()):  # short matches reach the target (and the exact-target voids) often
+        rules["target"] = draw(st.integers(5, 80)) if rules.get("scale") != 5 else draw(st.integers(3, 20))
+    return dict(
+        seed=draw(st.integers(0, 2**32 - 1)),
+        players=players,
+        teams=teams,
+        claim_rate=draw(st.sampled_from([0.0, 0.5])),
+        max_hands=draw(st.integers(1, 8)),
+        **rules,
+    )
+
+
+def make(cfg) -> dict:
+    cfg = dict(cfg)
+    return random_record(cfg.pop("seed"), cfg.pop("players"), **cfg)
+
+
+@SETTINGS
+@given(configs())
+def test_count_equals_recount_after_every_play(cfg):
+    setup, events = parse_record(make(cfg))
+    m = Match(setup)
+    for e in events:
+        m.push(e)
+        if type(e) is Play:
+            assert m.hand.layout.count == m.hand.layout.recount()
+            assert m.hand.turns[-1].count == m.hand.layout.count
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1), st.integers(2, 5), st.booleans())
+def test_one_spinner_on_double_six_never_counts_over_35(seed, players, teams):
+    rec = random_record(seed, players, teams=teams and players == 4, max_hands=6)
+    setup, events = parse_record(rec)
+    m = Match(setup)
+    for e in events:
+        m.push(e)
+        if type(e) is Play:
+            assert m.hand.layout.count <= 35
+            assert sum(1 for n in m.hand.layout if n.kind == SPINNER) <= 1
+
+
+@SETTINGS
+@given(configs())
+def test_scores_are_the_sum_of_turn_points_and_settlements(cfg):
+    rec = make(cfg)
+    side_of = {p: p for p in rec["players"]}
+    for side, members in rec.get("teams", {}).items():
+        side_of.update(dict.fromkeys(members, side))
+    out = score_record(rec)
+    totals = dict.fromkeys(out["sides"], 0)
+    for hand in out["hands"]:
+        for t in hand["turns"]:
+            totals[side_of[t["player"]]] += t["points"]
+            if "muggins" in t:
+                totals[t["muggins"]["side"]] += t["muggins"]["points"]
+        for side, pts in hand["settlement"].items():
+            totals[side] += pts
+        assert hand["scores"] == totals
+    assert out["scores"] == totals
+    if out["winner"] is not None:
+        won = out["scores"][out["winner"]]
+        assert won >= out["target"]
+        if out["rules"]["exact_target"]:
+            assert won == out["target"]
+
+
+@SETTINGS
+@given(configs())
+def test_replaying_the_events_equals_the_incremental_state(cfg):
+    setup, events = parse_record(make(cfg))
+    m = Match(setup)
+    for k, e in enumerate(events, 1):
+        m.push(e)
+        if type(e) in (Settle, StartHand) or k == len(events) or k % 7 == 0:
+            assert Match.replay(setup, events[:k]).state() == m.state()
+
+
+@SETTINGS
+@given(configs())
+def test_undo_after_apply_restores_the_state(cfg):
+    setup, events = parse_record(make(cfg))
+    m = Match(setup)
+    for e in events:
+        before = m.state()
+        m.push(e)
+        after = m.state()
+        assert m.undo() == e
+        assert m.state() == before
+        m.push(e)
+        assert m.state() == after
+    # undo everything, back to an empty match
+    while m.events:
+        m.undo()
+    assert m.state() == Match(setup).state()
+
+
+@SETTINGS
+@given(configs())
+def test_record_score_record_round_trips(cfg):
+    rec = make(cfg)
+    setup, events = parse_record(rec)
+    again = to_record(setup, events)
+    assert again == rec  # the simulator writes canonical tiles, so this is exact
+    assert json.loads(json.dumps(again)) == again
+    assert score_record(json.loads(json.dumps(again))) == score_record(rec)
+    setup2, events2 = parse_record(again)
+    assert events2 == events and setup2.rules == setup.rules
+
+
+@SETTINGS
+@given(configs())
+def test_legal_plays_offer_exactly_what_the_engine_accepts(cfg):
+    setup, events = parse_record(make(cfg))
+    m = Match(setup)
+    for e in events:
+        if type(e) is Play:
+            places = m.placements(e.tile)
+            assert places, "every play of a legal game is offered"
+            assert e.tile in m.legal_plays
+            on = e.on if e.on is not None else places[0]
+            if m.hand.turns:
+                assert on in places
+                count, worth = m.preview(e.tile, on)
+            else:
+                count, worth = m.preview(e.tile)
+            turn = m.push(e)
+            assert turn.count == count
+            if m.rules.claims == "check" and not turn.voided:
+                assert turn.points == worth
+        else:
+            m.push(e)
