@@ -232,6 +232,13 @@ class Match:
         self.scores: list[int] = [0] * len(setup.sides)
         self.winner: int | None = None  # side index
         self.won_at: tuple[int, int | None] | None = None  # (hand, turn or None for settlement)
+        # read on every play: kept as plain attributes
+        self._highest = setup.rules.set
+        self._scale = setup.rules.scale
+        self._check_claims = setup.rules.claims == "check"
+        self._side_of = setup.side_of
+        self._n = len(setup.players)
+        self._open_hand: Hand | None = None  # the hand that takes turns now, if any
 
     # ------------------------------------------------------------------ queries
     @property
@@ -338,6 +345,7 @@ class Match:
         self.scores = list(hand.scores_before)
         self.winner = None
         self.won_at = None
+        self._open_hand = None
         self.hands.pop()
         if type(last) is not StartHand:
             redo = self.events[hand.first_event :]
@@ -393,9 +401,8 @@ class Match:
                 )
 
     def _play(self, ev: Play) -> Turn:
-        hands = self.hands
-        h = hands[-1] if hands else None
-        if h is None or h.end is not None or self.winner is not None:
+        h = self._open_hand
+        if h is None:
             h = self._turn_hand()  # raises the right error
         if ev.player is not None:
             self._check_player(h, ev.player)
@@ -404,12 +411,9 @@ class Match:
             self._check_draw(h, draw)
         tile = ev.tile
         layout = h.layout
-        nodes = layout.nodes
         turns = h.turns
-        if tile in nodes or tile.hi > self.rules.set:
-            if tile in nodes:
-                raise IllegalTileError(f"{tile} is already on the table", hand=h.number, turn=len(turns) + 1)
-            raise IllegalTileError(f"{tile} is not in a double-{self.rules.set} set", hand=h.number, turn=len(turns) + 1)
+        if tile in layout.nodes or tile.hi > self._highest:
+            self._bad_tile(h, tile)
         claim = ev.claim
         caller = None
         if claim is not None and (type(claim) is not int or claim < 0):
@@ -419,30 +423,28 @@ class Match:
             caller = self._muggins_caller(h, p, ev.muggins, len(turns) + 1)
         on = ev.on
         # -- the placement checks itself and changes nothing when it fails
-        if not turns:
-            if on is not None:
-                raise IllegalPlacementError(
-                    f"the lead is set alone: {tile} cannot be played on {on}", hand=h.number, turn=1
-                )
-            count = layout.lead(tile)
-        else:
+        if turns:
             if on is None:
                 on = self._only_fit(h, tile)
             count = layout.attach(tile, on)
             if count < 0:
                 raise IllegalPlacementError(layout.point_on(tile, on), hand=h.number, turn=len(turns) + 1)
+        elif on is None:
+            count = layout.lead(tile)
+        else:
+            raise IllegalPlacementError(f"the lead is set alone: {tile} cannot be played on {on}", hand=h.number, turn=1)
 
         # -- every check passed: apply
         if draw:
             h.boneyard -= draw
-        held = h.held[p] + draw - 1
-        h.held[p] = held
+        held = h.held
+        left = held[p] + draw - 1
+        held[p] = left
         h.passes = 0
-        rules = self.rules
-        worth = count // rules.scale if count % 5 == 0 else 0
-        if rules.claims == "check":
+        worth = count // self._scale if count % 5 == 0 else 0
+        if self._check_claims:
             if worth:
-                points, voided = self._score(self.setup.side_of[p], worth, h, len(turns) + 1)
+                points, voided = self._score(self._side_of[p], worth, h, len(turns) + 1)
             else:
                 points = 0
                 voided = False
@@ -450,11 +452,18 @@ class Match:
         else:
             turn = self._muggins_turn(h, p, tile, on, count, worth, draw, claim, caller)
         turns.append(turn)
-        if held == 0:
+        if not left:
             h.end = "domino"
             h.domino_player = p
-        h.next_player = (p + 1) % len(h.held)
+            self._open_hand = None
+        h.next_player = (p + 1) % self._n
         return turn
+
+    def _bad_tile(self, h: Hand, tile: Tile):
+        turn = len(h.turns) + 1
+        if tile in h.layout.nodes:
+            raise IllegalTileError(f"{tile} is already on the table", hand=h.number, turn=turn)
+        raise IllegalTileError(f"{tile} is not in a double-{self._highest} set", hand=h.number, turn=turn)
 
     def _only_fit(self, h: Hand, tile: Tile) -> Tile:
         fits = h.layout.fits(tile)
@@ -504,6 +513,7 @@ class Match:
         self.scores[side] = new
         if new >= target and points > 0 and self.winner is None:
             self.winner = side
+            self._open_hand = None
             self.won_at = (h.number, turn_no)
         return points, False
 
@@ -533,6 +543,7 @@ class Match:
         h.turns.append(turn)
         if h.passes == len(h.held):
             h.end = "blocked"
+            self._open_hand = None
         h.next_player = (p + 1) % len(h.held)
         return turn
 
@@ -570,7 +581,8 @@ class Match:
             if leader not in players:
                 raise LeaderError(f"{leader!r} is not a player", hand=number, field="leader")
             leader_i = players.index(leader)
-        self.hands.append(Hand(number, leader_i, self.setup, tuple(self.scores), len(self.events)))
+        self._open_hand = hand = Hand(number, leader_i, self.setup, tuple(self.scores), len(self.events))
+        self.hands.append(hand)
         return None
 
     def _settle(self, ev: Settle) -> Hand:
@@ -593,8 +605,8 @@ class Match:
                 raise RemainingError(f"{name} is listed twice", **where)
             given[name] = value
         highest = self.rules.set
-        seen: set[Tile] = set()
         pips = []
+        listed: list[Tile] = []
         for i, name in enumerate(players):
             held = h.held[i]
             value = given.get(name)
@@ -602,28 +614,26 @@ class Match:
                 if held:
                     raise RemainingError(f"{name} still holds {held} tile{'s' if held > 1 else ''}: list them or give their pips", **where)
                 pips.append(0)
-                continue
-            if type(value) is int:
+            elif type(value) is int:
                 if not 0 <= value <= held * 2 * highest:
                     raise RemainingError(
                         f"{name} cannot hold {value} pips in {held} tile{'s' if held != 1 else ''} (0 to {held * 2 * highest})",
                         **where,
                     )
                 pips.append(value)
-                continue
-            if not isinstance(value, tuple):
+            elif not isinstance(value, tuple):
                 raise RemainingError(f"{name}: give a list of tiles or a pip total, not {value!r}", **where)
-            if len(value) != held:
+            elif len(value) != held:
                 raise RemainingError(f"{name} holds {held} tile{'s' if held != 1 else ''} but {len(value)} are listed", **where)
-            for t in value:
-                if t.hi > highest:
-                    raise RemainingError(f"{t} is not in a double-{highest} set", **where)
-                if t in h.layout.nodes:
-                    raise RemainingError(f"{name} cannot hold {t}: it is on the table", **where)
-                if t in seen:
-                    raise RemainingError(f"{t} is listed twice", **where)
-                seen.add(t)
-            pips.append(sum(t.pips for t in value))
+            else:
+                listed += value
+                pips.append(sum([t.pips for t in value]))
+        if listed and (
+            len(set(listed)) != len(listed)
+            or not h.layout.nodes.keys().isdisjoint(listed)
+            or max([t.hi for t in listed]) > highest
+        ):
+            self._bad_remaining(h, given, where)
 
         # -- settle
         side_of = self.setup.side_of
@@ -660,6 +670,21 @@ class Match:
                         h.voided.append(s)
         h.settlement = settlement
         return h
+
+    def _bad_remaining(self, h: Hand, given: dict, where: dict):
+        """Name the first impossible tile listed in ``remaining``."""
+        seen: set[Tile] = set()
+        for name, value in given.items():
+            if type(value) is int:
+                continue
+            for t in value:
+                if t.hi > self.rules.set:
+                    raise RemainingError(f"{t} is not in a double-{self.rules.set} set", **where)
+                if t in h.layout.nodes:
+                    raise RemainingError(f"{name} cannot hold {t}: it is on the table", **where)
+                if t in seen:
+                    raise RemainingError(f"{t} is listed twice", **where)
+                seen.add(t)
 
     def _end_text(self, h: Hand) -> str:
         if h.end == "domino":

@@ -184,7 +184,7 @@ class Layout:
                 if not parent.ends:
                     del self.open[on]
         if th == tl:
-            node = Node(tile, self._kind_of(tile), parent, sides=1)
+            node = Node(tile, self._kind_of(tile), parent, False, False, 1)
             count += th + tl
         elif th == v:
             node = Node(tile, LINE, parent, False, True)

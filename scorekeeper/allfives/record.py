@@ -54,7 +54,7 @@ def parse_turn(entry: Any, highest: int, hand: int, turn: int) -> Play | Pass:
         if key not in TURN_KEYS:
             raise RecordFormatError(f"unknown key {key!r} in a turn (known: {', '.join(TURN_KEYS)})", **where)
     player = entry.get("player")
-    if player is not None and not isinstance(player, str):
+    if "player" in entry and not isinstance(player, str):
         raise RecordFormatError(f"player must be a name, not {type_name(player)}", **where)
     draw = entry.get("draw", 0)
     if "draw" in entry and (type(draw) is not int or draw < 1):
@@ -73,10 +73,10 @@ def parse_turn(entry: Any, highest: int, hand: int, turn: int) -> Play | Pass:
     if on is not None:
         on = _tile(on, highest, "on", **where)
     claim = entry.get("claim")
-    if claim is not None and (type(claim) is not int or claim < 0):
+    if "claim" in entry and (type(claim) is not int or claim < 0):
         raise RecordFormatError(f"claim must be a whole number of points, not {claim!r}", **where)
     muggins = entry.get("muggins")
-    if muggins is not None and not isinstance(muggins, str):
+    if "muggins" in entry and not isinstance(muggins, str):
         raise RecordFormatError(f"muggins must name a player, not {type_name(muggins)}", **where)
     return Play(tile, on, draw, claim, muggins, player)
 

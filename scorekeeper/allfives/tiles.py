@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from scorekeeper.errors import IllegalTileError
 
@@ -116,6 +117,7 @@ class Tile:
         return (self.hi, self.lo) < (other.hi, other.lo)
 
 
+@cache
 def tiles_of_set(highest: int) -> tuple[Tile, ...]:
     """Every tile of a double-``highest`` set, lowest first."""
     return tuple(Tile(a, b) for a in range(highest + 1) for b in range(a + 1))
