@@ -100,7 +100,7 @@ class Turn(NamedTuple):
     claim: int | None = None
     claim_ok: bool | None = None  # claims "check" only
     voided: bool = False  # exact_target voided the points
-    muggins: tuple[int, int, int] | None = None  # (caller index, caller's side, points)
+    muggins: tuple[int, int, int, bool] | None = None  # (caller index, caller's side, points, voided)
 
     @property
     def passed(self) -> bool:
@@ -487,8 +487,8 @@ class Match:
         if caller is not None and self.winner is None:
             csid = self.setup.side_of[caller]
             missed = worth - c
-            mpoints = self._score(csid, missed, h, turn_no)[0] if missed > 0 else 0
-            muggins = (caller, csid, mpoints)
+            mpoints, mvoided = self._score(csid, missed, h, turn_no) if missed > 0 else (0, False)
+            muggins = (caller, csid, mpoints, mvoided)
         return Turn(p, tile, on, count, points, draw, claim, None, voided, muggins)
 
     def _muggins_caller(self, h: Hand, p: int, name, turn_no: int) -> int:

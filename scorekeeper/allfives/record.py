@@ -221,8 +221,10 @@ def _turn_out(match: Match, t) -> dict:
     if t.voided:
         out["voided"] = True
     if t.muggins is not None:
-        caller, side, pts = t.muggins
+        caller, side, pts, voided = t.muggins
         out["muggins"] = {"player": s.players[caller], "side": s.sides[side], "points": pts}
+        if voided:
+            out["muggins"]["voided"] = True
     return out
 
 
