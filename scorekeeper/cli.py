@@ -26,10 +26,17 @@ class _Parser(argparse.ArgumentParser):
 def _build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="scorekeeper", description="Table-side scorekeeping for domino and card games.")
     p.add_argument("--version", action="version", version=f"scorekeeper {__version__}")
+    p.add_argument("--db", metavar="PATH", help="the match database directory (default: the per-user data directory)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     s = sub.add_parser("score", help="check and score a match record")
     s.add_argument("record", metavar="RECORD", help="a scorekeeper/1 JSON record, or - for standard input")
     s.add_argument("--text", action="store_true", help="print a readable table instead of JSON")
+    i = sub.add_parser("import", help="validate a record and store it; prints the new match id")
+    i.add_argument("record", metavar="RECORD", help="a scorekeeper/1 JSON record, or - for standard input")
+    e = sub.add_parser("export", help="print a stored record (re-importable as it is)")
+    e.add_argument("id", metavar="ID")
+    ls = sub.add_parser("list", help="list the stored matches, newest first")
+    ls.add_argument("--json", action="store_true", help="print JSON instead of a table")
     return p
 
 
@@ -73,6 +80,54 @@ def cmd_score(args) -> int:
     return 0
 
 
+def _store(args):
+    from scorekeeper.store import Store
+
+    return Store(args.db)
+
+
+def cmd_import(args) -> int:
+    record = read_json(args.record)
+    with _store(args) as store:
+        mid = store.import_record(record)
+    print(mid)
+    return 0
+
+
+def cmd_export(args) -> int:
+    with _store(args) as store:
+        text = store.export(args.id)
+    sys.stdout.write(text)
+    return 0
+
+
+def cmd_list(args) -> int:
+    with _store(args) as store:
+        rows = store.list(limit=None)
+        problems = list(store.problems)
+    for p in problems:
+        print(f"warning: {p}", file=sys.stderr)
+    if args.json:
+        json.dump(rows, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return 0
+    if not rows:
+        print("no matches stored")
+        return 0
+    table = [("id", "game", "players", "started", "status", "scores")]
+    for r in rows:
+        scores = ", ".join(f"{k} {v}" for k, v in r["scores"].items())
+        status = r["status"] + (f" ({r['winner']})" if r.get("winner") else "")
+        table.append((r["id"], r["game"], ", ".join(r["players"]), str(r["started"])[:16], status, scores))
+    widths = [max(len(row[c]) for row in table) for c in range(len(table[0]))]
+    for row in table:
+        print("  ".join(cell.ljust(widths[c]) for c, cell in enumerate(row)).rstrip())
+    return 0
+
+
+COMMANDS = {"score": "cmd_score", "import": "cmd_import", "export": "cmd_export", "list": "cmd_list"}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
@@ -80,14 +135,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        if args.command == "score":
-            return cmd_score(args)
-        parser.error(f"unknown command {args.command}")
+        return globals()[COMMANDS[args.command]](args)
     except ScorekeeperError as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except RecursionError:
         print("error: the record is nested too deeply", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as e:
+        print(f"error: {e.filename or 'the database'}: {e.strerror or e}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         return 0

@@ -119,6 +119,24 @@ def test_spec_35_arrangement():
     assert [n.kind for n in lay if n.tile.is_double] == [SPINNER, DOUBLE, DOUBLE, DOUBLE]
 
 
+def test_four_doubles_at_the_tips_count_36_and_score_nothing():
+    # found by the property test: the spec's 35 is the highest *scoring* count
+    lay = Layout("first-double")
+    lay.lead(T("2-2"))  # the spinner
+    for arm in ("2-6", "2-5", "2-4", "2-3"):
+        lay.place(T(arm), T("2-2"))
+    for tip in ("6-6", "5-5", "4-4", "3-3"):
+        lay.place(T(tip), T(f"2-{tip[0]}"))
+    assert lay.count == 12 + 10 + 8 + 6 == 36 == lay.recount()
+    m = new_match()
+    m.push(StartHand("Ann"))
+    m.play("2-2")
+    for t in ("2-6", "2-5", "2-4", "2-3", "6-6", "5-5", "4-4"):
+        m.play(t)
+    turn = m.play("3-3")
+    assert (turn.count, turn.points) == (36, 0)
+
+
 def test_no_spinner_policy_makes_a_line():
     lay = Layout("none")
     lay.lead(T("2-2"))

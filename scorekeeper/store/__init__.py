@@ -1,0 +1,26 @@
+"""The match store: durable, crash-safe match records on TinyDB.
+
+>>> import tempfile
+>>> from scorekeeper.allfives import random_record
+>>> rec = random_record(1, players=2, max_hands=1)
+>>> with tempfile.TemporaryDirectory() as d, Store(d) as store:
+...     mid = store.create(dict(rec, hands=[]))
+...     for entry in entries_of(rec):
+...         store.append(mid, entry)
+...     store.record(mid) == rec
+True
+"""
+
+from scorekeeper.store.storage import AtomicJSONStorage, atomic_write
+from scorekeeper.store.store import SCHEMA, Store, StoreError, StoreLockedError, default_path, entries_of
+
+__all__ = [
+    "SCHEMA",
+    "AtomicJSONStorage",
+    "Store",
+    "StoreError",
+    "StoreLockedError",
+    "atomic_write",
+    "default_path",
+    "entries_of",
+]

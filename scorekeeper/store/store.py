@@ -1,0 +1,632 @@
+"""The match store: match records on TinyDB, every entry durable the moment it is entered.
+
+Layout of a database directory::
+
+    PATH/lock                 the lock file (an exclusive flock while a Store is open)
+    PATH/index.json           TinyDB: table "meta" (schema) and table "matches"
+                              (one small document per match: id, game, players,
+                              created, updated, status, cached scores, file signature)
+    PATH/matches/<id>.json    TinyDB, one file per match: {"schema", "record", "redo"}
+
+Appending an entry validates it through the game's engine (kept in memory
+for open matches) and rewrites that match's own small file atomically; it
+never touches the index, so its cost does not depend on how many matches are
+stored. The index is a cache: its cached fields are refreshed when a match is
+created, imported, edited, won or closed, and otherwise whenever a listed
+match's file differs from its cached signature (inode, size, mtime). The record is the truth.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as _dt
+import fcntl
+import json
+import os
+import re
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from tinydb import Query, TinyDB
+
+from scorekeeper.allfives.engine import Match
+from scorekeeper.allfives.events import StartHand
+from scorekeeper.allfives.record import load, parse_remaining, parse_turn, read_setup
+from scorekeeper.envelope import type_name
+from scorekeeper.errors import ScorekeeperError
+from scorekeeper.store.storage import TEMP_MARK, AtomicJSONStorage, CorruptFileError
+
+SCHEMA = 1
+ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+class StoreError(ScorekeeperError):
+    """The database cannot do what was asked (locked, newer schema, unknown id, disk trouble)."""
+
+
+class StoreLockedError(StoreError):
+    """Another Scorekeeper has the database open."""
+
+
+def default_path() -> Path:
+    """``FLET_APP_STORAGE_DATA`` inside a packaged Flet app, else the per-user data directory."""
+    flet_dir = os.environ.get("FLET_APP_STORAGE_DATA")
+    if flet_dir:
+        return Path(flet_dir) / "matches-db"
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("scorekeeper", appauthor=False))
+
+
+_last_now = ""
+
+
+def _now() -> str:
+    """An ISO time stamp, strictly increasing within this process (it orders matches)."""
+    global _last_now
+    t = _dt.datetime.now(_dt.timezone.utc)
+    stamp = t.isoformat(timespec="microseconds").replace("+00:00", "Z")
+    while stamp <= _last_now:
+        t += _dt.timedelta(microseconds=1)
+        stamp = t.isoformat(timespec="microseconds").replace("+00:00", "Z")
+    _last_now = stamp
+    return stamp
+
+
+def _signature(st: os.stat_result) -> list[int]:
+    """What tells a changed match file: every atomic write makes a new inode."""
+    return [st.st_ino, st.st_size, st.st_mtime_ns]
+
+
+def _new_id() -> str:
+    return f"{_dt.datetime.now(_dt.timezone.utc):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+
+
+# ------------------------------------------------------------------ entries
+def entries_of(record: dict) -> list[dict]:
+    """A record's entries in the order they were entered.
+
+    >>> entries_of({"hands": [{"leader": "Ann", "turns": [{"play": "5-0"}], "remaining": {"Ben": 3}}]})
+    [{'hand': {'leader': 'Ann'}}, {'turn': {'play': '5-0'}}, {'remaining': {'Ben': 3}}]
+    """
+    out: list[dict] = []
+    for hand in record.get("hands", []):
+        out.append({"hand": {k: v for k, v in hand.items() if k not in ("turns", "remaining")}})
+        out.extend({"turn": t} for t in hand.get("turns", []))
+        if "remaining" in hand:
+            out.append({"remaining": hand["remaining"]})
+    return out
+
+
+def _entry_kind(entry: Any) -> tuple[str, Any]:
+    if not isinstance(entry, dict) or len(entry) != 1:
+        raise StoreError(
+            'an entry is one of {"hand": {...}}, {"turn": {...}}, {"remaining": {...}}, '
+            f"not {entry!r}"[:200]
+        )
+    ((kind, value),) = entry.items()
+    if kind not in ("hand", "turn", "remaining"):
+        raise StoreError(f"unknown entry {kind!r} (an entry is a hand, a turn or remaining)")
+    if kind == "hand" and not isinstance(value, dict):
+        raise StoreError(f"a hand entry must be an object, not {type_name(value)}")
+    return kind, value
+
+
+def _apply(record: dict, kind: str, value: Any) -> None:
+    """Add an entry to a record (in place)."""
+    hands = record.setdefault("hands", [])
+    if kind == "hand":
+        hands.append({**value, "turns": []})
+    elif kind == "turn":
+        hands[-1]["turns"].append(value)
+    else:
+        hands[-1]["remaining"] = value
+
+
+def _drop_last(record: dict) -> dict:
+    """Remove the last entry of a record (in place) and return it."""
+    hands = record.get("hands") or []
+    if not hands:
+        raise StoreError("there is nothing to undo")
+    last = hands[-1]
+    if "remaining" in last:
+        return {"remaining": last.pop("remaining")}
+    if last.get("turns"):
+        return {"turn": last["turns"].pop()}
+    hands.pop()
+    return {"hand": {k: v for k, v in last.items() if k != "turns"}}
+
+
+# ------------------------------------------------------------------ open matches
+@dataclass
+class _Open:
+    """A match the store has in memory: its TinyDB file, record, redo stack and engine state."""
+
+    db: TinyDB
+    record: dict
+    redo: list
+    match: Match
+    created: str
+    path: Path
+    dirty: bool = False  # the index's cached fields are behind the file
+    extra: dict = field(default_factory=dict)
+
+
+class Store:
+    """A database of match records in a directory. ``with Store(path) as store: ...``"""
+
+    def __init__(self, path: str | os.PathLike | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self.problems: list[str] = []
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            self.matches_dir = self.path / "matches"
+            self.matches_dir.mkdir(exist_ok=True)
+        except OSError as e:
+            raise StoreError(f"cannot use {self.path} as a database: {e.strerror or e}") from None
+        self._lock_fd = self._lock()
+        try:
+            self._open_matches: dict[str, _Open] = {}
+            self._remove_temp_files()
+            self._index_db = self._open_index()
+            self._index = self._index_db.table("matches")
+            self._meta = {doc["id"]: dict(doc) for doc in self._index.all()}
+            self._check_recent_files()
+        except BaseException:
+            self._unlock()
+            raise
+
+    # ------------------------------------------------------------ lifecycle
+    def _lock(self) -> int:
+        lock_path = self.path / "lock"
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            try:
+                pid = os.read(fd, 32).decode("ascii", "replace").strip() or "unknown"
+            except OSError:
+                pid = "unknown"
+            os.close(fd)
+            raise StoreLockedError(
+                f"the database {self.path} is in use by another Scorekeeper (pid {pid}); close that one first"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        return fd
+
+    def _unlock(self) -> None:
+        fd, self._lock_fd = getattr(self, "_lock_fd", None), None
+        if fd is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            finally:
+                os.close(fd)
+
+    def close(self) -> None:
+        """Bring the index up to date and release the lock."""
+        if self._lock_fd is None:
+            return
+        try:
+            dirty = [mid for mid, o in self._open_matches.items() if o.dirty]
+            if dirty:
+                self._refresh(dirty)
+        finally:
+            self._open_matches.clear()
+            self._unlock()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _check_open(self) -> None:
+        if self._lock_fd is None:
+            raise StoreError("the store is closed")
+
+    # ------------------------------------------------------------ start-up checks
+    def _remove_temp_files(self) -> None:
+        """Temporary files of an interrupted write are never the truth: remove them."""
+        for d in (self.path, self.matches_dir):
+            for entry in os.scandir(d):
+                if TEMP_MARK in entry.name and entry.name.startswith("."):
+                    try:
+                        os.unlink(entry.path)
+                    except OSError:
+                        pass
+
+    def _move_aside(self, path: Path, why: str) -> None:
+        stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+        aside = path.with_name(f"{path.name}.corrupt-{stamp}")
+        os.replace(path, aside)
+        self.problems.append(f"{path.name} could not be read ({why}); it was moved aside to {aside.name}")
+
+    def _newer_schema(self, path: Path, schema: Any) -> StoreError:
+        return StoreError(
+            f"{path} was written by a newer Scorekeeper (schema {schema}); this version reads schema "
+            f"{SCHEMA}: update Scorekeeper to open this database"
+        )
+
+    def _open_index(self) -> TinyDB:
+        index_path = self.path / "index.json"
+        db = TinyDB(index_path, storage=AtomicJSONStorage)
+        try:
+            meta = db.table("meta").all()
+            db.table("matches").all()
+        except CorruptFileError as e:
+            db.close()
+            self._move_aside(index_path, e.why)
+            db = TinyDB(index_path, storage=AtomicJSONStorage)
+            self._rebuild_index(db)
+            return db
+        schema = meta[0].get("schema") if meta else None
+        if schema is None:
+            if len(db.table("matches")) or any(self.matches_dir.iterdir()):
+                self._rebuild_index(db)  # an index lost its meta: rebuild from the records
+            else:
+                db.table("meta").insert({"schema": SCHEMA})
+        elif type(schema) is not int or schema > SCHEMA:
+            db.close()
+            raise self._newer_schema(index_path, schema)
+        return db
+
+    def _rebuild_index(self, db: TinyDB) -> None:
+        metas = []
+        for path in sorted(self.matches_dir.glob("*.json")):
+            mid = path.stem
+            try:
+                doc = self._read_match_doc(path)
+                metas.append(self._meta_of(mid, doc["record"], doc.get("created"), path))
+            except CorruptFileError as e:
+                self._move_aside(path, e.why)
+            except ScorekeeperError as e:
+                self.problems.append(f"{path.name}: {e}")
+        db.drop_tables()
+        db.table("meta").insert({"schema": SCHEMA})
+        if metas:
+            db.table("matches").insert_multiple(metas)
+        self.problems.append(f"the index was rebuilt from {len(metas)} match files")
+
+    def _check_recent_files(self) -> None:
+        """Check every match file changed since the index last saw it (a crash happens there)."""
+        seen = set()
+        changed = []
+        for entry in os.scandir(self.matches_dir):
+            if not entry.name.endswith(".json") or entry.name.startswith("."):
+                continue
+            mid = entry.name[:-5]
+            seen.add(mid)
+            meta = self._meta.get(mid)
+            if meta is None or meta.get("sig") != _signature(entry.stat()):
+                changed.append(mid)
+        gone = [mid for mid in self._meta if mid not in seen]
+        for mid in gone:
+            self.problems.append(f"match {mid} is listed in the index but its file is missing")
+            del self._meta[mid]
+        if gone:
+            self._index.remove(Query().id.one_of(gone))
+        if changed:
+            self._refresh(changed, report=True)
+
+    # ------------------------------------------------------------ match files
+    def _match_path(self, mid: str) -> Path:
+        return self.matches_dir / f"{mid}.json"
+
+    def _read_match_doc(self, path: Path) -> dict:
+        db = TinyDB(path, storage=AtomicJSONStorage)
+        try:
+            docs = db.table("match").all()
+        finally:
+            db.close()
+        if len(docs) != 1 or not isinstance(docs[0].get("record"), dict):
+            raise CorruptFileError(path, "not a Scorekeeper match file")
+        schema = docs[0].get("schema")
+        if type(schema) is not int:
+            raise CorruptFileError(path, "no schema version")
+        if schema > SCHEMA:
+            raise self._newer_schema(path, schema)
+        return dict(docs[0])
+
+    def _load(self, mid: str) -> _Open:
+        """The open match ``mid``, read from its file the first time."""
+        self._check_open()
+        o = self._open_matches.get(mid)
+        if o is not None:
+            return o
+        if not isinstance(mid, str) or not ID_RE.match(mid) or mid not in self._meta:
+            raise StoreError(f"no match {mid!r} in {self.path}")
+        path = self._match_path(mid)
+        try:
+            doc = self._read_match_doc(path)
+        except FileNotFoundError:
+            raise StoreError(f"the file of match {mid} is missing") from None
+        except CorruptFileError as e:
+            self._move_aside(path, e.why)
+            raise StoreError(f"match {mid} could not be read ({e.why}); its file was moved aside") from None
+        record = doc["record"]
+        match = load(record)
+        db = TinyDB(path, storage=AtomicJSONStorage)
+        o = _Open(db, record, list(doc.get("redo", [])), match, doc.get("created") or _now(), path)
+        self._open_matches[mid] = o
+        return o
+
+    def _save(self, mid: str, o: _Open) -> None:
+        doc = {"schema": SCHEMA, "id": mid, "created": o.created, "record": o.record, "redo": o.redo}
+        try:
+            table = o.db.table("match")
+            if len(table):
+                table.update(doc, doc_ids=[1])
+            else:
+                table.insert(doc)
+        except OSError as e:
+            # the file on disk is unchanged; forget what is in memory
+            self._open_matches.pop(mid, None)
+            raise StoreError(f"match {mid} could not be saved ({e.strerror or e}); nothing was changed") from None
+        o.dirty = True
+
+    # ------------------------------------------------------------ index
+    def _meta_of(self, mid: str, record: dict, created: str | None, path: Path, match: Match | None = None) -> dict:
+        if match is None:
+            match = load(record)
+        setup = match.setup
+        status = "won" if match.winner is not None else ("new" if not match.hands else "playing")
+        return {
+            "id": mid,
+            "game": record.get("game"),
+            "players": list(setup.players),
+            "title": record.get("title"),
+            "started": record.get("started") or created,
+            "created": created,
+            "updated": _dt.datetime.fromtimestamp(path.stat().st_mtime, _dt.timezone.utc)
+            .isoformat(timespec="milliseconds")
+            .replace("+00:00", "Z"),
+            "status": status,
+            "scores": dict(zip(setup.sides, match.scores)),
+            "winner": None if match.winner is None else setup.sides[match.winner],
+            "hands": len(match.hands),
+            "sig": _signature(path.stat()),
+        }
+
+    def _refresh(self, mids: Iterable[str], report: bool = False) -> None:
+        """Rebuild the cached fields of these matches from their files; one index write."""
+        fresh = []
+        for mid in mids:
+            path = self._match_path(mid)
+            o = self._open_matches.get(mid)
+            try:
+                if o is not None:
+                    record, created, match = o.record, o.created, o.match
+                else:
+                    doc = self._read_match_doc(path)
+                    record, created, match = doc["record"], doc.get("created"), None
+                fresh.append(self._meta_of(mid, record, created, path, match))
+                if o is not None:
+                    o.dirty = False
+            except FileNotFoundError:
+                continue
+            except CorruptFileError as e:
+                self._move_aside(path, e.why)
+                self._meta.pop(mid, None)
+                self._index.remove(Query().id == mid)
+            except StoreError:
+                raise
+            except ScorekeeperError as e:
+                if report:
+                    self.problems.append(f"match {mid} holds an invalid record ({e}); it is kept but cannot be played")
+        if fresh:
+            q = Query()
+            by_id = {m["id"]: m for m in fresh}
+            self._meta.update(by_id)
+            known = {d["id"] for d in self._index.search(q.id.one_of(list(by_id)))}
+            if known:
+                self._index.update_multiple([(m, q.id == m["id"]) for m in fresh if m["id"] in known])
+            new = [m for m in fresh if m["id"] not in known]
+            if new:
+                self._index.insert_multiple(new)
+
+    # ------------------------------------------------------------ public API
+    def ids(self) -> list[str]:
+        self._check_open()
+        return list(self._meta)
+
+    def count(self) -> int:
+        self._check_open()
+        return len(self._meta)
+
+    def create(self, record: dict) -> str:
+        """Store a new match from a record (validated through the engine); returns its id."""
+        return self.bulk_import([record])[0]
+
+    import_record = create
+
+    def bulk_import(self, records: Iterable[dict]) -> list[str]:
+        """Store many records; each is validated first, and the index is written once."""
+        self._check_open()
+        records = [self._checked_copy(r, i) for i, r in enumerate(records)]
+        ids = []
+        for record in records:
+            mid = record.get("id")
+            if not isinstance(mid, str) or not ID_RE.match(mid) or mid in self._meta or mid in ids:
+                mid = _new_id()
+                while mid in self._meta or mid in ids:
+                    mid = _new_id()
+            match = load(record)
+            path = self._match_path(mid)
+            o = _Open(TinyDB(path, storage=AtomicJSONStorage), record, [], match, _now(), path)
+            self._open_matches[mid] = o
+            self._save(mid, o)
+            ids.append(mid)
+        self._refresh(ids)
+        if len(records) > 1:  # do not keep a whole import in memory
+            for mid in ids:
+                self._open_matches.pop(mid, None)
+        return ids
+
+    def _checked_copy(self, record: Any, i: int) -> dict:
+        if not isinstance(record, dict):
+            raise StoreError(f"a record must be a JSON object, not {type_name(record)}")
+        copied = json.loads(json.dumps(record))  # a plain, private copy (and JSON-clean)
+        read_setup(copied)
+        load(copied)  # every entry legal (a match may be in progress)
+        return copied
+
+    def record(self, mid: str) -> dict:
+        """A copy of the stored record."""
+        return copy.deepcopy(self._load(mid).record)
+
+    def match(self, mid: str) -> Match:
+        """The engine state of a match (do not push to it: use append)."""
+        return self._load(mid).match
+
+    def export(self, mid: str) -> str:
+        """The stored record as JSON text that imports back to the same record."""
+        return json.dumps(self._load(mid).record, ensure_ascii=False, indent=2) + "\n"
+
+    def append(self, mid: str, entry: dict, *, _redo: bool = False) -> None:
+        """Add one entry; durable when this returns. An illegal entry changes nothing."""
+        o = self._load(mid)
+        kind, value = _entry_kind(entry)
+        m = o.match
+        highest = m.rules.set
+        if kind == "hand":
+            for key in value:
+                if key != "leader":
+                    raise StoreError(f"unknown key {key!r} in a hand entry")
+            leader = value.get("leader")
+            event = StartHand(leader if isinstance(leader, str) else None)
+            if leader is not None and not isinstance(leader, str):
+                raise StoreError(f"a leader must be a name, not {type_name(leader)}")
+        elif kind == "turn":
+            h = m.hand
+            number = h.number if h else 1
+            event = parse_turn(value, highest, number, (len(h.turns) + 1) if h else 1)
+        else:
+            event = parse_remaining(value, highest, m.hand.number if m.hand else 1)
+        m.push(event)  # raises the engine's error; nothing changed
+        value = json.loads(json.dumps(value))
+        _apply(o.record, kind, value)
+        redo = o.redo
+        if not _redo:
+            o.redo = []
+        try:
+            self._save(mid, o)
+        except StoreError:
+            o.redo = redo
+            raise
+        if m.winner is not None:
+            self._refresh([mid])
+
+    def undo(self, mid: str) -> dict:
+        """Take back the last entry (kept for redo); returns it."""
+        o = self._load(mid)
+        entry = _drop_last(o.record)
+        o.match.undo()
+        o.redo.append(entry)
+        self._save(mid, o)
+        return entry
+
+    def redo(self, mid: str) -> dict:
+        """Enter again the entry the last undo took back; returns it."""
+        o = self._load(mid)
+        if not o.redo:
+            raise StoreError("there is nothing to redo")
+        entry = o.redo.pop()
+        try:
+            self.append(mid, entry, _redo=True)
+        except ScorekeeperError:
+            o.redo.append(entry)
+            raise
+        return entry
+
+    def edit(self, mid: str, hand: int, turn: int | str, value: Any) -> None:
+        """Correct an earlier entry: turn ``turn`` of hand ``hand`` (1-based), or its
+        ``"leader"`` or ``"remaining"``. The whole match is checked again through the
+        engine; if a later entry becomes illegal, the engine's error is raised and
+        the stored match is unchanged."""
+        o = self._load(mid)
+        record = copy.deepcopy(o.record)
+        hands = record.get("hands", [])
+        if type(hand) is not int or not 1 <= hand <= len(hands):
+            raise StoreError(f"match {mid} has no hand {hand}")
+        h = hands[hand - 1]
+        if turn == "leader":
+            if value is None:
+                h.pop("leader", None)
+            else:
+                h["leader"] = value
+        elif turn == "remaining":
+            if "remaining" not in h:
+                raise StoreError(f"hand {hand} has no remaining to correct")
+            h["remaining"] = value
+        elif type(turn) is int and 1 <= turn <= len(h.get("turns", [])):
+            h["turns"][turn - 1] = value
+        else:
+            raise StoreError(f"hand {hand} has no turn {turn}")
+        record = json.loads(json.dumps(record))
+        match = load(record)  # the engine's error, naming hand and turn, if it no longer holds
+        old = (o.record, o.match, o.redo)
+        o.record, o.match, o.redo = record, match, []
+        try:
+            self._save(mid, o)
+        except StoreError:
+            o.record, o.match, o.redo = old
+            raise
+        self._refresh([mid])
+
+    def delete(self, mid: str) -> None:
+        self._load(mid)
+        o = self._open_matches.pop(mid)
+        o.db.close()
+        os.unlink(o.path)
+        self._meta.pop(mid, None)
+        self._index.remove(Query().id == mid)
+
+    def refresh(self, mid: str) -> None:
+        """Bring the index's cached fields of one match up to date now."""
+        self._load(mid)
+        self._refresh([mid])
+
+    def list(self, offset: int = 0, limit: int | None = 20) -> list[dict]:
+        """Matches, newest first (by creation), paged; cached fields refreshed where stale."""
+        self._check_open()
+        order = sorted(self._meta.values(), key=lambda m: (m.get("created") or "", m["id"]), reverse=True)
+        page = order[offset : None if limit is None else offset + limit]
+        stale = []
+        for m in page:
+            o = self._open_matches.get(m["id"])
+            if o is not None:
+                if o.dirty:
+                    stale.append(m["id"])
+                continue
+            try:
+                if _signature(self._match_path(m["id"]).stat()) != m.get("sig"):
+                    stale.append(m["id"])
+            except FileNotFoundError:
+                continue
+        if stale:
+            self._refresh(stale)
+        return [
+            {k: v for k, v in self._meta[m["id"]].items() if k != "sig"}
+            for m in page
+            if m["id"] in self._meta
+        ]
+
+    def latest_unfinished(self) -> str | None:
+        """The id of the most recently changed match that is not won yet (to resume)."""
+        self._check_open()
+        best = None
+        for m in self._meta.values():
+            if m.get("status") == "won":
+                continue
+            path = self._match_path(m["id"])
+            try:
+                t = path.stat().st_mtime_ns
+            except FileNotFoundError:
+                continue
+            key = (t, m.get("created") or "")
+            if best is None or key > best[0]:
+                best = (key, m["id"])
+        return None if best is None else best[1]
