@@ -16,46 +16,10 @@ import pytest
 from scorekeeper.allfives import score_record
 from scorekeeper.errors import ScorekeeperError
 
+from builders import H, P, PASS, record
+
 
 # --------------------------------------------------------------- helpers
-def record(players=("Ann", "Ben"), hands=(), rules=None, teams=None, **extra):
-    r = {"format": "scorekeeper/1", "game": "all-fives", "players": list(players)}
-    if teams is not None:
-        r["teams"] = teams
-    if rules is not None:
-        r["rules"] = rules
-    r["hands"] = list(hands)
-    r.update(extra)
-    return r
-
-
-def P(tile, on=None, **kw):
-    """A play turn."""
-    t = {"play": tile}
-    if on is not None:
-        t["on"] = on
-    t.update(kw)
-    return t
-
-
-def PASS(draw=None, **kw):
-    t = {"pass": True}
-    if draw is not None:
-        t["draw"] = draw
-    t.update(kw)
-    return t
-
-
-def H(turns, leader=None, remaining=None):
-    h = {}
-    if leader is not None:
-        h["leader"] = leader
-    h["turns"] = list(turns)
-    if remaining is not None:
-        h["remaining"] = remaining
-    return h
-
-
 def turns_of(out, hand=0):
     return out["hands"][hand]["turns"]
 
