@@ -12,7 +12,7 @@ Appending an entry validates it through the game's engine (kept in memory
 for open matches) and rewrites that match's own small file atomically; it
 never touches the index, so its cost does not depend on how many matches are
 stored. The index is a cache: its cached fields are refreshed when a match is
-created, imported, edited, won or closed, and otherwise whenever a listed
+created, imported, edited or closed, and otherwise whenever a listed
 match's file differs from its cached signature (inode, size, mtime). The record is the truth.
 """
 
@@ -33,10 +33,10 @@ from tinydb import Query, TinyDB
 
 from scorekeeper.allfives.engine import Match
 from scorekeeper.allfives.events import StartHand
-from scorekeeper.allfives.record import load, parse_remaining, parse_turn, read_setup
+from scorekeeper.allfives.record import load, parse_remaining, parse_turn
 from scorekeeper.envelope import type_name
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.store.storage import TEMP_MARK, AtomicJSONStorage, CorruptFileError
+from scorekeeper.store.storage import TEMP_MARK, AtomicJSONStorage, CorruptFileError, fsync_dir
 
 SCHEMA = 1
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
@@ -76,8 +76,24 @@ def _now() -> str:
 
 
 def _signature(st: os.stat_result) -> list[int]:
-    """What tells a changed match file: every atomic write makes a new inode."""
-    return [st.st_ino, st.st_size, st.st_mtime_ns]
+    """What tells a changed match file: every atomic write makes a new inode, and
+    any other change (even one that puts the mtime back) moves the ctime."""
+    return [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+
+
+def _durable_mkdir(path: Path) -> None:
+    """Create a directory and its missing parents, each made durable in its parent."""
+    missing = []
+    p = path
+    while not p.exists():
+        missing.append(p)
+        p = p.parent
+    for d in reversed(missing):
+        try:
+            d.mkdir()
+        except FileExistsError:
+            continue
+        fsync_dir(d.parent)
 
 
 def _new_id() -> str:
@@ -160,17 +176,16 @@ class Store:
     def __init__(self, path: str | os.PathLike | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
         self.problems: list[str] = []
+        self.matches_dir = self.path / "matches"
         try:
-            self.path.mkdir(parents=True, exist_ok=True)
-            self.matches_dir = self.path / "matches"
-            self.matches_dir.mkdir(exist_ok=True)
+            _durable_mkdir(self.matches_dir)
         except OSError as e:
             raise StoreError(f"cannot use {self.path} as a database: {e.strerror or e}") from None
         self._lock_fd = self._lock()
         try:
             self._open_matches: dict[str, _Open] = {}
-            self._remove_temp_files()
             self._index_db = self._open_index()
+            self._remove_temp_files()
             self._index = self._index_db.table("matches")
             self._meta = {doc["id"]: dict(doc) for doc in self._index.all()}
             self._check_recent_files()
@@ -316,6 +331,8 @@ class Store:
         return self.matches_dir / f"{mid}.json"
 
     def _read_match_doc(self, path: Path) -> dict:
+        if not path.exists():
+            raise FileNotFoundError(path)
         db = TinyDB(path, storage=AtomicJSONStorage)
         try:
             docs = db.table("match").all()
@@ -342,9 +359,12 @@ class Store:
         try:
             doc = self._read_match_doc(path)
         except FileNotFoundError:
+            self._forget(mid)
+            self.problems.append(f"the file of match {mid} is missing")
             raise StoreError(f"the file of match {mid} is missing") from None
         except CorruptFileError as e:
             self._move_aside(path, e.why)
+            self._forget(mid)
             raise StoreError(f"match {mid} could not be read ({e.why}); its file was moved aside") from None
         record = doc["record"]
         match = load(record)
@@ -352,6 +372,12 @@ class Store:
         o = _Open(db, record, list(doc.get("redo", [])), match, doc.get("created") or _now(), path)
         self._open_matches[mid] = o
         return o
+
+    def _forget(self, mid: str) -> None:
+        """Drop a match from the index (its file is gone or moved aside)."""
+        self._open_matches.pop(mid, None)
+        if self._meta.pop(mid, None) is not None:
+            self._index.remove(Query().id == mid)
 
     def _save(self, mid: str, o: _Open) -> None:
         doc = {"schema": SCHEMA, "id": mid, "created": o.created, "record": o.record, "redo": o.redo}
@@ -409,8 +435,7 @@ class Store:
                 continue
             except CorruptFileError as e:
                 self._move_aside(path, e.why)
-                self._meta.pop(mid, None)
-                self._index.remove(Query().id == mid)
+                self._forget(mid)
             except StoreError:
                 raise
             except ScorekeeperError as e:
@@ -445,33 +470,31 @@ class Store:
     def bulk_import(self, records: Iterable[dict]) -> list[str]:
         """Store many records; each is validated first, and the index is written once."""
         self._check_open()
-        records = [self._checked_copy(r, i) for i, r in enumerate(records)]
+        checked = [self._checked_copy(r) for r in records]
         ids = []
-        for record in records:
+        for record, match in checked:
             mid = record.get("id")
             if not isinstance(mid, str) or not ID_RE.match(mid) or mid in self._meta or mid in ids:
                 mid = _new_id()
                 while mid in self._meta or mid in ids:
                     mid = _new_id()
-            match = load(record)
             path = self._match_path(mid)
             o = _Open(TinyDB(path, storage=AtomicJSONStorage), record, [], match, _now(), path)
             self._open_matches[mid] = o
             self._save(mid, o)
             ids.append(mid)
         self._refresh(ids)
-        if len(records) > 1:  # do not keep a whole import in memory
+        if len(checked) > 1:  # do not keep a whole import in memory
             for mid in ids:
                 self._open_matches.pop(mid, None)
         return ids
 
-    def _checked_copy(self, record: Any, i: int) -> dict:
+    def _checked_copy(self, record: Any) -> tuple[dict, Match]:
+        """A private, JSON-clean copy of a record, and its engine state (every entry legal)."""
         if not isinstance(record, dict):
             raise StoreError(f"a record must be a JSON object, not {type_name(record)}")
-        copied = json.loads(json.dumps(record))  # a plain, private copy (and JSON-clean)
-        read_setup(copied)
-        load(copied)  # every entry legal (a match may be in progress)
-        return copied
+        copied = json.loads(json.dumps(record))
+        return copied, load(copied)  # a match may be in progress
 
     def record(self, mid: str) -> dict:
         """A copy of the stored record."""
@@ -516,8 +539,8 @@ class Store:
         except StoreError:
             o.redo = redo
             raise
-        if m.winner is not None:
-            self._refresh([mid])
+        if m.winner is not None:  # listed as won at once; the index file follows at close or list
+            self._meta[mid] = self._meta_of(mid, o.record, o.created, o.path, m)
 
     def undo(self, mid: str) -> dict:
         """Take back the last entry (kept for redo); returns it."""
