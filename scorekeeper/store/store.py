@@ -13,7 +13,7 @@ for open matches) and rewrites that match's own small file atomically; it
 never touches the index, so its cost does not depend on how many matches are
 stored. The index is a cache: its cached fields are refreshed when a match is
 created, imported, edited or closed, and otherwise whenever a listed
-match's file differs from its cached signature (inode, size, mtime). The record is the truth.
+match's file differs from its cached signature (inode, size, mtime, ctime). The record is the truth.
 """
 
 from __future__ import annotations
