@@ -392,6 +392,8 @@ def measure(names: list[str], n: int, records: list[dict], games: list[dict], k:
             if c is not None and c != n + len(games):
                 problems[nm].append(f"{c} matches stored, expected {n + len(games)}")
             bs[nm].close()
+            if nm == "ours":
+                listing_line(n, os.path.join(roots[nm], "store"), Store)
             ms = [t * 1000 for t in times[nm]]
             out[nm] = {"k": len(ms), "median": statistics.median(ms), "p95": p95(ms), "max": max(ms),
                        "seed_s": seed_s[nm], "create_ms": statistics.median(create_ms[nm]),
@@ -400,6 +402,22 @@ def measure(names: list[str], n: int, records: list[dict], games: list[dict], k:
         for r in roots.values():
             shutil.rmtree(r, ignore_errors=True)
     return out
+
+
+def listing_line(n: int, path: str, Store) -> None:
+    """Open the seeded store again and time listing pages of 20, newest first."""
+    t0 = time.perf_counter()
+    store = Store(path)
+    t1 = time.perf_counter()
+    first = store.list(0, 20)
+    t2 = time.perf_counter()
+    last = store.list(max(store.count() - 20, 0), 20)
+    t3 = time.perf_counter()
+    count = store.count()
+    store.close()
+    assert first and last
+    print(f"ours N={n}: open {1000 * (t1 - t0):.1f} ms; list newest 20 {1000 * (t2 - t1):.1f} ms; "
+          f"list oldest 20 {1000 * (t3 - t2):.1f} ms ({count} matches)")
 
 
 def tinydb_fsync_note() -> str:
