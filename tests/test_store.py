@@ -55,6 +55,9 @@ def test_an_illegal_entry_is_refused_with_the_engine_message_and_nothing_changes
         assert str(e.value).startswith("hand 1, turn 2: 6-6 matches no open end")
         with pytest.raises(StoreError):
             store.append(mid, {"tile": "6-6"})
+        with pytest.raises(ScorekeeperError) as e:
+            store.append(mid, {"hand": {"leader": 5}})  # parsed like a record's hand 2
+        assert str(e.value) == "hand 2, leader: must name a player, not a number"
         assert snapshot(tmp_path) == before
         assert store.record(mid)["hands"][0]["turns"] == [{"play": "3-2"}]
         store.append(mid, {"turn": {"play": "3-3", "on": "3-2"}})  # still usable

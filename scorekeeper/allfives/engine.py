@@ -355,13 +355,10 @@ class Match:
         return last
 
     # ------------------------------------------------------------------ internals
-    def _where(self, field: str | None = None) -> dict:
+    def _where(self) -> dict:
+        """The location of the next turn, for errors raised before the engine sees it."""
         h = self.hand
-        if h is None:
-            return {"hand": 1, "field": field} if field else {"hand": 1}
-        if field is not None:
-            return {"hand": h.number, "field": field}
-        return {"hand": h.number, "turn": len(h.turns) + 1}
+        return {"hand": 1, "turn": 1} if h is None else {"hand": h.number, "turn": len(h.turns) + 1}
 
     def _turn_hand(self) -> Hand:
         """The hand a turn goes into, after the checks common to every turn."""

@@ -59,11 +59,5 @@ class Settle:
 
     remaining: tuple[tuple[str, tuple[Tile, ...] | int], ...]
 
-    def get(self, name: str, default=None):
-        for n, v in self.remaining:
-            if n == name:
-                return v
-        return default
-
 
 Event = StartHand | Play | Pass | Settle

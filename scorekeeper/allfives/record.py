@@ -81,6 +81,14 @@ def parse_turn(entry: Any, highest: int, hand: int, turn: int) -> Play | Pass:
     return Play(tile, on, draw, claim, muggins, player)
 
 
+def parse_leader(hand: dict, number: int) -> StartHand:
+    """The start of hand ``number`` from its ``leader`` (absent or null: implied by the rules)."""
+    leader = hand.get("leader")
+    if leader is not None and not isinstance(leader, str):
+        raise RecordFormatError(f"must name a player, not {type_name(leader)}", hand=number, field="leader")
+    return StartHand(leader)
+
+
 def parse_remaining(value: Any, highest: int, hand: int) -> Settle:
     where = {"hand": hand, "field": "remaining"}
     if not isinstance(value, dict):
@@ -108,10 +116,7 @@ def iter_events(record: dict, setup: Setup) -> Iterator[Event]:
         for key in hand:
             if key not in HAND_KEYS:
                 raise RecordFormatError(f"unknown key {key!r} in a hand (known: {', '.join(HAND_KEYS)})", hand=h)
-        leader = hand.get("leader")
-        if leader is not None and not isinstance(leader, str):
-            raise RecordFormatError(f"must name a player, not {type_name(leader)}", hand=h, field="leader")
-        yield StartHand(leader)
+        yield parse_leader(hand, h)
         turns = hand.get("turns", [])
         if not isinstance(turns, list):
             raise RecordFormatError(f"must be a list, not {type_name(turns)}", hand=h, field="turns")

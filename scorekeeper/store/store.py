@@ -25,15 +25,14 @@ import json
 import os
 import re
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
 from tinydb import Query, TinyDB
 
 from scorekeeper.allfives.engine import Match
-from scorekeeper.allfives.events import StartHand
-from scorekeeper.allfives.record import load, parse_remaining, parse_turn
+from scorekeeper.allfives.record import load, parse_leader, parse_remaining, parse_turn
 from scorekeeper.envelope import type_name
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store.storage import TEMP_MARK, AtomicJSONStorage, CorruptFileError, fsync_dir
@@ -167,7 +166,6 @@ class _Open:
     created: str
     path: Path
     dirty: bool = False  # the index's cached fields are behind the file
-    extra: dict = field(default_factory=dict)
 
 
 class Store:
@@ -398,6 +396,7 @@ class Store:
         if match is None:
             match = load(record)
         setup = match.setup
+        st = path.stat()
         status = "won" if match.winner is not None else ("new" if not match.hands else "playing")
         return {
             "id": mid,
@@ -406,14 +405,14 @@ class Store:
             "title": record.get("title"),
             "started": record.get("started") or created,
             "created": created,
-            "updated": _dt.datetime.fromtimestamp(path.stat().st_mtime, _dt.timezone.utc)
+            "updated": _dt.datetime.fromtimestamp(st.st_mtime, _dt.timezone.utc)
             .isoformat(timespec="milliseconds")
             .replace("+00:00", "Z"),
             "status": status,
             "scores": dict(zip(setup.sides, match.scores)),
             "winner": None if match.winner is None else setup.sides[match.winner],
             "hands": len(match.hands),
-            "sig": _signature(path.stat()),
+            "sig": _signature(st),
         }
 
     def _refresh(self, mids: Iterable[str], report: bool = False) -> None:
@@ -518,10 +517,7 @@ class Store:
             for key in value:
                 if key != "leader":
                     raise StoreError(f"unknown key {key!r} in a hand entry")
-            leader = value.get("leader")
-            event = StartHand(leader if isinstance(leader, str) else None)
-            if leader is not None and not isinstance(leader, str):
-                raise StoreError(f"a leader must be a name, not {type_name(leader)}")
+            event = parse_leader(value, len(m.hands) + 1)
         elif kind == "turn":
             h = m.hand
             number = h.number if h else 1
