@@ -37,6 +37,9 @@ def _build_parser() -> argparse.ArgumentParser:
     e.add_argument("id", metavar="ID")
     ls = sub.add_parser("list", help="list the stored matches, newest first")
     ls.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    w = sub.add_parser("web", help="serve the app for phones and browsers at the table (works offline)")
+    w.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: every interface, so phones on the same network reach it)")
+    w.add_argument("--port", type=int, default=8550, help="port (default 8550)")
     return p
 
 
@@ -125,15 +128,33 @@ def cmd_list(args) -> int:
     return 0
 
 
-COMMANDS = {"score": "cmd_score", "import": "cmd_import", "export": "cmd_export", "list": "cmd_list"}
+def cmd_web(args) -> int:
+    from scorekeeper.ui.serve import run
+
+    if not 0 < args.port < 65536:
+        raise ScorekeeperError(f"--port must be 1 to 65535, not {args.port}")
+    return run(args.db, web=True, host=args.host, port=args.port)
+
+
+def cmd_app(args) -> int:
+    from scorekeeper.ui.serve import run
+
+    return run(args.db, web=False, host=None, port=None, open_browser=True)
+
+
+COMMANDS = {
+    "score": "cmd_score",
+    "import": "cmd_import",
+    "export": "cmd_export",
+    "list": "cmd_list",
+    "web": "cmd_web",
+    None: "cmd_app",
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return 0
     try:
         return globals()[COMMANDS[args.command]](args)
     except ScorekeeperError as e:

@@ -1,0 +1,916 @@
+"""The Flet app: screens drawn from the view-models of :mod:`scorekeeper.ui.model`.
+
+Declarative Flet 1.0: every screen is an ``@ft.component``; the view-models
+are made observable (``ft.observable``) and held in ``ft.use_state``, so an
+action that changes one redraws the screen. ``ft.Router`` maps the routes
+
+    /                 Home: resume, new match, history
+    /new              New match
+    /table/<id>       the Table (the main screen)
+    /score/<id>       Score
+    /history          History (paged), import
+    /history/<id>     one stored match, read-only, export
+
+No rule lives here: the screens show what the view-models say.
+Every control a player touches carries a label (tooltips, button texts or
+``ft.Semantics``) that screen readers -- and the browser tests -- find.
+"""
+
+from __future__ import annotations
+
+import flet as ft
+
+from scorekeeper.ui import model as vm
+
+# The view-models, observable: assigning ``revision`` (done by every action) redraws.
+NewMatchVM = ft.observable(vm.NewMatchForm)
+TableVM = ft.observable(vm.TableModel)
+HistoryVM = ft.observable(vm.HistoryModel)
+
+PAD = 12
+TILE_W = 40  # picker tile: width of one half (px)
+
+
+# ------------------------------------------------------------------ helpers
+def _go(route: str):
+    def handler(e=None):
+        ft.context.page.navigate(route)
+
+    return handler
+
+
+def _heading(text: str, size: int = 20) -> ft.Text:
+    return ft.Text(text, size=size, weight=ft.FontWeight.BOLD)
+
+
+def _error(text: str | None) -> ft.Control:
+    if not text:
+        return ft.Container(visible=False)
+    return ft.Container(
+        content=ft.Text(text, color=ft.Colors.ON_ERROR_CONTAINER, selectable=True),
+        bgcolor=ft.Colors.ERROR_CONTAINER,
+        padding=ft.Padding.all(10),
+        border_radius=8,
+    )
+
+
+def _labelled(content: ft.Control, label: str, on_tap=None, selected: bool | None = None) -> ft.Control:
+    """One semantics node with exactly ``label`` (the content's own texts are not
+    merged in), tappable by screen readers and the browser tests."""
+    return ft.Semantics(
+        content=content,
+        label=label,
+        button=on_tap is not None,
+        selected=selected,
+        on_tap=on_tap,
+        exclude_semantics=True,
+    )
+
+
+def _choice_row(label: str, options: list[tuple[str, object]], current, on_pick) -> ft.Control:
+    """A row of buttons for one option; the current one is filled."""
+    buttons = []
+    for text, value in options:
+        selected = value == current
+        handler = (lambda v: (lambda e: on_pick(v)))(value)
+        btn = (
+            ft.FilledButton(content=text, on_click=handler)
+            if selected
+            else ft.OutlinedButton(content=text, on_click=handler)
+        )
+        buttons.append(_labelled(btn, f"{label}: {text}", handler, selected))
+    return ft.Column(
+        [ft.Text(label, weight=ft.FontWeight.W_500), ft.Row(buttons, wrap=True, spacing=6, run_spacing=6)],
+        spacing=4,
+    )
+
+
+def _half(pips: int, size: float, strong: bool = True) -> ft.Control:
+    return ft.Container(
+        content=ft.Text(str(pips), size=max(9, size * 0.55), weight=ft.FontWeight.BOLD if strong else None),
+        width=size,
+        height=size,
+        alignment=ft.Alignment.CENTER,
+    )
+
+
+def _tile_face(first: int, second: int, horizontal: bool, half: float, spinner: bool = False, mark=None):
+    """A domino drawn as two halves with a line between them."""
+    line = ft.Container(
+        width=1 if horizontal else half * 0.8,
+        height=half * 0.8 if horizontal else 1,
+        bgcolor=ft.Colors.OUTLINE,
+    )
+    parts = [_half(first, half), line, _half(second, half)]
+    inner = ft.Row(parts, spacing=0, tight=True) if horizontal else ft.Column(parts, spacing=0, tight=True)
+    edge = 3 if spinner else 1
+    return ft.Container(
+        content=inner,
+        width=(2 * half + 1 if horizontal else half) + 2 * edge,
+        height=(half if horizontal else 2 * half + 1) + 2 * edge,
+        bgcolor=mark or ft.Colors.SURFACE_CONTAINER_HIGHEST,
+        border=ft.Border.all(edge, ft.Colors.PRIMARY if spinner else ft.Colors.OUTLINE),
+        border_radius=max(3, half * 0.15),
+    )
+
+
+def _tile_button(tile: str, on_click, label: str, fits: bool = True, half: float = TILE_W):
+    a, b = (int(x) for x in tile.split("-"))
+    face = _tile_face(a, b, False, half * (1 if fits else 0.8), mark=None if fits else ft.Colors.SURFACE_CONTAINER)
+    return _labelled(ft.Container(content=face, on_click=on_click, ink=True, border_radius=6), label, on_click)
+
+
+# --------------------------------------------------------------------- home
+@ft.component
+def Home(shared: vm.Shared):
+    resume = shared.resume()
+    items: list[ft.Control] = [
+        _heading("Scorekeeper", 28),
+        ft.Text("All Fives at the table: enter each tile as it is set."),
+    ]
+    if resume:
+        scores = ", ".join(f"{k} {v}" for k, v in (resume.get("scores") or {}).items())
+        items.append(
+            ft.Card(
+                content=ft.Container(
+                    padding=PAD,
+                    content=ft.Column(
+                        [
+                            ft.Text("Unfinished match", weight=ft.FontWeight.BOLD),
+                            ft.Text(f"{resume.get('title') or 'All Fives'}: {' · '.join(resume['players'])}"),
+                            ft.Text(f"Hand {resume.get('hands')}: {scores}"),
+                            ft.FilledButton(
+                                content="Resume match",
+                                icon=ft.Icons.PLAY_ARROW,
+                                on_click=_go(f"/table/{resume['id']}"),
+                                height=56,
+                            ),
+                        ]
+                    ),
+                )
+            )
+        )
+    items += [
+        ft.FilledTonalButton(content="New match", icon=ft.Icons.ADD, on_click=_go("/new"), height=56),
+        ft.OutlinedButton(content="History", icon=ft.Icons.HISTORY, on_click=_go("/history"), height=48),
+    ]
+    return ft.Column(items, spacing=16, scroll=ft.ScrollMode.AUTO, expand=True)
+
+
+# ----------------------------------------------------------------- new match
+@ft.component
+def NewMatch(shared: vm.Shared):
+    form, _ = ft.use_state(lambda: NewMatchVM(shared))
+    rules = form.rules()
+    n = len(form.names)
+
+    def start(e):
+        mid = form.start()
+        if mid:
+            ft.context.page.navigate(f"/table/{mid}")
+
+    name_fields = []
+    for i, name in enumerate(form.names):
+        name_fields.append(
+            ft.TextField(
+                label=f"Player {i + 1}",
+                value=name,
+                on_change=(lambda i: (lambda e: form.set_name(i, e.control.value)))(i),
+                dense=True,
+                key=f"name-{i}-{n}",
+            )
+        )
+    known = [k for k in form.known if k not in form.names][:8]
+    suggestions = (
+        ft.Row(
+            [ft.Text("Earlier players:")]
+            + [
+                ft.TextButton(
+                    content=k,
+                    on_click=(lambda k: (lambda e: _fill_next(form, k)))(k),
+                    tooltip=f"Use name {k}",
+                )
+                for k in known
+            ],
+            wrap=True,
+        )
+        if known
+        else ft.Container(visible=False)
+    )
+    controls: list[ft.Control] = [
+        ft.Row(
+            [
+                ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip="Back", on_click=_go("/")),
+                _heading("New match"),
+            ]
+        ),
+        _choice_row("Players", [(str(k), k) for k in range(2, 6)], n, form.set_count),
+        *name_fields,
+        suggestions,
+    ]
+    if n == 4:
+        controls.append(
+            ft.Switch(
+                label="Partnerships (1 & 3 against 2 & 4)",
+                value=form.partners,
+                on_change=lambda e: form.set_partners(e.control.value),
+            )
+        )
+    controls.append(
+        _choice_row("Rules", [(label, key) for key, (label, _) in vm.PRESETS.items()], form.preset, form.set_preset)
+    )
+    controls.append(
+        _choice_row("Hand sizes", [(label, key) for key, label in vm.HAND_SIZES.items()], form.hand_sizes, form.set_hand_sizes)
+    )
+    # every option of all-fives.md
+    opts: list[ft.Control] = []
+    eff = rules.__dict__ if rules is not None and hasattr(rules, "__dict__") else {}
+    for key, choices in vm.RULE_CHOICES.items():
+        current = getattr(rules, key, None) if rules is not None else form.overrides.get(key)
+        opts.append(
+            _choice_row(
+                key.replace("_", " "),
+                [(str(c).lower() if isinstance(c, bool) else str(c), c) for c in choices],
+                current,
+                (lambda k: (lambda v: form.set_rule(k, v)))(key),
+            )
+        )
+    for key in ("hand_size", "target"):
+        current = getattr(rules, key, "") if rules is not None else form.overrides.get(key, "")
+        opts.append(
+            ft.TextField(
+                label=key.replace("_", " "),
+                value=str(form.overrides.get(key, current)),
+                keyboard_type=ft.KeyboardType.NUMBER,
+                on_change=(lambda k: (lambda e: form.set_rule(k, e.control.value)))(key),
+                dense=True,
+                width=160,
+                key=f"rule-{key}",
+            )
+        )
+    del eff
+    controls.append(ft.ExpansionTile(title="All rule options", controls=opts, maintain_state=True))
+    leaders = [("Draw lots", None)] + [(nm, nm) for nm in form.names]
+    controls.append(_choice_row("First leader", leaders, form.leader, lambda v: _set_leader(form, v)))
+    controls.append(_error(form.error or form.rules_error()))
+    controls.append(ft.FilledButton(content="Start match", icon=ft.Icons.PLAY_ARROW, on_click=start, height=56))
+    return ft.Column(controls, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
+
+
+def _fill_next(form, name: str) -> None:
+    for i, current in enumerate(form.names):
+        if current.startswith("Player ") or not current.strip():
+            form.set_name(i, name)
+            return
+    form.set_name(len(form.names) - 1, name)
+
+
+def _set_leader(form, value) -> None:
+    form.leader = value
+    form._changed()
+
+
+# --------------------------------------------------------------------- table
+def _layout_view(table, width: float = 380, height: float = 300) -> ft.Control:
+    d = table.drawing()
+    if not d.tiles:
+        return ft.Container(
+            content=ft.Text("No tile down yet: tap the lead tile below."),
+            height=80,
+            alignment=ft.Alignment.CENTER,
+        )
+    unit = max(4.0, min(width / d.width, height / d.height, 14.0))
+    choosing = table.choosing
+    targets = set(choosing[1]) if choosing else set()
+    children: list[ft.Control] = []
+    for g in d.tiles:
+        t = str(g.tile)
+        horizontal = g.w > g.h
+        half = 2 * unit
+        mark = ft.Colors.TERTIARY_CONTAINER if t in targets else None
+        face = _tile_face(g.first, g.second, horizontal, half - (4 if g.spinner else 2), g.spinner, mark)
+        on_click = (lambda t: (lambda e: table.choose(t)))(t) if t in targets else None
+        children.append(
+            ft.Container(
+                content=_labelled(
+                    face,
+                    f"set {choosing[0]} on {t}" if t in targets else f"{t}{' spinner' if g.spinner else ''} on the table",
+                    on_click,
+                ),
+                on_click=on_click,
+                width=g.w * unit,
+                height=g.h * unit,
+                left=g.x * unit,
+                top=g.y * unit,
+            )
+        )
+    for m in d.ends:
+        r = 1.6 * unit
+        children.append(
+            ft.Container(
+                content=ft.Text(str(m.value), size=max(8, unit * 0.9), weight=ft.FontWeight.BOLD,
+                                color=ft.Colors.ON_PRIMARY if m.counts or not m.tile.is_double else ft.Colors.ON_SURFACE),
+                bgcolor=ft.Colors.PRIMARY if (m.counts or not m.tile.is_double) else ft.Colors.SURFACE_CONTAINER,
+                width=r,
+                height=r,
+                border_radius=r / 2,
+                alignment=ft.Alignment.CENTER,
+                left=m.x * unit - r / 2,
+                top=m.y * unit - r / 2,
+                tooltip=f"open end {m.value}",
+            )
+        )
+    stack = ft.Stack(children, width=d.width * unit, height=d.height * unit)
+    return ft.Container(
+        content=ft.InteractiveViewer(content=stack, min_scale=0.5, max_scale=4, constrained=True),
+        alignment=ft.Alignment.CENTER,
+        height=min(height, d.height * unit) + 8,
+    )
+
+
+def _count_line(table) -> ft.Control:
+    d = table.drawing()
+    terms = " + ".join(t for t, _ in d.terms) if d.terms else "—"
+    return ft.Row(
+        [
+            ft.Text(f"Count {d.count}", size=22, weight=ft.FontWeight.BOLD, semantics_label=f"Count {d.count}"),
+            ft.Text(f"= {terms}", size=14, color=ft.Colors.ON_SURFACE_VARIANT),
+        ],
+        wrap=True,
+    )
+
+
+def _score_strip(table) -> ft.Control:
+    chips = []
+    for side, score in table.scores.items():
+        chips.append(
+            ft.Container(
+                content=ft.Text(f"{side}: {score}", size=18, weight=ft.FontWeight.BOLD, semantics_label=f"Score {side} {score}"),
+                bgcolor=ft.Colors.SECONDARY_CONTAINER,
+                padding=ft.Padding.symmetric(horizontal=10, vertical=4),
+                border_radius=12,
+            )
+        )
+    chips.append(ft.Text(f"to {table.target}", color=ft.Colors.ON_SURFACE_VARIANT))
+    return ft.Row(chips, wrap=True, spacing=8)
+
+
+def _players_strip(table) -> ft.Control:
+    items = []
+    for p in table.players:
+        items.append(
+            ft.Container(
+                content=ft.Text(
+                    f"{p.name}: {p.held}{' to play' if p.to_move else ''}",
+                    weight=ft.FontWeight.BOLD if p.to_move else None,
+                    semantics_label=f"{p.name} holds {p.held} tiles{', to play' if p.to_move else ''}",
+                ),
+                bgcolor=ft.Colors.PRIMARY_CONTAINER if p.to_move else None,
+                padding=ft.Padding.symmetric(horizontal=8, vertical=2),
+                border_radius=8,
+            )
+        )
+    items.append(ft.Text(f"Boneyard {table.boneyard}", semantics_label=f"Boneyard {table.boneyard}"))
+    return ft.Row(items, wrap=True, spacing=6)
+
+
+def _play_panel(table) -> list[ft.Control]:
+    out: list[ft.Control] = []
+    if table.choosing:
+        tile, ends = table.choosing
+        out.append(
+            ft.Container(
+                bgcolor=ft.Colors.TERTIARY_CONTAINER,
+                padding=PAD,
+                border_radius=8,
+                content=ft.Column(
+                    [
+                        ft.Text(f"{tile} fits {len(ends)} ends: tap the one it goes on (on the drawing or here)"),
+                        ft.Row(
+                            [ft.FilledButton(content=f"on {on}", on_click=(lambda on: (lambda e: table.choose(on)))(on)) for on in ends]
+                            + [ft.TextButton(content="Cancel", on_click=lambda e: table.cancel())],
+                            wrap=True,
+                        ),
+                    ]
+                ),
+            )
+        )
+    if table.claiming:
+        tile, on = table.claiming
+        out.append(
+            ft.Container(
+                bgcolor=ft.Colors.TERTIARY_CONTAINER,
+                padding=PAD,
+                border_radius=8,
+                content=ft.Column(
+                    [
+                        ft.Text(f"{tile}{' on ' + on if on else ''}: points announced?"),
+                        ft.Row(
+                            [
+                                _labelled(
+                                    ft.OutlinedButton(content=str(p), on_click=(lambda p: (lambda e: table.claim(p)))(p)),
+                                    f"claim {p}",
+                                    (lambda p: (lambda e: table.claim(p)))(p),
+                                )
+                                for p in table.claim_choices()
+                            ]
+                            + [ft.TextButton(content="Cancel", on_click=lambda e: table.cancel())],
+                            wrap=True,
+                        ),
+                    ]
+                ),
+            )
+        )
+    callers = table.muggins_callers()
+    if callers:
+        out.append(
+            ft.Row(
+                [
+                    ft.FilledButton(
+                        content=f"Muggins! ({c})",
+                        on_click=(lambda c: (lambda e: table.call_muggins(c)))(c),
+                        bgcolor=ft.Colors.ERROR,
+                        color=ft.Colors.ON_ERROR,
+                    )
+                    for c in callers
+                ],
+                wrap=True,
+            )
+        )
+    # draw / pass / claims
+    actions: list[ft.Control] = [
+        ft.OutlinedButton(content="Draw +1", on_click=lambda e: table.draw(1), disabled=table.drawable == 0),
+        ft.OutlinedButton(content="+3", on_click=lambda e: table.draw(3), disabled=table.drawable < 3, tooltip="Drew 3"),
+    ]
+    if table.draws:
+        actions.append(
+            ft.TextButton(content=f"Drew {table.draws} (clear)", on_click=lambda e: table.clear_draws(), tooltip="Clear the draws")
+        )
+    if table.can_pass:
+        actions.append(ft.FilledTonalButton(content="Pass", on_click=lambda e: table.pass_()))
+    if table.rules.claims == "check":
+        actions.append(
+            ft.Switch(
+                label="Claims",
+                value=table.claim_mode,
+                on_change=lambda e: _set_claim_mode(table, e.control.value),
+            )
+        )
+    out.append(ft.Row(actions, wrap=True, spacing=6))
+    fits, others = table.picker()
+    out.append(ft.Text(f"Fits an open end ({len(fits)})", weight=ft.FontWeight.W_500))
+    out.append(
+        ft.Row(
+            [_tile_button(t, (lambda t: (lambda e: table.tap(t)))(t), f"tile {t}") for t in fits],
+            wrap=True,
+            spacing=6,
+            run_spacing=6,
+        )
+    )
+    out.append(ft.Text(f"Other tiles not down ({len(others)})", color=ft.Colors.ON_SURFACE_VARIANT))
+    out.append(
+        ft.Row(
+            [_tile_button(t, (lambda t: (lambda e: table.tap(t)))(t), f"tile {t}", fits=False, half=30) for t in others],
+            wrap=True,
+            spacing=4,
+            run_spacing=4,
+        )
+    )
+    return out
+
+
+def _set_claim_mode(table, on: bool) -> None:
+    table.claim_mode = bool(on)
+    table._changed()
+
+
+def _hand_end_panel(table) -> list[ft.Control]:
+    h = table.match.hand
+    title = f"Hand {h.number} over: " + (
+        f"{table.match.setup.players[h.domino_player]} dominoed" if h.end == "domino" else "blocked"
+    )
+    rows: list[ft.Control] = [_heading(title, 18), ft.Text("What is left in hands? Pick the tiles or type the pips.")]
+    for name, held in table.holding():
+        v = table.remaining.get(name)
+        picked = v if isinstance(v, list) else []
+        typed = v if isinstance(v, str) else ""
+        rows.append(
+            ft.Row(
+                [
+                    ft.Text(f"{name} ({held} tile{'s' if held != 1 else ''})", width=120),
+                    ft.OutlinedButton(
+                        content=("Picking…" if table.picking_for == name else f"Pick tiles ({len(picked)}/{held})"),
+                        on_click=(lambda n: (lambda e: table.pick_for(n)))(name),
+                        tooltip=f"Pick {name}'s tiles",
+                    ),
+                    ft.TextField(
+                        label=f"{name} pips",
+                        value=typed,
+                        width=110,
+                        dense=True,
+                        keyboard_type=ft.KeyboardType.NUMBER,
+                        on_change=(lambda n: (lambda e: table.set_pips(n, e.control.value)))(name),
+                        key=f"pips-{h.number}-{name}",
+                    ),
+                ],
+                wrap=True,
+            )
+        )
+        if picked:
+            rows.append(ft.Text(f"   {name}: {' '.join(picked)}", color=ft.Colors.ON_SURFACE_VARIANT))
+    lines, problem = table.settlement_preview()
+    if lines:
+        rows += [ft.Text(line, size=18, weight=ft.FontWeight.BOLD) for line in lines]
+    elif problem:
+        rows.append(ft.Text(problem, color=ft.Colors.ON_SURFACE_VARIANT, italic=True))
+    rows.append(ft.FilledButton(content="Settle hand", on_click=lambda e: table.settle(), disabled=not lines, height=52))
+    if table.picking_for:
+        _, others = table.picker()
+        rows.append(ft.Text(f"Tap {table.picking_for}'s tiles:"))
+        rows.append(
+            ft.Row(
+                [
+                    _tile_button(t, (lambda t: (lambda e: table.tap(t)))(t), f"remaining tile {t}", fits=True, half=30)
+                    for t in others
+                ],
+                wrap=True,
+                spacing=4,
+                run_spacing=4,
+            )
+        )
+    return [
+        ft.Container(
+            content=ft.Column(rows, spacing=8),
+            padding=PAD,
+            border=ft.Border.all(2, ft.Colors.PRIMARY),
+            border_radius=12,
+            bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
+        )
+    ]
+
+
+def _leader_panel(table) -> list[ft.Control]:
+    nxt = table.hand_number + 1
+    suggested = table.suggested_leader()
+    buttons = [
+        (ft.FilledButton if name == suggested else ft.OutlinedButton)(
+            content=f"{name} leads", on_click=(lambda n: (lambda e: table.start_hand(n)))(name)
+        )
+        for name in table.match.setup.players
+    ]
+    buttons.append(ft.TextButton(content="Draw lots", on_click=lambda e: table.start_hand(None)))
+    return [_heading(f"Hand {nxt}: who leads?", 18), ft.Row(buttons, wrap=True)]
+
+
+def _corrections_panel(table, editing, set_editing) -> list[ft.Control]:
+    rows: list[ft.Control] = [_heading("Correct an entry", 18)]
+    entries = table.entries()
+    for hand, turn, text in entries[-12:]:
+        if editing and editing[:2] == (hand, turn):
+            value = editing[2]
+            rows.append(
+                ft.Column(
+                    [
+                        ft.TextField(
+                            label=f"Hand {hand}, turn {turn}",
+                            value=value,
+                            on_change=lambda e: set_editing((hand, turn, e.control.value)),
+                            helper="e.g. 5-3 on 5-5, +2 5-3, pass, +3 pass",
+                            key=f"edit-{hand}-{turn}",
+                        ),
+                        ft.Row(
+                            [
+                                ft.FilledButton(
+                                    content="Save correction",
+                                    on_click=(lambda h, t: (lambda e: _save_edit(table, h, t, editing[2], set_editing)))(hand, turn),
+                                ),
+                                ft.TextButton(content="Cancel", on_click=lambda e: set_editing(None)),
+                            ]
+                        ),
+                    ]
+                )
+            )
+        else:
+            short = text.split(": ", 1)[1]
+            rows.append(
+                ft.Row(
+                    [
+                        ft.Text(f"{hand}.{turn}  {text}", expand=True),
+                        ft.IconButton(
+                            icon=ft.Icons.EDIT,
+                            tooltip=f"Correct hand {hand} turn {turn}",
+                            on_click=(lambda h, t, s: (lambda e: set_editing((h, t, s))))(hand, turn, short),
+                        ),
+                    ]
+                )
+            )
+    if not entries:
+        rows.append(ft.Text("No turns entered yet."))
+    return rows
+
+
+def _save_edit(table, hand, turn, text, set_editing) -> None:
+    table.correct(hand, turn, text)
+    if table.error is None:
+        set_editing(None)
+
+
+@ft.component
+def Table(shared: vm.Shared, mid: str):
+    def make():
+        try:
+            return TableVM(shared, mid)
+        except vm.ScorekeeperError as e:
+            return str(e)
+
+    table, _ = ft.use_state(make)
+    show_fixes, set_show_fixes = ft.use_state(False)
+    editing, set_editing = ft.use_state(None)
+    if isinstance(table, str):
+        return ft.Column([_heading("Match not found"), _error(table), ft.Button(content="Home", on_click=_go("/"))])
+    phase = table.phase
+    turn = (
+        f"{table.to_move} to play" if phase == "play"
+        else "enter what is left" if phase == "hand-end"
+        else "next hand" if phase == "leader"
+        else f"{table.winner} won"
+    )
+    top = ft.Row(
+        [
+            ft.IconButton(icon=ft.Icons.HOME, tooltip="Home", on_click=_go("/")),
+            ft.Text(f"Hand {table.hand_number} · {turn}", size=16, weight=ft.FontWeight.BOLD, expand=True,
+                    semantics_label=f"Hand {table.hand_number}, {turn}"),
+            ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=lambda e: table.undo()),
+            ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=lambda e: table.redo()),
+            ft.IconButton(icon=ft.Icons.EDIT_NOTE, tooltip="Correct an entry", on_click=lambda e: set_show_fixes(not show_fixes)),
+            ft.IconButton(icon=ft.Icons.LEADERBOARD, tooltip="Score", on_click=_go(f"/score/{mid}")),
+        ],
+        spacing=0,
+    )
+    body: list[ft.Control] = [top, _score_strip(table), _players_strip(table)]
+    if table.flash:
+        body.append(ft.Text(table.flash, size=44, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY,
+                            semantics_label=f"Scored {table.flash}"))
+    if table.note:
+        body.append(ft.Text(table.note, semantics_label=f"Note: {table.note}"))
+    body.append(_error(table.error))
+    body.append(_layout_view(table))
+    body.append(_count_line(table))
+    if show_fixes:
+        body += _corrections_panel(table, editing, set_editing)
+    elif phase == "play":
+        body += _play_panel(table)
+    elif phase == "hand-end":
+        body += _hand_end_panel(table)
+    elif phase == "leader":
+        body += _leader_panel(table)
+    else:
+        body.append(
+            ft.Container(
+                content=ft.Column(
+                    [
+                        ft.Text(f"{table.winner} wins the match!", size=28, weight=ft.FontWeight.BOLD,
+                                semantics_label=f"Winner {table.winner}"),
+                        ft.Row([ft.FilledButton(content="Score", on_click=_go(f"/score/{mid}")),
+                                ft.OutlinedButton(content="New match", on_click=_go("/new"))]),
+                    ]
+                ),
+                bgcolor=ft.Colors.PRIMARY_CONTAINER,
+                padding=PAD,
+                border_radius=12,
+            )
+        )
+    return ft.Column(body, spacing=8, scroll=ft.ScrollMode.AUTO, expand=True)
+
+
+# --------------------------------------------------------------------- score
+def _score_table(summary: dict) -> ft.Control:
+    sides = summary["sides"]
+    rows = []
+    for h in summary["hands"]:
+        plays = {s: 0 for s in sides}
+        for t in h["turns"]:
+            side = _side_of(summary, t["player"])
+            if side:
+                plays[side] += t.get("points", 0)
+            mg = t.get("muggins")
+            if mg:
+                plays[mg["side"]] += mg["points"]
+        cells = [ft.DataCell(ft.Text(str(h["number"])))]
+        for s in sides:
+            settle = h["settlement"].get(s, 0)
+            text = f"{plays[s]}" + (f" {settle:+d}" if settle else "") + f" = {h['scores'][s]}"
+            cells.append(ft.DataCell(ft.Text(text)))
+        cells.append(ft.DataCell(ft.Text(h["end"] if h["end"] != "open" else "playing")))
+        rows.append(ft.DataRow(cells=cells))
+    return ft.DataTable(
+        columns=[ft.DataColumn(ft.Text("Hand"))] + [ft.DataColumn(ft.Text(s)) for s in sides] + [ft.DataColumn(ft.Text("End"))],
+        rows=rows,
+        column_spacing=16,
+    )
+
+
+def _side_of(summary: dict, player: str) -> str | None:
+    return summary.get("_side_of", {}).get(player)
+
+
+def _summary_with_sides(match) -> dict:
+    s = vm.result(match)
+    st = match.setup
+    s["_side_of"] = {p: st.sides[st.side_of[i]] for i, p in enumerate(st.players)}
+    return s
+
+
+@ft.component
+def Score(shared: vm.Shared, mid: str):
+    try:
+        with shared.lock:
+            match = shared.store.match(mid)
+            summary = _summary_with_sides(match)
+    except vm.ScorekeeperError as e:
+        return ft.Column([_heading("Match not found"), _error(str(e)), ft.Button(content="Home", on_click=_go("/"))])
+    totals = [
+        ft.Text(f"{side}: {score}", size=26, weight=ft.FontWeight.BOLD, semantics_label=f"Total {side} {score}")
+        for side, score in summary["scores"].items()
+    ]
+    body: list[ft.Control] = [
+        ft.Row(
+            [
+                ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip="Back to the table", on_click=_go(f"/table/{mid}")),
+                _heading("Score"),
+            ]
+        ),
+        ft.Text(f"Target {summary['target']}"),
+        *totals,
+    ]
+    if summary["winner"]:
+        body.append(
+            ft.Container(
+                content=ft.Text(f"{summary['winner']} wins the match!", size=24, weight=ft.FontWeight.BOLD,
+                                semantics_label=f"Winner {summary['winner']}"),
+                bgcolor=ft.Colors.PRIMARY_CONTAINER,
+                padding=PAD,
+                border_radius=12,
+            )
+        )
+    body.append(ft.Text("Per hand: points from plays, hand-end settlement = running total", italic=True))
+    body.append(ft.Row([_score_table(summary)], scroll=ft.ScrollMode.AUTO))
+    return ft.Column(body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
+
+
+# ------------------------------------------------------------------- history
+@ft.component
+def History(shared: vm.Shared):
+    hist, _ = ft.use_state(lambda: HistoryVM(shared))
+    paste, set_paste = ft.use_state("")
+    body: list[ft.Control] = [
+        ft.Row([ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip="Back", on_click=_go("/")), _heading("History")]),
+        ft.Text(f"{hist.total} match{'es' if hist.total != 1 else ''}"),
+    ]
+    for m in hist.items:
+        scores = ", ".join(f"{k} {v}" for k, v in (m.get("scores") or {}).items())
+        status = f"won by {m['winner']}" if m.get("winner") else m.get("status", "")
+        body.append(
+            ft.Card(
+                content=ft.Container(
+                    padding=10,
+                    content=ft.Column(
+                        [
+                            ft.Text(f"{m.get('title') or 'All Fives'} · {(m.get('started') or '')[:10]}", weight=ft.FontWeight.BOLD),
+                            ft.Text(f"{' · '.join(m.get('players') or [])}: {scores} ({status})"),
+                            ft.Row(
+                                [
+                                    ft.TextButton(content="Open", on_click=_go(f"/history/{m['id']}"),
+                                                  tooltip=f"Open match {m['id']}"),
+                                    ft.TextButton(content="Play", on_click=_go(f"/table/{m['id']}"),
+                                                  tooltip=f"Play match {m['id']}",
+                                                  visible=m.get("status") != "won"),
+                                ]
+                            ),
+                        ],
+                        spacing=2,
+                    ),
+                )
+            )
+        )
+    body.append(
+        ft.Row(
+            [
+                ft.OutlinedButton(content="Newer", on_click=lambda e: hist.prev_page(), disabled=hist.offset == 0),
+                ft.Text(f"{hist.offset + 1 if hist.total else 0}–{min(hist.total, hist.offset + vm.PAGE_SIZE)} of {hist.total}"),
+                ft.OutlinedButton(content="Older", on_click=lambda e: hist.next_page(),
+                                  disabled=hist.offset + vm.PAGE_SIZE >= hist.total),
+            ]
+        )
+    )
+    body += [
+        _heading("Import a record", 16),
+        ft.TextField(
+            label="Paste a match record (JSON)",
+            value=paste,
+            multiline=True,
+            min_lines=3,
+            max_lines=8,
+            on_change=lambda e: set_paste(e.control.value),
+            key="import-text",
+        ),
+        ft.FilledTonalButton(content="Import", on_click=lambda e: hist.import_text(paste) and set_paste("")),
+        _error(hist.error),
+    ]
+    if hist.message:
+        body.append(ft.Text(hist.message))
+    return ft.Column(body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
+
+
+@ft.component
+def StoredMatch(shared: vm.Shared, mid: str):
+    hist, _ = ft.use_state(lambda: HistoryVM(shared))
+    shown, set_shown = ft.use_state(False)
+    summary = hist.summary(mid)
+    if summary is None:
+        return ft.Column([_heading("Match not found"), _error(hist.error), ft.Button(content="History", on_click=_go("/history"))])
+    text = hist.export(mid) or ""
+
+    async def copy(e):
+        await ft.Clipboard().set(text)
+        ft.context.page.show_dialog(ft.SnackBar(ft.Text("Record copied")))
+
+    async def save(e):
+        try:
+            await ft.FilePicker().save_file(file_name=f"scorekeeper-{mid}.json", src_bytes=text.encode())
+        except Exception as exc:  # the platform has no save dialog
+            ft.context.page.show_dialog(ft.SnackBar(ft.Text(f"Cannot save here ({exc}); use Copy")))
+
+    body: list[ft.Control] = [
+        ft.Row([ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip="Back", on_click=_go("/history")), _heading("Match")]),
+        ft.Text(", ".join(f"{k} {v}" for k, v in summary["scores"].items()) + (f" — {summary['winner']} won" if summary["winner"] else "")),
+    ]
+    for h in summary["hands"]:
+        lines = [f"Hand {h['number']} ({h['end']}), {h['leader']} led"]
+        for t in h["turns"]:
+            if t.get("pass"):
+                lines.append(f"  {t['player']}: {'+' + str(t['drew']) + ' ' if t.get('drew') else ''}pass")
+            else:
+                pts = f" → {t['points']}" if t["points"] else ""
+                lines.append(f"  {t['player']}: {t['tile']}{' on ' + t['on'] if t['on'] else ''} (count {t['count']}){pts}")
+        if any(h["settlement"].values()):
+            lines.append("  settlement: " + ", ".join(f"{k} {v:+d}" for k, v in h["settlement"].items() if v))
+        body.append(ft.Text("\n".join(lines), font_family="monospace", size=13, selectable=True))
+    body.append(
+        ft.Row(
+            [
+                ft.FilledTonalButton(content="Export record", icon=ft.Icons.IOS_SHARE, on_click=lambda e: set_shown(not shown)),
+                ft.OutlinedButton(content="Copy", icon=ft.Icons.COPY, on_click=copy, tooltip="Copy the record"),
+                ft.OutlinedButton(content="Save", icon=ft.Icons.SAVE, on_click=save, tooltip="Save the record as a file"),
+            ],
+            wrap=True,
+        )
+    )
+    if shown:
+        body.append(ft.TextField(value=text, multiline=True, read_only=True, max_lines=16, label="Record (JSON)"))
+    return ft.Column(body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
+
+
+# ----------------------------------------------------------------------- app
+@ft.component
+def App(shared: vm.Shared):
+    def param_screen(comp):
+        @ft.component
+        def Screen():
+            params = ft.use_route_params()
+            return comp(shared, params.get("mid", ""))
+
+        return Screen
+
+    return ft.SafeArea(
+        content=ft.Container(
+            content=ft.Router(
+                [
+                    ft.Route(index=True, component=lambda: Home(shared)),
+                    ft.Route(path="new", component=lambda: NewMatch(shared)),
+                    ft.Route(path="table/:mid", component=param_screen(Table)),
+                    ft.Route(path="score/:mid", component=param_screen(Score)),
+                    ft.Route(path="history", component=lambda: History(shared)),
+                    ft.Route(path="history/:mid", component=param_screen(StoredMatch)),
+                ],
+                not_found=lambda: Home(shared),
+            ),
+            padding=PAD,
+            expand=True,
+        ),
+        expand=True,
+    )
+
+
+def make_main(shared: vm.Shared):
+    """The Flet entry point for one session (browser tab or window)."""
+
+    def main(page: ft.Page):
+        page.title = "Scorekeeper"
+        page.theme_mode = ft.ThemeMode.SYSTEM
+        page.theme = ft.Theme(color_scheme_seed=ft.Colors.TEAL)
+        page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.TEAL)
+        page.padding = 0
+        page.render(App, shared)
+
+    return main

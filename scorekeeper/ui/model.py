@@ -1,0 +1,911 @@
+"""The app's state and actions, without any Flet: the view-models.
+
+The screens (``scorekeeper.ui.app``) only draw what these objects say and
+call their methods. Every method that changes something goes through the
+:class:`~scorekeeper.store.Store` at once (so a killed app resumes exactly
+where it was), catches the engine's errors and keeps the message in
+``error`` for the screen to show in place. Nothing here raises to the UI.
+
+The rules are the engine's: this module never decides whether a tile fits
+or what it scores; it asks :class:`~scorekeeper.allfives.engine.Match`.
+
+>>> import tempfile
+>>> shared = Shared(tempfile.mkdtemp())
+>>> form = NewMatchForm(shared, names=["Ann", "Ben"])
+>>> form.leader = "Ann"
+>>> table = TableModel(shared, form.start())
+>>> table.phase, table.to_move
+('play', 'Ann')
+>>> table.tap("3-2"); table.flash
+'5!'
+>>> table.tap("6-6"); table.error
+'hand 1, turn 2: 6-6 matches no open end (open ends: 3, 2)'
+>>> table.scores
+{'Ann': 5, 'Ben': 0}
+>>> shared.close()
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from scorekeeper.allfives.engine import Match, round5
+from scorekeeper.allfives.events import Settle
+from scorekeeper.allfives.record import result
+from scorekeeper.allfives.rules import DEFAULT_HAND_SIZE, HAND_SIZE_PRESETS, RULE_KEYS, Rules
+from scorekeeper.allfives.tiles import Tile, tiles_of_set
+from scorekeeper.errors import ScorekeeperError
+from scorekeeper.store import Store
+from scorekeeper.ui.drawing import Drawing, draw_layout
+
+#: Rule presets offered by the new-match screen (rules on top of the defaults).
+PRESETS: dict[str, tuple[str, dict]] = {
+    "all-fives": ("All Fives", {}),
+    "muggins": ("Muggins (no spinner)", {"spinner": "none"}),
+    "five-up": ("Five Up (all doubles spin)", {"spinner": "all-doubles"}),
+    "cribbage-61": ("Cribbage 61 (scale 5)", {"scale": 5}),
+}
+
+#: Hand-size tables offered beside the presets.
+HAND_SIZES: dict[str, str] = {
+    "default": "Standard",
+    "european": "European",
+    "holsey": "Holsey",
+    "newsom-bourne": "Newsom & Bourne",
+}
+
+#: Choices of every rule option with a fixed set of values (the rest are numbers).
+RULE_CHOICES: dict[str, tuple] = {
+    "set": (6, 9, 12),
+    "spinner": ("first-double", "none", "all-doubles"),
+    "hand_end": ("winner-takes", "each-subtracts"),
+    "block_winner": ("player", "side"),
+    "scale": (1, 5),
+    "exact_target": (False, True),
+    "boneyard_reserve": (0, 1, 2),
+    "claims": ("check", "muggins"),
+}
+
+PAGE_SIZE = 10
+
+
+def _msg(e: Exception) -> str:
+    return str(e)
+
+
+# ---------------------------------------------------------------- shared state
+class Shared:
+    """The one store of a running app, shared by every session (browser tab)
+    of the process, behind a lock (the store is not thread-safe)."""
+
+    def __init__(self, path=None) -> None:
+        self.store = Store(path)
+        self.lock = threading.RLock()
+
+    def close(self) -> None:
+        with self.lock:
+            self.store.close()
+
+    def names(self) -> list[str]:
+        """Player names from earlier matches, most recent first, each once."""
+        with self.lock:
+            seen: dict[str, None] = {}
+            for m in self.store.list(0, 50):
+                for n in m.get("players") or []:
+                    seen.setdefault(n, None)
+            return list(seen)
+
+    def resume(self) -> dict | None:
+        """The unfinished match to resume in one tap (its list entry), or None."""
+        with self.lock:
+            mid = self.store.latest_unfinished()
+            if mid is None:
+                return None
+            self.store.refresh(mid)
+            for m in self.store.list(0, None):
+                if m["id"] == mid:
+                    return m
+            return None
+
+
+class _Model:
+    """Base of the view-models: ``revision`` changes whenever the screen should redraw."""
+
+    revision: int = 0
+
+    def _changed(self) -> None:
+        self.revision = self.revision + 1
+
+
+# ----------------------------------------------------------------- new match
+class NewMatchForm(_Model):
+    """The new-match screen: players, partnerships, rules, first leader."""
+
+    def __init__(self, shared: Shared, names: list[str] | None = None) -> None:
+        self._shared = shared
+        self.known = shared.names()
+        start = list(names) if names else (self.known[:2] if len(self.known) >= 2 else ["Player 1", "Player 2"])
+        self.names: list[str] = start
+        self.partners = False
+        self.preset = "all-fives"
+        self.hand_sizes = "default"
+        self.overrides: dict[str, Any] = {}
+        self.leader: str | None = None  # None: draw lots
+        self.error: str | None = None
+
+    # -- players
+    def set_count(self, n: int) -> None:
+        n = max(2, min(5, n))
+        names = list(self.names[:n])
+        pool = [k for k in self.known if k not in names]
+        while len(names) < n:
+            names.append(pool.pop(0) if pool else f"Player {len(names) + 1}")
+        self.names = names
+        if n != 4:
+            self.partners = False
+        if self.leader not in names:
+            self.leader = None
+        self._set_hand_sizes(self.hand_sizes)
+        self._changed()
+
+    def set_name(self, seat: int, name: str) -> None:
+        old = self.names[seat]
+        names = list(self.names)
+        names[seat] = name
+        self.names = names
+        if self.leader == old:
+            self.leader = name.strip() or None
+        self._changed()
+
+    def set_partners(self, on: bool) -> None:
+        self.partners = bool(on) and len(self.names) == 4
+        self._changed()
+
+    def teams(self) -> dict[str, list[str]] | None:
+        if not self.partners:
+            return None
+        n = [s.strip() for s in self.names]
+        return {f"{n[0]} & {n[2]}": [n[0], n[2]], f"{n[1]} & {n[3]}": [n[1], n[3]]}
+
+    # -- rules
+    def set_preset(self, key: str) -> None:
+        self.preset = key
+        self.overrides = dict(PRESETS[key][1])
+        self._set_hand_sizes(self.hand_sizes)
+        self._changed()
+
+    def _set_hand_sizes(self, key: str) -> None:
+        self.hand_sizes = key
+        size = HAND_SIZE_PRESETS[key].get(len(self.names))
+        if key == "default" or size is None or size == DEFAULT_HAND_SIZE.get(len(self.names)):
+            self.overrides.pop("hand_size", None)
+        else:
+            self.overrides["hand_size"] = size
+
+    def set_hand_sizes(self, key: str) -> None:
+        self._set_hand_sizes(key)
+        self._changed()
+
+    def set_rule(self, key: str, value: Any) -> None:
+        """Set one rule option; a number typed as text is read as a number; "" goes back to the default."""
+        if key not in RULE_KEYS:
+            self.error = f"unknown rule {key!r}"
+        else:
+            if isinstance(value, str) and key in ("set", "hand_size", "scale", "target", "boneyard_reserve"):
+                value = value.strip()
+                if value == "":
+                    value = None
+                elif re.fullmatch(r"-?\d+", value):
+                    value = int(value)
+            if value is None:
+                self.overrides.pop(key, None)
+            else:
+                self.overrides[key] = value
+            self.error = None
+        self._changed()
+
+    def rules(self) -> Rules | None:
+        """The rules in effect (defaults filled in), or None when they are invalid (see ``rules_error``)."""
+        try:
+            return Rules.parse(self.overrides, len(self.names))
+        except ScorekeeperError:
+            return None
+
+    def rules_error(self) -> str | None:
+        try:
+            Rules.parse(self.overrides, len(self.names))
+            return None
+        except ScorekeeperError as e:
+            return _msg(e)
+
+    def record(self, rng: random.Random | None = None) -> dict:
+        names = [s.strip() for s in self.names]
+        leader = self.leader if self.leader in names else (rng or random).choice(names)
+        rec: dict[str, Any] = {"format": "scorekeeper/1", "game": "all-fives", "players": names}
+        teams = self.teams()
+        if teams:
+            rec["teams"] = teams
+        if self.overrides:
+            rec["rules"] = dict(self.overrides)
+        title = PRESETS[self.preset][0]
+        rec["title"] = title
+        rec["hands"] = [{"leader": leader, "turns": []}]
+        return rec
+
+    def start(self, rng: random.Random | None = None) -> str | None:
+        """Create the match in the store; returns its id (None, with ``error`` set, if refused)."""
+        names = [s.strip() for s in self.names]
+        problem = None
+        if any(not n for n in names):
+            problem = "every player needs a name"
+        elif len(set(names)) != len(names):
+            problem = "two players have the same name"
+        if problem is None:
+            problem = self.rules_error()
+        if problem is None:
+            try:
+                with self._shared.lock:
+                    mid = self._shared.store.create(self.record(rng))
+                self.error = None
+                self._changed()
+                return mid
+            except ScorekeeperError as e:
+                problem = _msg(e)
+        self.error = problem
+        self._changed()
+        return None
+
+
+# --------------------------------------------------------------------- table
+@dataclass(frozen=True)
+class PlayerRow:
+    name: str
+    side: str
+    held: int
+    to_move: bool
+
+
+class TableModel(_Model):
+    """The table screen of one match: the layout, the tile picker and every entry."""
+
+    def __init__(self, shared: Shared, mid: str) -> None:
+        self._shared = shared
+        self.mid = mid
+        self.error: str | None = None
+        self.flash: str | None = None  # "15!" after a scoring play
+        self.note: str | None = None  # what the last entry did, in words
+        self.draws = 0  # tiles drawn in the turn being entered
+        self.choosing: tuple[str, list[str]] | None = None  # a tile that fits several ends
+        self.claiming: tuple[str, str | None] | None = None  # a play waiting for its claim
+        self.claim_mode = False  # enter claims with "check" rules (always on with "muggins")
+        self.remaining: dict[str, Any] = {}  # the hand-end form: name -> list of tiles or pips text
+        self.picking_for: str | None = None  # whose tiles the hand-end picker adds to
+        self.correcting: tuple[int, int] | None = None
+        with shared.lock:
+            self._match = shared.store.match(mid)  # raises StoreError for an unknown id
+            self.title = shared.store.record(mid).get("title") or "All Fives"
+
+    # ------------------------------------------------------------- reading
+    @property
+    def match(self) -> Match:
+        return self._match
+
+    @property
+    def rules(self) -> Rules:
+        return self._match.rules
+
+    @property
+    def players(self) -> list[PlayerRow]:
+        m = self._match
+        s = m.setup
+        h = m.hand
+        held = h.held if h else [m.rules.hand_size] * len(s.players)
+        return [
+            PlayerRow(n, s.sides[s.side_of[i]], held[i], m.to_move == n) for i, n in enumerate(s.players)
+        ]
+
+    @property
+    def sides(self) -> list[str]:
+        return list(self._match.setup.sides)
+
+    @property
+    def scores(self) -> dict[str, int]:
+        return dict(zip(self._match.setup.sides, self._match.scores))
+
+    @property
+    def target(self) -> int:
+        return self._match.rules.target
+
+    @property
+    def to_move(self) -> str | None:
+        return self._match.to_move
+
+    @property
+    def hand_number(self) -> int:
+        h = self._match.hand
+        return h.number if h else 0
+
+    @property
+    def boneyard(self) -> int:
+        h = self._match.hand
+        return h.boneyard if h else self._match.rules.boneyard
+
+    @property
+    def drawable(self) -> int:
+        """Tiles that can still be drawn this turn (beyond the draws entered)."""
+        return max(0, self.boneyard - self.rules.boneyard_reserve - self.draws)
+
+    @property
+    def phase(self) -> str:
+        """``play``, ``hand-end`` (remaining to enter), ``leader`` (next hand to start) or ``over``."""
+        m = self._match
+        if m.winner is not None:
+            return "over"
+        h = m.hand
+        if h is None or h.settlement is not None:
+            return "leader"
+        if h.end is not None:
+            return "hand-end"
+        return "play"
+
+    @property
+    def winner(self) -> str | None:
+        m = self._match
+        return None if m.winner is None else m.setup.sides[m.winner]
+
+    @property
+    def can_pass(self) -> bool:
+        return self.phase == "play" and self.drawable == 0 and self._match.hand.turns != []
+
+    def drawing(self) -> Drawing:
+        h = self._match.hand
+        from scorekeeper.allfives.layout import Layout
+
+        return draw_layout(h.layout if h else Layout(self.rules.spinner))
+
+    def picker(self) -> tuple[list[str], list[str]]:
+        """The tiles not yet down: those that fit an open end now, and the others."""
+        m = self._match
+        h = m.hand
+        down = h.layout.nodes if h else {}
+        fits, others = [], []
+        playing = self.phase == "play"
+        for t in m.tiles:
+            if t in down:
+                continue
+            (fits if playing and m.placements(t) else others).append(str(t))
+        return fits, others
+
+    def claim_choices(self) -> list[int]:
+        """Quick buttons for a claim, in the match's scale."""
+        top = 5 * (self.rules.set * 6 // 5 + 1)  # above any count the set can make
+        return [p // self.rules.scale for p in range(0, top + 1, 5)]
+
+    @property
+    def asks_claims(self) -> bool:
+        return self.rules.claims == "muggins" or self.claim_mode
+
+    def last_turn(self):
+        h = self._match.hand
+        return h.turns[-1] if h and h.turns else None
+
+    def muggins_callers(self) -> list[str]:
+        """Opponents who may call "Muggins!" on the last play (claims: muggins, points missed)."""
+        m = self._match
+        t = self.last_turn()
+        if self.rules.claims != "muggins" or t is None or t.tile is None or t.muggins is not None:
+            return []
+        if self.phase not in ("play", "hand-end"):
+            return []
+        worth = t.count // self.rules.scale if t.count % 5 == 0 else 0
+        if worth - (t.claim or 0) <= 0:
+            return []
+        s = m.setup
+        mine = s.side_of[t.player]
+        return [n for i, n in enumerate(s.players) if s.side_of[i] != mine]
+
+    def entries(self) -> list[tuple[int, int, str]]:
+        """Every turn of the match as (hand, turn, text), for corrections."""
+        out = []
+        s = self._match.setup
+        for h in self._match.hands:
+            for i, t in enumerate(h.turns, 1):
+                out.append((h.number, i, f"{s.players[t.player]}: {turn_text(t)}"))
+        return out
+
+    def hands_summary(self) -> dict:
+        return result(self._match)
+
+    # ------------------------------------------------------------- acting
+    def _apply(self, fn: Callable[[Store], Any]) -> bool:
+        """Run one store change; on failure keep the message; always redraw."""
+        try:
+            with self._shared.lock:
+                fn(self._shared.store)
+                self._match = self._shared.store.match(self.mid)
+            self.error = None
+            return True
+        except ScorekeeperError as e:
+            self.error = _msg(e)
+            return False
+        finally:
+            self._changed()
+
+    def tap(self, tile: str) -> None:
+        """A tile tapped in the picker: played at once if it fits one place; else asks where."""
+        self.choosing = None
+        self.claiming = None
+        if self.phase == "hand-end" and self.picking_for:
+            self.pick_remaining(tile)
+            return
+        if self.phase != "play":
+            self.error = "no tile can be set now" + (f": {self.winner} has won the match" if self.winner else "")
+            self._changed()
+            return
+        try:
+            t = Tile.parse(tile)
+        except ScorekeeperError as e:
+            self.error = _msg(e)
+            self._changed()
+            return
+        places = self._match.placements(t)
+        if len(places) > 1:
+            self.choosing = (str(t), [str(p) for p in places])
+            self.error = None
+            self._changed()
+            return
+        on = places[0] if places else None
+        self._play(str(t), None if on is None else str(on))
+
+    def choose(self, on: str) -> None:
+        """The end picked for a tile that fits several."""
+        if self.choosing is None:
+            return
+        tile = self.choosing[0]
+        self.choosing = None
+        self._play(tile, on)
+
+    def cancel(self) -> None:
+        self.choosing = None
+        self.claiming = None
+        self.correcting = None
+        self.error = None
+        self._changed()
+
+    def _play(self, tile: str, on: str | None) -> None:
+        if self.asks_claims:
+            self.claiming = (tile, on)
+            self.error = None
+            self._changed()
+            return
+        self._enter_play(tile, on, None)
+
+    def claim(self, points: int | None) -> None:
+        """The claim announced for the play waiting for it (None: no claim)."""
+        if self.claiming is None:
+            return
+        tile, on = self.claiming
+        self.claiming = None
+        self._enter_play(tile, on, points)
+
+    def _enter_play(self, tile: str, on: str | None, claim: int | None) -> None:
+        entry: dict[str, Any] = {}
+        if self.draws:
+            entry["draw"] = self.draws
+        entry["play"] = tile
+        if on is not None and self._match.hand.turns:
+            entry["on"] = on
+        if claim is not None:
+            entry["claim"] = claim
+        if self._apply(lambda st: st.append(self.mid, {"turn": entry})):
+            self.draws = 0
+            self._after_turn()
+
+    def _after_turn(self) -> None:
+        t = self.last_turn()
+        m = self._match
+        s = m.setup
+        who = s.players[t.player]
+        if t.tile is None:
+            self.flash = None
+            self.note = f"{who} passed" + (f" after drawing {t.drew}" if t.drew else "")
+            return
+        bits = [f"count {t.count}"]
+        if t.points:
+            self.flash = f"{t.points}!"
+            bits.append(f"{s.sides[s.side_of[t.player]]} +{t.points}")
+        else:
+            self.flash = None
+        if t.voided:
+            bits.append("points voided: past the exact target")
+        if t.claim is not None:
+            if t.claim_ok is False:
+                bits.append(f"wrong claim: said {t.claim}, scored {t.points}")
+            elif t.claim_ok:
+                bits.append("claim right")
+            elif self.rules.claims == "muggins":
+                worth = t.count // self.rules.scale if t.count % 5 == 0 else 0
+                if t.claim > worth:
+                    bits.append(f"claimed {t.claim}: too much, nothing scored")
+                elif t.claim < worth:
+                    bits.append(f"claimed {t.claim} of {worth}: {worth - t.claim} missed")
+        if m.hand.end == "domino":
+            bits.append(f"{who} dominoed")
+        self.note = f"{who} set {t.tile}: " + ", ".join(bits)
+
+    def draw(self, n: int = 1) -> None:
+        """The player to move drew ``n`` more tiles (entered with their play or pass)."""
+        if self.phase != "play":
+            return
+        if n > self.drawable:
+            h = self._match.hand
+            self.error = (
+                f"hand {h.number}, turn {len(h.turns) + 1}: cannot draw {n}: "
+                f"{self.drawable} tile{'s' if self.drawable != 1 else ''} left to draw"
+            )
+        else:
+            self.draws += n
+            self.error = None
+        self._changed()
+
+    def clear_draws(self) -> None:
+        self.draws = 0
+        self._changed()
+
+    def pass_(self) -> None:
+        entry: dict[str, Any] = {"pass": True}
+        if self.draws:
+            entry = {"draw": self.draws, "pass": True}
+        if self._apply(lambda st: st.append(self.mid, {"turn": entry})):
+            self.draws = 0
+            self._after_turn()
+
+    def undo(self) -> None:
+        """Take back the last entry (a hand started by itself after a domino goes with its settlement)."""
+        self.choosing = self.claiming = None
+        if self.draws:
+            self.draws = 0
+            self._changed()
+            return
+
+        def go(st: Store):
+            entry = st.undo(self.mid)
+            if "hand" in entry:
+                m = st.match(self.mid)
+                if m.hand is not None and m.hand.end == "domino":  # the app started it: undo the settlement too
+                    st.undo(self.mid)
+
+        if self._apply(go):
+            self.flash = None
+            self.note = "last entry taken back"
+
+    def redo(self) -> None:
+        if self._apply(lambda st: st.redo(self.mid)):
+            self.flash = None
+            self.note = "entry put back"
+
+    def call_muggins(self, caller: str) -> None:
+        """An opponent called "Muggins!" on the last play: the missed points go to their side."""
+        if caller not in self.muggins_callers():
+            self.error = f"{caller} cannot call muggins now"
+            self._changed()
+            return
+        h = self._match.hand
+        n = len(h.turns)
+        with self._shared.lock:
+            entry = self._shared.store.record(self.mid)["hands"][h.number - 1]["turns"][n - 1]
+        entry = dict(entry, muggins=caller)
+        if self._apply(lambda st: st.edit(self.mid, h.number, n, entry)):
+            t = self.last_turn()
+            _, side, pts, voided = t.muggins
+            self.flash = f"Muggins! {pts}" if pts else None
+            self.note = f"{caller} called muggins: {self._match.setup.sides[side]} +{pts}" + (
+                " (voided: past the exact target)" if voided else ""
+            )
+
+    # -- corrections
+    def correct(self, hand: int, turn: int, text: str) -> None:
+        """Replace an earlier turn by ``text`` (e.g. ``5-3 on 5-5``, ``+2 5-3``, ``pass``, ``+3 pass``)."""
+        try:
+            entry = parse_turn_text(text)
+        except ValueError as e:
+            self.error = f"hand {hand}, turn {turn}: {e}"
+            self._changed()
+            return
+        if self._apply(lambda st: st.edit(self.mid, hand, turn, entry)):
+            self.correcting = None
+            self.flash = None
+            self.note = f"hand {hand}, turn {turn} corrected; every score after it recounted"
+
+    # -- the end of a hand
+    def holding(self) -> list[tuple[str, int]]:
+        """Players who still hold tiles at the end of the hand: (name, tiles)."""
+        h = self._match.hand
+        if h is None or h.end is None:
+            return []
+        return [(n, h.held[i]) for i, n in enumerate(self._match.setup.players) if h.held[i]]
+
+    def pick_for(self, name: str | None) -> None:
+        self.picking_for = name
+        if name is not None and not isinstance(self.remaining.get(name), list):
+            self.remaining = dict(self.remaining, **{name: []})
+        self._changed()
+
+    def pick_remaining(self, tile: str) -> None:
+        """Add (or take back) a tile to the picked player's remaining tiles."""
+        name = self.picking_for
+        if name is None:
+            return
+        t = str(Tile.parse(tile))
+        tiles = list(self.remaining.get(name) or []) if isinstance(self.remaining.get(name), list) else []
+        if t in tiles:
+            tiles.remove(t)
+        else:
+            for other, v in self.remaining.items():
+                if other != name and isinstance(v, list) and t in v:
+                    v.remove(t)
+            tiles.append(t)
+        self.remaining = dict(self.remaining, **{name: tiles})
+        held = dict(self.holding()).get(name, 0)
+        if len(tiles) >= held:  # this player is complete: go on to the next one still open
+            nxt = [n for n, k in self.holding() if n != name and not self._complete(n, k)]
+            self.picking_for = nxt[0] if nxt else None
+        self._changed()
+
+    def set_pips(self, name: str, text: str) -> None:
+        self.remaining = dict(self.remaining, **{name: text})
+        self._changed()
+
+    def _complete(self, name: str, held: int) -> bool:
+        v = self.remaining.get(name)
+        if isinstance(v, list):
+            return len(v) == held
+        return isinstance(v, str) and v.strip().isdigit()
+
+    def _remaining_value(self) -> dict:
+        out = {}
+        for name, held in self.holding():
+            v = self.remaining.get(name)
+            if isinstance(v, list):
+                out[name] = list(v)
+            elif isinstance(v, str) and v.strip():
+                s = v.strip()
+                if not re.fullmatch(r"\d{1,4}", s):
+                    raise ValueError(f"{name}: pips must be a whole number, not {s!r}")
+                out[name] = int(s)
+            else:
+                raise ValueError(f"{name} still holds {held} tile{'s' if held != 1 else ''}: pick them or type their pips")
+        return out
+
+    def settlement_preview(self) -> tuple[list[str], str | None]:
+        """What the hand-end form would settle, in words with its rounding; or the reason it cannot."""
+        h = self._match.hand
+        where = f"hand {h.number if h else 1}, remaining"
+        try:
+            value = self._remaining_value()
+        except ValueError as e:
+            return [], f"{where}: {e}"
+        try:
+            from scorekeeper.allfives.record import parse_remaining
+
+            settle: Settle = parse_remaining(value, self.rules.set, h.number)
+            trial = Match.replay(self._match.setup, self._match.events + [settle])
+        except ScorekeeperError as e:
+            return [], _msg(e)
+        return settlement_lines(trial, trial.hand), None
+
+    def settle(self) -> None:
+        """Enter the remaining tiles or pips; after a domino the next hand starts by itself."""
+        lines, problem = self.settlement_preview()
+        if problem:
+            self.error = problem
+            self._changed()
+            return
+        value = self._remaining_value()
+        h = self._match.hand
+
+        def go(st: Store):
+            st.append(self.mid, {"remaining": value})
+            m = st.match(self.mid)
+            if m.winner is None and h.end == "domino":
+                st.append(self.mid, {"hand": {"leader": m.setup.players[h.domino_player]}})
+
+        if self._apply(go):
+            self.remaining = {}
+            self.picking_for = None
+            self.flash = None
+            self.note = " ".join(lines)
+
+    def suggested_leader(self) -> str | None:
+        """Who leads the next hand: the domino player (the rules); after a block, the player
+        with the fewest pips (the first in seating order on a tie)."""
+        h = self._match.hand
+        if h is None:
+            return None
+        players = self._match.setup.players
+        if h.end == "domino":
+            return players[h.domino_player]
+        if h.pips:
+            return players[min(range(len(players)), key=lambda i: h.pips[i])]
+        return None
+
+    def start_hand(self, leader: str | None, rng: random.Random | None = None) -> None:
+        """Start the next hand with ``leader`` (None: draw lots)."""
+        names = list(self._match.setup.players)
+        if leader is None:
+            leader = (rng or random).choice(names)
+        if self._apply(lambda st: st.append(self.mid, {"hand": {"leader": leader}})):
+            self.flash = None
+            self.note = f"hand {self.hand_number}: {leader} leads"
+
+
+def settlement_lines(m: Match, h) -> list[str]:
+    """The settlement of a settled hand in words, showing the rounding ("23 -> 25")."""
+    s = m.setup
+    r = m.rules
+    scale = r.scale
+    pips = h.pips or []
+    lines = []
+    unit = "" if scale == 1 else f" (÷{scale})"
+    if r.hand_end == "each-subtracts":
+        for i, p in enumerate(pips):
+            lines.append(f"{s.players[i]} holds {p} → −{round5(p) // scale}{unit}.")
+        return lines
+    side_pips = [0] * len(s.sides)
+    for i, p in enumerate(pips):
+        side_pips[s.side_of[i]] += p
+    won = [i for i, v in enumerate(h.settlement or []) if v]
+    if h.winner is not None:
+        pot = sum(v for i, v in enumerate(side_pips) if i != h.winner)
+        what = "dominoed" if h.end == "domino" else "won the block"
+        lines.append(
+            f"{s.sides[h.winner]} {what}: the others hold {pot} → {round5(pot) // scale}{unit}"
+            + (" (voided: past the exact target)" if h.winner in h.voided else "")
+            + "."
+        )
+    elif won:
+        tied = won
+        pot = sum(v for i, v in enumerate(side_pips) if i not in tied)
+        lines.append(
+            f"Tie between {' and '.join(s.sides[i] for i in tied)}: "
+            f"{pot} ÷ {len(tied)} → {h.settlement[tied[0]]} each{unit}."
+        )
+    else:
+        lines.append("Blocked and tied: nobody scores.")
+    return lines
+
+
+# ------------------------------------------------------- turn text (corrections)
+def turn_text(t) -> str:
+    """A turn in the short notation the correction field reads back."""
+    bits = []
+    if t.drew:
+        bits.append(f"+{t.drew}")
+    if t.tile is None:
+        bits.append("pass")
+    else:
+        bits.append(str(t.tile))
+        if t.on is not None:
+            bits.append(f"on {t.on}")
+        if t.claim is not None:
+            bits.append(f"claim {t.claim}")
+    return " ".join(bits)
+
+
+_TEXT_RE = re.compile(
+    r"^(?:\+(?P<draw>\d+)\s+)?(?:(?P<pass>pass)|(?P<tile>\d{1,2}-\d{1,2})(?:\s+on\s+(?P<on>\d{1,2}-\d{1,2}))?"
+    r"(?:\s+claim\s+(?P<claim>\d+))?(?:\s+muggins\s+(?P<muggins>\S.*))?)$",
+    re.IGNORECASE,
+)
+
+
+def parse_turn_text(text: str) -> dict:
+    """Read the short notation of a turn into a record entry.
+
+    >>> parse_turn_text("+2 5-3 on 5-5 claim 10")
+    {'draw': 2, 'play': '5-3', 'on': '5-5', 'claim': 10}
+    >>> parse_turn_text("pass")
+    {'pass': True}
+    >>> parse_turn_text("5 on 3")
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot read '5 on 3': write e.g. 5-3 on 5-5, +2 5-3, pass or +3 pass
+    """
+    m = _TEXT_RE.match(" ".join(text.split()))
+    if not m:
+        raise ValueError(f"cannot read {text!r}: write e.g. 5-3 on 5-5, +2 5-3, pass or +3 pass")
+    entry: dict[str, Any] = {}
+    if m["draw"]:
+        entry["draw"] = int(m["draw"])
+    if m["pass"]:
+        entry["pass"] = True
+        return entry
+    entry["play"] = m["tile"]
+    if m["on"]:
+        entry["on"] = m["on"]
+    if m["claim"]:
+        entry["claim"] = int(m["claim"])
+    if m["muggins"]:
+        entry["muggins"] = m["muggins"].strip()
+    return entry
+
+
+# ------------------------------------------------------------------ history
+class HistoryModel(_Model):
+    """The history screen: matches page by page, export and import."""
+
+    def __init__(self, shared: Shared) -> None:
+        self._shared = shared
+        self.offset = 0
+        self.error: str | None = None
+        self.message: str | None = None
+        self.items: list[dict] = []
+        self.total = 0
+        self.load()
+
+    def load(self) -> None:
+        try:
+            with self._shared.lock:
+                self.total = self._shared.store.count()
+                self.items = self._shared.store.list(self.offset, PAGE_SIZE)
+        except ScorekeeperError as e:
+            self.error = _msg(e)
+        self._changed()
+
+    def next_page(self) -> None:
+        if self.offset + PAGE_SIZE < self.total:
+            self.offset += PAGE_SIZE
+        self.load()
+
+    def prev_page(self) -> None:
+        self.offset = max(0, self.offset - PAGE_SIZE)
+        self.load()
+
+    def export(self, mid: str) -> str | None:
+        try:
+            with self._shared.lock:
+                return self._shared.store.export(mid)
+        except ScorekeeperError as e:
+            self.error = _msg(e)
+            self._changed()
+            return None
+
+    def import_text(self, text: str) -> str | None:
+        """Import a record given as JSON text; returns the new id (None, with ``error`` set, if refused)."""
+        try:
+            record = json.loads(text)
+        except ValueError as e:
+            self.error = f"not a JSON record: {e}"
+            self._changed()
+            return None
+        try:
+            with self._shared.lock:
+                mid = self._shared.store.import_record(record)
+        except ScorekeeperError as e:
+            self.error = f"not imported: {e}"
+            self._changed()
+            return None
+        self.error = None
+        self.message = f"imported as {mid}"
+        self.offset = 0
+        self.load()
+        return mid
+
+    def summary(self, mid: str) -> dict | None:
+        """The scored hands of a stored match (the ``scorekeeper score`` object)."""
+        try:
+            with self._shared.lock:
+                return result(self._shared.store.match(mid))
+        except ScorekeeperError as e:
+            self.error = _msg(e)
+            self._changed()
+            return None
+
+
+def all_tiles(highest: int) -> list[str]:
+    return [str(t) for t in tiles_of_set(highest)]

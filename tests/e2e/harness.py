@@ -1,0 +1,488 @@
+"""Playwright harness for driving a Flet 1.0.5 web app in Debian's Chromium.
+
+Plain synchronous helpers (no pytest fixtures here; wrap them in a conftest).
+Everything was worked out by experiment on Flet 1.0.5 / Chromium (Debian) /
+Playwright sync API; see the spike's FINDINGS.md for the evidence.
+
+How a Flet web page looks to Playwright
+---------------------------------------
+Flutter paints everything on a canvas.  The DOM only gets an accessibility
+("semantics") tree after ``enable_semantics`` clicks the off-screen
+``<flt-semantics-placeholder>``.  After that every control is an
+``<flt-semantics>`` element under ``<flt-semantics-host>``:
+
+* ``ft.Button("Play")``            -> ``role=button`` whose text is ``Play``
+* ``ft.IconButton(tooltip="Undo")``-> wrapper ``aria-label="Undo"`` around an
+  *unnamed* ``role=button`` (so ``get_by_role("button", name="Undo")`` fails)
+* ``ft.Semantics(label=L, button=True, content=...)`` -> ``role=button`` whose
+  name is ``L`` followed by a newline and the child texts (use
+  ``exclude_semantics=True`` in the app to get exactly ``L``)
+* ``ft.Text("15!")``               -> ``<span>15!</span>`` (no role, no label)
+* ``ft.TextField(label="Name")``   -> ``<input aria-label="Name">``
+  (role textbox; ``Locator.fill`` works)
+* ``ft.Semantics(identifier="x")`` -> attribute ``flt-semantics-identifier="x"``
+  (``launch_browser`` makes ``page.get_by_test_id("x")`` use it)
+
+Timeouts are in **seconds** in this module (Playwright itself uses ms).
+Measured on a 2-core box: server ready ~1-2 s, first page load to usable
+semantics tree ~2-5 s, click-to-screen ~60-120 ms.  The defaults below leave
+a wide margin for a loaded CI machine.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from typing import Pattern, Union
+
+CHROMIUM = "/usr/bin/chromium"
+
+#: Flags for Debian's Chromium.  ``--host-resolver-rules`` makes every host
+#: except localhost unresolvable, so a stray CDN request (Flet 1.0.5's wasm
+#: build always asks cdn.jsdelivr.net for ``rive_native.js``, even with
+#: ``no_cdn=True``) fails at once instead of waiting on DNS, and nothing
+#: leaves the machine even when a network is present.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-sync",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+]
+
+#: Default viewport: a mid-size Android phone (Pixel 7-ish CSS pixels).
+PHONE_VIEWPORT = {"width": 412, "height": 915}
+
+SERVER_START_TIMEOUT = 60.0  # process start -> HTTP 200 on "/"
+APP_LOAD_TIMEOUT = 60.0  # goto -> semantics tree populated (measured 2-5 s)
+ACTION_TIMEOUT = 10.0  # a click / wait for a text (measured < 0.2 s)
+
+# Flet reads these and they override the command line: FLET_SERVER_PORT /
+# FLET_SERVER_IP replace port/host given to ft.run(), so they are removed
+# from the child environment.  FLET_FORCE_WEB_SERVER=1 keeps Flet in web
+# server mode and stops it opening a browser even when DISPLAY is set
+# (without DISPLAY on Linux Flet forces that mode anyway).
+_FLET_ENV_DROP = ("FLET_SERVER_PORT", "FLET_SERVER_IP", "FLET_DISPLAY_URL_PREFIX")
+_FLET_ENV_SET = {"FLET_FORCE_WEB_SERVER": "1", "PYTHONUNBUFFERED": "1"}
+
+# JavaScript returning every visible string in the semantics tree, in DOM
+# (roughly reading) order: aria-labels, text of <span>s (ft.Text), direct
+# text of nodes (button captions, Semantics labels, split on newlines) and
+# <input> labels and values (prefixed "label: ").
+_READ_TEXTS_JS = r"""
+() => {
+  const out = [];
+  const host = document.querySelector('flt-semantics-host');
+  if (!host) return out;
+  const push = (s) => { if (s != null) { s = String(s).trim(); if (s) out.push(s); } };
+  for (const el of host.querySelectorAll('flt-semantics, span, input')) {
+    if (el.tagName === 'SPAN') { push(el.textContent); continue; }
+    if (el.tagName === 'INPUT') {
+      push(el.getAttribute('aria-label'));
+      if (el.value) push(el.value);
+      continue;
+    }
+    push(el.getAttribute('aria-label'));
+    for (const n of el.childNodes) {
+      if (n.nodeType === Node.TEXT_NODE) {
+        for (const line of n.textContent.split('\n')) push(line);
+      }
+    }
+  }
+  return out;
+}
+"""
+
+
+# --------------------------------------------------------------------------
+# Server
+# --------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """Return a TCP port that is free on 127.0.0.1 right now (small race)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(
+    cmd: list[str],
+    port: int,
+    env: dict | None = None,
+    timeout: float = SERVER_START_TIMEOUT,
+    cwd: str | None = None,
+) -> subprocess.Popen:
+    """Start a Flet web server command and wait until ``/`` answers 200.
+
+    ``cmd`` must make the app listen on 127.0.0.1:``port`` (e.g.
+    ``[sys.executable, "-m", "scorekeeper.cli", "--db", DIR, "web",
+    "--host", "127.0.0.1", "--port", str(port)]``).  ``env`` entries are
+    added to (a cleaned copy of) ``os.environ``.  stdout+stderr go to a temp
+    log file, readable with ``server_log(proc)``.  The process is started in
+    its own process group so ``stop_server`` can end it and any children.
+
+    Raises RuntimeError (with the server output) if the process exits or
+    ``/`` does not answer 200 within ``timeout`` seconds.
+    """
+    child_env = {k: v for k, v in os.environ.items() if k not in _FLET_ENV_DROP}
+    child_env.update(_FLET_ENV_SET)
+    if env:
+        child_env.update(env)
+    log = tempfile.NamedTemporaryFile(
+        prefix=f"flet-server-{port}-", suffix=".log", delete=False
+    )
+    proc = subprocess.Popen(
+        cmd,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        env=child_env,
+        cwd=cwd,
+        start_new_session=True,
+    )
+    log.close()
+    proc.log_path = log.name  # type: ignore[attr-defined]
+    proc.url = f"http://127.0.0.1:{port}/"  # type: ignore[attr-defined]
+
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(
+                f"server exited with code {proc.returncode} before answering "
+                f"on port {port}; cmd={cmd!r}\n--- server output ---\n"
+                + server_log(proc)
+            )
+        try:
+            with urllib.request.urlopen(proc.url, timeout=2) as resp:  # type: ignore[attr-defined]
+                if resp.status == 200:
+                    return proc
+        except (urllib.error.URLError, ConnectionError, socket.timeout, OSError):
+            pass
+        if time.monotonic() > deadline:
+            out = server_log(proc)
+            stop_server(proc)
+            raise RuntimeError(
+                f"server did not answer 200 on {proc.url} within {timeout}s; "  # type: ignore[attr-defined]
+                f"cmd={cmd!r}\n--- server output ---\n{out}"
+            )
+        time.sleep(0.1)
+
+
+def server_log(proc: subprocess.Popen) -> str:
+    """Return everything the server wrote to stdout/stderr so far."""
+    path = getattr(proc, "log_path", None)
+    if not path or not os.path.exists(path):
+        return ""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def stop_server(proc: subprocess.Popen, timeout: float = 10.0) -> None:
+    """Stop a server from ``start_server``: SIGTERM its process group, wait,
+    then SIGKILL if it is still there after ``timeout`` seconds.  Flet handles
+    SIGTERM gracefully (closes the uvicorn server)."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)  # group id == pid (new session)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            proc.wait(timeout=timeout)
+
+
+# --------------------------------------------------------------------------
+# Browser
+# --------------------------------------------------------------------------
+
+
+def launch_browser(playwright, headless: bool = True, **context_kwargs):
+    """Launch Debian's Chromium and open a context; return (browser, context).
+
+    ``context_kwargs`` go to ``browser.new_context`` (e.g.
+    ``color_scheme="dark"``, ``device_scale_factor=2``, ``viewport=...``).
+    Default viewport is ``PHONE_VIEWPORT`` (412x915).  Also makes
+    ``page.get_by_test_id`` use ``flt-semantics-identifier`` (set by
+    ``ft.Semantics(identifier=...)``) and records every request to a host
+    other than localhost in ``context.external_requests`` (see
+    ``external_requests``).
+    """
+    playwright.selectors.set_test_id_attribute("flt-semantics-identifier")
+    browser = playwright.chromium.launch(
+        executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=headless
+    )
+    context_kwargs.setdefault("viewport", dict(PHONE_VIEWPORT))
+    context = browser.new_context(**context_kwargs)
+    context.set_default_timeout(ACTION_TIMEOUT * 1000)
+    context.external_requests = []  # type: ignore[attr-defined]
+
+    def _on_request(req):
+        if not re.match(r"^(https?|wss?)://(127\.0\.0\.1|localhost)[:/]|^(data|blob):", req.url):
+            context.external_requests.append(req.url)  # type: ignore[attr-defined]
+
+    context.on("request", _on_request)
+    return browser, context
+
+
+def external_requests(context) -> list[str]:
+    """URLs of requests that tried to leave localhost (they are made to fail
+    by ``--host-resolver-rules``).  With Flet 1.0.5 and ``no_cdn=True`` the
+    only one is ``https://cdn.jsdelivr.net/.../rive_native.js`` (hard-coded in
+    the wasm build; harmless unless the app uses Rive)."""
+    return list(getattr(context, "external_requests", []))
+
+
+def open_app(context, url: str, timeout: float = APP_LOAD_TIMEOUT):
+    """Open ``url`` in a new page, wait for the Flutter app, enable semantics
+    and wait until the semantics tree has content.  Returns the Page.
+
+    Browser console errors are collected in ``page.console_errors``.
+    """
+    page = context.new_page()
+    page.console_errors = []  # type: ignore[attr-defined]
+    page.on(
+        "console",
+        lambda m: page.console_errors.append(m.text) if m.type == "error" else None,  # type: ignore[attr-defined]
+    )
+    page.goto(url, timeout=timeout * 1000)
+    enable_semantics(page, timeout=timeout)
+    return page
+
+
+def enable_semantics(page, timeout: float = APP_LOAD_TIMEOUT) -> None:
+    """Turn on Flutter's semantics tree and wait until the Flet page is in it.
+
+    The placeholder sits at (-1,-1) with 1x1 size, so ``Locator.click`` fails
+    ("outside of the viewport") and ``force=True`` does not help; a DOM click
+    (``dispatch_event("click")``) works.  It is retried because a click that
+    lands before the engine is ready can be lost.  "Ready" means: the tree
+    holds at least one string (``read_texts``) - Flutter briefly shows
+    text-less nodes (Flet's connecting spinner) first - and then has been
+    quiet for 0.3 s.  Safe to call twice.
+    """
+    deadline = time.monotonic() + timeout
+    has_text = "() => (" + _READ_TEXTS_JS + ")().length > 0"
+    placeholder = page.locator("flt-semantics-placeholder")
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError(
+                f"Flutter semantics tree did not appear within {timeout}s at {page.url}"
+            )
+        if page.evaluate(has_text):
+            break
+        if placeholder.count():
+            try:
+                placeholder.dispatch_event("click", timeout=1000)
+            except Exception:  # detached between count() and click
+                pass
+        try:
+            page.wait_for_function(
+                has_text, polling=50, timeout=min(remaining, 3) * 1000
+            )
+            break
+        except Exception:
+            continue  # not there yet: click the placeholder again if present
+    wait_idle(page, quiet=0.3, timeout=max(1.0, deadline - time.monotonic()))
+
+
+def reload(page, new_session: bool = False, timeout: float = APP_LOAD_TIMEOUT) -> None:
+    """Reload the page and re-enable semantics.
+
+    By default Flet *reattaches the existing server session*: the tab's
+    ``sessionStorage["_flet_session_id"]`` is sent again, ``main()`` does NOT
+    run again and all in-memory state survives (sessions live for
+    FLET_SESSION_TIMEOUT=3600 s after disconnect).  With ``new_session=True``
+    sessionStorage is cleared first, so the server starts a fresh session and
+    runs ``main()`` with ``page.route`` taken from the URL - what a user
+    opening the link in a new tab gets.
+    """
+    if new_session:
+        page.evaluate("() => sessionStorage.clear()")
+    page.reload(timeout=timeout * 1000)
+    enable_semantics(page, timeout=timeout)
+
+
+# --------------------------------------------------------------------------
+# Finding and driving controls
+# --------------------------------------------------------------------------
+
+
+def button(page, name: str):
+    """Locator for a clickable control called ``name``.  Matches any of:
+
+    * a ``role=button`` whose accessible name is exactly ``name``
+      (``ft.Button("Play")``, ``ft.TextButton``, dialog actions, dropdown
+      menu options, ``ft.Semantics(label=name, button=True,
+      exclude_semantics=True)``);
+    * the button inside a tooltip wrapper ``aria-label=name``
+      (``ft.IconButton(icon=..., tooltip=name)``, ``ft.Button(content=...,
+      tooltip=name)``);
+    * a ``role=button`` whose text starts with ``name`` + newline
+      (``ft.Semantics(label=name, button=True, content=ft.Text(...))``).
+
+    Stays strict: if two controls match, Playwright raises on use.
+    """
+    exact = page.get_by_role("button", name=name, exact=True)
+    tooltip = page.locator(f"flt-semantics[aria-label={_css_str(name)}] [role=button]")
+    labelled = page.locator("flt-semantics[role=button]").filter(
+        has_text=re.compile("^" + re.escape(name) + r"\n")
+    )
+    return exact.or_(tooltip).or_(labelled)
+
+
+def click(page, name: str, timeout: float = ACTION_TIMEOUT, dom: bool = False) -> None:
+    """Click the control ``button(page, name)``.
+
+    Default is a real mouse click (Playwright scrolls the node into view -
+    Flutter then scrolls its own scroll view - and refuses if something such
+    as a SnackBar covers it, like a user would be blocked).  ``dom=True``
+    sends a DOM click to the semantics node instead: Flutter turns that into
+    a tap action even when the node is off-screen or covered.
+    """
+    loc = button(page, name)
+    if dom:
+        loc.dispatch_event("click", timeout=timeout * 1000)
+    else:
+        loc.click(timeout=timeout * 1000)
+
+
+def fill(page, label: str, value: str, timeout: float = ACTION_TIMEOUT) -> None:
+    """Replace the text of ``ft.TextField(label=label)`` with ``value``.
+
+    ``Locator.fill`` works on the semantics ``<input aria-label=label>`` but
+    the *first* input after focusing is lost: Flutter attaches its editing
+    state to the input ~15-40 ms after focus and overwrites what was typed
+    before.  So: click (focus), fill, let it settle 0.15 s, check the DOM
+    value and retry until ``timeout``.
+
+    App-side gotcha: in an ``@ft.component`` the TextField must be
+    *controlled* (``value=state``); an uncontrolled field is reset to empty
+    whenever its component re-renders (e.g. because its own ``on_change``
+    set state) - this function then fails after ``timeout``.
+    """
+    loc = page.get_by_role("textbox", name=label, exact=True)
+    loc.click(timeout=timeout * 1000)
+    deadline = time.monotonic() + timeout
+    while True:
+        loc.fill(value, timeout=timeout * 1000)
+        page.wait_for_timeout(150)
+        got = loc.input_value()
+        if got == value:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(
+                f"text field {label!r} holds {got!r} after fill({value!r}); "
+                "is it a controlled TextField (value=state)?"
+            )
+
+
+def by_id(page, identifier: str):
+    """Locator for ``ft.Semantics(identifier=identifier, ...)`` (the node gets
+    ``flt-semantics-identifier``); the most stable hook for tests."""
+    return page.locator(f"[flt-semantics-identifier={_css_str(identifier)}]")
+
+
+def read_texts(page) -> list[str]:
+    """All strings currently in the semantics tree, in DOM order: Text
+    values, button captions, aria-labels (tooltips, checkbox/switch labels,
+    Semantics labels), text-field labels and values.  Only what Flutter keeps
+    in the tree: everything of a non-lazy scrolling Column, but only the
+    built (visible + cache extent) items of a ListView; a modal dialog hides
+    the page behind it."""
+    return page.evaluate(_READ_TEXTS_JS)
+
+
+TextMatch = Union[str, Pattern[str]]
+
+
+def wait_text(page, text: TextMatch, timeout: float = ACTION_TIMEOUT) -> None:
+    """Wait until some semantics string (see ``read_texts``) equals ``text``
+    (a str, whole-string match after trimming) or matches ``text`` (a
+    compiled regex; JavaScript ``RegExp.test`` semantics, so keep it simple).
+    Polls in the page every 20 ms.  Raises TimeoutError with the current
+    texts on failure."""
+    if isinstance(text, str):
+        arg = {"s": text.strip(), "re": None, "flags": ""}
+    else:
+        flags = ("i" if text.flags & re.IGNORECASE else "") + ("m" if text.flags & re.MULTILINE else "")
+        arg = {"s": None, "re": text.pattern, "flags": flags}
+    js = (
+        "(a) => { const texts = (" + _READ_TEXTS_JS + ")();"
+        " if (a.re !== null) { const r = new RegExp(a.re, a.flags); return texts.some(t => r.test(t)); }"
+        " return texts.includes(a.s); }"
+    )
+    try:
+        page.wait_for_function(js, arg=arg, polling=20, timeout=timeout * 1000)
+    except Exception as e:
+        if "Timeout" not in str(e):
+            raise
+        raise TimeoutError(
+            f"text {text!r} not shown within {timeout}s; texts now: {read_texts(page)!r}"
+        ) from None
+
+
+def wait_idle(page, quiet: float = 0.3, timeout: float = ACTION_TIMEOUT) -> None:
+    """Wait until the semantics tree has not changed for ``quiet`` seconds
+    (animations, route transitions, dialogs settling).  Useful before
+    screenshots or reading the whole tree; not needed before ``wait_text``."""
+    page.evaluate(
+        """([quietMs, timeoutMs]) => new Promise((resolve, reject) => {
+          const host = document.querySelector('flt-semantics-host') || document.body;
+          let timer = setTimeout(done, quietMs);
+          const limit = setTimeout(() => { obs.disconnect(); clearTimeout(timer);
+              reject(new Error('semantics tree still changing after ' + timeoutMs + ' ms')); }, timeoutMs);
+          const obs = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(done, quietMs); });
+          function done() { obs.disconnect(); clearTimeout(limit); resolve(); }
+          obs.observe(host, {subtree: true, childList: true, characterData: true, attributes: true});
+        })""",
+        [int(quiet * 1000), int(timeout * 1000)],
+    )
+
+
+def _css_str(s: str) -> str:
+    """Quote ``s`` as a CSS string literal."""
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ") + '"'
+
+
+__all__ = [
+    "ACTION_TIMEOUT",
+    "APP_LOAD_TIMEOUT",
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "PHONE_VIEWPORT",
+    "SERVER_START_TIMEOUT",
+    "button",
+    "by_id",
+    "click",
+    "enable_semantics",
+    "external_requests",
+    "fill",
+    "free_port",
+    "launch_browser",
+    "open_app",
+    "read_texts",
+    "reload",
+    "server_log",
+    "start_server",
+    "stop_server",
+    "wait_idle",
+    "wait_text",
+]
+
