@@ -162,21 +162,23 @@ def _grow(pen: _Pen, node: Node, cursor, d, matched: int, children) -> None:
     kids = children.get(t, [])
     if node.kind == LINE:
         far = t.lo if t.hi == matched else t.hi
-        if _beyond(cursor, d, 4):
-            box = None
+        straight = _box(cursor, d, 0, 4, _cw(d), -1, 1)
+        turn = None
+        if _beyond(cursor, d, 4) or not pen.free(*straight):
             for d2 in (_cw(d), _ccw(d)):
                 b = _box(cursor, d, 0, 2, d2, -1, 3)
                 if pen.free(*b):
-                    box = b
+                    turn = (d2, b)
                     break
-            if box is None:
-                d2 = _cw(d)
-                box = _box(cursor, d, 0, 2, d2, -1, 3)
+            if turn is None and not pen.free(*straight):
+                turn = (_cw(d), _box(cursor, d, 0, 2, _cw(d), -1, 3))
+        if turn is not None:
+            d2, box = turn
             pen.put(node, box, *_halves(matched, far, d2))
             nxt = (cursor[0] + d[0] + 3 * d2[0], cursor[1] + d[1] + 3 * d2[1])
             d = d2
         else:
-            pen.put(node, _box(cursor, d, 0, 4, _cw(d), -1, 1), *_halves(matched, far, d))
+            pen.put(node, straight, *_halves(matched, far, d))
             nxt = (cursor[0] + 4 * d[0], cursor[1] + 4 * d[1])
         points = [(nxt, d, False, far)]
         value = far
