@@ -47,7 +47,7 @@ def _error(text: str | None) -> ft.Control:
     if not text:
         return ft.Container(visible=False)
     return ft.Container(
-        content=ft.Text(text, color=ft.Colors.ON_ERROR_CONTAINER, selectable=True),
+        content=ft.Text(text, color=ft.Colors.ON_ERROR_CONTAINER, semantics_label=text),
         bgcolor=ft.Colors.ERROR_CONTAINER,
         padding=ft.Padding.all(10),
         border_radius=8,
@@ -161,6 +161,7 @@ def Home(shared: vm.Shared):
 @ft.component
 def NewMatch(shared: vm.Shared):
     form, _ = ft.use_state(lambda: NewMatchVM(shared))
+    show_rules, set_show_rules = ft.use_state(False)
     rules = form.rules()
     n = len(form.names)
 
@@ -224,17 +225,6 @@ def NewMatch(shared: vm.Shared):
     )
     # every option of all-fives.md
     opts: list[ft.Control] = []
-    eff = rules.__dict__ if rules is not None and hasattr(rules, "__dict__") else {}
-    for key, choices in vm.RULE_CHOICES.items():
-        current = getattr(rules, key, None) if rules is not None else form.overrides.get(key)
-        opts.append(
-            _choice_row(
-                key.replace("_", " "),
-                [(str(c).lower() if isinstance(c, bool) else str(c), c) for c in choices],
-                current,
-                (lambda k: (lambda v: form.set_rule(k, v)))(key),
-            )
-        )
     for key in ("hand_size", "target"):
         current = getattr(rules, key, "") if rules is not None else form.overrides.get(key, "")
         opts.append(
@@ -248,8 +238,25 @@ def NewMatch(shared: vm.Shared):
                 key=f"rule-{key}",
             )
         )
-    del eff
-    controls.append(ft.ExpansionTile(title="All rule options", controls=opts, maintain_state=True))
+    for key, choices in vm.RULE_CHOICES.items():
+        current = getattr(rules, key, None) if rules is not None else form.overrides.get(key)
+        opts.append(
+            _choice_row(
+                key.replace("_", " "),
+                [(str(c).lower() if isinstance(c, bool) else str(c), c) for c in choices],
+                current,
+                (lambda k: (lambda v: form.set_rule(k, v)))(key),
+            )
+        )
+    controls.append(
+        ft.TextButton(
+            content=("Hide rule options" if show_rules else "All rule options"),
+            icon=ft.Icons.EXPAND_LESS if show_rules else ft.Icons.EXPAND_MORE,
+            on_click=lambda e: set_show_rules(not show_rules),
+        )
+    )
+    if show_rules:
+        controls.append(ft.Container(content=ft.Column(opts, spacing=10), padding=ft.Padding.only(left=8)))
     leaders = [("Draw lots", None)] + [(nm, nm) for nm in form.names]
     controls.append(_choice_row("First leader", leaders, form.leader, lambda v: _set_leader(form, v)))
     controls.append(_error(form.error or form.rules_error()))

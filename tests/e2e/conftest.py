@@ -1,0 +1,88 @@
+"""Fixtures for the browser tests: a real ``scorekeeper web`` server on a free
+port with its own database, and Debian's Chromium driven by Playwright.
+
+These tests never skip in CI: ``.ci/run`` installs chromium. On a developer
+machine without /usr/bin/chromium they fail with a message saying so.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+from e2e import harness
+
+
+def _need_chromium():
+    # never skipped: a missing browser is a failure (CI installs it in .ci/run)
+    if not os.path.exists(harness.CHROMIUM):
+        pytest.fail(f"{harness.CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)")
+
+
+class Server:
+    """A running ``scorekeeper web`` with its database directory."""
+
+    def __init__(self, db: str) -> None:
+        self.db = db
+        self.port = harness.free_port()
+        self.proc = None
+
+    @property
+    def cmd(self) -> list[str]:
+        return [sys.executable, "-m", "scorekeeper.cli", "--db", self.db, "web", "--host", "127.0.0.1", "--port", str(self.port)]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def start(self) -> "Server":
+        self.proc = harness.start_server(self.cmd, self.port, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+        return self
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            harness.stop_server(self.proc)
+            self.proc = None
+
+    def kill(self) -> None:
+        """SIGKILL: the process dies mid-whatever, as a phone killing the app would."""
+        import signal
+
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+        self.proc = None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    _need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b, ctx = harness.launch_browser(p)
+        ctx.close()
+        b.playwright = p
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = Server(str(tmp_path / "db")).start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def context(browser):
+    ctx = harness.new_context(browser)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def app(server, context):
+    page = harness.open_app(context, server.url)
+    yield page

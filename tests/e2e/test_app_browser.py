@@ -1,0 +1,258 @@
+"""The app in a real browser: ``scorekeeper web`` driven in Chromium by clicks alone.
+
+Every expected score comes from the engine: the test replays the same
+entries through :func:`scorekeeper.allfives.record.score_record` and
+compares with what the screen shows, then with the record the server stored.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from e2e import harness
+from e2e.harness import read_texts, wait_text
+from scorekeeper.allfives.engine import Match, Setup
+from scorekeeper.allfives.events import StartHand
+from scorekeeper.allfives.record import score_record
+from scorekeeper.allfives.tiles import Tile
+from scorekeeper.envelope import Envelope
+from scorekeeper.store import Store
+
+pytestmark = pytest.mark.browser
+
+
+def _settle(page, loc) -> None:
+    """Bring a control into view and let Flutter's scrolling come to rest, so a
+    real mouse click lands on it and not on a neighbour still moving past."""
+    harness.wait_idle(page, quiet=0.15)
+    for attempt in range(3):  # a re-render may replace the node between finding and scrolling
+        try:
+            loc.scroll_into_view_if_needed()
+            break
+        except Exception:
+            if attempt == 2:
+                raise
+            harness.wait_idle(page, quiet=0.2)
+    harness.wait_idle(page, quiet=0.15)
+
+
+def click(page, name: str) -> None:
+    loc = harness.button(page, name)
+    _settle(page, loc)
+    loc.click()
+
+
+def fill(page, label: str, value: str) -> None:
+    _settle(page, page.get_by_role("textbox", name=label, exact=True))
+    harness.fill(page, label, value)
+    # leave the field as a player would by tapping elsewhere: the first tap after
+    # typing must not be spent on taking the focus away from the field
+    page.keyboard.press("Tab")
+    harness.wait_idle(page, quiet=0.15)
+
+
+def new_match(page, names, *, leader, partners=False, hand_sizes=None, rules=None):
+    click(page, "New match")
+    wait_text(page, "New match")
+    click(page, f"Players: {len(names)}")
+    for i, name in enumerate(names, 1):
+        fill(page, f"Player {i}", name)
+    if partners:
+        page.get_by_role("switch").click()
+    if hand_sizes:
+        click(page, f"Hand sizes: {hand_sizes}")
+    if rules:
+        click(page, "All rule options")
+        for key, value in rules.items():
+            if key in ("hand size", "target"):
+                fill(page, key, str(value))
+            else:
+                click(page, f"{key}: {value}")
+    click(page, f"First leader: {leader}")
+    click(page, "Start match")
+    wait_text(page, f"Hand 1, {leader} to play")
+
+
+def engine_for(names, teams=None, rules=None):
+    env = {"format": "scorekeeper/1", "game": "all-fives", "players": list(names)}
+    if teams:
+        env["teams"] = teams
+    if rules:
+        env["rules"] = rules
+    return Match(Setup.of(Envelope.parse(env), rules))
+
+
+def single_place_play(m: Match) -> tuple[str, str | None]:
+    """A legal play that fits exactly one place (played with one tap), the lowest tile first."""
+    for t in m.tiles:
+        places = m.placements(t)
+        if len(places) == 1:
+            return str(t), None if places[0] is None else str(places[0])
+    raise AssertionError("no single-place play")
+
+
+def screen_scores(page, sides):
+    texts = read_texts(page)
+    out = {}
+    for side in sides:
+        found = [t for t in texts if t.startswith(f"Score {side} ")]
+        assert found, f"no score shown for {side}: {texts}"
+        out[side] = int(found[0].rsplit(" ", 1)[1])
+    return out
+
+
+def stored_record(server):
+    server.stop()
+    with Store(server.db) as st:
+        (mid,) = st.ids()
+        return st.record(mid)
+
+
+def test_two_player_hand_to_a_domino(server, app):
+    page = app
+    new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand size": 3})
+    m = engine_for(["Ann", "Ben"], rules={"hand_size": 3})
+    m.push(StartHand("Ann"))
+    entries = []
+    while m.hand.end is None:
+        tile, on = single_place_play(m)
+        turn = m.play(tile, on)
+        entries.append({"play": tile, **({"on": on} if on and len(m.hand.turns) > 1 else {})})
+        click(page, f"tile {tile}")
+        wait_text(page, f"Note: {m.setup.players[turn.player]} set {tile}: " + _note_tail(m, turn))
+    assert m.hand.end == "domino" and m.setup.players[m.hand.domino_player] == "Ann"
+    wait_text(page, "Hand 1, enter what is left")
+    # Ben still holds his 3rd tile: type its pips
+    fill(page, "Ben pips", "8")
+    wait_text(page, "Ann dominoed: the others hold 8 → 10.")
+    click(page, "Settle hand")
+    wait_text(page, re.compile(r"^Hand 2, Ann to play"))
+    record = {
+        "format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"], "rules": {"hand_size": 3},
+        "hands": [{"leader": "Ann", "turns": entries, "remaining": {"Ben": 8}}, {"leader": "Ann", "turns": []}],
+    }
+    expected = score_record(record)["scores"]
+    assert screen_scores(page, ["Ann", "Ben"]) == expected
+    assert expected["Ann"] >= 10
+    stored = stored_record(server)
+    assert score_record(stored)["scores"] == expected
+    assert [t for t in stored["hands"][0]["turns"]] == entries
+
+
+def _note_tail(m, turn) -> str:
+    side = m.setup.sides[m.setup.side_of[turn.player]]
+    bits = [f"count {turn.count}"]
+    if turn.points:
+        bits.append(f"{side} +{turn.points}")
+    if m.hand.end == "domino":
+        bits.append(f"{m.setup.players[turn.player]} dominoed")
+    return ", ".join(bits)
+
+
+def test_four_player_partnership_hand_to_a_block(server, app):
+    page = app
+    names = ["Ann", "Ben", "Cy", "Di"]
+    teams = {"Ann & Cy": ["Ann", "Cy"], "Ben & Di": ["Ben", "Di"]}
+    new_match(page, names, leader="Ben", partners=True, hand_sizes="Newsom & Bourne")
+    m = engine_for(names, teams=teams, rules={"hand_size": 7})
+    m.push(StartHand("Ben"))
+    entries = []
+    for _ in range(5):
+        tile, on = single_place_play(m)
+        m.play(tile, on)
+        entries.append({"play": tile, **({"on": on} if on and len(m.hand.turns) > 1 else {})})
+        click(page, f"tile {tile}")
+        wait_text(page, re.compile(f"^Note: .* set {tile}: "))
+    # the boneyard is empty (4 x 7 = 28): everyone passes in turn -> blocked
+    for _ in range(4):
+        who = m.to_move
+        m.pass_()
+        entries.append({"pass": True})
+        click(page, "Pass")
+        wait_text(page, f"Note: {who} passed")
+    assert m.hand.end == "blocked"
+    wait_text(page, "Hand 1, enter what is left")
+    # Ben's tiles are picked from the tiles not down; the others' pips typed
+    down = {str(n.tile) for n in m.hand.layout}
+    ben_tiles = [str(t) for t in m.tiles if str(t) not in down][: m.hand.held[1]]
+    click(page, "Pick Ben's tiles")
+    for t in ben_tiles:
+        click(page, f"remaining tile {t}")
+    remaining = {"Ben": ben_tiles}
+    for name, pips in [("Ann", 20), ("Cy", 3), ("Di", 30)]:
+        fill(page, f"{name} pips", str(pips))
+        remaining[name] = pips
+    record = {
+        "format": "scorekeeper/1", "game": "all-fives", "players": names, "teams": teams, "rules": {"hand_size": 7},
+        "hands": [{"leader": "Ben", "turns": entries, "remaining": remaining}],
+    }
+    expected = score_record(record)
+    h1 = expected["hands"][0]
+    assert h1["end"] == "blocked" and h1["winner"] == "Ann & Cy"  # Cy holds the fewest pips
+    wait_text(page, re.compile(r"^Ann & Cy won the block: the others hold \d+ → \d+\.$"))
+    click(page, "Settle hand")
+    wait_text(page, "Hand 2: who leads?")
+    assert screen_scores(page, list(teams)) == expected["scores"]
+    click(page, "Cy leads")
+    wait_text(page, re.compile(r"^Hand 2, Cy to play"))
+    # the score screen shows the same totals and the hand's breakdown
+    click(page, "Score")
+    for side, score in expected["scores"].items():
+        wait_text(page, f"Total {side} {score}")
+    stored = stored_record(server)
+    assert score_record({**stored, "hands": stored["hands"][:1]})["scores"] == expected["scores"]
+
+
+def test_illegal_tile_shows_its_error_and_undo(server, app):
+    page = app
+    new_match(page, ["Ann", "Ben"], leader="Ann")
+    click(page, "tile 3-2")
+    wait_text(page, "Score Ann 5")
+    click(page, "tile 6-6")  # in "other tiles": matches no open end
+    wait_text(page, "hand 1, turn 2: 6-6 matches no open end (open ends: 3, 2)")
+    wait_text(page, re.compile(r"^Hand 1, Ben to play"))
+    click(page, "tile 2-2")
+    wait_text(page, "Count 7")
+    click(page, "Undo")
+    wait_text(page, "Count 5")
+    wait_text(page, re.compile(r"^Hand 1, Ben to play"))
+    click(page, "Undo")
+    wait_text(page, "Score Ann 0")
+    wait_text(page, re.compile(r"^Hand 1, Ann to play"))
+    click(page, "Redo")
+    wait_text(page, "Score Ann 5")
+    stored = stored_record(server)
+    assert stored["hands"][0]["turns"] == [{"play": "3-2"}]
+
+
+def test_reload_and_restart_resume_mid_hand(server, app, context):
+    page = app
+    new_match(page, ["Ann", "Ben"], leader="Ann")
+    for tile in ["3-2", "2-2", "6-3"]:
+        click(page, f"tile {tile}")
+        wait_text(page, re.compile(f"^Note: .* set {tile}: "))
+    # a tile that fits two ends asks which; the end is picked on the drawing
+    click(page, "tile 6-2")
+    wait_text(page, re.compile(r"^6-2 fits 2 ends"))
+    click(page, "set 6-2 on 2-2")
+    wait_text(page, "Note: Ben set 6-2: count 12")
+    url = page.url
+    assert "/table/" in url
+    harness.reload(page)  # the same browser session
+    wait_text(page, re.compile(r"^Hand 1, Ann to play"))
+    harness.reload(page, new_session=True)  # a fresh session: the state comes from the store
+    wait_text(page, re.compile(r"^Hand 1, Ann to play"))
+    wait_text(page, "Score Ann 15")
+    wait_text(page, "Count 12")
+    # kill the server mid-hand, start it again: the home screen resumes the match in one tap
+    server.kill()
+    server.start()
+    page2 = harness.open_app(context, server.url)
+    click(page2, "Resume match")
+    wait_text(page2, re.compile(r"^Hand 1, Ann to play"))
+    wait_text(page2, "Ben holds 7 tiles")
+    assert "6-2 on the table" in read_texts(page2)
+    assert [u for u in harness.external_requests(context) if "rive" not in u] == []
