@@ -1,9 +1,10 @@
 # Scorekeeper — developer entry points.
 #
-#   make run     set up .venv if needed, then run the app ($(RUN_CMD))
-#   make test    set up .venv if needed, then run the test suite
-#   make bench   set up .venv if needed, then run benchmarks/engine.py
-#   make clean   remove the venv and build/test leftovers
+#   make run          set up .venv if needed, then run the app ($(RUN_CMD))
+#   make test         set up .venv if needed, then run the test suite
+#   make bench        set up .venv if needed, then run benchmarks/engine.py
+#   make screenshots  regenerate screenshots/*.png from the real app in Chromium
+#   make clean        remove the venv and build/test leftovers
 #
 # The venv is (re)built when it is missing or pyproject.toml is newer than
 # its stamp file. Override the interpreter with `make PYTHON=python3.12 ...`.
@@ -13,13 +14,14 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.stamp
 
-# What `make run` starts. Until the Flet app exists it scores the worked
-# example on the command line; switch this to the app when it lands.
-RUN_CMD ?= $(BIN)/scorekeeper score docs/examples/worked-example.json --text
+# What `make run` starts: the app (a desktop window where a Flet desktop
+# client is available, else the web app at http://127.0.0.1:8550/, opened
+# in the default browser).
+RUN_CMD ?= $(BIN)/scorekeeper
 
 VENV_HINT := error: '$(PYTHON) -m venv' is unusable (no ensurepip). On Debian/Ubuntu run: sudo apt-get install python3-venv
 
-.PHONY: run test bench venv clean
+.PHONY: run test bench screenshots venv clean
 
 run: $(STAMP)
 	$(RUN_CMD)
@@ -35,6 +37,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+
+screenshots: $(STAMP)
+	$(BIN)/python tools/screenshots.py --out screenshots
 
 venv: $(STAMP)
 

@@ -36,6 +36,19 @@ def _lan_address() -> str | None:
         return None
 
 
+def _check_port(host: str, port: int) -> None:
+    """Refuse a port another program holds, with a clear message (not a server traceback)."""
+    from scorekeeper.errors import ScorekeeperError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as e:
+            raise ScorekeeperError(f"cannot serve on {host}:{port}: {e.strerror or e} (try --port)") from None
+
+
 def run(db: str | None, *, web: bool, host: str | None, port: int | None, open_browser: bool = False) -> int:
     """Open the store and run the app until it is stopped; returns the exit status."""
     import flet as ft
@@ -53,9 +66,12 @@ def run(db: str | None, *, web: bool, host: str | None, port: int | None, open_b
             port = port or DEFAULT_PORT
             # Serve only: Flet must not try to open a browser or a desktop client itself.
             os.environ["FLET_FORCE_WEB_SERVER"] = "true"
+            for var in ("FLET_SERVER_PORT", "FLET_SERVER_IP"):  # they would override host and port
+                os.environ.pop(var, None)
+            _check_port(host, port)
             shown = host if host not in ("0.0.0.0", "::") else (_lan_address() or "localhost")
             print(f"Scorekeeper is served at http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
-            if open_browser:
+            if open_browser and (not sys.platform.startswith("linux") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
                 import threading
                 import webbrowser
 
