@@ -884,8 +884,8 @@ def App(shared: vm.Shared):
     def param_screen(comp):
         @ft.component
         def Screen():
-            params = ft.use_route_params()
-            return comp(shared, params.get("mid", ""))
+            mid = ft.use_route_params().get("mid", "")
+            return comp(shared, mid, key=mid)  # another match: fresh state
 
         return Screen
 

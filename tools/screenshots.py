@@ -1,0 +1,282 @@
+"""Regenerate the README screenshots from the real app, by clicks alone.
+
+    .venv/bin/python tools/screenshots.py [--out screenshots] [--scale 2]
+
+Starts ``scorekeeper web`` on a free port with a throw-away database, drives
+it in Debian's Chromium (Playwright) at phone size (412x915 CSS px) and
+writes:
+
+* ``new-match.png``     the new-match form: Ann, Ben, Cy, Di, partnerships on
+                        ("All rule options" left closed: opened, it does
+                        not fit on one screen)
+* ``table-spinner.png`` mid-hand, a spinner with four arms, "15!" just scored
+* ``hand-end.png``      the hand-end panel with Ben's tile picked and the
+                        settlement preview ("... hold 8 → 10.")
+* ``score.png``         the Score screen after a settled hand
+* ``history.png``       History with four matches (one of them won)
+* ``table-dark.png``    the spinner table again, browser in dark mode
+
+Every step waits for the text the app should show next, so a change in the
+app that breaks the walk-through fails loudly (exit status 1) instead of
+producing wrong pictures.  The server is always stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from e2e import harness  # noqa: E402
+from e2e.harness import wait_text  # noqa: E402
+
+MIN_PNG_BYTES = 12_000  # a blank page or Flet's "Working..." screen is smaller
+MAX_PNG_BYTES = 400_000
+
+# The worked example (All Fives, Ann and Ben, Ann leads) plus two more tiles
+# so the arms are longer; the last play makes count 15 with four arms out of
+# the spinner 2-2.  (tile, the end it goes on when it fits several ends)
+SPINNER_PLAYS = [
+    ("3-2", None),
+    ("2-2", None),  # the spinner
+    ("4-2", None),  # on 2-2
+    ("2-0", None),  # on 2-2: the third arm
+    ("6-3", None),  # on 3-2
+    ("6-2", "6-3"),  # fits 6-3 and 2-2: asks which
+    ("4-4", None),  # on 4-2
+    ("5-2", "2-2"),  # fits 6-2 and 2-2: the fourth arm, count 15
+]
+
+# Hand size 3, Ann leads and dominoes; Ben keeps 4-4 (8 pips -> 10).
+HAND_END_PLAYS = ["5-5", "5-0", "5-3", "2-0", "3-1"]
+
+
+class ShotError(RuntimeError):
+    pass
+
+
+# ------------------------------------------------------------------ driving
+def _settle(page, loc) -> None:
+    """Bring a control into view and let Flutter's scrolling come to rest, so
+    a real click lands on it and not on a neighbour still moving past."""
+    harness.wait_idle(page, quiet=0.15)
+    for attempt in range(3):  # a re-render may replace the node meanwhile
+        try:
+            loc.scroll_into_view_if_needed()
+            break
+        except Exception:
+            if attempt == 2:
+                raise
+            harness.wait_idle(page, quiet=0.2)
+    harness.wait_idle(page, quiet=0.15)
+
+
+def click(page, name: str) -> None:
+    loc = harness.button(page, name)
+    _settle(page, loc)
+    loc.click()
+
+
+def fill(page, label: str, value: str) -> None:
+    _settle(page, page.get_by_role("textbox", name=label, exact=True))
+    harness.fill(page, label, value)
+    page.keyboard.press("Tab")  # leave the field, as a tap elsewhere would
+    harness.wait_idle(page, quiet=0.15)
+
+
+def scroll_top(page, first: str) -> None:
+    """Scroll the page's column back to its top by bringing its first control
+    (``first``, e.g. the "Home" icon button) into view.  Not the mouse wheel:
+    over the layout drawing (an InteractiveViewer) the wheel zooms the drawing
+    instead of scrolling the page."""
+    _settle(page, harness.button(page, first))
+
+
+def park_mouse(page) -> None:
+    """Move the pointer off every control: no hover tint or tooltip in the shot."""
+    page.mouse.move(1, 1)
+    harness.wait_idle(page, quiet=0.2)
+
+
+def play(page, tile: str, on: str | None) -> None:
+    click(page, f"tile {tile}")
+    if on is not None:
+        wait_text(page, re.compile(f"^{re.escape(tile)} fits \\d ends"))
+        click(page, f"on {on}")
+    wait_text(page, re.compile(f"^Note: .* set {re.escape(tile)}: "))
+
+
+def new_match(page, names, *, leader, partners=False, rules=None, start=True) -> None:
+    click(page, "New match")
+    wait_text(page, "Start match")
+    click(page, f"Players: {len(names)}")
+    for i, name in enumerate(names, 1):
+        fill(page, f"Player {i}", name)
+    if partners:
+        sw = page.get_by_role("switch")
+        _settle(page, sw)
+        sw.click()
+        harness.wait_idle(page, quiet=0.15)
+    if rules:
+        click(page, "All rule options")
+        for key, value in rules.items():
+            fill(page, key, str(value))
+        click(page, "Hide rule options")
+    click(page, f"First leader: {leader}")
+    if start:
+        click(page, "Start match")
+        wait_text(page, f"Hand 1, {leader} to play")
+
+
+def go_home(page) -> None:
+    click(page, "Home")
+    wait_text(page, "History")
+
+
+# -------------------------------------------------------------- screenshots
+def shot(page, path: Path, *, top: str | None = None, tries: int = 3) -> None:
+    """Screenshot the viewport (scrolled up to the control ``top`` if given);
+    retake if it looks blank, fail if it is too big."""
+    for attempt in range(1, tries + 1):
+        if top:
+            scroll_top(page, top)
+        park_mouse(page)
+        harness.wait_idle(page, quiet=0.5)
+        texts = harness.read_texts(page)
+        page.screenshot(path=str(path))
+        size = path.stat().st_size
+        working = any(t.startswith("Working") for t in texts)
+        if size >= MIN_PNG_BYTES and texts and not working:
+            if size > MAX_PNG_BYTES:
+                raise ShotError(f"{path.name} is {size} bytes (> {MAX_PNG_BYTES}): use a smaller --scale")
+            print(f"wrote {path} ({size // 1024} KB)")
+            return
+        time.sleep(1.0 * attempt)
+    raise ShotError(f"{path.name}: the page looks blank ({size} bytes, texts {texts[:5]!r})")
+
+
+def spinner_table(page) -> None:
+    """From Home: the spinner match up to the count-15 play."""
+    new_match(page, ["Ann", "Ben"], leader="Ann")
+    for tile, on in SPINNER_PLAYS:
+        play(page, tile, on)
+    wait_text(page, "Count 15")
+    wait_text(page, "Scored 15!")
+
+
+def run(out: Path, scale: float) -> list[Path]:
+    from playwright.sync_api import sync_playwright
+
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-shots-") as tmp:
+        port = harness.free_port()
+        cmd = [sys.executable, "-m", "scorekeeper.cli", "--db", str(Path(tmp) / "db"), "web",
+               "--host", "127.0.0.1", "--port", str(port)]
+        server = harness.start_server(cmd, port, cwd=str(ROOT))
+        try:
+            with sync_playwright() as p:
+                browser, ctx = harness.launch_browser(p, device_scale_factor=scale)
+                try:
+                    page = harness.open_app(ctx, server.url)
+
+                    # 1. new match: 4 players, partnerships.  "All rule options"
+                    # stays closed: opened, its options run far past one screen.
+                    new_match(page, ["Ann", "Ben", "Cy", "Di"], leader="Ann", partners=True, start=False)
+                    shot(page, out / "new-match.png", top="Back")
+                    written.append(out / "new-match.png")
+                    click(page, "Start match")
+                    wait_text(page, "Hand 1, Ann to play")
+                    play(page, "6-4", None)  # a turn, so History shows a score
+                    go_home(page)
+
+                    # 2. the table with a four-armed spinner, "15!"
+                    spinner_table(page)
+                    shot(page, out / "table-spinner.png", top="Home")
+                    written.append(out / "table-spinner.png")
+                    go_home(page)
+
+                    # 3. hand end: hand size 3, Ann dominoes, Ben's 4-4 picked
+                    new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand size": 3})
+                    for tile in HAND_END_PLAYS:
+                        play(page, tile, None)
+                    wait_text(page, "Hand 1, enter what is left")
+                    click(page, "Pick Ben's tiles")
+                    click(page, "remaining tile 4-4")
+                    wait_text(page, "Ann dominoed: the others hold 8 → 10.")
+                    shot(page, out / "hand-end.png", top="Home")
+                    written.append(out / "hand-end.png")
+
+                    # 4. score screen after the settled hand
+                    click(page, "Settle hand")
+                    wait_text(page, re.compile(r"^Hand 2, Ann to play"))
+                    click(page, "Score")
+                    wait_text(page, re.compile(r"^Total Ann \d+$"))
+                    shot(page, out / "score.png", top="Back to the table")
+                    written.append(out / "score.png")
+
+                    # 5. history
+                    click(page, "Back to the table")
+                    wait_text(page, re.compile(r"^Hand 2, Ann to play"))
+                    go_home(page)
+                    # a short match that is won (target 10: Cy's 5-5 wins it)
+                    new_match(page, ["Cy", "Di"], leader="Cy", rules={"target": 10})
+                    play(page, "5-5", None)
+                    wait_text(page, "Winner Cy")
+                    go_home(page)
+                    click(page, "History")
+                    wait_text(page, re.compile(r"^\d+ matches$"))
+                    shot(page, out / "history.png", top="Back")
+                    written.append(out / "history.png")
+                    page.close()
+                finally:
+                    ctx.close()
+
+                # 6. the spinner table in dark mode (a fresh context)
+                ctx = harness.new_context(browser, color_scheme="dark", device_scale_factor=scale)
+                try:
+                    page = harness.open_app(ctx, server.url)
+                    spinner_table(page)
+                    shot(page, out / "table-dark.png", top="Home")
+                    written.append(out / "table-dark.png")
+                finally:
+                    ctx.close()
+                    browser.close()
+        except BaseException:
+            log = harness.server_log(server)
+            if log.strip():
+                print("--- server output (tail) ---\n" + log[-3000:], file=sys.stderr)
+            raise
+        finally:
+            harness.stop_server(server)
+    return written
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default=str(ROOT / "screenshots"), help="output directory (default: screenshots/)")
+    ap.add_argument("--scale", type=float, default=2, help="device scale factor (default 2)")
+    args = ap.parse_args(argv)
+    if not Path(harness.CHROMIUM).exists():
+        print(f"error: {harness.CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
+        return 1
+    try:
+        written = run(Path(args.out), args.scale)
+    except Exception as e:  # noqa: BLE001 - one clear line, then the status
+        print(f"error: screenshots failed: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    gitkeep = Path(args.out) / ".gitkeep"
+    if written and gitkeep.exists():
+        gitkeep.unlink()
+    print("\n".join(str(p) for p in written))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
