@@ -164,6 +164,7 @@ class Sample:
     send_msg: float | None  # sent -> first message back
     msg_text: float | None  # first message back -> text
     nmsg: int  # messages received between the tap and the text
+    tag: str = ""  # ours: "scoring" (the play scored: the "15!" flash shows) or "plain"
 
 
 def timed_tap(page, loc, want: str, timeout: float = harness.ACTION_TIMEOUT) -> Sample:
@@ -251,7 +252,7 @@ def _new_match(page) -> Match:
 def _settle_hand(page, m: Match) -> None:
     """After a domino: type the pips of whoever still holds tiles, settle; the next hand starts."""
     h = m.hand
-    harness.wait_text(page, f"Hand {h.number}, enter what is left")
+    harness.wait_text(page, "Settle hand")  # the hand-end form is up
     down = h.layout.nodes
     free = [t for t in m.tiles if t not in down]
     remaining = []
@@ -306,6 +307,7 @@ def run_ours(browser, url: str, taps: int, warmup: int) -> dict:
             tile, on = choice
             turn = m.play(tile, on)
             s = timed_tap(page, harness.button(page, f"tile {tile}"), _note(m, turn))
+            s.tag = "scoring" if turn.points else "plain"
             done += 1
             if done > warmup:
                 samples.append(s)
@@ -364,6 +366,15 @@ def describe(name: str, samples: list[Sample]) -> str:
         f"    WebSocket messages per tap: median {statistics.median([s.nmsg for s in samples]):g}, "
         f"max {max(s.nmsg for s in samples)}",
     ]
+    tags = sorted({s.tag for s in samples if s.tag})
+    if tags:
+        lines.append(
+            "    pointerdown->text by kind: "
+            + " | ".join(
+                f"{t} (n={sum(s.tag == t for s in samples)}) {_stats([s.inpage for s in samples if s.tag == t])}"
+                for t in tags
+            )
+        )
     slow = sorted(samples, key=lambda s: s.inpage)[-3:]
     lines.append(
         "    slowest: "

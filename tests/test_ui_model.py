@@ -317,7 +317,7 @@ def test_hand_end_tiles_picked_settlement_and_next_hand(shared):
     t2.tap("6-6")  # taps in the picker go to Ben's remaining tiles
     assert t2.remaining == {"Ben": ["6-6"]} and t2.picking_for is None
     lines, problem = t2.settlement_preview()
-    assert problem is None and lines == ["Ann dominoed: the others hold 12 → 10."]
+    assert problem is None and lines == ["Ann dominoed: the others hold 12 -> 10."]
     t2.settle()
     assert t2.error is None and t2.phase == "play" and t2.hand_number == 2 and t2.to_move == "Ann"
     assert t2.scores == {"Ann": 5 + 10, "Ben": 0}
@@ -336,7 +336,7 @@ def test_hand_end_pips_typed_and_rounding_shown(shared):
     t.set_pips("Ben", "13")
     assert t.settlement_preview()[1] == "hand 1, remaining: Ben cannot hold 13 pips in 1 tile (0 to 12)"
     t.set_pips("Ben", "8")
-    assert t.settlement_preview() == (["Ann dominoed: the others hold 8 → 10."], None)
+    assert t.settlement_preview() == (["Ann dominoed: the others hold 8 -> 10."], None)
     t.settle()
     assert t.scores["Ann"] == 15
 
@@ -360,7 +360,7 @@ def test_blocked_hand_then_leader_chosen(shared):
     for name in held:
         t.set_pips(name, "0" if name == first else str(held[name]))
     lines, problem = t.settlement_preview()
-    assert problem is None and lines[0].startswith(f"{first} won the block: the others hold {held[second]} → ")
+    assert problem is None and lines[0].startswith(f"{first} won the block: the others hold {held[second]} -> ")
     t.settle()
     assert t.phase == "leader" and t.suggested_leader() == first
     t.start_hand(second)
@@ -373,7 +373,7 @@ def test_each_subtracts_lines(shared):
     play(t, "2-2")
     play(t, "2-4", "2-2")
     t.set_pips("Ben", "7")
-    assert t.settlement_preview() == (["Ann holds 0 → −0.", "Ben holds 7 → −5."], None)
+    assert t.settlement_preview() == (["Ann holds 0 -> -0.", "Ben holds 7 -> -5."], None)
 
 
 def test_match_won_announced_and_entries_refused(shared):

@@ -11,7 +11,7 @@ writes:
                         not fit on one screen)
 * ``table-spinner.png`` mid-hand, a spinner with four arms, "15!" just scored
 * ``hand-end.png``      the hand-end panel with Ben's tile picked and the
-                        settlement preview ("... hold 8 → 10.")
+                        settlement preview ("... hold 8 -> 10.")
 * ``score.png``         the Score screen after a settled hand
 * ``history.png``       History with four matches (one of them won)
 * ``table-dark.png``    the spinner table again, browser in dark mode
@@ -99,8 +99,11 @@ def scroll_top(page, first: str) -> None:
 
 
 def park_mouse(page) -> None:
-    """Move the pointer off every control: no hover tint or tooltip in the shot."""
+    """Move the pointer off every control and drop the keyboard focus (the Tab
+    pressed after filling a field leaves a focus halo on the next control,
+    e.g. the partnership switch): no hover tint, tooltip or halo in the shot."""
     page.mouse.move(1, 1)
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
     harness.wait_idle(page, quiet=0.2)
 
 
@@ -206,10 +209,10 @@ def run(out: Path, scale: float) -> list[Path]:
                     new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand size": 3})
                     for tile in HAND_END_PLAYS:
                         play(page, tile, None)
-                    wait_text(page, "Hand 1, enter what is left")
+                    wait_text(page, "Hand 1, hand over")
                     click(page, "Pick Ben's tiles")
                     click(page, "remaining tile 4-4")
-                    wait_text(page, "Ann dominoed: the others hold 8 → 10.")
+                    wait_text(page, "Ann dominoed: the others hold 8 -> 10.")
                     shot(page, out / "hand-end.png", top="Home")
                     written.append(out / "hand-end.png")
 

@@ -328,16 +328,14 @@ def _layout_view(table, width: float = 380, height: float = 300) -> ft.Control:
             )
         )
     stack = ft.Stack(children, width=d.width * unit, height=d.height * unit)
-    return ft.Container(
-        content=ft.InteractiveViewer(content=stack, min_scale=0.5, max_scale=4, constrained=True),
-        alignment=ft.Alignment.CENTER,
-        height=min(height, d.height * unit) + 8,
-    )
+    # scaled to fit (no pinch-zoom: on the web a mouse wheel over a zoomable
+    # area zooms it instead of scrolling the page)
+    return ft.Container(content=stack, alignment=ft.Alignment.CENTER, height=min(height, d.height * unit) + 8)
 
 
 def _count_line(table) -> ft.Control:
     d = table.drawing()
-    terms = " + ".join(t for t, _ in d.terms) if d.terms else "—"
+    terms = " + ".join(f"{t} ({v})" if "-" in t else t for t, v in d.terms) if d.terms else "nothing open"
     return ft.Row(
         [
             ft.Text(f"Count {d.count}", size=22, weight=ft.FontWeight.BOLD, semantics_label=f"Count {d.count}"),
@@ -368,7 +366,7 @@ def _players_strip(table) -> ft.Control:
         items.append(
             ft.Container(
                 content=ft.Text(
-                    f"{p.name}: {p.held}{' to play' if p.to_move else ''}",
+                    f"{p.name} · {p.held} tile{'s' if p.held != 1 else ''}{' · to play' if p.to_move else ''}",
                     weight=ft.FontWeight.BOLD if p.to_move else None,
                     semantics_label=f"{p.name} holds {p.held} tiles{', to play' if p.to_move else ''}",
                 ),
@@ -504,16 +502,16 @@ def _hand_end_panel(table) -> list[ft.Control]:
         rows.append(
             ft.Row(
                 [
-                    ft.Text(f"{name} ({held} tile{'s' if held != 1 else ''})", width=120),
+                    ft.Text(f"{name} ({held})", width=70, semantics_label=f"{name} holds {held}"),
                     ft.OutlinedButton(
-                        content=("Picking…" if table.picking_for == name else f"Pick tiles ({len(picked)}/{held})"),
+                        content=("Picking" if table.picking_for == name else f"Pick {len(picked)}/{held}"),
                         on_click=(lambda n: (lambda e: table.pick_for(n)))(name),
                         tooltip=f"Pick {name}'s tiles",
                     ),
                     ft.TextField(
                         label=f"{name} pips",
                         value=typed,
-                        width=110,
+                        width=100,
                         dense=True,
                         keyboard_type=ft.KeyboardType.NUMBER,
                         on_change=(lambda n: (lambda e: table.set_pips(n, e.control.value)))(name),
@@ -638,7 +636,7 @@ def Table(shared: vm.Shared, mid: str):
     phase = table.phase
     turn = (
         f"{table.to_move} to play" if phase == "play"
-        else "enter what is left" if phase == "hand-end"
+        else "hand over" if phase == "hand-end"
         else "next hand" if phase == "leader"
         else f"{table.winner} won"
     )
@@ -850,7 +848,7 @@ def StoredMatch(shared: vm.Shared, mid: str):
 
     body: list[ft.Control] = [
         ft.Row([ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip="Back", on_click=_go("/history")), _heading("Match")]),
-        ft.Text(", ".join(f"{k} {v}" for k, v in summary["scores"].items()) + (f" — {summary['winner']} won" if summary["winner"] else "")),
+        ft.Text(", ".join(f"{k} {v}" for k, v in summary["scores"].items()) + (f" - {summary['winner']} won" if summary["winner"] else "")),
     ]
     for h in summary["hands"]:
         lines = [f"Hand {h['number']} ({h['end']}), {h['leader']} led"]
@@ -858,7 +856,7 @@ def StoredMatch(shared: vm.Shared, mid: str):
             if t.get("pass"):
                 lines.append(f"  {t['player']}: {'+' + str(t['drew']) + ' ' if t.get('drew') else ''}pass")
             else:
-                pts = f" → {t['points']}" if t["points"] else ""
+                pts = f" -> {t['points']}" if t["points"] else ""
                 lines.append(f"  {t['player']}: {t['tile']}{' on ' + t['on'] if t['on'] else ''} (count {t['count']}){pts}")
         if any(h["settlement"].values()):
             lines.append("  settlement: " + ", ".join(f"{k} {v:+d}" for k, v in h["settlement"].items() if v))

@@ -751,10 +751,10 @@ def settlement_lines(m: Match, h) -> list[str]:
     scale = r.scale
     pips = h.pips or []
     lines = []
-    unit = "" if scale == 1 else f" (÷{scale})"
+    unit = "" if scale == 1 else f" (scale {scale}: divided by {scale})"
     if r.hand_end == "each-subtracts":
         for i, p in enumerate(pips):
-            lines.append(f"{s.players[i]} holds {p} → −{round5(p) // scale}{unit}.")
+            lines.append(f"{s.players[i]} holds {p} -> -{round5(p) // scale}{unit}.")
         return lines
     side_pips = [0] * len(s.sides)
     for i, p in enumerate(pips):
@@ -764,7 +764,7 @@ def settlement_lines(m: Match, h) -> list[str]:
         pot = sum(v for i, v in enumerate(side_pips) if i != h.winner)
         what = "dominoed" if h.end == "domino" else "won the block"
         lines.append(
-            f"{s.sides[h.winner]} {what}: the others hold {pot} → {round5(pot) // scale}{unit}"
+            f"{s.sides[h.winner]} {what}: the others hold {pot} -> {round5(pot) // scale}{unit}"
             + (" (voided: past the exact target)" if h.winner in h.voided else "")
             + "."
         )
@@ -773,7 +773,7 @@ def settlement_lines(m: Match, h) -> list[str]:
         pot = sum(v for i, v in enumerate(side_pips) if i not in tied)
         lines.append(
             f"Tie between {' and '.join(s.sides[i] for i in tied)}: "
-            f"{pot} ÷ {len(tied)} → {h.settlement[tied[0]]} each{unit}."
+            f"{pot} / {len(tied)} -> {h.settlement[tied[0]]} each{unit}."
         )
     else:
         lines.append("Blocked and tied: nobody scores.")

@@ -124,10 +124,10 @@ def test_two_player_hand_to_a_domino(server, app):
         click(page, f"tile {tile}")
         wait_text(page, f"Note: {m.setup.players[turn.player]} set {tile}: " + _note_tail(m, turn))
     assert m.hand.end == "domino" and m.setup.players[m.hand.domino_player] == "Ann"
-    wait_text(page, "Hand 1, enter what is left")
+    wait_text(page, "Hand 1, hand over")
     # Ben still holds his 3rd tile: type its pips
     fill(page, "Ben pips", "8")
-    wait_text(page, "Ann dominoed: the others hold 8 → 10.")
+    wait_text(page, "Ann dominoed: the others hold 8 -> 10.")
     click(page, "Settle hand")
     wait_text(page, re.compile(r"^Hand 2, Ann to play"))
     record = {
@@ -174,7 +174,7 @@ def test_four_player_partnership_hand_to_a_block(server, app):
         click(page, "Pass")
         wait_text(page, f"Note: {who} passed")
     assert m.hand.end == "blocked"
-    wait_text(page, "Hand 1, enter what is left")
+    wait_text(page, "Hand 1, hand over")
     # Ben's tiles are picked from the tiles not down; the others' pips typed
     down = {str(n.tile) for n in m.hand.layout}
     ben_tiles = [str(t) for t in m.tiles if str(t) not in down][: m.hand.held[1]]
@@ -192,7 +192,7 @@ def test_four_player_partnership_hand_to_a_block(server, app):
     expected = score_record(record)
     h1 = expected["hands"][0]
     assert h1["end"] == "blocked" and h1["winner"] == "Ann & Cy"  # Cy holds the fewest pips
-    wait_text(page, re.compile(r"^Ann & Cy won the block: the others hold \d+ → \d+\.$"))
+    wait_text(page, re.compile(r"^Ann & Cy won the block: the others hold \d+ -> \d+\.$"))
     click(page, "Settle hand")
     wait_text(page, "Hand 2: who leads?")
     assert screen_scores(page, list(teams)) == expected["scores"]
