@@ -114,10 +114,13 @@ def _tile_face(first: int, second: int, horizontal: bool, half: float, spinner: 
     )
 
 
-def _tile_button(tile: str, on_click, label: str, fits: bool = True, half: float = TILE_W):
+def _tile_button(tile: str, on_click, label: str, fits: bool = True, half: float = TILE_W, key: str | None = None):
     a, b = (int(x) for x in tile.split("-"))
     face = _tile_face(a, b, False, half * (1 if fits else 0.8), mark=None if fits else ft.Colors.SURFACE_CONTAINER)
-    return _labelled(ft.Container(content=face, on_click=on_click, ink=True, border_radius=6), label, on_click)
+    return ft.Container(
+        content=_labelled(ft.Container(content=face, on_click=on_click, ink=True, border_radius=6), label, on_click),
+        key=key,
+    )
 
 
 # --------------------------------------------------------------------- home
@@ -309,6 +312,7 @@ def _layout_view(table, width: float = 380, height: float = 300) -> ft.Control:
                 height=g.h * unit,
                 left=g.x * unit,
                 top=g.y * unit,
+                key=f"laid-{t}",
             )
         )
     for m in d.ends:
@@ -380,10 +384,11 @@ def _players_strip(table) -> ft.Control:
 
 
 def _play_panel(table) -> list[ft.Control]:
-    out: list[ft.Control] = []
+    prompts: list[ft.Control] = []
+    out: list[ft.Control] = [ft.Column(prompts, spacing=8, key="prompts")]
     if table.choosing:
         tile, ends = table.choosing
-        out.append(
+        prompts.append(
             ft.Container(
                 bgcolor=ft.Colors.TERTIARY_CONTAINER,
                 padding=PAD,
@@ -402,7 +407,7 @@ def _play_panel(table) -> list[ft.Control]:
         )
     if table.claiming:
         tile, on = table.claiming
-        out.append(
+        prompts.append(
             ft.Container(
                 bgcolor=ft.Colors.TERTIARY_CONTAINER,
                 padding=PAD,
@@ -428,7 +433,7 @@ def _play_panel(table) -> list[ft.Control]:
         )
     callers = table.muggins_callers()
     if callers:
-        out.append(
+        prompts.append(
             ft.Row(
                 [
                     ft.FilledButton(
@@ -461,12 +466,12 @@ def _play_panel(table) -> list[ft.Control]:
                 on_change=lambda e: _set_claim_mode(table, e.control.value),
             )
         )
-    out.append(ft.Row(actions, wrap=True, spacing=6))
+    out.append(ft.Row(actions, wrap=True, spacing=6, key="actions"))
     fits, others = table.picker()
     out.append(ft.Text(f"Fits an open end ({len(fits)})", weight=ft.FontWeight.W_500))
     out.append(
         ft.Row(
-            [_tile_button(t, (lambda t: (lambda e: table.tap(t)))(t), f"tile {t}") for t in fits],
+            [_tile_button(t, (lambda t: (lambda e: table.tap(t)))(t), f"tile {t}", key=f"fit-{t}") for t in fits],
             wrap=True,
             spacing=6,
             run_spacing=6,
@@ -475,7 +480,10 @@ def _play_panel(table) -> list[ft.Control]:
     out.append(ft.Text(f"Other tiles not down ({len(others)})", color=ft.Colors.ON_SURFACE_VARIANT))
     out.append(
         ft.Row(
-            [_tile_button(t, (lambda t: (lambda e: table.tap(t)))(t), f"tile {t}", fits=False, half=30) for t in others],
+            [
+                _tile_button(t, (lambda t: (lambda e: table.tap(t)))(t), f"tile {t}", fits=False, half=30, key=f"other-{t}")
+                for t in others
+            ],
             wrap=True,
             spacing=4,
             run_spacing=4,
@@ -652,25 +660,37 @@ def Table(shared: vm.Shared, mid: str):
         ],
         spacing=0,
     )
-    body: list[ft.Control] = [top, _score_strip(table), _players_strip(table)]
-    if table.flash:
-        body.append(ft.Text(table.flash, size=44, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY,
-                            semantics_label=f"Scored {table.flash}"))
-    if table.note:
-        body.append(ft.Text(table.note, semantics_label=f"Note: {table.note}"))
-    body.append(_error(table.error))
-    body.append(_layout_view(table))
-    body.append(_count_line(table))
+    # The same keyed items in the same order on every render: Flet then patches
+    # only what changed instead of re-sending the drawing and the picker.
+    body: list[ft.Control] = [
+        ft.Container(content=top, key="top"),
+        ft.Container(content=_score_strip(table), key="scores"),
+        ft.Container(content=_players_strip(table), key="players"),
+        ft.Text(
+            table.flash or "",
+            size=44,
+            weight=ft.FontWeight.BOLD,
+            color=ft.Colors.PRIMARY,
+            semantics_label=f"Scored {table.flash}" if table.flash else None,
+            visible=bool(table.flash),
+            key="flash",
+        ),
+        ft.Text(table.note or "", semantics_label=f"Note: {table.note}" if table.note else None,
+                visible=bool(table.note), key="note"),
+        ft.Container(content=_error(table.error), key="error"),
+        ft.Container(content=_layout_view(table), key="layout"),
+        ft.Container(content=_count_line(table), key="count"),
+    ]
     if show_fixes:
-        body += _corrections_panel(table, editing, set_editing)
+        panel, kind = _corrections_panel(table, editing, set_editing), "fixes"
     elif phase == "play":
-        body += _play_panel(table)
+        panel, kind = _play_panel(table), "play"
     elif phase == "hand-end":
-        body += _hand_end_panel(table)
+        panel, kind = _hand_end_panel(table), "hand-end"
     elif phase == "leader":
-        body += _leader_panel(table)
+        panel, kind = _leader_panel(table), "leader"
     else:
-        body.append(
+        panel, kind = [
             ft.Container(
                 content=ft.Column(
                     [
@@ -684,7 +704,8 @@ def Table(shared: vm.Shared, mid: str):
                 padding=PAD,
                 border_radius=12,
             )
-        )
+        ], "over"
+    body.append(ft.Column(panel, spacing=8, key=f"panel-{kind}"))
     return ft.Column(body, spacing=8, scroll=ft.ScrollMode.AUTO, expand=True)
 
 
