@@ -127,32 +127,10 @@ INIT_JS = r"""
 
 
 # ------------------------------------------------------------------ driving
-def _settle(page, loc) -> None:
-    """Bring a control into view and let Flutter's scrolling come to rest (as the
-    e2e tests do), so a real click lands on it and nothing of this is timed."""
-    harness.wait_idle(page, quiet=0.15)
-    for attempt in range(3):  # a re-render may replace the node between finding and scrolling
-        try:
-            loc.scroll_into_view_if_needed()
-            break
-        except Exception:
-            if attempt == 2:
-                raise
-            harness.wait_idle(page, quiet=0.2)
-    harness.wait_idle(page, quiet=0.15)
-
-
-def click(page, name: str) -> None:
-    loc = harness.button(page, name)
-    _settle(page, loc)
-    loc.click()
-
-
-def fill(page, label: str, value: str) -> None:
-    _settle(page, page.get_by_role("textbox", name=label, exact=True))
-    harness.fill(page, label, value)
-    page.keyboard.press("Tab")  # leave the field, as a player tapping elsewhere would
-    harness.wait_idle(page, quiet=0.15)
+# the shared way to click and type (see tests/e2e/harness.py)
+_settle = harness.settle
+click = harness.tap
+fill = harness.enter
 
 
 @dataclass

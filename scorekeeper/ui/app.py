@@ -394,54 +394,40 @@ def _players_strip(table) -> ft.Control:
     return ft.Row(items, wrap=True, spacing=6)
 
 
+def _prompt(table, question: str, buttons: list[ft.Control]) -> ft.Control:
+    """A question about the entry being made, its answers and Cancel."""
+    return ft.Container(
+        bgcolor=ft.Colors.TERTIARY_CONTAINER,
+        padding=PAD,
+        border_radius=8,
+        content=ft.Column(
+            [
+                ft.Text(question),
+                ft.Row(buttons + [ft.TextButton(content="Cancel", on_click=lambda e: table.cancel())], wrap=True),
+            ]
+        ),
+    )
+
+
 def _play_panel(table) -> list[ft.Control]:
     prompts: list[ft.Control] = []
     out: list[ft.Control] = [ft.Column(prompts, spacing=8, key="prompts")]
     if table.choosing:
         tile, ends = table.choosing
         prompts.append(
-            ft.Container(
-                bgcolor=ft.Colors.TERTIARY_CONTAINER,
-                padding=PAD,
-                border_radius=8,
-                content=ft.Column(
-                    [
-                        ft.Text(f"{tile} fits {len(ends)} ends: tap the one it goes on (on the drawing or here)"),
-                        ft.Row(
-                            [ft.FilledButton(content=f"on {on}", on_click=(lambda on: (lambda e: table.choose(on)))(on)) for on in ends]
-                            + [ft.TextButton(content="Cancel", on_click=lambda e: table.cancel())],
-                            wrap=True,
-                        ),
-                    ]
-                ),
+            _prompt(
+                table,
+                f"{tile} fits {len(ends)} ends: tap the one it goes on (on the drawing or here)",
+                [ft.FilledButton(content=f"on {on}", on_click=(lambda on: (lambda e: table.choose(on)))(on)) for on in ends],
             )
         )
     if table.claiming:
         tile, on = table.claiming
-        prompts.append(
-            ft.Container(
-                bgcolor=ft.Colors.TERTIARY_CONTAINER,
-                padding=PAD,
-                border_radius=8,
-                content=ft.Column(
-                    [
-                        ft.Text(f"{tile}{' on ' + on if on else ''}: points announced?"),
-                        ft.Row(
-                            [
-                                _labelled(
-                                    ft.OutlinedButton(content=str(p), on_click=(lambda p: (lambda e: table.claim(p)))(p)),
-                                    f"claim {p}",
-                                    (lambda p: (lambda e: table.claim(p)))(p),
-                                )
-                                for p in table.claim_choices()
-                            ]
-                            + [ft.TextButton(content="Cancel", on_click=lambda e: table.cancel())],
-                            wrap=True,
-                        ),
-                    ]
-                ),
-            )
-        )
+        buttons = []
+        for p in table.claim_choices():
+            handler = (lambda p: (lambda e: table.claim(p)))(p)
+            buttons.append(_labelled(ft.OutlinedButton(content=str(p), on_click=handler), f"claim {p}", handler))
+        prompts.append(_prompt(table, f"{tile}{' on ' + on if on else ''}: points announced?", buttons))
     callers = table.muggins_callers()
     if callers:
         prompts.append(

@@ -491,6 +491,37 @@ def wait_idle(page, quiet: float = 0.3, timeout: float = ACTION_TIMEOUT) -> None
     )
 
 
+
+def settle(page, loc) -> None:
+    """Bring a control into view and let Flutter's scrolling come to rest, so a
+    real mouse click lands on it and not on a neighbour still moving past."""
+    wait_idle(page, quiet=0.15)
+    for attempt in range(3):  # a re-render may replace the node between finding and scrolling
+        try:
+            loc.scroll_into_view_if_needed()
+            break
+        except Exception:
+            if attempt == 2:
+                raise
+            wait_idle(page, quiet=0.2)
+    wait_idle(page, quiet=0.15)
+
+
+def tap(page, name: str) -> None:
+    """A real mouse click on ``button(page, name)``, once it is in view and still."""
+    loc = button(page, name)
+    settle(page, loc)
+    loc.click()
+
+
+def enter(page, label: str, value: str) -> None:
+    """Type ``value`` into the text field ``label`` and leave the field, as a
+    player tapping elsewhere would (so the next tap is not spent on the focus)."""
+    settle(page, page.get_by_role("textbox", name=label, exact=True))
+    fill(page, label, value)
+    page.keyboard.press("Tab")
+    wait_idle(page, quiet=0.15)
+
 def _css_str(s: str) -> str:
     """Quote ``s`` as a CSS string literal."""
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ") + '"'
@@ -517,6 +548,9 @@ __all__ = [
     "reload",
     "scroll_until",
     "server_log",
+    "settle",
+    "tap",
+    "enter",
     "start_server",
     "stop_server",
     "wait_idle",

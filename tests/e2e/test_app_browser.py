@@ -24,34 +24,9 @@ from scorekeeper.store import Store
 pytestmark = pytest.mark.browser
 
 
-def _settle(page, loc) -> None:
-    """Bring a control into view and let Flutter's scrolling come to rest, so a
-    real mouse click lands on it and not on a neighbour still moving past."""
-    harness.wait_idle(page, quiet=0.15)
-    for attempt in range(3):  # a re-render may replace the node between finding and scrolling
-        try:
-            loc.scroll_into_view_if_needed()
-            break
-        except Exception:
-            if attempt == 2:
-                raise
-            harness.wait_idle(page, quiet=0.2)
-    harness.wait_idle(page, quiet=0.15)
-
-
-def click(page, name: str) -> None:
-    loc = harness.button(page, name)
-    _settle(page, loc)
-    loc.click()
-
-
-def fill(page, label: str, value: str) -> None:
-    _settle(page, page.get_by_role("textbox", name=label, exact=True))
-    harness.fill(page, label, value)
-    # leave the field as a player would by tapping elsewhere: the first tap after
-    # typing must not be spent on taking the focus away from the field
-    page.keyboard.press("Tab")
-    harness.wait_idle(page, quiet=0.15)
+# the shared way to click and type (see tests/e2e/harness.py)
+click = harness.tap
+fill = harness.enter
 
 
 def new_match(page, names, *, leader, partners=False, hand_sizes=None, rules=None):
