@@ -61,6 +61,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
 from e2e import harness  # noqa: E402
+from e2e.app_driver import new_match, play_note, web_command  # noqa: E402
 from scorekeeper.allfives.engine import Match, Setup  # noqa: E402
 from scorekeeper.allfives.events import Settle, StartHand  # noqa: E402
 from scorekeeper.envelope import Envelope  # noqa: E402
@@ -201,27 +202,8 @@ def _next_play(m: Match):
     return None
 
 
-def _note(m: Match, turn) -> str:
-    """The note the Table shows after ``turn`` (scorekeeper.ui.model.TableModel._after_turn)."""
-    s = m.setup
-    who = s.players[turn.player]
-    bits = [f"count {turn.count}"]
-    if turn.points:
-        bits.append(f"{s.sides[s.side_of[turn.player]]} +{turn.points}")
-    if m.hand.end == "domino":
-        bits.append(f"{who} dominoed")
-    return f"Note: {who} set {turn.tile}: " + ", ".join(bits)
-
-
 def _new_match(page) -> Match:
-    click(page, "New match")
-    harness.wait_text(page, "New match")
-    click(page, "Players: 2")
-    for i, name in enumerate(PLAYERS, 1):
-        fill(page, f"Player {i}", name)
-    click(page, f"First leader: {PLAYERS[0]}")
-    click(page, "Start match")
-    harness.wait_text(page, f"Hand 1, {PLAYERS[0]} to play")
+    new_match(page, PLAYERS, leader=PLAYERS[0])
     m = _engine()
     m.push(StartHand(PLAYERS[0]))
     return m
@@ -279,12 +261,12 @@ def run_ours(browser, url: str, taps: int, warmup: int) -> dict:
                 turn = m.play(tile, on)
                 click(page, f"tile {tile}")
                 click(page, f"set {tile} on {on}")
-                harness.wait_text(page, _note(m, turn))
+                harness.wait_text(page, play_note(m, turn))
                 untimed += 1
                 continue
             tile, on = choice
             turn = m.play(tile, on)
-            s = timed_tap(page, harness.button(page, f"tile {tile}"), _note(m, turn))
+            s = timed_tap(page, harness.button(page, f"tile {tile}"), play_note(m, turn))
             s.tag = "scoring" if turn.points else "plain"
             done += 1
             if done > warmup:
@@ -393,8 +375,7 @@ def main(argv=None) -> int:
         try:
             port = harness.free_port()
             ours = harness.start_server(
-                [sys.executable, "-m", "scorekeeper.cli", "--db", os.path.join(tmp, "db"), "web",
-                 "--host", "127.0.0.1", "--port", str(port)],
+                web_command(os.path.join(tmp, "db"), port),
                 port, cwd=str(REPO),
             )
             servers.append(ours)

@@ -136,6 +136,7 @@ def test_listing_is_newest_first_paged_and_cached_totals_follow_the_record(tmp_p
         store.undo(mid)  # takes back Ben's remaining: the cache is stale now; listing brings it back in line
         assert store.list(0, 1)[0]["scores"] == {"Ann": 15, "Ben": 0}
         assert store.latest_unfinished() == mid
+        assert store.summary(mid) == store.list(0, 1)[0]  # one match's entry, without listing
     # the index is only a cache: deleting it loses nothing
     (tmp_path / "index.json").unlink()
     with Store(tmp_path) as store:

@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from e2e import harness  # noqa: E402
+from e2e.app_driver import new_match, web_command  # noqa: E402
 from e2e.harness import wait_text  # noqa: E402
 
 MIN_PNG_BYTES = 12_000  # a blank page or Flet's "Working..." screen is smaller
@@ -93,28 +94,6 @@ def play(page, tile: str, on: str | None) -> None:
     wait_text(page, re.compile(f"^Note: .* set {re.escape(tile)}: "))
 
 
-def new_match(page, names, *, leader, partners=False, rules=None, start=True) -> None:
-    click(page, "New match")
-    wait_text(page, "Start match")
-    click(page, f"Players: {len(names)}")
-    for i, name in enumerate(names, 1):
-        fill(page, f"Player {i}", name)
-    if partners:
-        sw = page.get_by_role("switch")
-        _settle(page, sw)
-        sw.click()
-        harness.wait_idle(page, quiet=0.15)
-    if rules:
-        click(page, "All rule options")
-        for key, value in rules.items():
-            fill(page, key, str(value))
-        click(page, "Hide rule options")
-    click(page, f"First leader: {leader}")
-    if start:
-        click(page, "Start match")
-        wait_text(page, f"Hand 1, {leader} to play")
-
-
 def go_home(page) -> None:
     click(page, "Home")
     wait_text(page, "History")
@@ -158,8 +137,7 @@ def run(out: Path, scale: float) -> list[Path]:
     written: list[Path] = []
     with tempfile.TemporaryDirectory(prefix="scorekeeper-shots-") as tmp:
         port = harness.free_port()
-        cmd = [sys.executable, "-m", "scorekeeper.cli", "--db", str(Path(tmp) / "db"), "web",
-               "--host", "127.0.0.1", "--port", str(port)]
+        cmd = web_command(str(Path(tmp) / "db"), port)
         server = harness.start_server(cmd, port, cwd=str(ROOT))
         try:
             with sync_playwright() as p:

@@ -608,6 +608,12 @@ class Store:
         self._load(mid)
         self._refresh([mid])
 
+    def summary(self, mid: str) -> dict:
+        """One match's list entry, fresh from its record (the index is not written)."""
+        o = self._load(mid)
+        meta = self._meta_of(mid, o.record, o.created, o.path, o.match)
+        return {k: v for k, v in meta.items() if k != "sig"}
+
     def list(self, offset: int = 0, limit: int | None = 20) -> list[dict]:
         """Matches, newest first (by creation), paged; cached fields refreshed where stale."""
         self._check_open()

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import flet as ft
 
+from scorekeeper.allfives.record import result
+from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui import model as vm
 
 # The view-models, observable: assigning ``revision`` (done by every action) redraws.
@@ -124,6 +126,20 @@ def _tile_button(tile: str, on_click, label: str, fits: bool = True, half: float
 
 
 @ft.component
+def _LaidTile(tile: str, first: int, second: int, horizontal: bool, half: float, spinner: bool, setting, on_choose):
+    """A tile of the layout drawing; ``setting``: the tile being set, when this one is an end it may go on."""
+    face = _tile_face(first, second, horizontal, half, spinner, ft.Colors.TERTIARY_CONTAINER if setting else None)
+    if setting is None:
+        return _labelled(face, f"{tile}{' spinner' if spinner else ''} on the table")
+    handler = lambda e: on_choose(tile)  # noqa: E731
+    return _labelled(ft.Container(content=face, on_click=handler), f"set {setting} on {tile}", handler)
+
+
+#: Memoized like the picker tiles: a tap redraws only the tiles whose look changed.
+LaidTile = ft.memo(_LaidTile)
+
+
+@ft.component
 def _PickerTile(tile: str, label: str, fits: bool, half: float, on_tap):
     return _tile_button(tile, lambda e: on_tap(tile), label, fits, half)
 
@@ -176,7 +192,7 @@ def Home(shared: vm.Shared):
 def NewMatch(shared: vm.Shared):
     form, _ = ft.use_state(lambda: NewMatchVM(shared))
     show_rules, set_show_rules = ft.use_state(False)
-    rules = form.rules()
+    rules, rules_error = form.checked_rules()
     n = len(form.names)
 
     def start(e):
@@ -272,8 +288,8 @@ def NewMatch(shared: vm.Shared):
     if show_rules:
         controls.append(ft.Container(content=ft.Column(opts, spacing=10), padding=ft.Padding.only(left=8)))
     leaders = [("Draw lots", None)] + [(nm, nm) for nm in form.names]
-    controls.append(_choice_row("First leader", leaders, form.leader, lambda v: _set_leader(form, v)))
-    controls.append(_error(form.error or form.rules_error()))
+    controls.append(_choice_row("First leader", leaders, form.leader, form.set_leader))
+    controls.append(_error(form.error or rules_error))
     controls.append(ft.FilledButton(content="Start match", icon=ft.Icons.PLAY_ARROW, on_click=start, height=56))
     return ft.Column(controls, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
 
@@ -286,14 +302,8 @@ def _fill_next(form, name: str) -> None:
     form.set_name(len(form.names) - 1, name)
 
 
-def _set_leader(form, value) -> None:
-    form.leader = value
-    form._changed()
-
-
 # --------------------------------------------------------------------- table
-def _layout_view(table, width: float = 380, height: float = 300) -> ft.Control:
-    d = table.drawing()
+def _layout_view(table, d, width: float = 380, height: float = 300) -> ft.Control:
     if not d.tiles:
         return ft.Container(
             content=ft.Text("No tile down yet: tap the lead tile below."),
@@ -306,19 +316,11 @@ def _layout_view(table, width: float = 380, height: float = 300) -> ft.Control:
     children: list[ft.Control] = []
     for g in d.tiles:
         t = str(g.tile)
-        horizontal = g.w > g.h
-        half = 2 * unit
-        mark = ft.Colors.TERTIARY_CONTAINER if t in targets else None
-        face = _tile_face(g.first, g.second, horizontal, half - (4 if g.spinner else 2), g.spinner, mark)
-        on_click = (lambda t: (lambda e: table.choose(t)))(t) if t in targets else None
+        half = 2 * unit - (4 if g.spinner else 2)
         children.append(
             ft.Container(
-                content=_labelled(
-                    face,
-                    f"set {choosing[0]} on {t}" if t in targets else f"{t}{' spinner' if g.spinner else ''} on the table",
-                    on_click,
-                ),
-                on_click=on_click,
+                content=LaidTile(t, g.first, g.second, g.w > g.h, half, g.spinner,
+                                 choosing[0] if t in targets else None, table.choose),
                 width=g.w * unit,
                 height=g.h * unit,
                 left=g.x * unit,
@@ -348,8 +350,7 @@ def _layout_view(table, width: float = 380, height: float = 300) -> ft.Control:
     return ft.Container(content=stack, alignment=ft.Alignment.CENTER, height=min(height, d.height * unit) + 8)
 
 
-def _count_line(table) -> ft.Control:
-    d = table.drawing()
+def _count_line(d) -> ft.Control:
     terms = " + ".join(f"{t} ({v})" if "-" in t else t for t, v in d.terms) if d.terms else "nothing open"
     return ft.Row(
         [
@@ -460,7 +461,7 @@ def _play_panel(table) -> list[ft.Control]:
             ft.Switch(
                 label="Claims",
                 value=table.claim_mode,
-                on_change=lambda e: _set_claim_mode(table, e.control.value),
+                on_change=lambda e: table.set_claim_mode(e.control.value),
             )
         )
     out.append(ft.Row(actions, wrap=True, spacing=6, key="actions"))
@@ -484,11 +485,6 @@ def _play_panel(table) -> list[ft.Control]:
         )
     )
     return out
-
-
-def _set_claim_mode(table, on: bool) -> None:
-    table.claim_mode = bool(on)
-    table._changed()
 
 
 def _hand_end_panel(table) -> list[ft.Control]:
@@ -627,7 +623,7 @@ def Table(shared: vm.Shared, mid: str):
     def make():
         try:
             return TableVM(shared, mid)
-        except vm.ScorekeeperError as e:
+        except ScorekeeperError as e:
             return str(e)
 
     table, _ = ft.use_state(make)
@@ -656,6 +652,7 @@ def Table(shared: vm.Shared, mid: str):
     )
     # The same keyed items in the same order on every render: Flet then patches
     # only what changed instead of re-sending the drawing and the picker.
+    drawing = table.drawing()
     body: list[ft.Control] = [
         ft.Container(content=top, key="top"),
         ft.Container(content=_score_strip(table), key="scores"),
@@ -672,8 +669,8 @@ def Table(shared: vm.Shared, mid: str):
         ft.Text(table.note or "", semantics_label=f"Note: {table.note}" if table.note else None,
                 visible=bool(table.note), key="note"),
         ft.Container(content=_error(table.error), key="error"),
-        ft.Container(content=_layout_view(table), key="layout"),
-        ft.Container(content=_count_line(table), key="count"),
+        ft.Container(content=_layout_view(table, drawing), key="layout"),
+        ft.Container(content=_count_line(drawing), key="count"),
     ]
     if show_fixes:
         panel, kind = _corrections_panel(table, editing, set_editing), "fixes"
@@ -707,22 +704,17 @@ def Table(shared: vm.Shared, mid: str):
 def _score_table(summary: dict) -> ft.Control:
     sides = summary["sides"]
     rows = []
+    before = {s: 0 for s in sides}
     for h in summary["hands"]:
-        plays = {s: 0 for s in sides}
-        for t in h["turns"]:
-            side = _side_of(summary, t["player"])
-            if side:
-                plays[side] += t.get("points", 0)
-            mg = t.get("muggins")
-            if mg:
-                plays[mg["side"]] += mg["points"]
         cells = [ft.DataCell(ft.Text(str(h["number"])))]
         for s in sides:
             settle = h["settlement"].get(s, 0)
-            text = f"{plays[s]}" + (f" {settle:+d}" if settle else "") + f" = {h['scores'][s]}"
+            plays = h["scores"][s] - before[s] - settle  # every point of the hand not from its settlement
+            text = f"{plays}" + (f" {settle:+d}" if settle else "") + f" = {h['scores'][s]}"
             cells.append(ft.DataCell(ft.Text(text)))
         cells.append(ft.DataCell(ft.Text(h["end"] if h["end"] != "open" else "playing")))
         rows.append(ft.DataRow(cells=cells))
+        before = h["scores"]
     return ft.DataTable(
         columns=[ft.DataColumn(ft.Text("Hand"))] + [ft.DataColumn(ft.Text(s)) for s in sides] + [ft.DataColumn(ft.Text("End"))],
         rows=rows,
@@ -730,24 +722,12 @@ def _score_table(summary: dict) -> ft.Control:
     )
 
 
-def _side_of(summary: dict, player: str) -> str | None:
-    return summary.get("_side_of", {}).get(player)
-
-
-def _summary_with_sides(match) -> dict:
-    s = vm.result(match)
-    st = match.setup
-    s["_side_of"] = {p: st.sides[st.side_of[i]] for i, p in enumerate(st.players)}
-    return s
-
-
 @ft.component
 def Score(shared: vm.Shared, mid: str):
     try:
         with shared.lock:
-            match = shared.store.match(mid)
-            summary = _summary_with_sides(match)
-    except vm.ScorekeeperError as e:
+            summary = result(shared.store.match(mid))
+    except ScorekeeperError as e:
         return ft.Column([_heading("Match not found"), _error(str(e)), ft.Button(content="Home", on_click=_go("/"))])
     totals = [
         ft.Text(f"{side}: {score}", size=26, weight=ft.FontWeight.BOLD, semantics_label=f"Total {side} {score}")

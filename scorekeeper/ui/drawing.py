@@ -49,10 +49,6 @@ class TileGlyph:
     spinner: bool
     order: int  # 1 for the lead, then in the order set
 
-    @property
-    def crosswise(self) -> bool:
-        return self.tile.is_double
-
 
 @dataclass(frozen=True, slots=True)
 class EndMark:

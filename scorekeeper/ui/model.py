@@ -35,10 +35,19 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from scorekeeper.allfives.engine import Match, round5
-from scorekeeper.allfives.events import Settle
-from scorekeeper.allfives.record import result
-from scorekeeper.allfives.rules import DEFAULT_HAND_SIZE, HAND_SIZE_PRESETS, RULE_KEYS, Rules
-from scorekeeper.allfives.tiles import Tile, tiles_of_set
+from scorekeeper.allfives.layout import Layout
+from scorekeeper.allfives.record import event_entry, parse_remaining, result
+from scorekeeper.allfives.rules import (
+    BLOCK_WINNERS,
+    CLAIM_MODES,
+    DEFAULT_HAND_SIZE,
+    HAND_ENDS,
+    HAND_SIZE_PRESETS,
+    RULE_KEYS,
+    SPINNER_POLICIES,
+    Rules,
+)
+from scorekeeper.allfives.tiles import Tile
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
 from scorekeeper.ui.drawing import Drawing, draw_layout
@@ -62,20 +71,16 @@ HAND_SIZES: dict[str, str] = {
 #: Choices of every rule option with a fixed set of values (the rest are numbers).
 RULE_CHOICES: dict[str, tuple] = {
     "set": (6, 9, 12),
-    "spinner": ("first-double", "none", "all-doubles"),
-    "hand_end": ("winner-takes", "each-subtracts"),
-    "block_winner": ("player", "side"),
+    "spinner": SPINNER_POLICIES,
+    "hand_end": HAND_ENDS,
+    "block_winner": BLOCK_WINNERS,
     "scale": (1, 5),
     "exact_target": (False, True),
     "boneyard_reserve": (0, 1, 2),
-    "claims": ("check", "muggins"),
+    "claims": CLAIM_MODES,
 }
 
 PAGE_SIZE = 10
-
-
-def _msg(e: Exception) -> str:
-    return str(e)
 
 
 # ---------------------------------------------------------------- shared state
@@ -104,13 +109,7 @@ class Shared:
         """The unfinished match to resume in one tap (its list entry), or None."""
         with self.lock:
             mid = self.store.latest_unfinished()
-            if mid is None:
-                return None
-            self.store.refresh(mid)
-            for m in self.store.list(0, None):
-                if m["id"] == mid:
-                    return m
-            return None
+            return None if mid is None else self.store.summary(mid)
 
 
 class _Model:
@@ -209,19 +208,23 @@ class NewMatchForm(_Model):
             self.error = None
         self._changed()
 
-    def rules(self) -> Rules | None:
-        """The rules in effect (defaults filled in), or None when they are invalid (see ``rules_error``)."""
+    def checked_rules(self) -> tuple[Rules | None, str | None]:
+        """The rules in effect (defaults filled in) and None, or None and why they are invalid."""
         try:
-            return Rules.parse(self.overrides, len(self.names))
-        except ScorekeeperError:
-            return None
+            return Rules.parse(self.overrides, len(self.names)), None
+        except ScorekeeperError as e:
+            return None, str(e)
+
+    def rules(self) -> Rules | None:
+        return self.checked_rules()[0]
 
     def rules_error(self) -> str | None:
-        try:
-            Rules.parse(self.overrides, len(self.names))
-            return None
-        except ScorekeeperError as e:
-            return _msg(e)
+        return self.checked_rules()[1]
+
+    def set_leader(self, name: str | None) -> None:
+        """The first leader (None: draw lots when the match starts)."""
+        self.leader = name
+        self._changed()
 
     def record(self, rng: random.Random | None = None) -> dict:
         names = [s.strip() for s in self.names]
@@ -255,7 +258,7 @@ class NewMatchForm(_Model):
                 self._changed()
                 return mid
             except ScorekeeperError as e:
-                problem = _msg(e)
+                problem = str(e)
         self.error = problem
         self._changed()
         return None
@@ -285,10 +288,8 @@ class TableModel(_Model):
         self.claim_mode = False  # enter claims with "check" rules (always on with "muggins")
         self.remaining: dict[str, Any] = {}  # the hand-end form: name -> list of tiles or pips text
         self.picking_for: str | None = None  # whose tiles the hand-end picker adds to
-        self.correcting: tuple[int, int] | None = None
         with shared.lock:
             self._match = shared.store.match(mid)  # raises StoreError for an unknown id
-            self.title = shared.store.record(mid).get("title") or "All Fives"
 
     # ------------------------------------------------------------- reading
     @property
@@ -308,10 +309,6 @@ class TableModel(_Model):
         return [
             PlayerRow(n, s.sides[s.side_of[i]], held[i], m.to_move == n) for i, n in enumerate(s.players)
         ]
-
-    @property
-    def sides(self) -> list[str]:
-        return list(self._match.setup.sides)
 
     @property
     def scores(self) -> dict[str, int]:
@@ -364,8 +361,6 @@ class TableModel(_Model):
 
     def drawing(self) -> Drawing:
         h = self._match.hand
-        from scorekeeper.allfives.layout import Layout
-
         return draw_layout(h.layout if h else Layout(self.rules.spinner))
 
     def picker(self) -> tuple[list[str], list[str]]:
@@ -386,6 +381,14 @@ class TableModel(_Model):
         top = 5 * (self.rules.set * 6 // 5 + 1)  # above any count the set can make
         return [p // self.rules.scale for p in range(0, top + 1, 5)]
 
+    def set_claim_mode(self, on: bool) -> None:
+        self.claim_mode = bool(on)
+        self._changed()
+
+    def _worth(self, count: int) -> int:
+        """What a count scores (in the match's scale) before claims and the target."""
+        return count // self.rules.scale if count % 5 == 0 else 0
+
     @property
     def asks_claims(self) -> bool:
         return self.rules.claims == "muggins" or self.claim_mode
@@ -402,8 +405,7 @@ class TableModel(_Model):
             return []
         if self.phase not in ("play", "hand-end"):
             return []
-        worth = t.count // self.rules.scale if t.count % 5 == 0 else 0
-        if worth - (t.claim or 0) <= 0:
+        if self._worth(t.count) - (t.claim or 0) <= 0:
             return []
         s = m.setup
         mine = s.side_of[t.player]
@@ -418,9 +420,6 @@ class TableModel(_Model):
                 out.append((h.number, i, f"{s.players[t.player]}: {turn_text(t)}"))
         return out
 
-    def hands_summary(self) -> dict:
-        return result(self._match)
-
     # ------------------------------------------------------------- acting
     def _apply(self, fn: Callable[[Store], Any]) -> bool:
         """Run one store change; on failure keep the message; always redraw."""
@@ -431,7 +430,7 @@ class TableModel(_Model):
             self.error = None
             return True
         except ScorekeeperError as e:
-            self.error = _msg(e)
+            self.error = str(e)
             return False
         finally:
             self._changed()
@@ -450,7 +449,7 @@ class TableModel(_Model):
         try:
             t = Tile.parse(tile)
         except ScorekeeperError as e:
-            self.error = _msg(e)
+            self.error = str(e)
             self._changed()
             return
         places = self._match.placements(t)
@@ -473,7 +472,6 @@ class TableModel(_Model):
     def cancel(self) -> None:
         self.choosing = None
         self.claiming = None
-        self.correcting = None
         self.error = None
         self._changed()
 
@@ -529,7 +527,7 @@ class TableModel(_Model):
             elif t.claim_ok:
                 bits.append("claim right")
             elif self.rules.claims == "muggins":
-                worth = t.count // self.rules.scale if t.count % 5 == 0 else 0
+                worth = self._worth(t.count)
                 if t.claim > worth:
                     bits.append(f"claimed {t.claim}: too much, nothing scored")
                 elif t.claim < worth:
@@ -597,9 +595,7 @@ class TableModel(_Model):
             return
         h = self._match.hand
         n = len(h.turns)
-        with self._shared.lock:
-            entry = self._shared.store.record(self.mid)["hands"][h.number - 1]["turns"][n - 1]
-        entry = dict(entry, muggins=caller)
+        entry = dict(event_entry(self._match.events[-1]), muggins=caller)  # the last play, as entered
         if self._apply(lambda st: st.edit(self.mid, h.number, n, entry)):
             t = self.last_turn()
             _, side, pts, voided = t.muggins
@@ -618,7 +614,6 @@ class TableModel(_Model):
             self._changed()
             return
         if self._apply(lambda st: st.edit(self.mid, hand, turn, entry)):
-            self.correcting = None
             self.flash = None
             self.note = f"hand {hand}, turn {turn} corrected; every score after it recounted"
 
@@ -691,12 +686,10 @@ class TableModel(_Model):
         except ValueError as e:
             return [], f"{where}: {e}"
         try:
-            from scorekeeper.allfives.record import parse_remaining
-
-            settle: Settle = parse_remaining(value, self.rules.set, h.number)
+            settle = parse_remaining(value, self.rules.set, h.number)
             trial = Match.replay(self._match.setup, self._match.events + [settle])
         except ScorekeeperError as e:
-            return [], _msg(e)
+            return [], str(e)
         return settlement_lines(trial, trial.hand), None
 
     def settle(self) -> None:
@@ -854,7 +847,7 @@ class HistoryModel(_Model):
                 self.total = self._shared.store.count()
                 self.items = self._shared.store.list(self.offset, PAGE_SIZE)
         except ScorekeeperError as e:
-            self.error = _msg(e)
+            self.error = str(e)
         self._changed()
 
     def next_page(self) -> None:
@@ -871,7 +864,7 @@ class HistoryModel(_Model):
             with self._shared.lock:
                 return self._shared.store.export(mid)
         except ScorekeeperError as e:
-            self.error = _msg(e)
+            self.error = str(e)
             self._changed()
             return None
 
@@ -902,10 +895,6 @@ class HistoryModel(_Model):
             with self._shared.lock:
                 return result(self._shared.store.match(mid))
         except ScorekeeperError as e:
-            self.error = _msg(e)
+            self.error = str(e)
             self._changed()
             return None
-
-
-def all_tiles(highest: int) -> list[str]:
-    return [str(t) for t in tiles_of_set(highest)]

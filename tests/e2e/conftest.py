@@ -8,11 +8,11 @@ machine without /usr/bin/chromium they fail with a message saying so.
 from __future__ import annotations
 
 import os
-import sys
 
 import pytest
 
 from e2e import harness
+from e2e.app_driver import web_command
 
 
 def _need_chromium():
@@ -31,7 +31,7 @@ class Server:
 
     @property
     def cmd(self) -> list[str]:
-        return [sys.executable, "-m", "scorekeeper.cli", "--db", self.db, "web", "--host", "127.0.0.1", "--port", str(self.port)]
+        return web_command(self.db, self.port)
 
     @property
     def url(self) -> str:

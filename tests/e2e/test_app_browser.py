@@ -7,17 +7,16 @@ compares with what the screen shows, then with the record the server stored.
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 
 from e2e import harness
+from e2e.app_driver import new_match, play_note
 from e2e.harness import read_texts, wait_text
 from scorekeeper.allfives.engine import Match, Setup
 from scorekeeper.allfives.events import StartHand
 from scorekeeper.allfives.record import score_record
-from scorekeeper.allfives.tiles import Tile
 from scorekeeper.envelope import Envelope
 from scorekeeper.store import Store
 
@@ -27,28 +26,6 @@ pytestmark = pytest.mark.browser
 # the shared way to click and type (see tests/e2e/harness.py)
 click = harness.tap
 fill = harness.enter
-
-
-def new_match(page, names, *, leader, partners=False, hand_sizes=None, rules=None):
-    click(page, "New match")
-    wait_text(page, "New match")
-    click(page, f"Players: {len(names)}")
-    for i, name in enumerate(names, 1):
-        fill(page, f"Player {i}", name)
-    if partners:
-        page.get_by_role("switch").click()
-    if hand_sizes:
-        click(page, f"Hand sizes: {hand_sizes}")
-    if rules:
-        click(page, "All rule options")
-        for key, value in rules.items():
-            if key in ("hand size", "target"):
-                fill(page, key, str(value))
-            else:
-                click(page, f"{key}: {value}")
-    click(page, f"First leader: {leader}")
-    click(page, "Start match")
-    wait_text(page, f"Hand 1, {leader} to play")
 
 
 def engine_for(names, teams=None, rules=None):
@@ -97,7 +74,7 @@ def test_two_player_hand_to_a_domino(server, app):
         turn = m.play(tile, on)
         entries.append({"play": tile, **({"on": on} if on and len(m.hand.turns) > 1 else {})})
         click(page, f"tile {tile}")
-        wait_text(page, f"Note: {m.setup.players[turn.player]} set {tile}: " + _note_tail(m, turn))
+        wait_text(page, play_note(m, turn))
     assert m.hand.end == "domino" and m.setup.players[m.hand.domino_player] == "Ann"
     wait_text(page, "Hand 1, hand over")
     # Ben still holds his 3rd tile: type its pips
@@ -115,16 +92,6 @@ def test_two_player_hand_to_a_domino(server, app):
     stored = stored_record(server)
     assert score_record(stored)["scores"] == expected
     assert [t for t in stored["hands"][0]["turns"]] == entries
-
-
-def _note_tail(m, turn) -> str:
-    side = m.setup.sides[m.setup.side_of[turn.player]]
-    bits = [f"count {turn.count}"]
-    if turn.points:
-        bits.append(f"{side} +{turn.points}")
-    if m.hand.end == "domino":
-        bits.append(f"{m.setup.players[turn.player]} dominoed")
-    return ", ".join(bits)
 
 
 def test_four_player_partnership_hand_to_a_block(server, app):

@@ -1,0 +1,62 @@
+"""Driving Scorekeeper's screens in the browser: shared by the browser tests,
+``tools/screenshots.py`` and ``benchmarks/ui_latency.py``.
+
+Expected texts are written here from the engine's turn, independently of the
+view-models, so a test that waits for them checks what the app says.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from e2e import harness
+
+#: text fields of the rule options (the others are rows of buttons)
+_TEXT_RULES = ("hand size", "target")
+
+
+def web_command(db: str, port: int) -> list[str]:
+    """``scorekeeper web`` on 127.0.0.1:``port`` with the database ``db``."""
+    return [sys.executable, "-m", "scorekeeper.cli", "--db", db, "web", "--host", "127.0.0.1", "--port", str(port)]
+
+
+def new_match(page, names, *, leader, partners=False, hand_sizes=None, rules=None, start=True) -> None:
+    """Fill the new-match screen from Home; ``rules`` maps an option's label
+    ("hand size", "spinner", ...) to its value. With ``start`` the match is
+    started and the table is up with ``leader`` to play."""
+    harness.tap(page, "New match")
+    harness.wait_text(page, "Start match")
+    harness.tap(page, f"Players: {len(names)}")
+    for i, name in enumerate(names, 1):
+        harness.enter(page, f"Player {i}", name)
+    if partners:
+        switch = page.get_by_role("switch")
+        harness.settle(page, switch)
+        switch.click()
+        harness.wait_idle(page, quiet=0.15)
+    if hand_sizes:
+        harness.tap(page, f"Hand sizes: {hand_sizes}")
+    if rules:
+        harness.tap(page, "All rule options")
+        for key, value in rules.items():
+            if key in _TEXT_RULES:
+                harness.enter(page, key, str(value))
+            else:
+                harness.tap(page, f"{key}: {value}")
+        harness.tap(page, "Hide rule options")
+    harness.tap(page, f"First leader: {leader}")
+    if start:
+        harness.tap(page, "Start match")
+        harness.wait_text(page, f"Hand 1, {leader} to play")
+
+
+def play_note(m, turn) -> str:
+    """The note the table shows after a play ``turn`` just pushed to the engine ``m``."""
+    s = m.setup
+    who = s.players[turn.player]
+    bits = [f"count {turn.count}"]
+    if turn.points:
+        bits.append(f"{s.sides[s.side_of[turn.player]]} +{turn.points}")
+    if m.hand.end == "domino":
+        bits.append(f"{who} dominoed")
+    return f"Note: {who} set {turn.tile}: " + ", ".join(bits)
