@@ -1,0 +1,38 @@
+"""An All Fives match as a :class:`~scorekeeper.tally.timeline.Timeline`:
+every side's score after each turn and each settlement.
+
+>>> from scorekeeper.allfives.record import load
+>>> record = {"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"],
+...           "rules": {"hand_size": 3},
+...           "hands": [{"leader": "Ann", "turns": [{"play": "5-5"}, {"play": "5-0"}]}]}
+>>> t = timeline(load(record))
+>>> [(s.label, s.scores) for s in t.steps]
+[('hand 1, turn 1', (10, 0)), ('hand 1, turn 2', (10, 10))]
+>>> t.events()
+[[10], [10]]
+"""
+
+from __future__ import annotations
+
+from scorekeeper.allfives.engine import Match
+from scorekeeper.tally.timeline import Step, Timeline
+
+__all__ = ["timeline"]
+
+
+def timeline(match: Match) -> Timeline:
+    setup = match.setup
+    side_of = setup.side_of
+    steps: list[Step] = []
+    for h in match.hands:
+        scores = list(h.scores_before)
+        for n, t in enumerate(h.turns, 1):
+            scores[side_of[t.player]] += t.points
+            if t.muggins is not None:
+                scores[t.muggins[1]] += t.muggins[2]
+            steps.append(Step(h.number, n, tuple(scores)))
+        if h.settlement is not None:
+            for s, p in enumerate(h.settlement):
+                scores[s] += p
+            steps.append(Step(h.number, None, tuple(scores)))
+    return Timeline(tuple(setup.sides), match.rules.target, match.rules.scale, tuple(steps))
