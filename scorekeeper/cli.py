@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any, Sequence
 
@@ -40,7 +41,39 @@ def _build_parser() -> argparse.ArgumentParser:
     w = sub.add_parser("web", help="serve the app for phones and browsers at the table (works offline)")
     w.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: every interface, so phones on the same network reach it)")
     w.add_argument("--port", type=int, default=8550, help="port (default 8550)")
+    t = sub.add_parser("tally", help="a side's Holsey-Tidwell X tally from its scoring events")
+    t.add_argument("--points", required=True, metavar="P,P,...", help="the side's scoring events in order, e.g. 10,10,5,15,35")
+    t.add_argument("--scale", type=int, choices=(1, 5), default=1, help="5: one point is one stroke (cribbage-style matches); default 1: one stroke is 5 points")
+    _output_flags(t)
+    b = sub.add_parser("pegboard", help="the cribbage pegboard's pegs from each side's scoring events")
+    b.add_argument("--points", required=True, action="append", metavar="P,P,...", help="one side's scoring events in order, e.g. 3,2,4 (repeat for each side)")
+    b.add_argument("--target", type=int, default=61, help="points that win (default 61; above 61 the board has 121 holes)")
+    b.add_argument("--names", metavar="NAME,NAME,...", help="the sides' names, in the order of --points")
+    _output_flags(b)
     return p
+
+
+def _output_flags(p: argparse.ArgumentParser) -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--json", action="store_true", help="print JSON")
+    g.add_argument("--svg", action="store_true", help="print an SVG drawing")
+
+
+def parse_points(text: str) -> list[int]:
+    """``"10,10,5"`` -> ``[10, 10, 5]``; an empty string is no events.
+
+    >>> parse_points("3, 2,4"), parse_points("")
+    ([3, 2, 4], [])
+    """
+    out = []
+    for i, part in enumerate(text.split(","), 1):
+        part = part.strip()
+        if not part and text.strip() == "":
+            return []
+        if not re.fullmatch(r"[+-]?\d{1,9}", part):
+            raise ScorekeeperError(f"--points: event {i}: {part!r} is not a whole number of points")
+        out.append(int(part))
+    return out
 
 
 def read_json(path: str) -> Any:
@@ -128,6 +161,47 @@ def cmd_list(args) -> int:
     return 0
 
 
+def cmd_tally(args) -> int:
+    from scorekeeper.tally import tally
+
+    t = tally(parse_points(args.points), scale=args.scale)
+    if args.json:
+        print(json.dumps(t.to_json()))
+    elif args.svg:
+        from scorekeeper.tally.svg import tally_svg
+
+        sys.stdout.write(tally_svg(t) + "\n")
+    else:
+        print(f"{t.total} points")
+        per = 50 if args.scale == 1 else 10
+        for i, sym in enumerate(t.symbols):
+            print(f"{sym}  {min(t.total, per * (i + 1))}")
+    return 0
+
+
+def cmd_pegboard(args) -> int:
+    from scorekeeper.tally import pegboard
+
+    names = [n.strip() for n in args.names.split(",")] if args.names else []
+    if names and len(names) != len(args.points):
+        raise ScorekeeperError(f"--names: {len(names)} names for {len(args.points)} sides (one --points per side)")
+    if len(set(names)) != len(names):
+        raise ScorekeeperError("--names: every side needs its own name")
+    names = names or [f"Side {i}" for i in range(1, len(args.points) + 1)]
+    board = pegboard({n: parse_points(p) for n, p in zip(names, args.points)}, target=args.target)
+    if args.json:
+        out = board.sides[0][1].to_json() if len(board.sides) == 1 and not args.names else board.to_json()
+        print(json.dumps(out))
+    elif args.svg:
+        from scorekeeper.tally.svg import pegboard_svg
+
+        sys.stdout.write(pegboard_svg(board) + "\n")
+    else:
+        for name, p in board.sides:
+            print(f"{name}: front peg {p.front}, back peg {p.back}")
+    return 0
+
+
 def cmd_web(args) -> int:
     from scorekeeper.ui.serve import run
 
@@ -148,6 +222,8 @@ COMMANDS = {
     "export": "cmd_export",
     "list": "cmd_list",
     "web": "cmd_web",
+    "tally": "cmd_tally",
+    "pegboard": "cmd_pegboard",
     None: "cmd_app",
 }
 

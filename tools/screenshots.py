@@ -15,6 +15,14 @@ writes:
 * ``score.png``         the Score screen after a settled hand
 * ``history.png``       History with four matches (one of them won)
 * ``table-dark.png``    the spinner table again, browser in dark mode
+* ``tally.png``         the Score screen of a match in its fifth hand: each
+                        side's Holsey-Tidwell X tally (the latest score in red)
+* ``pegboard.png``      a three-player Cribbage 61 match: the pegboard and
+                        the score chart
+
+The last two are matches of the engine's random legal games (the first seed
+that fits), imported into a fresh database before the server starts, then
+opened by clicks (Resume match, Score).
 
 Every step waits for the text the app should show next, so a change in the
 app that breaks the walk-through fails loudly (exit status 1) instead of
@@ -130,6 +138,79 @@ def spinner_table(page) -> None:
     wait_text(page, "Scored 15!")
 
 
+NAMES = ["Ann", "Ben", "Cy"]
+
+
+def pick_record(players: int, low: int, high: int, **rules) -> dict:
+    """The first random legal match (by seed, a few hands long) that nobody has
+    won yet and whose scores all lie in ``low..high``; players renamed Ann, Ben, Cy."""
+    import json
+
+    from scorekeeper.allfives.record import load
+    from scorekeeper.allfives.simulate import random_record
+
+    for seed in range(500):
+        for hands in range(2, 7):
+            record = random_record(seed, players, max_hands=hands, **rules)
+            m = load(record)
+            if m.winner is None and low <= min(m.scores) and max(m.scores) <= high:
+                text = json.dumps(record)
+                for i in range(players):
+                    text = text.replace(f'"P{i + 1}"', json.dumps(NAMES[i]))
+                return json.loads(text)
+    raise ShotError(f"no random match with scores in {low}..{high}")
+
+
+def scroll_heading_to_top(page, text: str) -> None:
+    """Wheel the page until the heading ``text`` is near the top of the screen
+    (or the page can scroll no further), then let the scrollbar fade."""
+    loc = page.locator("flt-semantics-host span").filter(has_text=re.compile("^" + re.escape(text) + "$"))
+    harness.settle(page, loc)
+    for _ in range(6):
+        y = loc.bounding_box()["y"]
+        if abs(y - 8) < 16:
+            break
+        page.mouse.move(200, 450)
+        page.mouse.wheel(0, y - 8)
+        harness.wait_idle(page, quiet=0.3)
+        if loc.bounding_box()["y"] == y:
+            break
+    time.sleep(2)  # Flutter's scrollbar fades out
+
+
+def score_shots(browser, out: Path, scale: float) -> list[Path]:
+    """tally.png and pegboard.png, each from its own database and server."""
+    from scorekeeper.store import Store
+
+    written = []
+    cases = [
+        ("tally.png", pick_record(2, 100, 200), "X tally"),
+        ("pegboard.png", pick_record(3, 15, 58, scale=5), "Pegboard to 61"),
+    ]
+    for name, record, heading in cases:
+        with tempfile.TemporaryDirectory(prefix="scorekeeper-shots-") as tmp:
+            db = str(Path(tmp) / "db")
+            with Store(db) as st:
+                st.import_record(record)
+            port = harness.free_port()
+            server = harness.start_server(web_command(db, port), port, cwd=str(ROOT))
+            ctx = harness.new_context(browser, device_scale_factor=scale)
+            try:
+                page = harness.open_app(ctx, server.url)
+                click(page, "Resume match")
+                wait_text(page, re.compile(r"^Hand \d+, "))
+                click(page, "Score")
+                wait_text(page, heading)
+                if heading != "X tally":
+                    scroll_heading_to_top(page, heading)
+                shot(page, out / name, top="Back to the table" if heading == "X tally" else None)
+                written.append(out / name)
+            finally:
+                ctx.close()
+                harness.stop_server(server)
+    return written
+
+
 def run(out: Path, scale: float) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
@@ -206,6 +287,9 @@ def run(out: Path, scale: float) -> list[Path]:
                     written.append(out / "table-dark.png")
                 finally:
                     ctx.close()
+                try:
+                    written += score_shots(browser, out, scale)
+                finally:
                     browser.close()
         except BaseException:
             log = harness.server_log(server)
@@ -217,16 +301,30 @@ def run(out: Path, scale: float) -> list[Path]:
     return written
 
 
+def run_score_only(out: Path, scale: float) -> list[Path]:
+    from playwright.sync_api import sync_playwright
+
+    out.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser, ctx = harness.launch_browser(p, device_scale_factor=scale)
+        ctx.close()
+        try:
+            return score_shots(browser, out, scale)
+        finally:
+            browser.close()
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=str(ROOT / "screenshots"), help="output directory (default: screenshots/)")
     ap.add_argument("--scale", type=float, default=2, help="device scale factor (default 2)")
+    ap.add_argument("--only-score", action="store_true", help="only tally.png and pegboard.png (quicker)")
     args = ap.parse_args(argv)
     if not Path(harness.CHROMIUM).exists():
         print(f"error: {harness.CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
         return 1
     try:
-        written = run(Path(args.out), args.scale)
+        written = run_score_only(Path(args.out), args.scale) if args.only_score else run(Path(args.out), args.scale)
     except Exception as e:  # noqa: BLE001 - one clear line, then the status
         print(f"error: screenshots failed: {type(e).__name__}: {e}", file=sys.stderr)
         return 1

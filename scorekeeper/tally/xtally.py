@@ -113,8 +113,9 @@ class Tally:
         >>> tally([]).describe()
         '0 points: nothing drawn'
         """
+        points = f"{self.total} point{'s' if self.total != 1 else ''}"
         if not self.symbols:
-            return f"{self.total} points: nothing drawn"
+            return f"{points}: nothing drawn"
         full = sum(1 for s in self.symbols if s.complete)
         parts = []
         if full:
@@ -124,7 +125,7 @@ class Tally:
             marks = [{0: "", 1: "half the large X", 2: "the large X"}[last.x]]
             marks += [s for s in last.spaces if s]
             parts.append(("then " if full else "") + ", ".join(m for m in marks if m))
-        return f"{self.total} points: " + ", ".join(parts)
+        return f"{points}: " + ", ".join(parts)
 
     def __str__(self) -> str:
         return " ".join(str(s) for s in self.symbols)

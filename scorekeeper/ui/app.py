@@ -18,10 +18,12 @@ Every control a player touches carries a label (tooltips, button texts or
 
 from __future__ import annotations
 
+import re
+
 import flet as ft
 
-from scorekeeper.allfives.record import result
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.tally.svg import chart_svg, pegboard_svg, tally_svg
 from scorekeeper.ui import model as vm
 
 # The view-models, observable: assigning ``revision`` (done by every action) redraws.
@@ -256,16 +258,19 @@ def NewMatch(shared: vm.Shared):
     # every option of all-fives.md
     opts: list[ft.Control] = []
     for key in ("hand_size", "target"):
-        current = getattr(rules, key, "") if rules is not None else form.overrides.get(key, "")
+        default = form.default_of(key)
         opts.append(
             ft.TextField(
                 label=key.replace("_", " "),
-                value=str(form.overrides.get(key, current)),
+                value=str(form.overrides.get(key, "" if default is None else default)),
                 keyboard_type=ft.KeyboardType.NUMBER,
                 on_change=(lambda k: (lambda e: form.set_rule(k, e.control.value)))(key),
                 dense=True,
                 width=160,
-                key=f"rule-{key}",
+                # A new field when the default moves (target 250 -> 61 at scale 5): changing
+                # the text of the same field from the server raced the client, which sent
+                # its old text back as typed.
+                key=f"rule-{key}-{default}",
             )
         )
     for key, choices in vm.RULE_CHOICES.items():
@@ -722,13 +727,35 @@ def _score_table(summary: dict) -> ft.Control:
     )
 
 
+def _svg(svg: str, label: str, max_width: float = 390) -> ft.Control:
+    """An SVG drawing (from :mod:`scorekeeper.tally.svg`) shown at its own size
+    (scaled down to ``max_width``), read out as ``label``."""
+    w = float(re.search(r'width="([\d.]+)"', svg).group(1))
+    h = float(re.search(r'height="([\d.]+)"', svg).group(1))
+    scale = min(1.0, max_width / w)
+    return ft.Image(src=svg, width=w * scale, height=h * scale, fit=ft.BoxFit.CONTAIN, semantics_label=label)
+
+
+def _side_tally(side: vm.SideDisplay, per_row: int) -> ft.Control:
+    if side.tally is None:
+        return ft.Column([ft.Text(side.name, weight=ft.FontWeight.BOLD), ft.Text(side.note or "", italic=True)], spacing=2)
+    label = f"Tally {side.name}: {side.tally.describe()}"
+    picture = tally_svg(side.tally, previous=side.previous, per_row=per_row, title=label)
+    return ft.Column(
+        [ft.Text(f"{side.name}  {side.score}", weight=ft.FontWeight.BOLD), _svg(picture, label)],
+        spacing=2,
+        key=f"tally-{side.name}",
+    )
+
+
 @ft.component
 def Score(shared: vm.Shared, mid: str):
     try:
         with shared.lock:
-            summary = result(shared.store.match(mid))
+            shown = vm.score_displays(shared.store.match(mid))
     except ScorekeeperError as e:
         return ft.Column([_heading("Match not found"), _error(str(e)), ft.Button(content="Home", on_click=_go("/"))])
+    summary = shown.summary
     totals = [
         ft.Text(f"{side}: {score}", size=26, weight=ft.FontWeight.BOLD, semantics_label=f"Total {side} {score}")
         for side, score in summary["scores"].items()
@@ -753,6 +780,25 @@ def Score(shared: vm.Shared, mid: str):
                 border_radius=12,
             )
         )
+    if shown.note:
+        body.append(ft.Text(shown.note, italic=True, semantics_label=shown.note))
+    else:
+        body.append(_heading("X tally", 16))
+        # A symbol is 50 points (10 at scale 5): one row holds a 250 (or 50-point) game.
+        per_row = 5
+        body.extend(_side_tally(side, per_row) for side in shown.sides)
+    if shown.pegboard is not None:
+        board = shown.pegboard
+        label = "Pegboard: " + ", ".join(f"{n} {p.front} (back peg {p.back})" for n, p in board.sides)
+        body.append(_heading(f"Pegboard to {board.target}", 16))
+        body.append(_svg(pegboard_svg(board), label))
+    tl = shown.timeline
+    chart_label = "Score chart: " + ", ".join(f"{n} {sc}" for n, sc in zip(tl.sides, tl.scores)) + f" after {len(tl.steps)} turn{'s' if len(tl.steps) != 1 else ''}"
+    low = min((min(tl.series(i)) for i in range(len(tl.sides))), default=0)
+    if low < 0:
+        chart_label += f"; lowest {low}"
+    body.append(_heading("Score over the turns", 16))
+    body.append(_svg(chart_svg(tl), chart_label))
     body.append(ft.Text("Per hand: points from plays, hand-end settlement = running total", italic=True))
     body.append(ft.Row([_score_table(summary)], scroll=ft.ScrollMode.AUTO))
     return ft.Column(body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)

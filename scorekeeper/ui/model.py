@@ -49,7 +49,10 @@ from scorekeeper.allfives.rules import (
 )
 from scorekeeper.allfives.tiles import Tile
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.allfives.timeline import timeline
 from scorekeeper.store import Store
+from scorekeeper.tally import Pegboard, Tally, TallyError, pegboard, tally
+from scorekeeper.tally.timeline import Timeline
 from scorekeeper.ui.drawing import Drawing, draw_layout
 
 #: Rule presets offered by the new-match screen (rules on top of the defaults).
@@ -217,6 +220,23 @@ class NewMatchForm(_Model):
 
     def rules(self) -> Rules | None:
         return self.checked_rules()[0]
+
+    def default_of(self, key: str) -> Any:
+        """What rule ``key`` would be if it were not set here (it follows the
+        others: the target is 61 at scale 5, else 250 or 200), or None.
+
+        >>> import tempfile
+        >>> f = NewMatchForm(Shared(tempfile.mkdtemp()), names=["Ann", "Ben"])
+        >>> f.set_rule("target", "100"); f.default_of("target")
+        250
+        >>> f.set_rule("scale", 5); f.default_of("target"), f.rules().target
+        (61, 100)
+        """
+        try:
+            rules = Rules.parse({k: v for k, v in self.overrides.items() if k != key}, len(self.names))
+        except ScorekeeperError:
+            return None
+        return getattr(rules, key, None)
 
     def rules_error(self) -> str | None:
         return self.checked_rules()[1]
@@ -735,6 +755,65 @@ class TableModel(_Model):
         if self._apply(lambda st: st.append(self.mid, {"hand": {"leader": leader}})):
             self.flash = None
             self.note = f"hand {self.hand_number}: {leader} leads"
+
+
+# --------------------------------------------------------------------- score
+EACH_SUBTRACTS_NOTE = (
+    "No X tally or pegboard: with hand end each-subtracts points are taken off, "
+    "and a tally or a board cannot show a deduction. The chart shows the dips."
+)
+
+
+@dataclass(frozen=True)
+class SideDisplay:
+    """One side on the score screen: its tally (and the tally before its latest
+    scoring event, so the new strokes can be told apart), or why there is none."""
+
+    name: str
+    score: int
+    tally: Tally | None
+    previous: Tally | None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class ScoreDisplays:
+    """Everything the score screen draws, computed from the stored record."""
+
+    summary: dict  # the ``scorekeeper score`` object
+    timeline: Timeline
+    sides: tuple[SideDisplay, ...]
+    pegboard: Pegboard | None  # scale-5 matches only
+    note: str | None  # why there are no tallies and no board (each-subtracts)
+
+
+def score_displays(match: Match) -> ScoreDisplays:
+    """The tallies, the pegboard and the chart of a match, as data.
+
+    >>> from scorekeeper.allfives.record import load
+    >>> m = load({"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"],
+    ...           "rules": {"hand_size": 3}, "hands": [{"leader": "Ann", "turns": [{"play": "5-5"}]}]})
+    >>> d = score_displays(m)
+    >>> [(s.name, str(s.tally), s.previous.total) for s in d.sides]
+    [('Ann', '[X . . . .]', 0), ('Ben', '', 0)]
+    >>> d.pegboard is None, d.note is None
+    (True, True)
+    """
+    tl = timeline(match)
+    rules = match.rules
+    summary = result(match)
+    if rules.hand_end == "each-subtracts":
+        sides = tuple(SideDisplay(n, sc, None, None) for n, sc in zip(tl.sides, tl.scores))
+        return ScoreDisplays(summary, tl, sides, None, EACH_SUBTRACTS_NOTE)
+    events = tl.events()
+    sides = []
+    for name, score, ev in zip(tl.sides, tl.scores, events):
+        try:
+            sides.append(SideDisplay(name, score, tally(ev, rules.scale), tally(ev[:-1], rules.scale)))
+        except TallyError as e:  # a muggins claim of, say, 7 in a scale-1 match
+            sides.append(SideDisplay(name, score, None, None, f"No X tally: {e.reason}."))
+    board = pegboard(dict(zip(tl.sides, events)), target=rules.target) if rules.scale == 5 else None
+    return ScoreDisplays(summary, tl, tuple(sides), board, None)
 
 
 def settlement_lines(m: Match, h) -> list[str]:

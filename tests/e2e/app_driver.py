@@ -43,6 +43,7 @@ def new_match(page, names, *, leader, partners=False, hand_sizes=None, rules=Non
                 harness.enter(page, key, str(value))
             else:
                 harness.tap(page, f"{key}: {value}")
+        harness.scroll_to_top(page)  # before the form shrinks (see harness.scroll_to_top)
         harness.tap(page, "Hide rule options")
     harness.tap(page, f"First leader: {leader}")
     if start:

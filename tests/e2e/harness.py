@@ -494,8 +494,31 @@ def wait_idle(page, quiet: float = 0.3, timeout: float = ACTION_TIMEOUT) -> None
 
 def settle(page, loc) -> None:
     """Bring a control into view and let Flutter's scrolling come to rest, so a
-    real mouse click lands on it and not on a neighbour still moving past."""
+    real mouse click lands on it and not on a neighbour still moving past.
+
+    Scrolls with the mouse wheel, as a user would: ``scroll_into_view_if_needed``
+    on a semantics node can scroll the DOM overlay instead of Flutter's view
+    (seen right after a form grew: the node then *reports* a box in view while
+    the control is still painted below the fold, and the click lands on a
+    neighbour).  It stays as the fallback when the wheel does not move the node
+    (e.g. a row that scrolls sideways)."""
     wait_idle(page, quiet=0.15)
+    loc.wait_for(state="attached")
+    view = page.viewport_size or PHONE_VIEWPORT
+    for _ in range(12):
+        box = loc.bounding_box()
+        if box is None:
+            break
+        top, bottom = box["y"], box["y"] + box["height"]
+        if top >= 0 and bottom <= view["height"]:
+            wait_idle(page, quiet=0.15)
+            return
+        page.mouse.move(view["width"] / 2, view["height"] / 2)
+        page.mouse.wheel(0, (top + bottom) / 2 - view["height"] / 2)
+        wait_idle(page, quiet=0.15)
+        after = loc.bounding_box()
+        if after is not None and after["y"] == box["y"]:
+            break  # the wheel moved nothing here
     for attempt in range(3):  # a re-render may replace the node between finding and scrolling
         try:
             loc.scroll_into_view_if_needed()
@@ -505,6 +528,19 @@ def settle(page, loc) -> None:
                 raise
             wait_idle(page, quiet=0.2)
     wait_idle(page, quiet=0.15)
+
+
+def scroll_to_top(page) -> None:
+    """Wheel Flutter's view back to its top (the pointer in the middle of the page).
+
+    Do this before a tap that makes the page much shorter (e.g. hiding a long
+    list of options): when Flutter clamps a scrolled view to a shorter content
+    it does not move the semantics overlay, whose boxes then lie about where
+    the controls are painted."""
+    view = page.viewport_size or PHONE_VIEWPORT
+    page.mouse.move(view["width"] / 2, view["height"] / 2)
+    page.mouse.wheel(0, -100 * view["height"])
+    wait_idle(page, quiet=0.2)
 
 
 def tap(page, name: str) -> None:

@@ -1,0 +1,101 @@
+"""The score screen's paper-style displays in a real browser: the X tally of
+the side that scores grows (and only that side's), the pegboard's pegs
+leapfrog in a scale-5 match, the chart follows, and an each-subtracts match
+shows the note instead of a tally and a board.
+
+The expected labels come from the tally and pegboard models fed with the
+points the engine gives the same plays, not from the screen's code.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from e2e import harness
+from e2e.app_driver import new_match, play_note
+from e2e.harness import read_texts, wait_text
+from scorekeeper.allfives.engine import Match, Setup
+from scorekeeper.allfives.events import StartHand
+from scorekeeper.envelope import Envelope
+from scorekeeper.tally import pegs, tally
+from scorekeeper.ui.model import EACH_SUBTRACTS_NOTE
+
+pytestmark = pytest.mark.browser
+
+tap = harness.tap
+
+
+def engine(names, rules):
+    env = {"format": "scorekeeper/1", "game": "all-fives", "players": list(names), "rules": rules}
+    m = Match(Setup.of(Envelope.parse(env), rules))
+    m.push(StartHand(names[0]))
+    return m
+
+
+def scoring_play(m: Match) -> str:
+    """A tile that fits exactly one place, one that scores first (the lowest such tile)."""
+    single = [t for t in m.tiles if len(m.placements(t)) == 1]
+    scoring = [t for t in single if m.preview(t, m.placements(t)[0])[1] > 0]
+    return str((scoring or single)[0])
+
+
+def open_score(page):
+    tap(page, "Score")
+    wait_text(page, "Score over the turns")
+
+
+def back_to_table(page):
+    tap(page, "Back to the table")
+    harness.wait_idle(page, quiet=0.2)
+
+
+def tally_label(side, points, scale):
+    return f"Tally {side}: {tally(points, scale).describe()}"
+
+
+def test_a_scoring_play_changes_that_sides_tally_and_pegs(server, app):
+    page = app
+    names = ["Ann", "Ben"]
+    rules = {"scale": 5, "hand_size": 5}
+    new_match(page, names, leader="Ann", rules={"scale": 5, "hand size": 5})
+    m = engine(names, rules)
+    events = {"Ann": [], "Ben": []}
+
+    open_score(page)
+    for side in names:
+        wait_text(page, tally_label(side, [], 5))
+    wait_text(page, "Pegboard: Ann 0 (back peg 0), Ben 0 (back peg 0)")
+    back_to_table(page)
+
+    # plays until both sides have scored: each a tile that fits one place only (one tap),
+    # one that scores if there is one
+    while not (events["Ann"] and events["Ben"]) and len(m.hand.turns) < 8:
+        tile = scoring_play(m)
+        turn = m.play(tile)
+        tap(page, f"tile {tile}")
+        wait_text(page, play_note(m, turn))
+        who = m.setup.players[turn.player]
+        if turn.points:
+            events[who].append(turn.points)
+        open_score(page)
+        for side in names:
+            wait_text(page, tally_label(side, events[side], 5))
+        front_back = ", ".join(f"{s} {pegs(events[s]).front} (back peg {pegs(events[s]).back})" for s in names)
+        wait_text(page, f"Pegboard: {front_back}")
+        n = len(m.hand.turns)
+        wait_text(page, f"Score chart: Ann {m.scores[0]}, Ben {m.scores[1]} after {n} turn{'s' if n != 1 else ''}")
+        back_to_table(page)
+    # the plays above score for both sides, so each tally changed at least once
+    assert events["Ann"] and events["Ben"], events
+
+
+def test_each_subtracts_shows_a_note_instead_of_tally_and_board(server, app):
+    page = app
+    new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand end": "each-subtracts", "scale": 5})
+    tap(page, "tile 5-5")
+    wait_text(page, "Score Ann 2")
+    open_score(page)
+    wait_text(page, EACH_SUBTRACTS_NOTE)
+    texts = read_texts(page)
+    assert not [t for t in texts if t.startswith("Tally ") or t.startswith("Pegboard")], texts
+    assert "Score chart: Ann 2, Ben 0 after 1 turn" in texts
