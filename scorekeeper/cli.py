@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from typing import Any, Sequence
@@ -103,8 +104,7 @@ def read_json(path: str) -> Any:
 
 
 def cmd_score(args) -> int:
-    from scorekeeper.allfives.record import score_record
-    from scorekeeper.allfives.text import render
+    from scorekeeper.games import render, score_record
 
     record = read_json(args.record)
     out = score_record(record)
@@ -239,11 +239,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RecursionError:
         print("error: the record is nested too deeply", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # the reader went away (`... | head`): not an error
+        try:
+            sys.stdout = open(os.devnull, "w")  # no second complaint when Python flushes at exit
+        except OSError:
+            pass
+        return 0
     except OSError as e:
         print(f"error: {e.filename or 'the database'}: {e.strerror or e}", file=sys.stderr)
         return EXIT_USAGE
-    except BrokenPipeError:
-        return 0
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130

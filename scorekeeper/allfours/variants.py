@@ -1,0 +1,66 @@
+"""The All Fours variants of ``../shared/spec/all-fours.md`` as data.
+
+>>> VARIANTS["trinidad"].turn_up_points("J"), VARIANTS["trinidad"].turn_up_points("5")
+(3, 0)
+>>> VARIANTS["west-yorkshire"].default_target(players=2), VARIANTS["west-yorkshire"].default_target(players=4)
+(9, 11)
+>>> VARIANTS["trinidad"].dealing
+'counter-clockwise'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["Variant", "VARIANTS", "RANKS", "CARD_POINTS", "DEFAULT_VARIANT"]
+
+#: Card ranks as a record writes them, low to high.
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+#: Points of the counting cards for Game (the pack holds 80).
+CARD_POINTS = {"A": 4, "K": 3, "Q": 2, "J": 1, "10": 10}
+DEFAULT_VARIANT = "trinidad"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One row of the spec's table."""
+
+    name: str
+    title: str
+    turn_up: dict[str, int] = field(default_factory=dict)  # rank -> points to the dealer's side; {} = pitched
+    all_turned: bool = False  # every turned card counts (else only the final one)
+    hang_jack: bool = False  # the Jack won by an opponent scores 3
+    seven_up_tie: bool = False  # a Game tie goes to a non-dealer (else nobody)
+    target: int = 11
+    target_two_players: int | None = None
+    dealing: str = "clockwise"
+
+    @property
+    def pitched(self) -> bool:
+        """True where trump is pitched: no card is turned up, nobody begs."""
+        return not self.turn_up
+
+    def turn_up_points(self, rank: str) -> int:
+        return self.turn_up.get(rank, 0)
+
+    def default_target(self, players: int) -> int:
+        if players == 2 and self.target_two_players is not None:
+            return self.target_two_players
+        return self.target
+
+
+VARIANTS: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        Variant("trinidad", "Trinidad", {"A": 1, "6": 2, "J": 3}, all_turned=True, hang_jack=True, target=14,
+                dealing="counter-clockwise"),
+        Variant("tobago", "Tobago", {"A": 1, "2": 2, "J": 3}, all_turned=True, hang_jack=True, target=14),
+        Variant("west-yorkshire", "West Yorkshire", target=11, target_two_players=9),
+        Variant("lancashire", "Lancashire", target=11),
+        Variant("english-1674", "English (1674)", {"J": 1}, target=11),
+        Variant("running", "Running All Fours", {"A": 4, "K": 3, "Q": 2, "J": 1}, target=31),
+        Variant("north-american", "North American", {"J": 1}, target=10),
+        Variant("seven-up", "Seven Up", {"J": 1}, seven_up_tie=True, target=7),
+        Variant("pitch", "Pitch", target=7),
+    )
+}
