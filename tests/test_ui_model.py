@@ -11,6 +11,7 @@ from hypothesis import given, settings, strategies as st
 from scorekeeper.allfives.engine import Match
 from scorekeeper.allfives.record import load, parse_record, score_record
 from scorekeeper.allfives.simulate import random_record
+from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.drawing import draw_layout
 from scorekeeper.ui.model import (
     HistoryModel,
@@ -492,3 +493,19 @@ def test_drawing_of_a_spinner_with_four_arms():
         arms[str(g.tile)] = ("right" if gx > cx else "left") if gy == cy else ("down" if gy > cy else "up")
     assert arms == {"5-0": "right", "5-3": "left", "5-1": "up", "5-2": "down"}
     assert d.overlaps == 0 and d.count == 0 + 3 + 1 + 2
+
+
+def test_an_all_fours_match_is_refused_by_the_all_fives_screens_with_a_message(tmp_path):
+    """Until the All Fours screens exist, an imported All Fours match must not break the app."""
+    shared = Shared(str(tmp_path / "db"))
+    try:
+        mid = shared.store.import_record({"format": "scorekeeper/1", "game": "all-fours", "players": ["Ann", "Ben"],
+                                          "hands": [{"dealer": "Ann", "turn_up": ["J"]}]})
+        with pytest.raises(ScorekeeperError, match="all-fours: the app has no screens for that game yet"):
+            TableModel(shared, mid)
+        hist = HistoryModel(shared)
+        assert hist.summary(mid) is None and "no screens for that game" in hist.error
+        assert shared.resume() is None  # Home offers no resume into a screen that cannot show it
+        assert hist.export(mid)  # but it can still be exported
+    finally:
+        shared.close()

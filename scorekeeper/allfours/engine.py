@@ -223,7 +223,7 @@ class Match:
         return self.setup.sides.index(value)
 
     def _rank(self, value: Any, number: int, what: str) -> str:
-        rank = str(value).upper() if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+        rank = value.upper() if isinstance(value, str) else None  # "j" is read as "J"; 6 (a number) is refused
         if rank not in RANKS:
             raise AllFoursError(f"unknown rank {value!r} (ranks: {', '.join(RANKS)})", hand=number, field=what)
         return rank

@@ -12,7 +12,8 @@ True
 """
 
 from scorekeeper.store.storage import AtomicJSONStorage, atomic_write
-from scorekeeper.store.store import SCHEMA, Store, StoreError, StoreLockedError, default_path, entries_of
+from scorekeeper.store.games import entries_of
+from scorekeeper.store.store import SCHEMA, Store, StoreError, StoreLockedError, default_path
 
 __all__ = [
     "SCHEMA",

@@ -31,22 +31,14 @@ from typing import Any, Iterable
 
 from tinydb import Query, TinyDB
 
-from scorekeeper.allfives.engine import Match
-from scorekeeper.allfives.record import load, parse_leader, parse_remaining, parse_turn
 from scorekeeper.envelope import type_name
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.store.errors import StoreError, StoreLockedError
+from scorekeeper.store.games import adapter_for
 from scorekeeper.store.storage import TEMP_MARK, AtomicJSONStorage, CorruptFileError, fsync_dir
 
 SCHEMA = 1
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-
-
-class StoreError(ScorekeeperError):
-    """The database cannot do what was asked (locked, newer schema, unknown id, disk trouble)."""
-
-
-class StoreLockedError(StoreError):
-    """Another Scorekeeper has the database open."""
 
 
 def default_path() -> Path:
@@ -99,61 +91,6 @@ def _new_id() -> str:
     return f"{_dt.datetime.now(_dt.timezone.utc):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
 
 
-# ------------------------------------------------------------------ entries
-def entries_of(record: dict) -> list[dict]:
-    """A record's entries in the order they were entered.
-
-    >>> entries_of({"hands": [{"leader": "Ann", "turns": [{"play": "5-0"}], "remaining": {"Ben": 3}}]})
-    [{'hand': {'leader': 'Ann'}}, {'turn': {'play': '5-0'}}, {'remaining': {'Ben': 3}}]
-    """
-    out: list[dict] = []
-    for hand in record.get("hands", []):
-        out.append({"hand": {k: v for k, v in hand.items() if k not in ("turns", "remaining")}})
-        out.extend({"turn": t} for t in hand.get("turns", []))
-        if "remaining" in hand:
-            out.append({"remaining": hand["remaining"]})
-    return out
-
-
-def _entry_kind(entry: Any) -> tuple[str, Any]:
-    if not isinstance(entry, dict) or len(entry) != 1:
-        raise StoreError(
-            'an entry is one of {"hand": {...}}, {"turn": {...}}, {"remaining": {...}}, '
-            f"not {entry!r}"[:200]
-        )
-    ((kind, value),) = entry.items()
-    if kind not in ("hand", "turn", "remaining"):
-        raise StoreError(f"unknown entry {kind!r} (an entry is a hand, a turn or remaining)")
-    if kind == "hand" and not isinstance(value, dict):
-        raise StoreError(f"a hand entry must be an object, not {type_name(value)}")
-    return kind, value
-
-
-def _apply(record: dict, kind: str, value: Any) -> None:
-    """Add an entry to a record (in place)."""
-    hands = record.setdefault("hands", [])
-    if kind == "hand":
-        hands.append({**value, "turns": []})
-    elif kind == "turn":
-        hands[-1]["turns"].append(value)
-    else:
-        hands[-1]["remaining"] = value
-
-
-def _drop_last(record: dict) -> dict:
-    """Remove the last entry of a record (in place) and return it."""
-    hands = record.get("hands") or []
-    if not hands:
-        raise StoreError("there is nothing to undo")
-    last = hands[-1]
-    if "remaining" in last:
-        return {"remaining": last.pop("remaining")}
-    if last.get("turns"):
-        return {"turn": last["turns"].pop()}
-    hands.pop()
-    return {"hand": {k: v for k, v in last.items() if k != "turns"}}
-
-
 # ------------------------------------------------------------------ open matches
 @dataclass
 class _Open:
@@ -162,7 +99,7 @@ class _Open:
     db: TinyDB
     record: dict
     redo: list
-    match: Match
+    match: Any  # the game's engine state (allfives or allfours Match)
     created: str
     path: Path
     dirty: bool = False  # the index's cached fields are behind the file
@@ -365,7 +302,7 @@ class Store:
             self._forget(mid)
             raise StoreError(f"match {mid} could not be read ({e.why}); its file was moved aside") from None
         record = doc["record"]
-        match = load(record)
+        match = adapter_for(record).load(record)
         db = TinyDB(path, storage=AtomicJSONStorage)
         o = _Open(db, record, list(doc.get("redo", [])), match, doc.get("created") or _now(), path)
         self._open_matches[mid] = o
@@ -392,9 +329,9 @@ class Store:
         o.dirty = True
 
     # ------------------------------------------------------------ index
-    def _meta_of(self, mid: str, record: dict, created: str | None, path: Path, match: Match | None = None) -> dict:
+    def _meta_of(self, mid: str, record: dict, created: str | None, path: Path, match: Any = None) -> dict:
         if match is None:
-            match = load(record)
+            match = adapter_for(record).load(record)
         setup = match.setup
         st = path.stat()
         status = "won" if match.winner is not None else ("new" if not match.hands else "playing")
@@ -488,18 +425,18 @@ class Store:
                 self._open_matches.pop(mid, None)
         return ids
 
-    def _checked_copy(self, record: Any) -> tuple[dict, Match]:
+    def _checked_copy(self, record: Any) -> tuple[dict, Any]:
         """A private, JSON-clean copy of a record, and its engine state (every entry legal)."""
         if not isinstance(record, dict):
             raise StoreError(f"a record must be a JSON object, not {type_name(record)}")
         copied = json.loads(json.dumps(record))
-        return copied, load(copied)  # a match may be in progress
+        return copied, adapter_for(copied).load(copied)  # a match may be in progress
 
     def record(self, mid: str) -> dict:
         """A copy of the stored record."""
         return copy.deepcopy(self._load(mid).record)
 
-    def match(self, mid: str) -> Match:
+    def match(self, mid: str):
         """The engine state of a match (do not push to it: use append)."""
         return self._load(mid).match
 
@@ -510,23 +447,12 @@ class Store:
     def append(self, mid: str, entry: dict, *, _redo: bool = False) -> None:
         """Add one entry; durable when this returns. An illegal entry changes nothing."""
         o = self._load(mid)
-        kind, value = _entry_kind(entry)
+        game = adapter_for(o.record)
+        kind, value = game.entry_kind(entry)
         m = o.match
-        highest = m.rules.set
-        if kind == "hand":
-            for key in value:
-                if key != "leader":
-                    raise StoreError(f"unknown key {key!r} in a hand entry")
-            event = parse_leader(value, len(m.hands) + 1)
-        elif kind == "turn":
-            h = m.hand
-            number = h.number if h else 1
-            event = parse_turn(value, highest, number, (len(h.turns) + 1) if h else 1)
-        else:
-            event = parse_remaining(value, highest, m.hand.number if m.hand else 1)
-        m.push(event)  # raises the engine's error; nothing changed
+        game.push(m, o.record, kind, value)  # raises the engine's error; nothing changed
         value = json.loads(json.dumps(value))
-        _apply(o.record, kind, value)
+        game.apply(o.record, kind, value)
         redo = o.redo
         if not _redo:
             o.redo = []
@@ -541,8 +467,9 @@ class Store:
     def undo(self, mid: str) -> dict:
         """Take back the last entry (kept for redo); returns it."""
         o = self._load(mid)
-        entry = _drop_last(o.record)
-        o.match.undo()
+        game = adapter_for(o.record)
+        entry = game.drop_last(o.record)
+        game.undo(o.match, o.record, entry)
         o.redo.append(entry)
         self._save(mid, o)
         return entry
@@ -562,30 +489,18 @@ class Store:
 
     def edit(self, mid: str, hand: int, turn: int | str, value: Any) -> None:
         """Correct an earlier entry: turn ``turn`` of hand ``hand`` (1-based), or its
-        ``"leader"`` or ``"remaining"``. The whole match is checked again through the
+        ``"leader"`` or ``"remaining"`` (All Fours: a fact's key, e.g. ``"high"``; None removes it). The whole match is checked again through the
         engine; if a later entry becomes illegal, the engine's error is raised and
         the stored match is unchanged."""
         o = self._load(mid)
+        game = adapter_for(o.record)
         record = copy.deepcopy(o.record)
         hands = record.get("hands", [])
         if type(hand) is not int or not 1 <= hand <= len(hands):
             raise StoreError(f"match {mid} has no hand {hand}")
-        h = hands[hand - 1]
-        if turn == "leader":
-            if value is None:
-                h.pop("leader", None)
-            else:
-                h["leader"] = value
-        elif turn == "remaining":
-            if "remaining" not in h:
-                raise StoreError(f"hand {hand} has no remaining to correct")
-            h["remaining"] = value
-        elif type(turn) is int and 1 <= turn <= len(h.get("turns", [])):
-            h["turns"][turn - 1] = value
-        else:
-            raise StoreError(f"hand {hand} has no turn {turn}")
+        game.edit(record, hand, turn, value)
         record = json.loads(json.dumps(record))
-        match = load(record)  # the engine's error, naming hand and turn, if it no longer holds
+        match = game.load(record)  # the engine's error, naming hand and turn, if it no longer holds
         old = (o.record, o.match, o.redo)
         o.record, o.match, o.redo = record, match, []
         try:

@@ -635,7 +635,7 @@ def Table(shared: vm.Shared, mid: str):
     show_fixes, set_show_fixes = ft.use_state(False)
     editing, set_editing = ft.use_state(None)
     if isinstance(table, str):
-        return ft.Column([_heading("Match not found"), _error(table), ft.Button(content="Home", on_click=_go("/"))])
+        return ft.Column([_heading("Cannot open this match"), _error(table), ft.Button(content="Home", on_click=_go("/"))])
     phase = table.phase
     turn = (
         f"{table.to_move} to play" if phase == "play"
@@ -752,7 +752,7 @@ def _side_tally(side: vm.SideDisplay, per_row: int) -> ft.Control:
 def Score(shared: vm.Shared, mid: str):
     try:
         with shared.lock:
-            shown = vm.score_displays(shared.store.match(mid))
+            shown = vm.score_displays(vm.all_fives_match(shared, mid))
     except ScorekeeperError as e:
         return ft.Column([_heading("Match not found"), _error(str(e)), ft.Button(content="Home", on_click=_go("/"))])
     summary = shown.summary

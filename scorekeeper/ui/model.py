@@ -112,7 +112,20 @@ class Shared:
         """The unfinished match to resume in one tap (its list entry), or None."""
         with self.lock:
             mid = self.store.latest_unfinished()
-            return None if mid is None else self.store.summary(mid)
+            summary = None if mid is None else self.store.summary(mid)
+            return summary if summary and summary.get("game") == "all-fives" else None
+
+
+def all_fives_match(shared: Shared, mid: str) -> Match:
+    """The engine state of a stored All Fives match; a match of another game is
+    refused with a clear message (the app's screens for it are not built yet)."""
+    match = shared.store.match(mid)
+    if not isinstance(match, Match):
+        raise ScorekeeperError(
+            f"match {mid} is {shared.store.summary(mid).get('game')}: the app has no screens for that game yet; "
+            "score it with `scorekeeper score` (export it from History)"
+        )
+    return match
 
 
 class _Model:
@@ -309,7 +322,7 @@ class TableModel(_Model):
         self.remaining: dict[str, Any] = {}  # the hand-end form: name -> list of tiles or pips text
         self.picking_for: str | None = None  # whose tiles the hand-end picker adds to
         with shared.lock:
-            self._match = shared.store.match(mid)  # raises StoreError for an unknown id
+            self._match = all_fives_match(shared, mid)  # raises StoreError for an unknown id
 
     # ------------------------------------------------------------- reading
     @property
@@ -972,7 +985,7 @@ class HistoryModel(_Model):
         """The scored hands of a stored match (the ``scorekeeper score`` object)."""
         try:
             with self._shared.lock:
-                return result(self._shared.store.match(mid))
+                return result(all_fives_match(self._shared, mid))
         except ScorekeeperError as e:
             self.error = str(e)
             self._changed()
