@@ -66,11 +66,11 @@ def parse_points(text: str) -> list[int]:
     >>> parse_points("3, 2,4"), parse_points("")
     ([3, 2, 4], [])
     """
+    if not text.strip():
+        return []
     out = []
     for i, part in enumerate(text.split(","), 1):
         part = part.strip()
-        if not part and text.strip() == "":
-            return []
         if not re.fullmatch(r"[+-]?\d{1,9}", part):
             raise ScorekeeperError(f"--points: event {i}: {part!r} is not a whole number of points")
         out.append(int(part))

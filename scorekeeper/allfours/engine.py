@@ -438,12 +438,10 @@ class Match:
             return tied[0]
         if not self.rules.spec.seven_up_tie:
             return None
-        # Seven Up: two sides -> the non-dealer's; three -> the non-dealer tied with the dealer, else nobody
-        others = [s for s in tied if s != dealer_side]
+        # Seven Up: a tie of the dealer's side with one other goes to that other (with two sides:
+        # the non-dealer); two non-dealers tied, or all three, -> nobody
         if len(tied) == 2 and dealer_side in tied:
-            return others[0]
-        if len(pts) == 2:
-            return others[0] if others else None
+            return next(s for s in tied if s != dealer_side)
         return None
 
     def _honour_revoke(self, hand: HandResult, loser: int) -> None:
