@@ -119,6 +119,7 @@ class HandResult:
     items: list[Item] = field(default_factory=list)
     scores_before: tuple[int, ...] = ()
     scores_after: tuple[int, ...] = ()
+    turned: tuple[str, ...] = ()  # the turn-up ranks, checked
     card_points: tuple[int, ...] | None = None
     all_four: int | None = None
     void: bool = False
@@ -255,7 +256,7 @@ class Match:
         turn_up = facts.get("turn_up") or []
         if not isinstance(turn_up, list):
             raise RecordFormatError(f"must be a list of ranks, not {type_name(turn_up)}", hand=number, field="turn_up")
-        ranks = [self._rank(r, number, "turn_up") for r in turn_up]
+        ranks = hand.turned = tuple(self._rank(r, number, "turn_up") for r in turn_up)
         if ranks and variant.pitched:
             raise AllFoursError(f"{variant.title}: trump is pitched, no card is turned up", hand=number, field="turn_up")
         beg = facts.get("beg")
@@ -378,8 +379,7 @@ class Match:
         side_of, sides = setup.side_of, range(len(setup.sides))
         dealer_side = side_of[hand.dealer]
         # 1. turn-up
-        ranks = [self._rank(r, hand.number, "turn_up") for r in (f.get("turn_up") or [])]
-        for rank in ranks if variant.all_turned else ranks[-1:]:
+        for rank in hand.turned if variant.all_turned else hand.turned[-1:]:
             self._add(hand, dealer_side, variant.turn_up_points(rank), "turn-up", card=rank)
         # 2. gift
         if f.get("beg") == "give":

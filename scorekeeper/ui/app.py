@@ -754,7 +754,7 @@ def Score(shared: vm.Shared, mid: str):
         with shared.lock:
             shown = vm.score_displays(vm.all_fives_match(shared, mid))
     except ScorekeeperError as e:
-        return ft.Column([_heading("Match not found"), _error(str(e)), ft.Button(content="Home", on_click=_go("/"))])
+        return ft.Column([_heading("Cannot open this match"), _error(str(e)), ft.Button(content="Home", on_click=_go("/"))])
     summary = shown.summary
     totals = [
         ft.Text(f"{side}: {score}", size=26, weight=ft.FontWeight.BOLD, semantics_label=f"Total {side} {score}")
@@ -874,7 +874,7 @@ def StoredMatch(shared: vm.Shared, mid: str):
     shown, set_shown = ft.use_state(False)
     summary = hist.summary(mid)
     if summary is None:
-        return ft.Column([_heading("Match not found"), _error(hist.error), ft.Button(content="History", on_click=_go("/history"))])
+        return ft.Column([_heading("Cannot open this match"), _error(hist.error), ft.Button(content="History", on_click=_go("/history"))])
     text = hist.export(mid) or ""
 
     async def copy(e):
