@@ -114,7 +114,9 @@ def test_pegs_start_at_zero_and_a_zero_moves_nothing():
 
 
 def test_board_size_follows_the_target():
-    assert board_holes(61) == 61 and board_holes(31) == 61
+    assert board_holes(61) == 61 and board_holes(32) == 61
+    # All Fours targets: a short board whose game hole is the target
+    assert [board_holes(t) for t in (7, 9, 10, 11, 14, 31)] == [7, 9, 10, 11, 14, 31]
     assert board_holes(62) == 121 and board_holes(121) == 121
     b = pegboard({"Us": [60, 3], "Them": [2]}, target=61)
     assert b.holes == 61 and b.track == 60

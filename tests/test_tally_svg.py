@@ -257,11 +257,27 @@ def test_pegboard_pegs_in_one_hole_are_both_visible():
 
 
 def test_pegboard_marks_a_target_short_of_the_game_hole():
-    root = parse(pegboard_svg(pegboard({"Us": [], "Them": []}, target=31)))
+    root = parse(pegboard_svg(pegboard({"Us": [], "Them": []}, target=45)))
     marks = having(root, "target")
     assert len(marks) == 2
     for side, mark in enumerate(marks):
-        assert (float(mark.get("cx")), float(mark.get("cy"))) == pytest.approx(track(root, side)[31])
+        assert (float(mark.get("cx")), float(mark.get("cy"))) == pytest.approx(track(root, side)[45])
+
+
+@pytest.mark.parametrize("target", [7, 11, 14, 31])
+def test_a_short_board_is_one_row_ending_in_the_game_hole_at_the_target(target):
+    board = pegboard({"Us": [3, 2, 4], "Them": [target + 5]}, target=target)
+    root = parse(pegboard_svg(board))
+    assert board.holes == target and having(root, "target") == []  # the game hole is the target
+    for side in (0, 1):
+        holes = track(root, side)
+        assert len(holes) == target + 1  # start hole, the track, the game hole
+        xs = [x for x, _ in holes]
+        assert len({y for _, y in holes[1:]}) == 1  # one row
+        assert xs == sorted(xs) and len(set(xs)) == len(xs)  # left to right, the game hole last
+        assert max(xs) < float(root.get("width"))  # nothing cut off
+    pegs = pegs_of(root)
+    assert pegs[(0, "front")] == min(9, target) and pegs[(1, "front")] == target  # past the target: in the game hole
     assert having(parse(pegboard_svg(pegboard({"Us": []}))), "target") == []
 
 

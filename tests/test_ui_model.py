@@ -495,17 +495,17 @@ def test_drawing_of_a_spinner_with_four_arms():
     assert d.overlaps == 0 and d.count == 0 + 3 + 1 + 2
 
 
-def test_an_all_fours_match_is_refused_by_the_all_fives_screens_with_a_message(tmp_path):
-    """Until the All Fours screens exist, an imported All Fours match must not break the app."""
+def test_an_all_fours_match_opens_in_its_own_screens_and_the_all_fives_ones_refuse_it(tmp_path):
     shared = Shared(str(tmp_path / "db"))
     try:
         mid = shared.store.import_record({"format": "scorekeeper/1", "game": "all-fours", "players": ["Ann", "Ben"],
                                           "hands": [{"dealer": "Ann", "turn_up": ["J"]}]})
-        with pytest.raises(ScorekeeperError, match="all-fours: the app has no screens for that game yet"):
+        with pytest.raises(ScorekeeperError, match="is All Fours: this screen shows All Fives matches"):
             TableModel(shared, mid)
         hist = HistoryModel(shared)
-        assert hist.summary(mid) is None and "no screens for that game" in hist.error
-        assert shared.resume() is None  # Home offers no resume into a screen that cannot show it
-        assert hist.export(mid)  # but it can still be exported
+        summary = hist.summary(mid)
+        assert summary["game"] == "all-fours" and summary["scores"] == {"Ann": 3, "Ben": 0}
+        assert shared.resume()["id"] == mid  # Home resumes it (the table route opens the All Fours screen)
+        assert hist.export(mid)
     finally:
         shared.close()

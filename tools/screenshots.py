@@ -20,7 +20,15 @@ writes:
 * ``pegboard.png``      a three-player Cribbage 61 match: the pegboard and
                         the score chart
 
-The last two are matches of the engine's random legal games (the first seed
+* ``fours-new-match.png`` a new All Fours match: Trinidad, four players in
+                        partnerships
+* ``fours-hand.png``    the All Fours hand screen: the turn-up J credited to
+                        the dealer's side, High and Low in, the short pegboard
+* ``fours-count.png``   the Game-point helper: counting cards tapped per side
+* ``fours-seven-up.png`` Seven Up won: the chips paid into the pool and the
+                        winner named at the item that took the side to 7
+
+The tally and pegboard shots are matches of the engine's random legal games (the first seed
 that fits), imported into a fresh database before the server starts, then
 opened by clicks (Resume match, Score).
 
@@ -211,6 +219,75 @@ def score_shots(browser, out: Path, scale: float) -> list[Path]:
     return written
 
 
+def fours_shots(browser, out: Path, scale: float) -> list[Path]:
+    """The All Fours screens, from their own database and server."""
+    written = []
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-shots-") as tmp:
+        port = harness.free_port()
+        server = harness.start_server(web_command(str(Path(tmp) / "db"), port), port, cwd=str(ROOT))
+        ctx = harness.new_context(browser, device_scale_factor=scale)
+        try:
+            page = harness.open_app(ctx, server.url)
+            click(page, "New match")
+            click(page, "Game: All Fours")
+            wait_text(page, "Variant")
+            click(page, "Players: 4")
+            for i, name in enumerate(["Ann", "Ben", "Cy", "Di"], 1):
+                harness.enter(page, f"Player {i}", name)
+            click(page, "First dealer: Ann")
+            wait_text(page, "Sides: Ann & Cy against Ben & Di  (partners sit opposite)")
+            shot(page, out / "fours-new-match.png", top="Back")
+            written.append(out / "fours-new-match.png")
+            click(page, "Start match")
+            wait_text(page, "Hand 1, Ann deals")
+            for b in ("turn up J", "Di begs?: stands", "High: Ben", "Low: Cy"):
+                click(page, b)
+                harness.wait_idle(page, quiet=0.2)
+            wait_text(page, "Score Ben & Di 1")
+            shot(page, out / "fours-hand.png", top="Home")
+            written.append(out / "fours-hand.png")
+            click(page, "Count the cards for Game")
+            for side, ranks in (("Ann & Cy", ["A", "10", "K"]), ("Ben & Di", ["10", "Q", "J"])):
+                for r in ranks:
+                    click(page, f"{side} took {r}")
+            wait_text(page, "Counted Ben & Di: 13")
+            scroll_heading_to_top(page, "End of hand")
+            shot(page, out / "fours-count.png")
+            written.append(out / "fours-count.png")
+            go_home(page)
+            # Seven Up, two players, to 7
+            click(page, "New match")
+            click(page, "Game: All Fours")
+            click(page, "Variant: Seven Up")
+            click(page, "Players: 2")
+            for i, name in enumerate(["Ann", "Ben"], 1):
+                harness.enter(page, f"Player {i}", name)
+            click(page, "First dealer: Ann")
+            click(page, "Start match")
+            wait_text(page, "Hand 1, Ann deals")
+            hands = [
+                ("Ann", ["turn up J", "Ben begs?: stands", "High: Ann", "Low: Ben", "Jack held by: not in play",
+                         "Game: Ann"]),
+                ("Ben", ["turn up 4", "Ann begs?: dealer gives 1", "High: Ben", "Low: Ann", "Jack held by: not in play",
+                         "Game: tie"]),
+                ("Ann", ["turn up 9", "Ben begs?: stands", "High: Ann"]),  # 6 + High: Ann has 7
+            ]
+            for n, (dealer, taps) in enumerate(hands, 1):
+                if n > 1:
+                    click(page, f"{dealer} deals")
+                    wait_text(page, f"Hand {n}, {dealer} deals")
+                for b in taps:
+                    click(page, b)
+                    harness.wait_idle(page, quiet=0.2)
+            wait_text(page, re.compile("^Winner Ann win the match at High"))
+            shot(page, out / "fours-seven-up.png", top="Home")
+            written.append(out / "fours-seven-up.png")
+        finally:
+            ctx.close()
+            harness.stop_server(server)
+    return written
+
+
 def run(out: Path, scale: float) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
@@ -289,6 +366,7 @@ def run(out: Path, scale: float) -> list[Path]:
                     ctx.close()
                 try:
                     written += score_shots(browser, out, scale)
+                    written += fours_shots(browser, out, scale)
                 finally:
                     browser.close()
         except BaseException:
@@ -301,7 +379,7 @@ def run(out: Path, scale: float) -> list[Path]:
     return written
 
 
-def run_score_only(out: Path, scale: float) -> list[Path]:
+def run_only(out: Path, scale: float, which) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     out.mkdir(parents=True, exist_ok=True)
@@ -309,7 +387,7 @@ def run_score_only(out: Path, scale: float) -> list[Path]:
         browser, ctx = harness.launch_browser(p, device_scale_factor=scale)
         ctx.close()
         try:
-            return score_shots(browser, out, scale)
+            return which(browser, out, scale)
         finally:
             browser.close()
 
@@ -319,12 +397,16 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(ROOT / "screenshots"), help="output directory (default: screenshots/)")
     ap.add_argument("--scale", type=float, default=2, help="device scale factor (default 2)")
     ap.add_argument("--only-score", action="store_true", help="only tally.png and pegboard.png (quicker)")
+    ap.add_argument("--only-fours", action="store_true", help="only the All Fours screenshots (quicker)")
     args = ap.parse_args(argv)
     if not Path(harness.CHROMIUM).exists():
         print(f"error: {harness.CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
         return 1
     try:
-        written = run_score_only(Path(args.out), args.scale) if args.only_score else run(Path(args.out), args.scale)
+        if args.only_score or args.only_fours:
+            written = run_only(Path(args.out), args.scale, score_shots if args.only_score else fours_shots)
+        else:
+            written = run(Path(args.out), args.scale)
     except Exception as e:  # noqa: BLE001 - one clear line, then the status
         print(f"error: screenshots failed: {type(e).__name__}: {e}", file=sys.stderr)
         return 1

@@ -10,7 +10,9 @@ Pegs(front=9, back=5)
 {'front': 9, 'back': 5}
 
 The board for a game of 61 is one lap: 60 holes per side in groups of five,
-plus the game hole.  Longer targets get a 121-hole track (120 + game hole).
+plus the game hole.  Longer targets get a 121-hole track (120 + game hole);
+short games (All Fours to 7, 11, 14 or 31) a one-row board ending in the
+target.
 
 >>> board = pegboard({"Us": [3, 2, 4], "Them": [5]})
 >>> board.holes, board.track
@@ -30,6 +32,8 @@ __all__ = ["Pegs", "Pegboard", "pegs", "pegboard", "board_holes", "GROUP"]
 
 #: Holes come in groups of five.
 GROUP = 5
+#: Targets up to this get a short board of one row whose game hole is the target.
+SHORT = 31
 
 
 @dataclass(frozen=True)
@@ -61,11 +65,15 @@ def pegs(points: Iterable[int], side: str | None = None) -> Pegs:
 
 
 def board_holes(target: int) -> int:
-    """Holes per side, game hole included: 61 up to a target of 61, else 121.
+    """Holes per side, game hole included: a short board whose game hole is the
+    target for targets up to 31 (All Fours plays to 7, 11, 14, 31), 61 up to a
+    target of 61, else 121.
 
-    >>> board_holes(61), board_holes(31), board_holes(100)
-    (61, 61, 121)
+    >>> board_holes(14), board_holes(31), board_holes(32), board_holes(61), board_holes(100)
+    (14, 31, 61, 61, 121)
     """
+    if target <= SHORT:
+        return max(target, 2)
     return 61 if target <= 61 else 121
 
 
@@ -79,7 +87,7 @@ class Pegboard:
 
     @property
     def track(self) -> int:
-        """Holes per side before the game hole (60 or 120)."""
+        """Holes per side before the game hole (60 or 120; fewer on a short board)."""
         return self.holes - 1
 
     def place(self, score: int) -> tuple[int, int]:

@@ -267,7 +267,9 @@ def pegboard_svg(board: Pegboard, *, width: int = 390) -> str:
 
     Per side: rows of 30 holes in groups of five, run serpentine (2 rows for
     the 61-hole board, 4 for 121), a start hole (0) left of the first row and
-    a bigger game hole left of the last.  Every hole is a ``class="hole"``
+    a bigger game hole left of the last.  A short board (target up to 31) is
+    one row of ``target - 1`` holes with the game hole at its right end, and
+    the picture only as wide as it needs.  Every hole is a ``class="hole"``
     circle (``board.holes + 1`` per side, start hole included, in hole order
     inside the side's ``class="track"`` group; the start and game holes also
     have class ``start`` / ``game``).  The pegs are
@@ -282,12 +284,14 @@ def pegboard_svg(board: Pegboard, *, width: int = 390) -> str:
     if width < 200:
         raise ValueError(f"width must be at least 200, not {width!r}")
     track = board.track
-    nrows = max(1, math.ceil(track / _ROW))
-    groups = _ROW // GROUP
+    row = min(_ROW, max(track, GROUP))  # a short board is one shorter row
+    nrows = max(1, math.ceil(track / row))
+    groups = math.ceil(row / GROUP)
     margin = 10.0
     left_col = 24.0  # the start / game hole column
     # pitch * (30 + 5 * 0.9) fills what is left: 5 gaps between the 6 groups.
-    pitch = (width - 2 * margin - left_col - 6) / (_ROW + (groups - 1) * 0.9)
+    game_right = nrows % 2 == 1  # an odd number of rows ends on the right: the game hole is there
+    pitch = min((width - 2 * margin - left_col - 6) / (row + (groups - 1) * 0.9 + (1.8 if game_right else 0)), 22.0)
     ggap = pitch * 0.9
     hole_r = pitch * 0.24
     peg_r = pitch * 0.5
@@ -303,13 +307,18 @@ def pegboard_svg(board: Pegboard, *, width: int = 390) -> str:
     def col_x(col: int) -> float:
         return x0 + col * pitch + (col // GROUP) * ggap
 
+    if game_right:
+        width = min(width, math.ceil(col_x(row - 1) + pitch * 1.5 + hole_r * 1.6 + margin + 4))
+
     def hole_xy(top: float, hole: int) -> tuple[float, float]:
         if hole <= 0:
             return start_x, top
         if hole >= board.holes:
+            if game_right:
+                return col_x(row - 1) + pitch * 1.5, top + (nrows - 1) * row_pitch
             return start_x, top + (nrows - 1) * row_pitch
-        r, idx = divmod(hole - 1, _ROW)
-        col = idx if r % 2 == 0 else _ROW - 1 - idx
+        r, idx = divmod(hole - 1, row)
+        col = idx if r % 2 == 0 else row - 1 - idx
         return col_x(col), top + r * row_pitch
 
     body = [
@@ -371,7 +380,7 @@ def pegboard_svg(board: Pegboard, *, width: int = 390) -> str:
         # Hole numbers every ten holes over the first row, where the name leaves room.
         name_end = x0 - pitch / 2 + _text_width(name + (f" - lap {lap + 1}" if lap else ""), 10.5) + 8
         nums = []
-        for h in range(10, min(track, _ROW) + 1, 10):
+        for h in range(5 if row < _ROW else 10, min(track, row) + 1, 5 if row < _ROW else 10):
             x, _ = hole_xy(top, h)
             if x - 5 > name_end:
                 nums.append(f'<text x="{_n(x)}" y="{_n(ty)}">{h}</text>')

@@ -18,77 +18,23 @@ Every control a player touches carries a label (tooltips, button texts or
 
 from __future__ import annotations
 
-import re
-
 import flet as ft
 
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.tally.svg import chart_svg, pegboard_svg, tally_svg
 from scorekeeper.ui import model as vm
+from scorekeeper.ui.fours_app import FoursTable, NewFoursMatch, game_choice
+from scorekeeper.ui.widgets import PAD, _choice_row, _error, _go, _heading, _labelled, _svg
 
 # The view-models, observable: assigning ``revision`` (done by every action) redraws.
 NewMatchVM = ft.observable(vm.NewMatchForm)
 TableVM = ft.observable(vm.TableModel)
 HistoryVM = ft.observable(vm.HistoryModel)
 
-PAD = 12
 TILE_W = 40  # picker tile: width of one half (px)
 
 
 # ------------------------------------------------------------------ helpers
-def _go(route: str):
-    def handler(e=None):
-        ft.context.page.navigate(route)
-
-    return handler
-
-
-def _heading(text: str, size: int = 20) -> ft.Text:
-    return ft.Text(text, size=size, weight=ft.FontWeight.BOLD)
-
-
-def _error(text: str | None) -> ft.Control:
-    if not text:
-        return ft.Container(visible=False)
-    return ft.Container(
-        content=ft.Text(text, color=ft.Colors.ON_ERROR_CONTAINER, semantics_label=text),
-        bgcolor=ft.Colors.ERROR_CONTAINER,
-        padding=ft.Padding.all(10),
-        border_radius=8,
-    )
-
-
-def _labelled(content: ft.Control, label: str, on_tap=None, selected: bool | None = None) -> ft.Control:
-    """One semantics node with exactly ``label`` (the content's own texts are not
-    merged in), tappable by screen readers and the browser tests."""
-    return ft.Semantics(
-        content=content,
-        label=label,
-        button=on_tap is not None,
-        selected=selected,
-        on_tap=on_tap,
-        exclude_semantics=True,
-    )
-
-
-def _choice_row(label: str, options: list[tuple[str, object]], current, on_pick) -> ft.Control:
-    """A row of buttons for one option; the current one is filled."""
-    buttons = []
-    for text, value in options:
-        selected = value == current
-        handler = (lambda v: (lambda e: on_pick(v)))(value)
-        btn = (
-            ft.FilledButton(content=text, on_click=handler)
-            if selected
-            else ft.OutlinedButton(content=text, on_click=handler)
-        )
-        buttons.append(_labelled(btn, f"{label}: {text}", handler, selected))
-    return ft.Column(
-        [ft.Text(label, weight=ft.FontWeight.W_500), ft.Row(buttons, wrap=True, spacing=6, run_spacing=6)],
-        spacing=4,
-    )
-
-
 def _half(pips: int, size: float, strong: bool = True) -> ft.Control:
     return ft.Container(
         content=ft.Text(str(pips), size=max(9, size * 0.55), weight=ft.FontWeight.BOLD if strong else None),
@@ -158,7 +104,7 @@ def Home(shared: vm.Shared):
     resume = shared.resume()
     items: list[ft.Control] = [
         _heading("Scorekeeper", 28),
-        ft.Text("All Fives at the table: enter each tile as it is set."),
+        ft.Text("All Fives at the table: enter each tile as it is set. All Fours: the facts of each hand."),
     ]
     if resume:
         scores = ", ".join(f"{k} {v}" for k, v in (resume.get("scores") or {}).items())
@@ -169,7 +115,7 @@ def Home(shared: vm.Shared):
                     content=ft.Column(
                         [
                             ft.Text("Unfinished match", weight=ft.FontWeight.BOLD),
-                            ft.Text(f"{resume.get('title') or 'All Fives'}: {' · '.join(resume['players'])}"),
+                            ft.Text(f"{resume.get('title') or vm.GAME_TITLES.get(resume.get('game'), '')}: {' · '.join(resume['players'])}"),
                             ft.Text(f"Hand {resume.get('hands')}: {scores}"),
                             ft.FilledButton(
                                 content="Resume match",
@@ -237,6 +183,7 @@ def NewMatch(shared: vm.Shared):
                 _heading("New match"),
             ]
         ),
+        game_choice("all-fives"),
         _choice_row("Players", [(str(k), k) for k in range(2, 6)], n, form.set_count),
         *name_fields,
         suggestions,
@@ -705,6 +652,14 @@ def Table(shared: vm.Shared, mid: str):
     return ft.Column(body, spacing=8, scroll=ft.ScrollMode.AUTO, expand=True)
 
 
+@ft.component
+def GameTable(shared: vm.Shared, mid: str):
+    """The table of a match: All Fives (tiles) or All Fours (the facts of each hand)."""
+    if vm.game_of(shared, mid) == "all-fours":
+        return FoursTable(shared, mid)
+    return Table(shared, mid)
+
+
 # --------------------------------------------------------------------- score
 def _score_table(summary: dict) -> ft.Control:
     sides = summary["sides"]
@@ -725,15 +680,6 @@ def _score_table(summary: dict) -> ft.Control:
         rows=rows,
         column_spacing=16,
     )
-
-
-def _svg(svg: str, label: str, max_width: float = 390) -> ft.Control:
-    """An SVG drawing (from :mod:`scorekeeper.tally.svg`) shown at its own size
-    (scaled down to ``max_width``), read out as ``label``."""
-    w = float(re.search(r'width="([\d.]+)"', svg).group(1))
-    h = float(re.search(r'height="([\d.]+)"', svg).group(1))
-    scale = min(1.0, max_width / w)
-    return ft.Image(src=svg, width=w * scale, height=h * scale, fit=ft.BoxFit.CONTAIN, semantics_label=label)
 
 
 def _side_tally(side: vm.SideDisplay, per_row: int) -> ft.Control:
@@ -822,7 +768,7 @@ def History(shared: vm.Shared):
                     padding=10,
                     content=ft.Column(
                         [
-                            ft.Text(f"{m.get('title') or 'All Fives'} · {(m.get('started') or '')[:10]}", weight=ft.FontWeight.BOLD),
+                            ft.Text(f"{m.get('title') or vm.GAME_TITLES.get(m.get('game'), m.get('game'))} · {(m.get('started') or '')[:10]}", weight=ft.FontWeight.BOLD),
                             ft.Text(f"{' · '.join(m.get('players') or [])}: {scores} ({status})"),
                             ft.Row(
                                 [
@@ -891,7 +837,11 @@ def StoredMatch(shared: vm.Shared, mid: str):
         ft.Row([ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip="Back", on_click=_go("/history")), _heading("Match")]),
         ft.Text(", ".join(f"{k} {v}" for k, v in summary["scores"].items()) + (f" - {summary['winner']} won" if summary["winner"] else "")),
     ]
-    for h in summary["hands"]:
+    if summary.get("game") == "all-fours":
+        from scorekeeper.allfours.record import render
+
+        body.append(ft.Text(render(summary), font_family="monospace", size=13, selectable=True))
+    for h in summary["hands"] if summary.get("game") != "all-fours" else []:
         lines = [f"Hand {h['number']} ({h['end']}), {h['leader']} led"]
         for t in h["turns"]:
             if t.get("pass"):
@@ -934,7 +884,8 @@ def App(shared: vm.Shared):
                 [
                     ft.Route(index=True, component=lambda: Home(shared)),
                     ft.Route(path="new", component=lambda: NewMatch(shared)),
-                    ft.Route(path="table/:mid", component=param_screen(Table)),
+                    ft.Route(path="new/fours", component=lambda: NewFoursMatch(shared)),
+                    ft.Route(path="table/:mid", component=param_screen(GameTable)),
                     ft.Route(path="score/:mid", component=param_screen(Score)),
                     ft.Route(path="history", component=lambda: History(shared)),
                     ft.Route(path="history/:mid", component=param_screen(StoredMatch)),

@@ -113,17 +113,31 @@ class Shared:
         with self.lock:
             mid = self.store.latest_unfinished()
             summary = None if mid is None else self.store.summary(mid)
-            return summary if summary and summary.get("game") == "all-fives" else None
+            return summary if summary and summary.get("game") in GAME_TITLES else None
+
+
+#: The games the app has screens for.
+GAME_TITLES = {"all-fives": "All Fives", "all-fours": "All Fours"}
+
+
+def game_of(shared: Shared, mid: str) -> str | None:
+    """The game of a stored match (None if there is no such match: the screen says so)."""
+    try:
+        with shared.lock:
+            return shared.store.summary(mid).get("game")
+    except ScorekeeperError:
+        return None
 
 
 def all_fives_match(shared: Shared, mid: str) -> Match:
     """The engine state of a stored All Fives match; a match of another game is
-    refused with a clear message (the app's screens for it are not built yet)."""
+    refused with a clear message (these screens are All Fives')."""
     match = shared.store.match(mid)
     if not isinstance(match, Match):
+        game = shared.store.summary(mid).get("game")
         raise ScorekeeperError(
-            f"match {mid} is {shared.store.summary(mid).get('game')}: the app has no screens for that game yet; "
-            "score it with `scorekeeper score` (export it from History)"
+            f"match {mid} is {GAME_TITLES.get(game, game)}: this screen shows All Fives matches; "
+            f"open it from Home or History"
         )
     return match
 
@@ -985,6 +999,11 @@ class HistoryModel(_Model):
         """The scored hands of a stored match (the ``scorekeeper score`` object)."""
         try:
             with self._shared.lock:
+                match = self._shared.store.match(mid)
+                if game_of(self._shared, mid) == "all-fours":
+                    from scorekeeper.allfours.record import result as fours_result
+
+                    return fours_result(match)
                 return result(all_fives_match(self._shared, mid))
         except ScorekeeperError as e:
             self.error = str(e)

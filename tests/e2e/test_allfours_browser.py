@@ -1,0 +1,142 @@
+"""A Trinidad All Fours match kept in a real browser, hand by hand, to 14.
+
+Four players in partnerships (Ann & Cy against Ben & Di).  Every fact is
+entered by tapping, as at the table; after each tap the scores on the screen
+must equal what the engine gives the same facts (fed here independently of
+the app), the dealer moves counter-clockwise (Trinidad), a misdeal keeps the
+dealer, and the match is announced won at the exact item of the counting
+order -- only once the facts that count before it are in.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from e2e import harness
+from e2e.harness import read_texts, wait_text
+from scorekeeper.allfours.engine import Match, Setup
+
+pytestmark = pytest.mark.browser
+
+tap = harness.tap
+NAMES = ["Ann", "Ben", "Cy", "Di"]
+US, THEM = "Ann & Cy", "Ben & Di"
+RECORD = {"format": "scorekeeper/1", "game": "all-fours", "players": NAMES,
+          "teams": {US: ["Ann", "Cy"], THEM: ["Ben", "Di"]}, "rules": {"variant": "trinidad"}}
+
+
+class Table:
+    """The engine beside the app: each fact is pushed to both."""
+
+    def __init__(self, page):
+        self.page = page
+        self.m = Match(Setup.of(RECORD))
+        self.facts: dict = {}
+
+    def deal(self, dealer: str, first: bool = False):
+        if not first:
+            tap(self.page, f"{dealer} deals")
+        self.facts = {"dealer": dealer}
+        self.m.push(dict(self.facts))
+        wait_text(self.page, f"Hand {len(self.m.hands)}, {dealer} deals")
+
+    def fact(self, button: str, **facts):
+        tap(self.page, button)
+        self.facts.update(facts)
+        self.m.replace_last(dict(self.facts))
+        self.check()
+
+    def check(self):
+        for side, score in zip(self.m.setup.sides, self.m.scores):
+            wait_text(self.page, f"Score {side} {score}")
+
+    def scores(self):
+        return dict(zip(self.m.setup.sides, self.m.scores))
+
+
+def test_a_trinidad_match_to_14(server, app):
+    page = app
+    tap(page, "New match")
+    wait_text(page, "Start match")
+    tap(page, "Game: All Fours")
+    wait_text(page, "Variant")
+    tap(page, "Players: 4")
+    for i, name in enumerate(NAMES, 1):
+        harness.enter(page, f"Player {i}", name)
+    wait_text(page, f"Sides: {US} against {THEM}  (partners sit opposite)")
+    wait_text(page, "Trinidad: turn-up A 1, 6 2, J 3 (every card turned counts); hang jack 3; "
+                    "a Game tie scores nobody; deals counter-clockwise; plays to 14")
+    assert "Variant: Trinidad" in read_texts(page)  # the default variant
+    tap(page, "First dealer: Ann")
+    tap(page, "Start match")
+
+    t = Table(page)
+    t.deal("Ann", first=True)
+    wait_text(page, "Pegboard: Ann & Cy 0 (back peg 0), Ben & Di 0 (back peg 0)")
+    # hand 1: the turn-up credits the dealer's side at once
+    t.fact("turn up J", turn_up=["J"])
+    wait_text(page, f"Credited {US} +3 turn-up (J)")
+    t.fact("Di begs?: stands", beg="stand")  # the player after the dealer: play goes counter-clockwise too
+    t.fact("High: Ben", high="Ben")
+    t.fact("Low: Cy", low="Cy")
+    tap(page, "Jack held by: Ann")
+    t.fact(f"Jack won by: Ben ({THEM} +3 hang jack)", jack={"held": "Ann", "won": "Ben"})
+    wait_text(page, f"Credited {THEM} +3 hang-jack")
+    # Game by counting the cards: Ann & Cy took A, 10 (14); Ben & Di K, Q (5)
+    tap(page, "Count the cards for Game")
+    for side, ranks in ((US, ["A", "10"]), (THEM, ["K", "Q"])):
+        for r in ranks:
+            tap(page, f"{side} took {r}")
+    wait_text(page, f"Counted {US}: 14")
+    wait_text(page, f"Counted {THEM}: 5")
+    t.fact(f"Enter Game ({US} 14, {THEM} 5)", game_cards={US: ["A", "10"], THEM: ["K", "Q"]})
+    assert t.scores() == {US: 5, THEM: 4}
+    wait_text(page, "Pegboard: Ann & Cy 5 (back peg 4), Ben & Di 4 (back peg 1)")
+
+    # hand 2: Trinidad deals counter-clockwise: Di (the player before Ann in seat order)
+    wait_text(page, "Hand 2: who deals? (Di deals next, counter-clockwise)")
+    t.deal("Di")
+    t.fact("turn up 6", turn_up=["6"])
+    t.fact("Cy begs?: dealer gives 1", beg="give")
+    t.fact("High: Ann", high="Ann")
+    t.fact("Low: Di", low="Di")
+    t.fact("Jack held by: not in play", jack=None)
+    t.fact(f"Game: {THEM}", game={US: 0, THEM: 1})
+    assert t.scores() == {US: 7, THEM: 8}
+
+    # hand 3: Cy misdeals -> the other side 1, and Cy deals again
+    t.deal("Cy")
+    t.fact("penalty misdeal", penalties=[{"type": "misdeal"}])
+    wait_text(page, "Hand 4: who deals? (Cy deals again (misdeal))")
+    assert t.scores() == {US: 7, THEM: 9}
+
+    # hand 4: a revoke: the other side 1, and the revoker's side cannot score Game
+    t.deal("Cy")
+    t.fact("turn up A", turn_up=["A"])
+    t.fact("Ben begs?: stands", beg="stand")
+    tap(page, "penalty revoke")
+    t.fact("Who revoked?: Ben", penalties=[{"type": "revoke", "by": "Ben"}])
+    t.fact("High: Di", high="Di")
+    t.fact("Low: Ann", low="Ann")
+    tap(page, "Jack held by: Cy")
+    t.fact(f"Jack won by: Cy ({US} +1 jack)", jack={"held": "Cy", "won": "Cy"})
+    t.fact(f"Game: {THEM}", game={US: 0, THEM: 1})  # barred by the revoke: nobody
+    assert t.scores() == {US: 11, THEM: 10}
+
+    # hand 5: the Jack is entered first and would take Ann & Cy to 14 -- but High and Low
+    # count before Jack, so the app waits for them before it names a winner
+    t.deal("Ben")
+    t.fact("turn up 5", turn_up=["5"])
+    t.fact("Ann begs?: stands", beg="stand")
+    tap(page, "Jack held by: Di")
+    t.fact(f"Jack won by: Ann ({US} +3 hang jack)", jack={"held": "Di", "won": "Ann"})
+    wait_text(page, f"Pending {US} reach 14 at Hang Jack - but enter High, Low first: it counts before Hang Jack")
+    t.fact("High: Ann", high="Ann")
+    wait_text(page, f"Pending {US} reach 14 at Hang Jack - but enter Low first: it counts before Hang Jack")
+    t.fact("Low: Ben", low="Ben")
+    assert t.m.winner == 0 and t.scores() == {US: 15, THEM: 11}
+    wait_text(page, f"Winner {US} win the match at Hang Jack in hand 5 (15 points, target 14)")
+    wait_text(page, "Hand 5, Ann & Cy won")
+    # the stored record scores the same
+    texts = read_texts(page)
+    assert not any(x.startswith("High: ") for x in texts), "no more facts once the match is won"
