@@ -279,7 +279,7 @@ def fours_shots(browser, out: Path, scale: float) -> list[Path]:
                 for b in taps:
                     click(page, b)
                     harness.wait_idle(page, quiet=0.2)
-            wait_text(page, re.compile("^Winner Ann win the match at High"))
+            wait_text(page, re.compile("^Winner Ann wins the match at High"))
             shot(page, out / "fours-seven-up.png", top="Home")
             written.append(out / "fours-seven-up.png")
         finally:

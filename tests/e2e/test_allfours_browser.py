@@ -28,9 +28,9 @@ RECORD = {"format": "scorekeeper/1", "game": "all-fours", "players": NAMES,
 class Table:
     """The engine beside the app: each fact is pushed to both."""
 
-    def __init__(self, page):
+    def __init__(self, page, variant: str = "trinidad"):
         self.page = page
-        self.m = Match(Setup.of(RECORD))
+        self.m = Match(Setup.of({**RECORD, "rules": {"variant": variant}}))
         self.facts: dict = {}
 
     def deal(self, dealer: str, first: bool = False):
@@ -140,3 +140,52 @@ def test_a_trinidad_match_to_14(server, app):
     # the stored record scores the same
     texts = read_texts(page)
     assert not any(x.startswith("High: ") for x in texts), "no more facts once the match is won"
+
+
+def test_a_west_yorkshire_match_to_11(server, app):
+    """Trump is pitched (no turn-up, no begging), the Jack won by an opponent is 1,
+    the dealer moves clockwise, a peek gives 4 to the other side, an award."""
+    page = app
+    tap(page, "New match")
+    tap(page, "Game: All Fours")
+    tap(page, "Players: 4")
+    for i, name in enumerate(NAMES, 1):
+        harness.enter(page, f"Player {i}", name)
+    tap(page, "Variant: West Yorkshire")
+    wait_text(page, "West Yorkshire: trump is pitched; Jack 1 to who wins it; a Game tie scores nobody; "
+                    "deals clockwise; plays to 11")
+    tap(page, "First dealer: Ann")
+    tap(page, "Start match")
+
+    t = Table(page, "west-yorkshire")
+    t.deal("Ann", first=True)
+    texts = read_texts(page)
+    assert not [x for x in texts if x.startswith("turn up ") or "begs?" in x], "nothing is turned up when trump is pitched"
+    t.fact("High: Ann", high="Ann")
+    t.fact("Low: Ben", low="Ben")
+    tap(page, "Jack held by: Cy")
+    t.fact(f"Jack won by: Ben ({THEM} +1 jack)", jack={"held": "Cy", "won": "Ben"})
+    t.fact(f"Game: {US}", game={US: 1, THEM: 0})
+    assert t.scores() == {US: 2, THEM: 2}
+
+    wait_text(page, "Hand 2: who deals? (Ben deals next, clockwise)")
+    t.deal("Ben")
+    tap(page, "penalty peek")
+    t.fact("Who looked at their cards before the pitch?: Cy", penalties=[{"type": "peek", "by": "Cy"}])
+    wait_text(page, f"Credited {THEM} +4 peek by Cy")
+    t.fact("High: Di", high="Di")
+    t.fact("Low: Di", low="Di")
+    t.fact("Jack held by: not in play", jack=None)
+    t.fact("Game: tie", game={US: 0, THEM: 0})
+    assert t.scores() == {US: 2, THEM: 8}
+
+    t.deal("Cy")
+    tap(page, "penalty award")
+    harness.enter(page, "Award points", "2")
+    t.fact(f"Award to: {US}", penalties=[{"type": "award", "side": US, "points": 2}])
+    t.fact("High: Ben", high="Ben")
+    t.fact("Low: Ben", low="Ben")
+    tap(page, "Jack held by: Di")
+    t.fact(f"Jack won by: Di ({THEM} +1 jack)", jack={"held": "Di", "won": "Di"})
+    assert t.m.winner == 1 and t.scores() == {US: 4, THEM: 11}
+    wait_text(page, f"Winner {THEM} win the match at Jack in hand 3 (11 points, target 11)")
