@@ -1,11 +1,9 @@
 """The games Scorekeeper knows, by the record's ``game``: scoring a record and
-rendering the result as text.  Broadway is not built yet."""
+rendering the result as text."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
-
-from scorekeeper.errors import RecordFormatError
 
 __all__ = ["score_record", "render"]
 
@@ -20,7 +18,9 @@ def _engine(game: Any) -> tuple[Callable[[Any], dict], Callable[[dict], str]]:
 
         return score_record, render
     if game == "broadway":
-        raise RecordFormatError("Broadway records cannot be scored yet", field="game")
+        from scorekeeper.broadway.record import render, score_record
+
+        return score_record, render
     from scorekeeper.allfives.record import score_record
     from scorekeeper.allfives.text import render
 

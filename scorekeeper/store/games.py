@@ -6,7 +6,9 @@ All Fives entries: ``{"hand": {"leader": ...}}``, ``{"turn": {...}}``,
 ``{"remaining": {...}}``.  All Fours entries: ``{"hand": {"dealer": ...}}``
 starts a hand, ``{"fact": {"high": "Ben"}}`` sets facts of the hand being
 entered (a fact given again replaces the earlier one); undo takes back the
-last fact entered (a record keeps its facts in the order they were entered).
+last fact entered (a record keeps its facts in the order they were entered).  Broadway
+entries: ``{"hand": {"leader": ...}}``, ``{"turn": {...}}`` (a play with ``at``,
+a pass, an exposed tile), ``{"unplayed": {...}}``.
 
 >>> entries_of({"game": "all-fours", "hands": [{"dealer": "Ann", "turn_up": ["J"], "high": "Ben"}]})
 [{'hand': {'dealer': 'Ann'}}, {'fact': {'turn_up': ['J']}}, {'fact': {'high': 'Ben'}}]
@@ -211,15 +213,83 @@ class AllFours(GameAdapter):
             h[where] = value
 
 
-_ADAPTERS = {a.game: a for a in (AllFives(), AllFours())}
+class Broadway(GameAdapter):
+    """Like All Fives: a hand's leader, its turns one by one, then the tiles left unplayed."""
+
+    game = "broadway"
+    kinds = ("hand", "turn", "unplayed")
+
+    def load(self, record):
+        from scorekeeper.broadway.record import load
+
+        return load(record)
+
+    def entries_of(self, record):
+        out: list[dict] = []
+        for hand in record.get("hands", []):
+            out.append({"hand": {k: v for k, v in hand.items() if k not in ("turns", "unplayed")}})
+            out.extend({"turn": t} for t in hand.get("turns", []))
+            if "unplayed" in hand:
+                out.append({"unplayed": hand["unplayed"]})
+        return out
+
+    def push(self, match, record, kind, value):
+        from scorekeeper.broadway.record import parse_leader, parse_turn, parse_unplayed
+
+        h = match.hand
+        if kind == "hand":
+            for key in value:
+                if key != "leader":
+                    raise StoreError(f"unknown key {key!r} in a hand entry")
+            event = parse_leader(value, len(match.hands) + 1)
+        elif kind == "turn":
+            event = parse_turn(value, h.number if h else 1, (len(h.turns) + 1) if h else 1)
+        else:
+            event = parse_unplayed(value, h.number if h else 1)
+        match.push(event)
+
+    def apply(self, record, kind, value):
+        hands = record.setdefault("hands", [])
+        if kind == "hand":
+            hands.append({**value, "turns": []})
+        elif kind == "turn":
+            hands[-1]["turns"].append(value)
+        else:
+            hands[-1]["unplayed"] = value
+
+    def drop_last(self, record):
+        hands = record.get("hands") or []
+        if not hands:
+            raise StoreError("there is nothing to undo")
+        last = hands[-1]
+        if "unplayed" in last:
+            return {"unplayed": last.pop("unplayed")}
+        if last.get("turns"):
+            return {"turn": last["turns"].pop()}
+        hands.pop()
+        return {"hand": {k: v for k, v in last.items() if k != "turns"}}
+
+    def edit(self, record, hand, where, value):
+        h = record["hands"][hand - 1]
+        if where == "leader":
+            h["leader"] = value
+        elif where == "unplayed":
+            if "unplayed" not in h:
+                raise StoreError(f"hand {hand} has no unplayed tiles to correct")
+            h["unplayed"] = value
+        elif type(where) is int and 1 <= where <= len(h.get("turns", [])):
+            h["turns"][where - 1] = value
+        else:
+            raise StoreError(f"hand {hand} has no turn {where}")
+
+
+_ADAPTERS = {a.game: a for a in (AllFives(), AllFours(), Broadway())}
 
 
 def adapter_for(record: Any) -> GameAdapter:
     """The adapter of a record's game (All Fives for anything else: its engine then
     refuses the record with the envelope's message)."""
     game = record.get("game") if isinstance(record, dict) else None
-    if game == "broadway":
-        raise StoreError("Broadway matches cannot be stored yet", field="game")
     return _ADAPTERS.get(game, _ADAPTERS["all-fives"])
 
 
