@@ -28,6 +28,9 @@ writes:
 * ``fours-seven-up.png`` Seven Up won: the chips paid into the pool and the
                         winner named at the item that took the side to 7
 
+* ``broadway.png``      a Broadway hand: a tile about to be set, its matched
+                        sections highlighted and the points previewed
+
 The tally and pegboard shots are matches of the engine's random legal games (the first seed
 that fits), imported into a fresh database before the server starts, then
 opened by clicks (Resume match, Score).
@@ -288,6 +291,37 @@ def fours_shots(browser, out: Path, scale: float) -> list[Path]:
     return written
 
 
+def broadway_shots(browser, out: Path, scale: float) -> list[Path]:
+    """broadway.png, from its own database and server."""
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-shots-") as tmp:
+        port = harness.free_port()
+        server = harness.start_server(web_command(str(Path(tmp) / "db"), port), port, cwd=str(ROOT))
+        ctx = harness.new_context(browser, device_scale_factor=scale)
+        try:
+            page = harness.open_app(ctx, server.url)
+            click(page, "New match")
+            click(page, "Game: Broadway")
+            for seat, name in zip(["North", "East", "South", "West"], ["Ann", "Ben", "Cy", "Di"]):
+                harness.enter(page, seat, name)
+            click(page, "Who holds 6-6?: Ben")
+            click(page, "Start match")
+            wait_text(page, "Hand 1 on 6-6, Ben to play")
+            for tile, a, b in (("6-6", "0,0", "0,1"), ("6-3", "1,0", "2,0"), ("6-1", "1,1", "1,2")):
+                click(page, f"tile {tile}")
+                click(page, f"cell {a}")
+                click(page, f"cell {b}")
+                wait_text(page, re.compile(f"^Preview {tile}: "))
+                if tile != "6-1":
+                    click(page, "Set it")
+                    wait_text(page, re.compile(f"^Note: .* set {tile}"))
+            wait_text(page, "Preview 6-1: 2 matched sections -> East-West +1")
+            shot(page, out / "broadway.png", top="Home")
+            return [out / "broadway.png"]
+        finally:
+            ctx.close()
+            harness.stop_server(server)
+
+
 def run(out: Path, scale: float) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
@@ -367,6 +401,7 @@ def run(out: Path, scale: float) -> list[Path]:
                 try:
                     written += score_shots(browser, out, scale)
                     written += fours_shots(browser, out, scale)
+                    written += broadway_shots(browser, out, scale)
                 finally:
                     browser.close()
         except BaseException:
@@ -398,13 +433,15 @@ def main(argv=None) -> int:
     ap.add_argument("--scale", type=float, default=2, help="device scale factor (default 2)")
     ap.add_argument("--only-score", action="store_true", help="only tally.png and pegboard.png (quicker)")
     ap.add_argument("--only-fours", action="store_true", help="only the All Fours screenshots (quicker)")
+    ap.add_argument("--only-broadway", action="store_true", help="only broadway.png (quicker)")
     args = ap.parse_args(argv)
     if not Path(harness.CHROMIUM).exists():
         print(f"error: {harness.CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
         return 1
     try:
-        if args.only_score or args.only_fours:
-            written = run_only(Path(args.out), args.scale, score_shots if args.only_score else fours_shots)
+        if args.only_score or args.only_fours or args.only_broadway:
+            which = score_shots if args.only_score else fours_shots if args.only_fours else broadway_shots
+            written = run_only(Path(args.out), args.scale, which)
         else:
             written = run(Path(args.out), args.scale)
     except Exception as e:  # noqa: BLE001 - one clear line, then the status

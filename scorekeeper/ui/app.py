@@ -23,6 +23,7 @@ import flet as ft
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.tally.svg import chart_svg, pegboard_svg, tally_svg
 from scorekeeper.ui import model as vm
+from scorekeeper.ui.broadway_app import BroadwayTable, NewBroadwayMatch
 from scorekeeper.ui.fours_app import FoursTable, NewFoursMatch, game_choice
 from scorekeeper.ui.widgets import PAD, _choice_row, _error, _go, _heading, _labelled, _svg
 
@@ -104,7 +105,7 @@ def Home(shared: vm.Shared):
     resume = shared.resume()
     items: list[ft.Control] = [
         _heading("Scorekeeper", 28),
-        ft.Text("All Fives at the table: enter each tile as it is set. All Fours: the facts of each hand."),
+        ft.Text("All Fives at the table: enter each tile as it is set. All Fours: the facts of each hand. Broadway: the grid."),
     ]
     if resume:
         scores = ", ".join(f"{k} {v}" for k, v in (resume.get("scores") or {}).items())
@@ -654,9 +655,12 @@ def Table(shared: vm.Shared, mid: str):
 
 @ft.component
 def GameTable(shared: vm.Shared, mid: str):
-    """The table of a match: All Fives (tiles) or All Fours (the facts of each hand)."""
-    if vm.game_of(shared, mid) == "all-fours":
+    """The table of a match: All Fives (tiles), All Fours (the facts of each hand) or Broadway (the grid)."""
+    game = vm.game_of(shared, mid)
+    if game == "all-fours":
         return FoursTable(shared, mid)
+    if game == "broadway":
+        return BroadwayTable(shared, mid)
     return Table(shared, mid)
 
 
@@ -837,11 +841,11 @@ def StoredMatch(shared: vm.Shared, mid: str):
         ft.Row([ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip="Back", on_click=_go("/history")), _heading("Match")]),
         ft.Text(", ".join(f"{k} {v}" for k, v in summary["scores"].items()) + (f" - {summary['winner']} won" if summary["winner"] else "")),
     ]
-    if summary.get("game") == "all-fours":
-        from scorekeeper.allfours.record import render
+    if summary.get("game") in ("all-fours", "broadway"):
+        from scorekeeper.games import render
 
         body.append(ft.Text(render(summary), font_family="monospace", size=13, selectable=True))
-    for h in summary["hands"] if summary.get("game") != "all-fours" else []:
+    for h in summary["hands"] if summary.get("game") not in ("all-fours", "broadway") else []:
         lines = [f"Hand {h['number']} ({h['end']}), {h['leader']} led"]
         for t in h["turns"]:
             if t.get("pass"):
@@ -885,6 +889,7 @@ def App(shared: vm.Shared):
                     ft.Route(index=True, component=lambda: Home(shared)),
                     ft.Route(path="new", component=lambda: NewMatch(shared)),
                     ft.Route(path="new/fours", component=lambda: NewFoursMatch(shared)),
+                    ft.Route(path="new/broadway", component=lambda: NewBroadwayMatch(shared)),
                     ft.Route(path="table/:mid", component=param_screen(GameTable)),
                     ft.Route(path="score/:mid", component=param_screen(Score)),
                     ft.Route(path="history", component=lambda: History(shared)),

@@ -26,13 +26,14 @@ _UNSET = "-unset-"  # a fact not entered yet (None is "nobody")
 
 def game_choice(current: str) -> ft.Control:
     """The Game row at the top of both new-match screens."""
-    routes = {"all-fives": "/new", "all-fours": "/new/fours"}
+    routes = {"all-fives": "/new", "all-fours": "/new/fours", "broadway": "/new/broadway"}
 
     def pick(game):
         if game != current:
             ft.context.page.navigate(routes[game])
 
-    return _choice_row("Game", [("All Fives", "all-fives"), ("All Fours", "all-fours")], current, pick)
+    return _choice_row("Game", [("All Fives", "all-fives"), ("All Fours", "all-fours"), ("Broadway", "broadway")],
+                       current, pick)
 
 
 def _variant_line(spec, target: int) -> str:

@@ -117,7 +117,7 @@ class Shared:
 
 
 #: The games the app has screens for.
-GAME_TITLES = {"all-fives": "All Fives", "all-fours": "All Fours"}
+GAME_TITLES = {"all-fives": "All Fives", "all-fours": "All Fours", "broadway": "Broadway"}
 
 
 def game_of(shared: Shared, mid: str) -> str | None:
@@ -1000,10 +1000,15 @@ class HistoryModel(_Model):
         try:
             with self._shared.lock:
                 match = self._shared.store.match(mid)
-                if game_of(self._shared, mid) == "all-fours":
+                game = game_of(self._shared, mid)
+                if game == "all-fours":
                     from scorekeeper.allfours.record import result as fours_result
 
                     return fours_result(match)
+                if game == "broadway":
+                    from scorekeeper.broadway.record import result as broadway_result
+
+                    return broadway_result(match)
                 return result(all_fives_match(self._shared, mid))
         except ScorekeeperError as e:
             self.error = str(e)

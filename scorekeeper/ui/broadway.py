@@ -1,0 +1,464 @@
+"""Broadway view-models: the new-match form and the table (a grid of half-tile
+cells) -- without Flet and without rules: whether a placement is legal, what it
+matches and scores, whose turn it is and who has won is the engine's
+(:mod:`scorekeeper.broadway.engine`).
+
+A tile is set in three taps: the tile in the picker, the cell its first half
+goes on, the cell next to it for the other half.  Before it is entered the
+matched sections are highlighted and the points shown; "Set it" enters it.
+
+>>> import tempfile
+>>> from scorekeeper.ui.model import Shared
+>>> shared = Shared(tempfile.mkdtemp())
+>>> form = BroadwayNewMatchForm(shared, names=["Ann", "Ben", "Cy", "Di"])
+>>> form.leader = "Ben"
+>>> t = BroadwayTableModel(shared, form.start())
+>>> t.phase, t.to_move, t.double
+('play', 'Ben', '6-6')
+>>> t.pick("6-6"); t.tap_cell((0, 0)); t.tap_cell((0, 1)); t.confirm(); t.note
+'Ben set 6-6'
+>>> t.pick("6-3"); t.tap_cell((1, 0)); t.tap_cell((2, 0)); t.error   # Cy (South) sets East-West
+>>> t.preview.sections, t.preview.points
+(1, 0)
+>>> shared.close()
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from scorekeeper.broadway.engine import SEATS, Match, Preview
+from scorekeeper.broadway.grid import Cell, Placement, adjacent
+from scorekeeper.errors import ScorekeeperError
+from scorekeeper.store import Store
+
+__all__ = ["BroadwayNewMatchForm", "BroadwayTableModel", "GridCell", "broadway_match", "ALL_TILES"]
+
+#: The double-six set, high to low.
+ALL_TILES = tuple(f"{a}-{b}" for a in range(6, -1, -1) for b in range(a, -1, -1))
+ORIENTATIONS = (("by seat", "seat"), ("free", "free"))
+PENALTIES = (("subtract", "subtract"), ("to opponents", "to-opponents"))
+
+
+class _Model:
+    revision: int = 0
+
+    def _changed(self) -> None:
+        self.revision = self.revision + 1
+
+
+def broadway_match(shared, mid: str) -> Match:
+    match = shared.store.match(mid)
+    if not isinstance(match, Match):
+        raise ScorekeeperError(f"match {mid} is not a Broadway match")
+    return match
+
+
+# ----------------------------------------------------------------- new match
+class BroadwayNewMatchForm(_Model):
+    """Four players in seat order North, East, South, West; North-South against East-West."""
+
+    def __init__(self, shared, names: list[str] | None = None) -> None:
+        self._shared = shared
+        known = shared.names()
+        base = list(names) if names else (known[:4] + [f"Player {i}" for i in range(len(known[:4]) + 1, 5)])
+        self.names: list[str] = base[:4]
+        self.orientation = "seat"
+        self.penalty = "subtract"
+        self.leader: str | None = None  # who holds 6-6
+        self.error: str | None = None
+
+    def set_name(self, seat: int, name: str) -> None:
+        old = self.names[seat]
+        names = list(self.names)
+        names[seat] = name
+        self.names = names
+        if self.leader == old:
+            self.leader = name.strip() or None
+        self._changed()
+
+    def set_orientation(self, value: str) -> None:
+        self.orientation = value
+        self._changed()
+
+    def set_penalty(self, value: str) -> None:
+        self.penalty = value
+        self._changed()
+
+    def set_leader(self, name: str | None) -> None:
+        self.leader = name
+        self._changed()
+
+    def record(self) -> dict:
+        names = [s.strip() for s in self.names]
+        rules: dict[str, Any] = {}
+        if self.orientation == "free":
+            rules["orientation"] = "free"
+        if self.penalty != "subtract":
+            rules["unplayed_penalty"] = self.penalty
+        rec: dict[str, Any] = {"format": "scorekeeper/1", "game": "broadway", "players": names}
+        if rules:
+            rec["rules"] = rules
+        rec["title"] = "Broadway"
+        rec["hands"] = [{"leader": self.leader, "turns": []}] if self.leader in names else []
+        return rec
+
+    def start(self) -> str | None:
+        names = [s.strip() for s in self.names]
+        problem = None
+        if any(not n for n in names):
+            problem = "every player needs a name"
+        elif len(set(names)) != len(names):
+            problem = "two players have the same name"
+        if problem is None:
+            try:
+                with self._shared.lock:
+                    mid = self._shared.store.create(self.record())
+                self.error = None
+                self._changed()
+                return mid
+            except ScorekeeperError as e:
+                problem = str(e)
+        self.error = problem
+        self._changed()
+        return None
+
+
+# --------------------------------------------------------------------- table
+@dataclass(frozen=True)
+class GridCell:
+    """One cell of the drawn window: ``pips`` when covered; ``state`` says how to draw it:
+    ``"tile"``, ``"matched"`` (a covered cell the tile being set matches), ``"new"`` (a
+    cell of the tile being set), ``"first"`` (its first half, waiting for the second),
+    ``"spot"`` (a free cell where the picked tile can go), ``"free"``."""
+
+    x: int
+    y: int
+    pips: int | None
+    state: str
+    tile: str | None = None  # the tile covering it
+    partner: Cell | None = None  # the other cell of that tile
+
+
+class BroadwayTableModel(_Model):
+    """The Broadway table of one match."""
+
+    def __init__(self, shared, mid: str) -> None:
+        self._shared = shared
+        self.mid = mid
+        self.error: str | None = None
+        self.note: str | None = None
+        self.tile: str | None = None  # the tile picked
+        self.first: Cell | None = None  # the cell its first half goes on
+        self.preview: Preview | None = None  # the placement waiting for "Set it"
+        self.zoom = 1.0
+        self.unplayed: dict[str, int] = {}
+        with shared.lock:
+            self._match = broadway_match(shared, mid)
+
+    # ------------------------------------------------------------- reading
+    @property
+    def match(self) -> Match:
+        return self._match
+
+    @property
+    def setup(self):
+        return self._match.setup
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.setup.players)
+
+    def seat_name(self, player: str) -> str:
+        return SEATS[self.players.index(player)]
+
+    @property
+    def phase(self) -> str:
+        return self._match.phase
+
+    @property
+    def hand_number(self) -> int:
+        h = self._match.hand
+        return h.number if h else 0
+
+    @property
+    def double(self) -> str | None:
+        h = self._match.hand
+        if h is not None and not h.settled:
+            return str(h.double)
+        d = self._match.next_double
+        return None if d is None else str(d)
+
+    @property
+    def to_move(self) -> str | None:
+        return self._match.to_move
+
+    @property
+    def totals(self) -> dict[str, int]:
+        return self._match.totals
+
+    @property
+    def winner(self) -> str | None:
+        w = self._match.winner
+        return None if w is None else self.setup.sides[w]
+
+    def winner_line(self) -> str | None:
+        m = self._match
+        if m.winner is None:
+            return None
+        hand, turn = m.won_at
+        at = f"hand {hand}, turn {turn}" if turn is not None else f"the end of hand {hand}"
+        other = m.scores[1 - m.winner]
+        return f"{self.winner} win {m.scores[m.winner]} to {other} at {at}"
+
+    def sudden_death(self) -> bool:
+        h = self._match.hand
+        return bool(h and h.sudden_death)
+
+    def held(self) -> list[tuple[str, int]]:
+        """(player, tiles still held) in seat order."""
+        h = self._match.hand
+        if h is None:
+            return [(p, 7) for p in self.players]
+        return [(p, h.held(i)) for i, p in enumerate(self.players)]
+
+    def tiles_left(self) -> list[str]:
+        """Tiles not yet down this hand (the app does not know the hands)."""
+        h = self._match.hand
+        down = {str(t) for t in h.layout.tiles} if h else set()
+        return [t for t in ALL_TILES if t not in down]
+
+    def fits(self, tile: str) -> bool:
+        return bool(self._match.legal_placements(tile))
+
+    def picker(self) -> tuple[list[str], list[str]]:
+        """Tiles not down yet: those the player to move can set somewhere, then the others."""
+        if self.phase != "play":
+            return [], []
+        h = self._match.hand
+        if not h.turns:
+            return [str(h.double)], []
+        left = self.tiles_left()
+        fits = [t for t in left if self.fits(t)]
+        return fits, [t for t in left if t not in fits]
+
+    def spots(self) -> set[Cell]:
+        """Free cells where the picked tile can go (the first half's cell: any of its two)."""
+        if self.tile is None or self.phase != "play":
+            return set()
+        h = self._match.hand
+        if not h.turns:
+            return set()
+        out: set[Cell] = set()
+        for p in self._match.legal_placements(self.tile):
+            out.update(p.placement.cells)
+        return out
+
+    def grid(self) -> tuple[tuple[int, int, int, int], list[GridCell]]:
+        """The window to draw ``(min_x, min_y, max_x, max_y)`` -- the layout and two cells
+        around it -- and its cells worth drawing (covered, or free next to the layout)."""
+        h = self._match.hand
+        lay = h.layout if h is not None and not h.settled else None
+        b = lay.bounds() if lay is not None else None
+        if b is None:
+            x0, y0, x1, y1 = -1, -1, 1, 1
+        else:
+            x0, y0, x1, y1 = b[0] - 2, b[1] - 2, b[2] + 2, b[3] + 2
+        pv = self.preview
+        new = set(pv.placement.cells) if pv is not None and pv.placement is not None else set()
+        matched = set(pv.matched) if pv is not None else set()
+        spots = self.spots()
+        frontier = lay.frontier() if lay is not None and len(lay) else None
+        cells: list[GridCell] = []
+        for y in range(y1, y0 - 1, -1):
+            for x in range(x0, x1 + 1):
+                c = (x, y)
+                pips = lay.pips_at(c) if lay is not None else None
+                if pips is not None:
+                    p = lay.placement_at(c)
+                    other = p.cells[1] if p.cells[0] == c else p.cells[0]
+                    cells.append(GridCell(x, y, pips, "matched" if c in matched else "tile", str(p.tile), other))
+                    continue
+                if c in new:
+                    cells.append(GridCell(x, y, pv.placement.pips_at(c), "new"))
+                elif c == self.first:
+                    cells.append(GridCell(x, y, None, "first"))
+                elif c in spots:
+                    cells.append(GridCell(x, y, None, "spot"))
+                elif frontier is None or c in frontier:
+                    cells.append(GridCell(x, y, None, "free"))
+        return (x0, y0, x1, y1), cells
+
+    def turn_lines(self) -> list[str]:
+        """This hand's turns, newest first."""
+        h = self._match.hand
+        if h is None:
+            return []
+        out = []
+        for t in reversed(h.turns):
+            who = self.players[t.seat]
+            if t.kind == "play":
+                pts = f" -> {self.setup.sides[self.setup.side_of[t.seat]]} +{t.points}" if t.points else ""
+                out.append(f"{t.number}. {who}: {t.placement.tile}, {len(t.matched)} matched{pts}")
+            elif t.kind == "pass":
+                out.append(f"{t.number}. {who}: pass")
+            else:
+                out.append(f"{t.number}. {who}: exposed {t.exposed} (turn lost)")
+        return out
+
+    def preview_line(self) -> str | None:
+        pv = self.preview
+        if pv is None:
+            return None
+        side = self.setup.sides[self.setup.side_of[self._match.seat_to_move]]
+        return (f"{pv.placement.tile}: {pv.sections} matched section{'s' if pv.sections != 1 else ''}"
+                f" -> {side} +{pv.points}")
+
+    # ------------------------------------------------------------- acting
+    def _apply(self, fn: Callable[[Store], Any]) -> bool:
+        try:
+            with self._shared.lock:
+                fn(self._shared.store)
+                self._match = self._shared.store.match(self.mid)
+            self.error = None
+            return True
+        except ScorekeeperError as e:
+            self.error = str(e)
+            return False
+        finally:
+            self._changed()
+
+    def _clear(self) -> None:
+        self.tile = self.first = self.preview = None
+
+    def pick(self, tile: str) -> None:
+        """Pick the tile being set (again: put it back)."""
+        self.first = self.preview = None
+        self.tile = None if tile == self.tile else tile
+        self.error = None
+        if self.tile is not None and not self.fits(self.tile) and self.phase == "play":
+            self.error = f"{self.tile} matches nowhere for {self.to_move} now"
+        self._changed()
+
+    def tap_cell(self, cell: Cell) -> None:
+        """The first tap: where the first half goes; the second: the other half's cell."""
+        cell = (int(cell[0]), int(cell[1]))
+        if self.tile is None:
+            self.error = "pick a tile first"
+            self._changed()
+            return
+        if self.first is None or self.preview is not None or not adjacent(self.first, cell):
+            self.first, self.preview = cell, None
+            self.error = None
+            self._changed()
+            return
+        self._propose(self.first, cell)
+
+    def _propose(self, a: Cell, b: Cell) -> None:
+        """The tile on ``a`` and ``b``: the way round that is legal (the better one if both are)."""
+        hi, lo = (int(x) for x in self.tile.split("-"))
+        tries = [self._match.preview(Placement(hi, lo, (a, b)))]
+        if hi != lo:
+            tries.append(self._match.preview(Placement(lo, hi, (a, b))))
+        good = [p for p in tries if p.ok]
+        if good:
+            self.preview = max(good, key=lambda p: p.points)
+            self.error = None
+        else:
+            self.preview = None
+            self.first = None
+            self.error = str(tries[0].error)
+        self._changed()
+
+    def swap(self) -> None:
+        """Turn the tile being set round (its halves change cells), if that is legal too."""
+        pv = self.preview
+        if pv is None:
+            return
+        p = pv.placement
+        other = self._match.preview(Placement(p.second, p.first, p.cells))
+        if other.ok:
+            self.preview = other
+            self.error = None
+        else:
+            self.error = str(other.error)
+        self._changed()
+
+    def cancel(self) -> None:
+        self._clear()
+        self.error = None
+        self._changed()
+
+    def confirm(self) -> None:
+        pv = self.preview
+        if pv is None:
+            return
+        who = self.to_move
+        entry = pv.placement.entry()
+        if self._apply(lambda st: st.append(self.mid, {"turn": entry})):
+            self.note = f"{who} set {pv.placement.tile}" + (f": +{pv.points}" if pv.points else "")
+            self._clear()
+            self._after()
+
+    def pass_(self) -> None:
+        who = self.to_move
+        if self._apply(lambda st: st.append(self.mid, {"turn": {"pass": True}})):
+            self.note = f"{who} passed"
+            self._clear()
+            self._after()
+
+    def expose(self) -> None:
+        """The player to move showed the picked tile out of turn: the turn is lost."""
+        if self.tile is None:
+            self.error = "pick the tile that was shown"
+            self._changed()
+            return
+        who, tile = self.to_move, self.tile
+        if self._apply(lambda st: st.append(self.mid, {"turn": {"exposed": tile}})):
+            self.note = f"{who} exposed {tile}: turn lost"
+            self._clear()
+            self._after()
+
+    def _after(self) -> None:
+        if self.phase == "unplayed":
+            h = self._match.hand
+            self.unplayed = {p: h.held(i) for i, p in enumerate(self.players)}
+        self._changed()
+
+    def set_unplayed(self, player: str, n: int) -> None:
+        self.unplayed = {**self.unplayed, player: max(0, n)}
+        self._changed()
+
+    def penalty_preview(self) -> tuple[dict[str, int] | None, str | None]:
+        try:
+            return self._match.penalties_preview(self.unplayed), None
+        except ScorekeeperError as e:
+            return None, str(e)
+
+    def settle(self) -> None:
+        given = dict(self.unplayed)
+        if self._apply(lambda st: st.append(self.mid, {"unplayed": given})):
+            self.note = "hand settled"
+
+    def start_hand(self, leader: str) -> None:
+        if self._apply(lambda st: st.append(self.mid, {"hand": {"leader": leader}})):
+            self.note = f"hand {self.hand_number}: {leader} sets {self.double}"
+            self._clear()
+
+    def undo(self) -> None:
+        if self.tile is not None:
+            self.cancel()
+            return
+        if self._apply(lambda st: st.undo(self.mid)):
+            self.note = "last entry taken back"
+            self._after()
+
+    def redo(self) -> None:
+        if self._apply(lambda st: st.redo(self.mid)):
+            self.note = "entry put back"
+            self._after()
+
+    def zoom_by(self, factor: float) -> None:
+        self.zoom = min(2.0, max(0.5, round(self.zoom * factor, 2)))
+        self._changed()
