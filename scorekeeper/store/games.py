@@ -68,40 +68,20 @@ class GameAdapter:
         raise NotImplementedError
 
 
-class AllFives(GameAdapter):
-    game = "all-fives"
-    kinds = ("hand", "turn", "remaining")
+class _TurnGame(GameAdapter):
+    """A game entered as a hand's leader, its turns one by one, then what was left
+    in hands (``end``: the record's key for it)."""
 
-    def load(self, record):
-        from scorekeeper.allfives.record import load
-
-        return load(record)
+    end = ""
 
     def entries_of(self, record):
         out: list[dict] = []
         for hand in record.get("hands", []):
-            out.append({"hand": {k: v for k, v in hand.items() if k not in ("turns", "remaining")}})
+            out.append({"hand": {k: v for k, v in hand.items() if k not in ("turns", self.end)}})
             out.extend({"turn": t} for t in hand.get("turns", []))
-            if "remaining" in hand:
-                out.append({"remaining": hand["remaining"]})
+            if self.end in hand:
+                out.append({self.end: hand[self.end]})
         return out
-
-    def push(self, match, record, kind, value):
-        from scorekeeper.allfives.record import parse_leader, parse_remaining, parse_turn
-
-        highest = match.rules.set
-        if kind == "hand":
-            for key in value:
-                if key != "leader":
-                    raise StoreError(f"unknown key {key!r} in a hand entry")
-            event = parse_leader(value, len(match.hands) + 1)
-        elif kind == "turn":
-            h = match.hand
-            number = h.number if h else 1
-            event = parse_turn(value, highest, number, (len(h.turns) + 1) if h else 1)
-        else:
-            event = parse_remaining(value, highest, match.hand.number if match.hand else 1)
-        match.push(event)
 
     def apply(self, record, kind, value):
         hands = record.setdefault("hands", [])
@@ -110,19 +90,51 @@ class AllFives(GameAdapter):
         elif kind == "turn":
             hands[-1]["turns"].append(value)
         else:
-            hands[-1]["remaining"] = value
+            hands[-1][self.end] = value
 
     def drop_last(self, record):
         hands = record.get("hands") or []
         if not hands:
             raise StoreError("there is nothing to undo")
         last = hands[-1]
-        if "remaining" in last:
-            return {"remaining": last.pop("remaining")}
+        if self.end in last:
+            return {self.end: last.pop(self.end)}
         if last.get("turns"):
             return {"turn": last["turns"].pop()}
         hands.pop()
         return {"hand": {k: v for k, v in last.items() if k != "turns"}}
+
+    @staticmethod
+    def _leader_entry(value):
+        for key in value:
+            if key != "leader":
+                raise StoreError(f"unknown key {key!r} in a hand entry")
+
+
+class AllFives(_TurnGame):
+    game = "all-fives"
+    kinds = ("hand", "turn", "remaining")
+    end = "remaining"
+
+    def load(self, record):
+        from scorekeeper.allfives.record import load
+
+        return load(record)
+
+    def push(self, match, record, kind, value):
+        from scorekeeper.allfives.record import parse_leader, parse_remaining, parse_turn
+
+        highest = match.rules.set
+        if kind == "hand":
+            self._leader_entry(value)
+            event = parse_leader(value, len(match.hands) + 1)
+        elif kind == "turn":
+            h = match.hand
+            number = h.number if h else 1
+            event = parse_turn(value, highest, number, (len(h.turns) + 1) if h else 1)
+        else:
+            event = parse_remaining(value, highest, match.hand.number if match.hand else 1)
+        match.push(event)
 
     def edit(self, record, hand, where, value):
         h = record["hands"][hand - 1]
@@ -213,61 +225,30 @@ class AllFours(GameAdapter):
             h[where] = value
 
 
-class Broadway(GameAdapter):
+class Broadway(_TurnGame):
     """Like All Fives: a hand's leader, its turns one by one, then the tiles left unplayed."""
 
     game = "broadway"
     kinds = ("hand", "turn", "unplayed")
+    end = "unplayed"
 
     def load(self, record):
         from scorekeeper.broadway.record import load
 
         return load(record)
 
-    def entries_of(self, record):
-        out: list[dict] = []
-        for hand in record.get("hands", []):
-            out.append({"hand": {k: v for k, v in hand.items() if k not in ("turns", "unplayed")}})
-            out.extend({"turn": t} for t in hand.get("turns", []))
-            if "unplayed" in hand:
-                out.append({"unplayed": hand["unplayed"]})
-        return out
-
     def push(self, match, record, kind, value):
         from scorekeeper.broadway.record import parse_leader, parse_turn, parse_unplayed
 
         h = match.hand
         if kind == "hand":
-            for key in value:
-                if key != "leader":
-                    raise StoreError(f"unknown key {key!r} in a hand entry")
+            self._leader_entry(value)
             event = parse_leader(value, len(match.hands) + 1)
         elif kind == "turn":
             event = parse_turn(value, h.number if h else 1, (len(h.turns) + 1) if h else 1)
         else:
             event = parse_unplayed(value, h.number if h else 1)
         match.push(event)
-
-    def apply(self, record, kind, value):
-        hands = record.setdefault("hands", [])
-        if kind == "hand":
-            hands.append({**value, "turns": []})
-        elif kind == "turn":
-            hands[-1]["turns"].append(value)
-        else:
-            hands[-1]["unplayed"] = value
-
-    def drop_last(self, record):
-        hands = record.get("hands") or []
-        if not hands:
-            raise StoreError("there is nothing to undo")
-        last = hands[-1]
-        if "unplayed" in last:
-            return {"unplayed": last.pop("unplayed")}
-        if last.get("turns"):
-            return {"turn": last["turns"].pop()}
-        hands.pop()
-        return {"hand": {k: v for k, v in last.items() if k != "turns"}}
 
     def edit(self, record, hand, where, value):
         h = record["hands"][hand - 1]

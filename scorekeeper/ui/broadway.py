@@ -32,6 +32,7 @@ from scorekeeper.broadway.engine import SEATS, Match, Preview
 from scorekeeper.broadway.grid import Cell, Placement, adjacent
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
+from scorekeeper.ui.model import _Model, names_problem
 
 __all__ = ["BroadwayNewMatchForm", "BroadwayTableModel", "GridCell", "broadway_match", "ALL_TILES"]
 
@@ -39,13 +40,6 @@ __all__ = ["BroadwayNewMatchForm", "BroadwayTableModel", "GridCell", "broadway_m
 ALL_TILES = tuple(f"{a}-{b}" for a in range(6, -1, -1) for b in range(a, -1, -1))
 ORIENTATIONS = (("by seat", "seat"), ("free", "free"))
 PENALTIES = (("subtract", "subtract"), ("to opponents", "to-opponents"))
-
-
-class _Model:
-    revision: int = 0
-
-    def _changed(self) -> None:
-        self.revision = self.revision + 1
 
 
 def broadway_match(shared, mid: str) -> Match:
@@ -105,12 +99,7 @@ class BroadwayNewMatchForm(_Model):
         return rec
 
     def start(self) -> str | None:
-        names = [s.strip() for s in self.names]
-        problem = None
-        if any(not n for n in names):
-            problem = "every player needs a name"
-        elif len(set(names)) != len(names):
-            problem = "two players have the same name"
+        problem = names_problem(self.names)
         if problem is None:
             try:
                 with self._shared.lock:

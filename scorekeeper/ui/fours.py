@@ -33,6 +33,7 @@ from scorekeeper.allfours.engine import HandResult, Item, Match
 from scorekeeper.allfours.variants import CARD_POINTS, DEFAULT_VARIANT, RANKS, VARIANTS, Variant
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
+from scorekeeper.ui.model import _Model, names_problem
 from scorekeeper.tally import Pegboard, pegboard
 
 __all__ = [
@@ -56,13 +57,6 @@ COUNTING_RANKS = ("A", "K", "Q", "J", "10")
 #: The end-of-hand facts in counting order (the record's keys).
 END_FACTS = ("high", "low", "jack", "game")
 _END_OF_LABEL = {"high": "high", "low": "low", "jack": "jack", "hang-jack": "jack", "game": "game"}
-
-
-class _Model:
-    revision: int = 0
-
-    def _changed(self) -> None:
-        self.revision = self.revision + 1
 
 
 def fours_match(shared, mid: str) -> Match:
@@ -190,14 +184,7 @@ class FoursNewMatchForm(_Model):
 
     def start(self, rng: random.Random | None = None) -> str | None:
         """Create the match (its first hand dealt); the new id, or None with ``error`` set."""
-        names = [s.strip() for s in self.names]
-        problem = None
-        if any(not n for n in names):
-            problem = "every player needs a name"
-        elif len(set(names)) != len(names):
-            problem = "two players have the same name"
-        else:
-            problem = self.target_error()
+        problem = names_problem(self.names) or self.target_error()
         if problem is None:
             try:
                 with self._shared.lock:

@@ -151,6 +151,16 @@ class _Model:
         self.revision = self.revision + 1
 
 
+def names_problem(names: list[str]) -> str | None:
+    """Why a new match's player names cannot be used, or None."""
+    names = [s.strip() for s in names]
+    if any(not n for n in names):
+        return "every player needs a name"
+    if len(set(names)) != len(names):
+        return "two players have the same name"
+    return None
+
+
 # ----------------------------------------------------------------- new match
 class NewMatchForm(_Model):
     """The new-match screen: players, partnerships, rules, first leader."""
@@ -289,14 +299,7 @@ class NewMatchForm(_Model):
 
     def start(self, rng: random.Random | None = None) -> str | None:
         """Create the match in the store; returns its id (None, with ``error`` set, if refused)."""
-        names = [s.strip() for s in self.names]
-        problem = None
-        if any(not n for n in names):
-            problem = "every player needs a name"
-        elif len(set(names)) != len(names):
-            problem = "two players have the same name"
-        if problem is None:
-            problem = self.rules_error()
+        problem = names_problem(self.names) or self.rules_error()
         if problem is None:
             try:
                 with self._shared.lock:
