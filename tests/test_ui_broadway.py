@@ -537,6 +537,27 @@ def test_expose_loses_the_turn(shared):
     assert not t.fits("6-2")
 
 
+def test_expose_refused_for_a_tile_down_or_shown_by_another(shared):
+    t = new_table(shared)
+    double_down(t)
+    t.pick("6-2")
+    t.expose()  # Ben
+    n = entries(shared, t)
+    t.pick("6-6")  # Cy: the double is on the table
+    assert t.error == "6-6 matches nowhere for Cy now"
+    t.expose()
+    assert t.error.startswith("hand 1, turn 3: ") and "6-6 is already on the table" in t.error
+    t.pick("6-2")  # Ben's, shown at turn 2
+    t.expose()
+    assert t.error.startswith("hand 1, turn 3: ") and "Ben" in t.error
+    assert entries(shared, t) == n and t.to_move == "Cy"
+    for _ in range(3):
+        t.pass_()
+    assert t.to_move == "Ben" and t.fits("6-2")  # Ben may set the tile he showed
+    set_tile(t, "6-2", (2, 0), (2, 1))
+    assert turns(shared, t)[-1] == {"play": "6-2", "at": [[2, 0], [2, 1]]}
+
+
 def test_an_exposed_tile_breaks_a_succession_of_passes(shared):
     t = new_table(shared)
     double_down(t)
