@@ -32,14 +32,12 @@ from scorekeeper.broadway.engine import SEATS, Match, Preview
 from scorekeeper.broadway.grid import Cell, Placement, adjacent
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
-from scorekeeper.ui.model import _Model, names_problem
+from scorekeeper.ui.model import _Form, _Model, names_problem
 
 __all__ = ["BroadwayNewMatchForm", "BroadwayTableModel", "GridCell", "broadway_match", "ALL_TILES"]
 
 #: The double-six set, high to low.
 ALL_TILES = tuple(f"{a}-{b}" for a in range(6, -1, -1) for b in range(a, -1, -1))
-ORIENTATIONS = (("by seat", "seat"), ("free", "free"))
-PENALTIES = (("subtract", "subtract"), ("to opponents", "to-opponents"))
 
 
 def broadway_match(shared, mid: str) -> Match:
@@ -50,7 +48,7 @@ def broadway_match(shared, mid: str) -> Match:
 
 
 # ----------------------------------------------------------------- new match
-class BroadwayNewMatchForm(_Model):
+class BroadwayNewMatchForm(_Form):
     """Four players in seat order North, East, South, West; North-South against East-West."""
 
     def __init__(self, shared, names: list[str] | None = None) -> None:
@@ -99,19 +97,7 @@ class BroadwayNewMatchForm(_Model):
         return rec
 
     def start(self) -> str | None:
-        problem = names_problem(self.names)
-        if problem is None:
-            try:
-                with self._shared.lock:
-                    mid = self._shared.store.create(self.record())
-                self.error = None
-                self._changed()
-                return mid
-            except ScorekeeperError as e:
-                problem = str(e)
-        self.error = problem
-        self._changed()
-        return None
+        return self._create(names_problem(self.names), self.record)
 
 
 # --------------------------------------------------------------------- table

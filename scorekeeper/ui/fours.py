@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from scorekeeper.allfours.engine import HandResult, Item, Match
-from scorekeeper.allfours.variants import CARD_POINTS, DEFAULT_VARIANT, RANKS, VARIANTS, Variant
+from scorekeeper.allfours.variants import CARD_POINTS, DEFAULT_VARIANT, VARIANTS, Variant
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
-from scorekeeper.ui.model import _Model, names_problem
+from scorekeeper.ui.model import _Form, _Model, names_problem
 from scorekeeper.tally import Pegboard, pegboard
 
 __all__ = [
@@ -95,7 +95,7 @@ def _at(item: Item) -> str:
 
 
 # ----------------------------------------------------------------- new match
-class FoursNewMatchForm(_Model):
+class FoursNewMatchForm(_Form):
     """New All Fours match: players (2, 3, 4 or 6), partnerships, variant, target, first dealer."""
 
     def __init__(self, shared, names: list[str] | None = None) -> None:
@@ -184,19 +184,7 @@ class FoursNewMatchForm(_Model):
 
     def start(self, rng: random.Random | None = None) -> str | None:
         """Create the match (its first hand dealt); the new id, or None with ``error`` set."""
-        problem = names_problem(self.names) or self.target_error()
-        if problem is None:
-            try:
-                with self._shared.lock:
-                    mid = self._shared.store.create(self.record(rng))
-                self.error = None
-                self._changed()
-                return mid
-            except ScorekeeperError as e:
-                problem = str(e)
-        self.error = problem
-        self._changed()
-        return None
+        return self._create(names_problem(self.names) or self.target_error(), lambda: self.record(rng))
 
 
 # --------------------------------------------------------- Game-point helper
@@ -653,5 +641,3 @@ class FoursTableModel(_Model):
             out["beg"] = f["beg"] or "-"
         return out
 
-
-RANK_CHOICES = RANKS

@@ -120,7 +120,7 @@ def _chip(colour: str, filled: bool) -> ft.Control:
     )
 
 
-def _chips_view(t, chips: list[fv.Chips]) -> ft.Control:
+def _chips_view(chips: list[fv.Chips]) -> ft.Control:
     """Seven Up: a row of chips per side; a point scored moves one into the pool."""
     rows: list[ft.Control] = []
     pool: list[ft.Control] = []
@@ -142,7 +142,7 @@ def _chips_view(t, chips: list[fv.Chips]) -> ft.Control:
 def _board(t) -> ft.Control:
     chips = t.chips()
     if chips is not None:
-        return _chips_view(t, chips)
+        return _chips_view(chips)
     board = t.pegboard()
     label = "Pegboard: " + ", ".join(f"{n} {p.front} (back peg {p.back})" for n, p in board.sides)
     return _svg(pegboard_svg(board), label)

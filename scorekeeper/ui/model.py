@@ -151,6 +151,28 @@ class _Model:
         self.revision = self.revision + 1
 
 
+class _Form(_Model):
+    """Base of the new-match forms (they set ``_shared`` and ``error``)."""
+
+    _shared: Any
+    error: str | None = None
+
+    def _create(self, problem: str | None, make_record: Callable[[], dict]) -> str | None:
+        """Store the record ``make_record()`` unless ``problem``; its id, or None with ``error`` set."""
+        if problem is None:
+            try:
+                with self._shared.lock:
+                    mid = self._shared.store.create(make_record())
+                self.error = None
+                self._changed()
+                return mid
+            except ScorekeeperError as e:
+                problem = str(e)
+        self.error = problem
+        self._changed()
+        return None
+
+
 def names_problem(names: list[str]) -> str | None:
     """Why a new match's player names cannot be used, or None."""
     names = [s.strip() for s in names]
@@ -162,7 +184,7 @@ def names_problem(names: list[str]) -> str | None:
 
 
 # ----------------------------------------------------------------- new match
-class NewMatchForm(_Model):
+class NewMatchForm(_Form):
     """The new-match screen: players, partnerships, rules, first leader."""
 
     def __init__(self, shared: Shared, names: list[str] | None = None) -> None:
@@ -299,19 +321,7 @@ class NewMatchForm(_Model):
 
     def start(self, rng: random.Random | None = None) -> str | None:
         """Create the match in the store; returns its id (None, with ``error`` set, if refused)."""
-        problem = names_problem(self.names) or self.rules_error()
-        if problem is None:
-            try:
-                with self._shared.lock:
-                    mid = self._shared.store.create(self.record(rng))
-                self.error = None
-                self._changed()
-                return mid
-            except ScorekeeperError as e:
-                problem = str(e)
-        self.error = problem
-        self._changed()
-        return None
+        return self._create(names_problem(self.names) or self.rules_error(), lambda: self.record(rng))
 
 
 # --------------------------------------------------------------------- table
