@@ -445,8 +445,8 @@ def test_two_sections_with_seat_orientation(shared):
 def test_grid_before_the_first_tile(shared):
     t = new_table(shared)
     window, cells = t.grid()
-    assert window == (-1, -1, 1, 1)
-    assert len(cells) == 9 and all(c.state == "free" and c.pips is None for c in cells)
+    assert window == (-2, -2, 2, 2)  # room for the double and two cells around it
+    assert len(cells) == 25 and all(c.state == "free" and c.pips is None for c in cells)
 
 
 def test_grid_marks_matched_new_tiles_and_free_cells(shared):
@@ -603,7 +603,7 @@ def test_a_blocked_hand_asks_for_the_unplayed_tiles(shared):
     assert t.double == "5-5" and t.to_move == "Cy" and t.note == "hand 2: Cy sets 5-5"
     assert t.picker() == (["5-5"], [])
     assert t.held() == [(p, 7) for p in NAMES]
-    assert cells_of(t) and t.grid()[0] == (-1, -1, 1, 1)  # a new, empty table
+    assert cells_of(t) and t.grid()[0] == (-2, -2, 2, 2)  # a new, empty table
     set_tile(t, "5-5", (0, 0), (1, 0))  # Cy (South): East-West
     assert t.to_move == "Di"
     assert t.totals == stored_scores(shared, t)
@@ -787,6 +787,7 @@ def test_the_side_ahead_after_seven_hands_wins(shared):
     for n in range(6):  # the leader's side holds 13 tiles, the other side 14
         blocked_hand(t, "Ann" if n % 2 == 0 else "Ben")
     assert t.totals == {"North-South": -81, "East-West": -81} and t.winner is None
+    assert t.phase == "start" and not t.sudden_death()  # hand 7 is a regular hand, tie or not
     blocked_hand(t, "Cy")  # hand 7 on 0-0
     assert t.phase == "over" and t.winner == "North-South"
     assert t.totals == {"North-South": -94, "East-West": -95} == stored_scores(shared, t)
@@ -803,7 +804,9 @@ def test_sudden_death_is_won_at_once_by_a_lead_of_two(shared):
         blocked_hand(t, "Ann" if n % 2 == 0 else "Ben")
     blocked_hand(t, "Ann", second=True)  # hand 7: both sides hold 13 tiles
     assert t.totals == {"North-South": -94, "East-West": -94} and t.winner is None
-    assert t.phase == "start" and t.double == "6-6" and not t.sudden_death()
+    assert t.phase == "start" and t.double == "6-6"
+    assert t.sudden_death()  # between hands: the next one is sudden death
+    assert t.held() == [(n, 7) for n in NAMES]  # a new hand is drawn: not hand 7's tiles left
     t.start_hand("Ann")
     assert t.sudden_death() and t.hand_number == 8 and t.double == "6-6"
     for tile, a, b in FREE_LAYOUT:
@@ -813,6 +816,7 @@ def test_sudden_death_is_won_at_once_by_a_lead_of_two(shared):
     assert t.phase == "over" and t.winner == "East-West"
     assert t.totals == {"North-South": -94, "East-West": -84} == stored_scores(shared, t)
     assert t.winner_line() == "East-West win -84 to -94 at hand 8, turn 6"
+    assert t.double is None and t.to_move is None  # no hand to build once won
     out = score_record(shared.store.record(t.mid))
     assert out["winner"] == "East-West" and out["won_at"] == {"hand": 8, "turn": 6}
     n = entries(shared, t)
@@ -955,3 +959,45 @@ def test_random_matches_through_the_view_model(seed, orientation, penalty, leade
     finally:
         shared.close()
         shutil.rmtree(path, ignore_errors=True)
+
+
+# ------------------------------------------------------- a cell and a direction
+def test_a_cell_and_a_direction_places_like_two_cells(shared):
+    t = new_table(shared)  # Ann (North) leads: her tiles run East-West
+    t.pick("6-6")
+    t.tap_cell((0, 0))
+    assert t.directions() == ["East", "West"]  # the seat's orientation, both cells free
+    t.toward("East")
+    assert t.error is None and t.preview.placement == Placement(6, 6, ((0, 0), (1, 0)))
+    t.confirm()
+    assert t.error is None and t.to_move == "Ben"
+    t.pick("6-1")  # Ben sits East: North-South only
+    assert t.directions() == []  # no cell tapped yet
+    t.tap_cell((2, 0))
+    assert t.directions() == ["North", "South"]  # West is the double, East the wrong way
+    t.toward("South")
+    assert t.error is None and t.preview.placement == Placement(6, 1, ((2, 0), (2, -1)))
+    assert t.preview_line() == "6-1: 1 matched section -> East-West +0"
+    assert t.directions() == []  # a preview waits: no more directions
+    t.tap_cell((0, 1))  # starts again from (0, 1), above the double's 6
+    assert t.directions() == ["North"]  # South is the double; East and West the wrong way
+
+
+def test_a_direction_that_fits_nowhere_is_not_offered_and_is_refused(shared):
+    t = new_table(shared)
+    double_down(t)
+    t.pick("6-1")
+    t.tap_cell((5, 5))  # far from the layout
+    assert t.directions() == []
+    t.tap_cell((5, 5))
+    t.toward("North")  # the engine's reason, naming hand and turn
+    assert t.preview is None and t.error.startswith("hand 1, turn 2: ") and "matches no section" in t.error
+    assert len(turns(shared, t)) == 1
+
+
+def test_a_direction_needs_a_first_cell(shared):
+    t = new_table(shared)
+    double_down(t)
+    t.pick("6-1")
+    t.toward("North")
+    assert t.error == "tap the cell for the first half first" and t.preview is None

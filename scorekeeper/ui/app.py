@@ -844,7 +844,7 @@ def StoredMatch(shared: vm.Shared, mid: str):
     if summary.get("game") in ("all-fours", "broadway"):
         from scorekeeper.games import render
 
-        body.append(ft.Text(render(summary), font_family="monospace", size=13, selectable=True))
+        body.append(ft.Text(render(summary), font_family="monospace", size=13))
     for h in summary["hands"] if summary.get("game") not in ("all-fours", "broadway") else []:
         lines = [f"Hand {h['number']} ({h['end']}), {h['leader']} led"]
         for t in h["turns"]:
@@ -855,7 +855,7 @@ def StoredMatch(shared: vm.Shared, mid: str):
                 lines.append(f"  {t['player']}: {t['tile']}{' on ' + t['on'] if t['on'] else ''} (count {t['count']}){pts}")
         if any(h["settlement"].values()):
             lines.append("  settlement: " + ", ".join(f"{k} {v:+d}" for k, v in h["settlement"].items() if v))
-        body.append(ft.Text("\n".join(lines), font_family="monospace", size=13, selectable=True))
+        body.append(ft.Text("\n".join(lines), font_family="monospace", size=13))
     body.append(
         ft.Row(
             [

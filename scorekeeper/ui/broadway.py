@@ -4,7 +4,8 @@ matches and scores, whose turn it is and who has won is the engine's
 (:mod:`scorekeeper.broadway.engine`).
 
 A tile is set in three taps: the tile in the picker, the cell its first half
-goes on, the cell next to it for the other half.  Before it is entered the
+goes on, the cell next to it for the other half (or, instead of the third tap,
+the direction the other half lies in).  Before it is entered the
 matched sections are highlighted and the points shown; "Set it" enters it.
 
 >>> import tempfile
@@ -28,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from scorekeeper.broadway.engine import SEATS, Match, Preview
+from scorekeeper.broadway.engine import REGULAR_HANDS, SEATS, Match, Preview
 from scorekeeper.broadway.grid import Cell, Placement, adjacent
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
@@ -159,6 +160,9 @@ class BroadwayTableModel(_Model):
 
     @property
     def double(self) -> str | None:
+        """The double the hand being played is built on, else the next hand's (None once won)."""
+        if self.phase == "over":
+            return None
         h = self._match.hand
         if h is not None and not h.settled:
             return str(h.double)
@@ -188,13 +192,16 @@ class BroadwayTableModel(_Model):
         return f"{self.winner} win {m.scores[m.winner]} to {other} at {at}"
 
     def sudden_death(self) -> bool:
+        """The hand being played is a sudden-death hand -- or, between hands, the next one is."""
         h = self._match.hand
+        if self.phase == "start":
+            return h is not None and (h.sudden_death or h.number >= REGULAR_HANDS)
         return bool(h and h.sudden_death)
 
     def held(self) -> list[tuple[str, int]]:
-        """(player, tiles still held) in seat order."""
+        """(player, tiles still held) in seat order; 7 each between hands (a new hand is drawn)."""
         h = self._match.hand
-        if h is None:
+        if h is None or self.phase == "start":
             return [(p, 7) for p in self.players]
         return [(p, h.held(i)) for i, p in enumerate(self.players)]
 
@@ -236,8 +243,8 @@ class BroadwayTableModel(_Model):
         h = self._match.hand
         lay = h.layout if h is not None and not h.settled else None
         b = lay.bounds() if lay is not None else None
-        if b is None:
-            x0, y0, x1, y1 = -1, -1, 1, 1
+        if b is None:  # an empty table: room for the double and two cells around it
+            x0, y0, x1, y1 = -2, -2, 2, 2
         else:
             x0, y0, x1, y1 = b[0] - 2, b[1] - 2, b[2] + 2, b[3] + 2
         pv = self.preview
@@ -330,12 +337,36 @@ class BroadwayTableModel(_Model):
             return
         self._propose(self.first, cell)
 
-    def _propose(self, a: Cell, b: Cell) -> None:
-        """The tile on ``a`` and ``b``: the way round that is legal (the better one if both are)."""
+    def directions(self) -> list[str]:
+        """After the first tap: the directions (``"North"``, ``"East"``, ``"South"``, ``"West"``)
+        the other half can go in -- those where the engine accepts the tile one way round."""
+        if self.tile is None or self.first is None or self.preview is not None:
+            return []
+        return [d for d, c in self._neighbours() if any(p.ok for p in self._tries(self.first, c))]
+
+    def toward(self, direction: str) -> None:
+        """A cell and a direction: the other half goes on the cell next to the first tap."""
+        if self.first is None:
+            self.error = "tap the cell for the first half first"
+            self._changed()
+            return
+        cell = dict(self._neighbours())[direction]
+        self._propose(self.first, cell)
+
+    def _neighbours(self) -> list[tuple[str, Cell]]:
+        x, y = self.first
+        return [("North", (x, y + 1)), ("East", (x + 1, y)), ("South", (x, y - 1)), ("West", (x - 1, y))]
+
+    def _tries(self, a: Cell, b: Cell) -> list[Preview]:
         hi, lo = (int(x) for x in self.tile.split("-"))
         tries = [self._match.preview(Placement(hi, lo, (a, b)))]
         if hi != lo:
             tries.append(self._match.preview(Placement(lo, hi, (a, b))))
+        return tries
+
+    def _propose(self, a: Cell, b: Cell) -> None:
+        """The tile on ``a`` and ``b``: the way round that is legal (the better one if both are)."""
+        tries = self._tries(a, b)
         good = [p for p in tries if p.ok]
         if good:
             self.preview = max(good, key=lambda p: p.points)

@@ -155,9 +155,18 @@ def _play_panel(t) -> list[ft.Control]:
             ]),
             bgcolor=ft.Colors.TERTIARY_CONTAINER, padding=PAD, border_radius=8,
         ))
+    elif t.tile and t.first is None:
+        out.append(ft.Text(f"{t.tile}: tap the cell for its first half, then the cell next to it"))
     elif t.tile:
-        out.append(ft.Text(f"{t.tile}: tap the cell for its first half, then the cell next to it"
-                           if t.first is None else f"{t.tile}: now the cell next to it for the other half"))
+        ways = t.directions()
+        out.append(ft.Text(f"{t.tile}: now the cell next to it for the other half"
+                           + (", or its direction:" if ways else " (no way fits here)")))
+        buttons = []
+        for d in ways:
+            handler = (lambda d: (lambda e: t.toward(d)))(d)
+            buttons.append(_labelled(ft.OutlinedButton(content=d, on_click=handler), f"Other half {d}", handler))
+        if buttons:
+            out.append(ft.Row(buttons, wrap=True))
     out.append(ft.Row([
         ft.FilledTonalButton(content="Pass", on_click=lambda e: t.pass_()),
         ft.OutlinedButton(content="Exposed", on_click=lambda e: t.expose(),
@@ -191,7 +200,7 @@ def _unplayed_panel(t) -> list[ft.Control]:
 def _start_panel(t) -> list[ft.Control]:
     nxt = t.hand_number + 1
     d = t.double
-    sd = " (sudden death)" if nxt > 7 else ""
+    sd = " (sudden death)" if t.sudden_death() else ""
     return [_heading(f"Hand {nxt}{sd} on {d}: who holds it?", 18),
             ft.Row([ft.OutlinedButton(content=f"{n} holds {d}", on_click=(lambda n: (lambda e: t.start_hand(n)))(n))
                     for n in t.players], wrap=True)]
@@ -263,6 +272,7 @@ def BroadwayTable(shared, mid: str):
     body.append(ft.Column(panel, spacing=8, key=f"panel-{kind}"))
     lines = t.turn_lines()
     if lines:
-        body.append(ft.Container(content=ft.Column([_heading("This hand", 16)] + [ft.Text(x, size=13) for x in lines],
+        title = "This hand" if phase in ("play", "unplayed") else f"Hand {t.hand_number}"
+        body.append(ft.Container(content=ft.Column([_heading(title, 16)] + [ft.Text(x, size=13) for x in lines],
                                                    spacing=2), key="turns"))
     return ft.Column(body, spacing=8, scroll=ft.ScrollMode.AUTO, expand=True)

@@ -140,6 +140,12 @@ def test_a_trinidad_match_to_14(server, app):
     # the stored record scores the same
     texts = read_texts(page)
     assert not any(x.startswith("High: ") for x in texts), "no more facts once the match is won"
+    # History shows the match hand by hand, as `scorekeeper score --text` does
+    tap(page, "History")
+    tap(page, "Open")
+    wait_text(page, f"{US} 15, {THEM} 11 - {US} won")
+    text = next(x for x in read_texts(page) if x.startswith(f"All Fours (trinidad): {US} vs {THEM}; target 14"))
+    assert "Hand 5 (dealer Ben)" in text and f"Winner: {US}" in text
 
 
 def test_a_west_yorkshire_match_to_11(server, app):

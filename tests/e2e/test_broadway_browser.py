@@ -1,8 +1,14 @@
-"""A short Broadway hand in a real browser: tiles set by tapping a tile and two
-cells, the matched sections and points previewed before "Set it" (checked
-against the engine's own preview of the same placement), a refused placement
-explained, four passes blocking the hand, the penalties for the tiles left,
-and the next hand on 5-5."""
+"""Broadway in a real browser.
+
+* A short hand: tiles set by tapping a tile and two cells, the matched
+  sections and points previewed before "Set it" (checked against the engine's
+  own preview of the same placement), a refused placement explained, four
+  passes blocking the hand, the penalties for the tiles left, and the next
+  hand on 5-5.
+* A whole match: seven (short, blocked) hands on 6-6 down to 0-0, tiles set
+  by a cell and a direction, an exposed tile, undo/redo, Home's "Resume
+  match" in the middle, the tie after hand 7, the sudden-death hand on 6-6
+  won at the placement that gives a lead of two, and the match in History."""
 
 from __future__ import annotations
 
@@ -12,7 +18,7 @@ import pytest
 
 from e2e import harness
 from e2e.harness import read_texts, wait_text
-from scorekeeper.broadway.engine import Match, Setup
+from scorekeeper.broadway.engine import SEATS, Match, Setup
 
 pytestmark = pytest.mark.browser
 
@@ -20,11 +26,13 @@ tap = harness.tap
 NAMES = ["Ann", "Ben", "Cy", "Di"]  # North, East, South, West
 
 
-def place(page, m: Match, tile: str, a, b):
-    """Tap the tile and the two cells; the preview must say what the engine says; set it."""
-    tap(page, f"tile {tile}")
+def place(page, m: Match, tile: str, a, b, direction: str | None = None):
+    """Tap the tile and the two cells (or the first cell and ``direction``); the
+    preview must say what the engine says; set it.  ``tile``'s first number goes on ``a``."""
+    hi, lo = sorted((int(n) for n in tile.split("-")), reverse=True)
+    tap(page, f"tile {hi}-{lo}")  # the picker shows the higher half first
     tap(page, f"cell {a[0]},{a[1]}")
-    tap(page, f"cell {b[0]},{b[1]}")
+    tap(page, f"Other half {direction}" if direction else f"cell {b[0]},{b[1]}")
     pv = m.preview(tile, [list(a), list(b)])
     assert pv.ok, pv.error
     side = m.setup.sides[m.setup.side_of[m.seat_to_move]]
@@ -87,3 +95,105 @@ def test_a_short_broadway_hand(server, app):
     wait_text(page, "Hand 2 on 5-5: who holds it?")
     tap(page, "Cy holds 5-5")
     wait_text(page, "Hand 2 on 5-5, Cy to play")
+
+
+AXIS = {"North": "x", "South": "x", "East": "y", "West": "y"}  # the way a seat sets its tiles
+
+
+def short_hand(page, m: Match, leader: str, direction: bool = False, exposed: str | None = None,
+               undo: bool = False) -> None:
+    """One hand kept short: ``leader`` sets the double, the next player a tile on it (0 points),
+    then (after ``exposed``, shown by the player after that) four passes block the hand and the
+    prefilled tiles left are settled."""
+    d = int(str(m.next_double).split("-")[0])
+    tap(page, f"{leader} holds {d}-{d}")
+    m.start(leader)
+    wait_text(page, f"Hand {m.hand.number} on {d}-{d}, {leader} to play")
+    seat = NAMES.index(leader)
+    if AXIS[SEATS[seat]] == "x":  # the double East-West, the next tile North-South on its first half
+        double, nxt, way = [(0, 0), (1, 0)], [(0, 1), (0, 2)], "North"
+    else:
+        double, nxt, way = [(0, 0), (0, 1)], [(1, 0), (2, 0)], "East"
+    place(page, m, f"{d}-{d}", *double)
+    place(page, m, f"{d}-{(d + 1) % 7}", *nxt, direction=way if direction else None)
+    if exposed:
+        who = m.to_move
+        tap(page, f"tile {exposed}")
+        tap(page, "Exposed")
+        m.expose(exposed)
+        wait_text(page, f"Note: {who} exposed {exposed}: turn lost")
+    for i in range(4):
+        who = m.to_move
+        wait_text(page, re.compile(rf"^Hand {m.hand.number} on {d}-{d}, {who} to play"))
+        tap(page, "Pass")
+        m.pass_()
+        if undo and i == 1:  # take the pass back, then put it back
+            wait_text(page, re.compile(rf"^Hand {m.hand.number} on {d}-{d}, {m.to_move} to play"))
+            tap(page, "Undo")
+            wait_text(page, re.compile(rf"^Hand {m.hand.number} on {d}-{d}, {who} to play"))
+            tap(page, "Redo")
+    wait_text(page, f"Hand {m.hand.number} on {d}-{d}, tiles left")
+    due = dict(zip(NAMES, m.hand.due))
+    for name, n in due.items():
+        wait_text(page, f"{name} left {n}")
+    tap(page, "Settle hand")
+    m.settle(due)
+    for s, v in m.totals.items():
+        wait_text(page, f"Score {s} {v}")
+
+
+def test_a_seven_hand_match_and_its_sudden_death(server, app):
+    page = app
+    tap(page, "New match")
+    tap(page, "Game: Broadway")
+    wait_text(page, "Who holds 6-6?")
+    for seat, name in zip(SEATS, NAMES):
+        harness.enter(page, seat, name)
+    tap(page, "Start match")  # nobody picked for 6-6: the table asks
+    m = Match(Setup.new(NAMES))
+    wait_text(page, "Hand 1 on 6-6: who holds it?")
+
+    short_hand(page, m, "Ann", direction=True)
+    short_hand(page, m, "Ben", exposed="0-0")
+    short_hand(page, m, "Cy", undo=True)
+    # Home in the middle of the match: "Resume match" comes back to the next hand
+    tap(page, "Home")
+    wait_text(page, re.compile(r"Broadway: Ann . Ben . Cy . Di\nHand 3: North-South -39, East-West -39"))
+    tap(page, "Resume match")
+    wait_text(page, "Hand 4 on 3-3: who holds it?")
+    for leader in ["Di", "Ann", "Ben", "Cy"]:  # hands 4-7, down to 0-0
+        short_hand(page, m, leader, direction=leader == "Ben")
+    assert m.hand.number == 7 and str(m.hand.double) == "0-0"
+    assert m.totals == {"North-South": -91, "East-West": -91} and m.winner is None
+
+    # the tie after seven hands: sudden death, starting again on 6-6
+    wait_text(page, "Hand 8 (sudden death) on 6-6: who holds it?")
+    wait_text(page, "sudden death: first to lead by 2")
+    tap(page, "Ann holds 6-6")
+    m.start("Ann")
+    place(page, m, "6-6", (0, 0), (1, 0))  # Ann (North): East-West
+    place(page, m, "6-5", (0, 1), (0, 2))  # Ben: 1 matched section, 0
+    place(page, m, "6-4", (1, 1), (2, 1))  # Cy: the 6 touches two 6s: North-South +1
+    assert m.winner is None  # a lead of one is not enough
+    tap(page, "Pass")  # Di
+    m.pass_()
+    place(page, m, "5-4", (1, 2), (2, 2))  # Ann: the 5 on Ben's 5, the 4 on Cy's 4: +1, a lead of two
+    assert m.setup.sides[m.winner] == "North-South" and m.won_at == (8, 5)
+    ns, ew = m.scores
+    line = f"North-South win {ns} to {ew} at hand 8, turn 5"
+    wait_text(page, f"Winner {line}")
+    wait_text(page, "Hand 8, North-South won")
+    assert "Pass" not in read_texts(page)  # nothing more to enter
+
+    # History keeps it: the whole match, hand by hand, with its layouts
+    tap(page, "History")
+    wait_text(page, re.compile(r"Ann . Ben . Cy . Di: North-South -89, East-West -91 \(won by North-South\)"))
+    tap(page, "Open")
+    wait_text(page, "North-South -89, East-West -91 - North-South won")
+    texts = read_texts(page)
+    text = next(x for x in texts if x.startswith("Broadway: North-South (Ann, Cy) vs East-West (Ben, Di)"))
+    for n in range(1, 9):
+        assert f"Hand {n} on " in text
+    assert "Hand 8 on 6-6 (sudden death; leader Ann)" in text
+    assert "exposed 0-0 (turn lost)" in text
+    assert "Winner: North-South (at hand 8, turn 5)" in text
