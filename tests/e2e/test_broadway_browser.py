@@ -43,19 +43,29 @@ def place(page, m: Match, tile: str, a, b, direction: str | None = None):
         assert any(x.startswith(f"matched {cell[0]},{cell[1]}:") for x in texts), texts
     tap(page, "Set it")
     m.play(tile, [list(a), list(b)])
+    wait_scores(page, m)
+
+
+def wait_scores(page, m: Match) -> None:
     for s, v in m.totals.items():
         wait_text(page, f"Score {s} {v}")
 
 
-def test_a_short_broadway_hand(server, app):
-    page = app
+def new_match(page, leader: str | None) -> None:
+    """New match -> Broadway, the four names by seat, who holds 6-6 (if known), Start."""
     tap(page, "New match")
     tap(page, "Game: Broadway")
     wait_text(page, "Who holds 6-6?")
-    for seat, name in zip(["North", "East", "South", "West"], NAMES):
+    for seat, name in zip(SEATS, NAMES):
         harness.enter(page, seat, name)
-    tap(page, "Who holds 6-6?: Ben")
+    if leader:
+        tap(page, f"Who holds 6-6?: {leader}")
     tap(page, "Start match")
+
+
+def test_a_short_broadway_hand(server, app):
+    page = app
+    new_match(page, "Ben")
     wait_text(page, "Hand 1 on 6-6, Ben to play")
 
     m = Match(Setup.new(NAMES))
@@ -90,8 +100,7 @@ def test_a_short_broadway_hand(server, app):
     wait_text(page, "Penalties: " + ", ".join(f"{s} {v:+d}" for s, v in pens.items()))
     tap(page, "Settle hand")
     m.settle(due)
-    for s, v in m.totals.items():
-        wait_text(page, f"Score {s} {v}")
+    wait_scores(page, m)
     wait_text(page, "Hand 2 on 5-5: who holds it?")
     tap(page, "Cy holds 5-5")
     wait_text(page, "Hand 2 on 5-5, Cy to play")
@@ -138,18 +147,12 @@ def short_hand(page, m: Match, leader: str, direction: bool = False, exposed: st
         wait_text(page, f"{name} left {n}")
     tap(page, "Settle hand")
     m.settle(due)
-    for s, v in m.totals.items():
-        wait_text(page, f"Score {s} {v}")
+    wait_scores(page, m)
 
 
 def test_a_seven_hand_match_and_its_sudden_death(server, app):
     page = app
-    tap(page, "New match")
-    tap(page, "Game: Broadway")
-    wait_text(page, "Who holds 6-6?")
-    for seat, name in zip(SEATS, NAMES):
-        harness.enter(page, seat, name)
-    tap(page, "Start match")  # nobody picked for 6-6: the table asks
+    new_match(page, None)  # nobody picked for 6-6: the table asks
     m = Match(Setup.new(NAMES))
     wait_text(page, "Hand 1 on 6-6: who holds it?")
 
