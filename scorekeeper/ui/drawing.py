@@ -6,6 +6,16 @@ arm runs straight until it would leave the drawing's box, then turns
 clockwise (a pinwheel, so the four arms keep out of each other's way); a
 turn that would cover a tile already drawn turns the other way instead.
 
+Tiles are drawn in the order they were set, and no tile may cover another or
+the mark of an open end (where the next tile would go). When a tile finds no
+clear way, the drawing goes back to the latest tile in its way and draws that
+one differently (a turn instead of straight on, ...): a search with
+conflict-directed backjumping, which keeps every tile that need not move
+where it was.  ``benchmarks/drawing.py`` measures it against drawing tile by
+tile without going back.  A search that runs past :data:`BUDGET` tries
+settles for the tile-by-tile drawing; its overlaps are counted in
+``Drawing.overlaps``.
+
 Units: a half tile is 2 units square, so a tile is 4 x 2 and a crosswise
 double 2 x 4; every rectangle has integer corners.
 
@@ -25,6 +35,7 @@ double 2 x 4; every rectangle has integer corners.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from scorekeeper.allfives.layout import LINE, SPINNER, Layout, Node
 from scorekeeper.allfives.tiles import Tile
@@ -71,7 +82,7 @@ class Drawing:
     height: int
     count: int
     terms: list[tuple[str, int]]  # the count as a sum: ("5", 5), ("5-5", 10) ...
-    overlaps: int  # tiles that could not be kept clear of others (rare Five Up tangles)
+    overlaps: int  # tiles drawn over another (0 unless the search ran out of tries)
 
 
 def _cw(d):
@@ -82,25 +93,43 @@ def _ccw(d):
     return (d[1], -d[0])
 
 
-class _Pen:
-    def __init__(self) -> None:
-        self.boxes: list[tuple[Node, int, int, int, int, int, int]] = []  # node, x0, y0, x1, y1, first, second
-        self.cells: set[tuple[int, int]] = set()
-        # free attachment points per tile: (cursor, direction, is a spinner's end, pips)
-        self.slots: dict[Tile, list[tuple[tuple[int, int], tuple[int, int], bool, int]]] = {}
-        self.overlaps = 0
+Slot = tuple[tuple[int, int], tuple[int, int], bool, int]  # cursor, direction, a spinner's end?, pips
 
-    def free(self, x0, y0, x1, y1) -> bool:
-        return all((i, j) not in self.cells for i in range(x0, x1) for j in range(y0, y1))
 
-    def put(self, node: Node, box, first: int, second: int) -> None:
-        x0, y0, x1, y1 = box
-        if not self.free(x0, y0, x1, y1):
-            self.overlaps += 1
-        for i in range(x0, x1):
-            for j in range(y0, y1):
-                self.cells.add((i, j))
-        self.boxes.append((node, x0, y0, x1, y1, first, second))
+class _Option(NamedTuple):
+    """One way to draw a tile: its box, the pips of its first and second half, and the
+    attachment points it offers (in the order its children take them)."""
+
+    box: tuple[int, int, int, int]
+    first: int
+    second: int
+    points: list[Slot]
+
+
+def _options(node: Node, slot: Slot) -> list[_Option]:
+    """The ways to draw ``node`` set on ``slot``, the preferred first: straight on (turning
+    clockwise, else the other way, once the arm would leave the box), for a double crosswise."""
+    cursor, d, _, matched = slot
+    t = node.tile
+    if node.kind == LINE:
+        far = t.lo if t.hi == matched else t.hi
+        straight = _Option(_box(cursor, d, 0, 4, _cw(d), -1, 1), *_halves(matched, far, d),
+                           [((cursor[0] + 4 * d[0], cursor[1] + 4 * d[1]), d, False, far)])
+        turns = [_Option(_box(cursor, d, 0, 2, d2, -1, 3), *_halves(matched, far, d2),
+                         [((cursor[0] + d[0] + 3 * d2[0], cursor[1] + d[1] + 3 * d2[1]), d2, False, far)])
+                 for d2 in (_cw(d), _ccw(d))]
+        return turns + [straight] if _beyond(cursor, d, 4) else [straight] + turns
+    centre = (cursor[0] + d[0], cursor[1] + d[1])
+    points: list[Slot] = [((cursor[0] + 2 * d[0], cursor[1] + 2 * d[1]), d, False, t.hi)]
+    if node.kind == SPINNER:
+        for p in (_ccw(d), _cw(d)):
+            points.append(((centre[0] + 2 * p[0], centre[1] + 2 * p[1]), p, True, t.hi))
+    return [_Option(_box(cursor, d, 0, 2, _cw(d), -2, 2), t.hi, t.hi, points)]
+
+
+def _cells(box) -> list[tuple[int, int]]:
+    x0, y0, x1, y1 = box
+    return [(i, j) for i in range(x0, x1) for j in range(y0, y1)]
 
 
 def _box(cursor, along, a0, a1, across, c0, c1):
@@ -120,108 +149,158 @@ def _beyond(cursor, d, length) -> bool:
     return abs(cursor[0] * d[0] + cursor[1] * d[1] + length) > reach and (cursor[0] * d[0] + cursor[1] * d[1]) >= 0
 
 
+def _root(node: Node) -> _Option:
+    t = node.tile
+    if node.kind == LINE:  # its high half left, its low half right
+        return _Option((-2, -1, 2, 1), t.hi, t.lo, [((-2, 0), (-1, 0), False, t.hi), ((2, 0), (1, 0), False, t.lo)])
+    points: list[Slot] = [((1, 0), (1, 0), False, t.hi), ((-1, 0), (-1, 0), False, t.hi)]
+    if node.kind == SPINNER:
+        points += [((0, -2), (0, -1), True, t.hi), ((0, 2), (0, 1), True, t.hi)]
+    return _Option((-1, -2, 1, 2), t.hi, t.hi, points)
+
+
+def _mark_cells(slot: Slot) -> list[tuple[int, int]]:
+    """The 2 x 2 cells an open end's mark covers, just beyond its slot."""
+    (x, y), (dx, dy), _, _ = slot
+    mx, my = x + dx, y + dy
+    return [(mx - 1, my - 1), (mx, my - 1), (mx - 1, my), (mx, my)]
+
+
+def _place(nodes: list[Node], slot_of: list[int], parent_of: list[int], marked: list[list[tuple[int, int]]],
+           budget: int) -> tuple[list[_Option], int]:
+    """Choose an option for every node, in the order the tiles were set, so that no two
+    tiles overlap and no tile covers an open end's mark: a depth-first search that takes the
+    preferred option wherever it can.  When a tile fits nowhere it goes back to the latest
+    tile in its way (or the one it hangs on) and tries that one's next option
+    (conflict-directed backjumping), so a drawing grows without moving tiles that need not
+    move.  Past ``budget`` tries it keeps the preferred free option of each tile, else the
+    preferred one, and counts the tiles that overlap another."""
+    n = len(nodes)
+    chosen: list[_Option | None] = [_root(nodes[0])] + [None] * (n - 1)
+    owner: dict[tuple[int, int], int] = {}  # cell -> the tile covering it or marking an open end on it
+    options: list[list[_Option] | None] = [None] * n
+    conflicts: list[set[int]] = [set() for _ in range(n)]
+    tried = [0] * n
+
+    def cells_of(i: int, o: _Option) -> list[tuple[int, int]]:
+        return _cells(o.box) + [c for k, _ in marked[i] for c in _mark_cells(o.points[k])]
+
+    owner.update(dict.fromkeys(cells_of(0, chosen[0]), 0))
+    i, tries = 1, 0
+    while 0 < i < n and tries < budget:
+        if options[i] is None:
+            options[i] = _options(nodes[i], chosen[parent_of[i]].points[slot_of[i]])
+            tried[i] = 0
+            conflicts[i] = {parent_of[i]}
+        placed = False
+        while tried[i] < len(options[i]):
+            o = options[i][tried[i]]
+            tried[i] += 1
+            tries += 1
+            cells = cells_of(i, o)
+            blockers = {owner[c] for c in cells if c in owner}
+            if blockers:
+                conflicts[i] |= blockers
+                continue
+            owner.update(dict.fromkeys(cells, i))
+            chosen[i] = o
+            placed = True
+            break
+        if placed:
+            i += 1
+            continue
+        # no way for tile i: jump back to the latest tile in its way, undoing those after it
+        back = max(conflicts[i])
+        conflicts[back] |= conflicts[i] - {back}
+        for j in range(i, back - 1, -1):
+            options[j] = options[j] if j == back else None
+            if chosen[j] is not None and j != i and j > 0:
+                for c in cells_of(j, chosen[j]):
+                    del owner[c]
+                chosen[j] = None
+        i = back
+    if i == n:
+        return chosen, 0
+    # no clear drawing found in time: the preferred option clear of everything, else the
+    # preferred one clear of the tiles, else the preferred one
+    chosen = chosen[:1] + [None] * (n - 1)
+    tiles = set(_cells(chosen[0].box))
+    taken = tiles | set(cells_of(0, chosen[0]))
+    overlaps = 0
+    for i in range(1, n):
+        opts = _options(nodes[i], chosen[parent_of[i]].points[slot_of[i]])
+        clear = [o for o in opts if taken.isdisjoint(cells_of(i, o))]
+        apart = [o for o in opts if tiles.isdisjoint(_cells(o.box))]
+        o = (clear or apart or opts)[0]
+        overlaps += not apart
+        tiles.update(_cells(o.box))
+        taken.update(cells_of(i, o))
+        chosen[i] = o
+    return chosen, overlaps
+
+
+def _marked(node: Node, kinds: list[bool], free: list[int]) -> list[tuple[int, int]]:
+    """The open ends of ``node`` to mark: (index of the attachment point, what it adds to the
+    count), given whether each point is a spinner's end (``kinds``) and which are free."""
+    if node.kind == LINE:
+        return [(k, -1) for k in free]  # -1: the pips of that half
+    sides = [k for k in free if not kinds[k]][: node.sides]
+    ends = [k for k in free if kinds[k]][: node.ends] if not node.sides else []
+    return [(k, node.tile.pips if j == 0 else 0) for j, k in enumerate(sides)] + [(k, 0) for k in ends]
+
+
+#: Tries the search may spend before it settles for a drawing with overlaps.
+BUDGET = 20_000
+
+
 def draw_layout(layout: Layout) -> Drawing:
     """Place every tile of ``layout``; see the module docstring."""
-    pen = _Pen()
-    root = layout.root
-    if root is None:
+    nodes = list(layout)
+    if not nodes:
         return Drawing([], [], 0, 0, 0, [], 0)
-    children: dict[Tile, list[Node]] = {}
-    for n in layout:
-        if n.parent is not None:
-            children.setdefault(n.parent.tile, []).append(n)
-
-    t = root.tile
-    if root.kind == LINE:
-        pen.put(root, (-2, -1, 2, 1), t.hi, t.lo)
-        slots = {t.hi: [((-2, 0), (-1, 0), False, t.hi)], t.lo: [((2, 0), (1, 0), False, t.lo)]}
-        for child in children.get(t, []):
-            v = t.hi if t.hi in child.tile else t.lo
-            cur, d, _, _ = slots[v].pop()
-            _grow(pen, child, cur, d, v, children)
-        pen.slots[t] = [s for v in (t.hi, t.lo) for s in slots[v]]
-    else:
-        pen.put(root, (-1, -2, 1, 2), t.hi, t.hi)
-        points = [((1, 0), (1, 0), False, t.hi), ((-1, 0), (-1, 0), False, t.hi)]
-        if root.kind == SPINNER:
-            points += [((0, -2), (0, -1), True, t.hi), ((0, 2), (0, 1), True, t.hi)]
-        kids = children.get(t, [])
-        for child, (cur, d, _, _) in zip(kids, points):
-            _grow(pen, child, cur, d, t.hi, children)
-        pen.slots[t] = points[len(kids) :]
-    return _finish(pen, layout)
-
-
-def _grow(pen: _Pen, node: Node, cursor, d, matched: int, children) -> None:
-    """Draw ``node`` set at ``cursor`` heading ``d`` (``matched``: the pips it matched), then its children."""
-    t = node.tile
-    kids = children.get(t, [])
-    if node.kind == LINE:
-        far = t.lo if t.hi == matched else t.hi
-        straight = _box(cursor, d, 0, 4, _cw(d), -1, 1)
-        turn = None
-        if _beyond(cursor, d, 4) or not pen.free(*straight):
-            for d2 in (_cw(d), _ccw(d)):
-                b = _box(cursor, d, 0, 2, d2, -1, 3)
-                if pen.free(*b):
-                    turn = (d2, b)
-                    break
-            if turn is None and not pen.free(*straight):
-                turn = (_cw(d), _box(cursor, d, 0, 2, _cw(d), -1, 3))
-        if turn is not None:
-            d2, box = turn
-            pen.put(node, box, *_halves(matched, far, d2))
-            nxt = (cursor[0] + d[0] + 3 * d2[0], cursor[1] + d[1] + 3 * d2[1])
-            d = d2
+    index = {n.tile: i for i, n in enumerate(nodes)}
+    used: dict[int, int] = {}  # attachment points taken per node
+    parent_of, slot_of = [0] * len(nodes), [0] * len(nodes)
+    root = nodes[0]
+    for i, n in enumerate(nodes[1:], 1):
+        p = index[n.parent.tile]
+        parent_of[i] = p
+        if p == 0 and root.kind == LINE:  # the lead's half it matched
+            slot_of[i] = 0 if root.tile.hi in n.tile else 1
         else:
-            pen.put(node, straight, *_halves(matched, far, d))
-            nxt = (cursor[0] + 4 * d[0], cursor[1] + 4 * d[1])
-        points = [(nxt, d, False, far)]
-        value = far
-    else:
-        pen.put(node, _box(cursor, d, 0, 2, _cw(d), -2, 2), t.hi, t.hi)
-        centre = (cursor[0] + d[0], cursor[1] + d[1])
-        points = [((cursor[0] + 2 * d[0], cursor[1] + 2 * d[1]), d, False, t.hi)]
-        if node.kind == SPINNER:
-            for p in (_ccw(d), _cw(d)):
-                points.append(((centre[0] + 2 * p[0], centre[1] + 2 * p[1]), p, True, t.hi))
-        value = t.hi
-    for child, (cur, dd, _, _) in zip(kids, points):
-        _grow(pen, child, cur, dd, value, children)
-    pen.slots[t] = points[len(kids) :]
+            slot_of[i] = used.get(p, 0)
+        used[p] = used.get(p, 0) + 1
+    taken: dict[int, set[int]] = {}
+    for i in range(1, len(nodes)):
+        taken.setdefault(parent_of[i], set()).add(slot_of[i])
+    marked: list[list[tuple[int, int]]] = []
+    for i, n in enumerate(nodes):
+        kinds = [s[2] for s in (_root(n) if i == 0 else _options(n, ((0, 0), (1, 0), False, n.tile.hi))[0]).points]
+        free = [k for k in range(len(kinds)) if k not in taken.get(i, ())]
+        marked.append(_marked(n, kinds, free) if n.tile in layout.open else [])
+    chosen, overlaps = _place(nodes, slot_of, parent_of, marked, BUDGET)
+    return _finish(nodes, chosen, marked, layout, overlaps)
 
 
-def _finish(pen: _Pen, layout: Layout) -> Drawing:
-    boxes = pen.boxes
-    # the open points, marked just beyond each free slot
-    marks = []
+def _finish(nodes: list[Node], chosen: list[_Option], marked, layout: Layout, overlaps: int) -> Drawing:
+    index = {n.tile: i for i, n in enumerate(nodes)}
+    marks = []  # the open ends, marked just beyond their attachment points
     for node in layout.open.values():
-        t = node.tile
-        slots = pen.slots.get(t, [])
-        if node.kind == LINE:
-            chosen = [(s, s[3]) for s in slots]
-        else:
-            sides = [s for s in slots if not s[2]][: node.sides]
-            ends = [s for s in slots if s[2]][: node.ends] if not node.sides else []
-            chosen = [(s, t.pips if i == 0 else 0) for i, s in enumerate(sides)] + [(s, 0) for s in ends]
-        for (cur, d, _, v), counts in chosen:
-            marks.append((t, cur[0] + d[0], cur[1] + d[1], v, counts))
-    xs = [b[1] for b in boxes] + [m[1] - 1 for m in marks]
-    ys = [b[2] for b in boxes] + [m[2] - 1 for m in marks]
-    x1s = [b[3] for b in boxes] + [m[1] + 1 for m in marks]
-    y1s = [b[4] for b in boxes] + [m[2] + 1 for m in marks]
+        i = index[node.tile]
+        for k, counts in marked[i]:
+            (x, y), (dx, dy), _, v = chosen[i].points[k]
+            marks.append((node.tile, x + dx, y + dy, v, v if counts < 0 else counts))
+    boxes = [o.box for o in chosen]
+    xs = [b[0] for b in boxes] + [m[1] - 1 for m in marks]
+    ys = [b[1] for b in boxes] + [m[2] - 1 for m in marks]
+    x1s = [b[2] for b in boxes] + [m[1] + 1 for m in marks]
+    y1s = [b[3] for b in boxes] + [m[2] + 1 for m in marks]
     ox, oy = min(xs), min(ys)
-    order = {n.tile: i for i, n in enumerate(layout, 1)}
-    glyphs = sorted(
-        (
-            TileGlyph(n.tile, x0 - ox, y0 - oy, x1 - x0, y1 - y0, f, s, n.kind == SPINNER, order[n.tile])
-            for n, x0, y0, x1, y1, f, s in boxes
-        ),
-        key=lambda g: g.order,
-    )
+    glyphs = [TileGlyph(n.tile, x0 - ox, y0 - oy, x1 - x0, y1 - y0, o.first, o.second, n.kind == SPINNER, i)
+              for i, (n, o, (x0, y0, x1, y1)) in enumerate(zip(nodes, chosen, boxes), 1)]
     ends = [EndMark(t, x - ox, y - oy, v, c) for t, x, y, v, c in marks]
     terms = [(str(m.tile) if m.tile.is_double else str(m.value), m.counts) for m in ends if m.counts or not m.tile.is_double]
-    return Drawing(glyphs, ends, max(x1s) - ox, max(y1s) - oy, layout.count, terms, pen.overlaps)
+    return Drawing(glyphs, ends, max(x1s) - ox, max(y1s) - oy, layout.count, terms, overlaps)
 
 
 __all__ = ["Drawing", "EndMark", "TileGlyph", "draw_layout"]
