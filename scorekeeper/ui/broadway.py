@@ -27,13 +27,12 @@ matched sections are highlighted and the points shown; "Set it" enters it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from scorekeeper.broadway.engine import REGULAR_HANDS, SEATS, Match, Preview
 from scorekeeper.broadway.grid import Cell, Placement, adjacent
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.store import Store
-from scorekeeper.ui.model import _Form, _Model, names_problem
+from scorekeeper.ui.model import _Form, _Table, names_problem
 
 __all__ = ["BroadwayNewMatchForm", "BroadwayTableModel", "GridCell", "broadway_match", "ALL_TILES"]
 
@@ -117,7 +116,7 @@ class GridCell:
     partner: Cell | None = None  # the other cell of that tile
 
 
-class BroadwayTableModel(_Model):
+class BroadwayTableModel(_Table):
     """The Broadway table of one match."""
 
     def __init__(self, shared, mid: str) -> None:
@@ -298,19 +297,6 @@ class BroadwayTableModel(_Model):
                 f" -> {side} +{pv.points}")
 
     # ------------------------------------------------------------- acting
-    def _apply(self, fn: Callable[[Store], Any]) -> bool:
-        try:
-            with self._shared.lock:
-                fn(self._shared.store)
-                self._match = self._shared.store.match(self.mid)
-            self.error = None
-            return True
-        except ScorekeeperError as e:
-            self.error = str(e)
-            return False
-        finally:
-            self._changed()
-
     def _clear(self) -> None:
         self.tile = self.first = self.preview = None
 

@@ -216,7 +216,7 @@ def _place(nodes: list[Node], slot_of: list[int], parent_of: list[int], marked: 
             options[j] = options[j] if j == back else None
             if chosen[j] is not None and j != i and j > 0:
                 for c in cells_of(j, chosen[j]):
-                    del owner[c]
+                    owner.pop(c, None)
                 chosen[j] = None
         i = back
     if i == n:
@@ -237,6 +237,13 @@ def _place(nodes: list[Node], slot_of: list[int], parent_of: list[int], marked: 
         taken.update(cells_of(i, o))
         chosen[i] = o
     return chosen, overlaps
+
+
+def _point_kinds(node: Node, root: bool) -> list[bool]:
+    """Whether each attachment point of ``node`` (in the order of :func:`_root` and
+    :func:`_options`) is a spinner's end."""
+    sides = [False, False] if root else [False]
+    return sides + ([True, True] if node.kind == SPINNER else [])
 
 
 def _marked(node: Node, kinds: list[bool], free: list[int]) -> list[tuple[int, int]]:
@@ -275,7 +282,7 @@ def draw_layout(layout: Layout) -> Drawing:
         taken.setdefault(parent_of[i], set()).add(slot_of[i])
     marked: list[list[tuple[int, int]]] = []
     for i, n in enumerate(nodes):
-        kinds = [s[2] for s in (_root(n) if i == 0 else _options(n, ((0, 0), (1, 0), False, n.tile.hi))[0]).points]
+        kinds = _point_kinds(n, root=i == 0)
         free = [k for k in range(len(kinds)) if k not in taken.get(i, ())]
         marked.append(_marked(n, kinds, free) if n.tile in layout.open else [])
     chosen, overlaps = _place(nodes, slot_of, parent_of, marked, BUDGET)

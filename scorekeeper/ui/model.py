@@ -151,6 +151,30 @@ class _Model:
         self.revision = self.revision + 1
 
 
+class _Table(_Model):
+    """Base of the table view-models of one stored match (they set ``_shared``, ``mid``
+    and ``_match``)."""
+
+    _shared: Any
+    mid: str
+    _match: Any
+    error: str | None = None
+
+    def _apply(self, fn: Callable[[Store], Any]) -> bool:
+        """Run one store change; on failure keep the message; always redraw."""
+        try:
+            with self._shared.lock:
+                fn(self._shared.store)
+                self._match = self._shared.store.match(self.mid)
+            self.error = None
+            return True
+        except ScorekeeperError as e:
+            self.error = str(e)
+            return False
+        finally:
+            self._changed()
+
+
 class _Form(_Model):
     """Base of the new-match forms (they set ``_shared`` and ``error``)."""
 
@@ -333,7 +357,7 @@ class PlayerRow:
     to_move: bool
 
 
-class TableModel(_Model):
+class TableModel(_Table):
     """The table screen of one match: the layout, the tile picker and every entry."""
 
     def __init__(self, shared: Shared, mid: str) -> None:
@@ -481,20 +505,6 @@ class TableModel(_Model):
         return out
 
     # ------------------------------------------------------------- acting
-    def _apply(self, fn: Callable[[Store], Any]) -> bool:
-        """Run one store change; on failure keep the message; always redraw."""
-        try:
-            with self._shared.lock:
-                fn(self._shared.store)
-                self._match = self._shared.store.match(self.mid)
-            self.error = None
-            return True
-        except ScorekeeperError as e:
-            self.error = str(e)
-            return False
-        finally:
-            self._changed()
-
     def tap(self, tile: str) -> None:
         """A tile tapped in the picker: played at once if it fits one place; else asks where."""
         self.choosing = None
