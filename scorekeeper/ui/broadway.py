@@ -61,15 +61,6 @@ class BroadwayNewMatchForm(_Form):
         self.leader: str | None = None  # who holds 6-6
         self.error: str | None = None
 
-    def set_name(self, seat: int, name: str) -> None:
-        old = self.names[seat]
-        names = list(self.names)
-        names[seat] = name
-        self.names = names
-        if self.leader == old:
-            self.leader = name.strip() or None
-        self._changed()
-
     def set_orientation(self, value: str) -> None:
         self.orientation = value
         self._changed()

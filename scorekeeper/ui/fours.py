@@ -98,6 +98,8 @@ def _at(item: Item) -> str:
 class FoursNewMatchForm(_Form):
     """New All Fours match: players (2, 3, 4 or 6), partnerships, variant, target, first dealer."""
 
+    _picked = "dealer"  # a renamed seat keeps being the first dealer
+
     def __init__(self, shared, names: list[str] | None = None) -> None:
         self._shared = shared
         self.known = shared.names()
@@ -122,15 +124,6 @@ class FoursNewMatchForm(_Form):
         self.names = names
         if self.dealer not in names:
             self.dealer = None
-        self._changed()
-
-    def set_name(self, seat: int, name: str) -> None:
-        old = self.names[seat]
-        names = list(self.names)
-        names[seat] = name
-        self.names = names
-        if self.dealer == old:
-            self.dealer = name.strip() or None
         self._changed()
 
     def teams(self) -> dict[str, list[str]] | None:

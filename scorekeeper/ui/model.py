@@ -176,10 +176,22 @@ class _Table(_Model):
 
 
 class _Form(_Model):
-    """Base of the new-match forms (they set ``_shared`` and ``error``)."""
+    """Base of the new-match forms (they set ``_shared``, ``names`` and ``error``)."""
 
     _shared: Any
+    names: list[str]
     error: str | None = None
+    #: The attribute naming a player that follows a renamed seat (the first leader, dealer...).
+    _picked = "leader"
+
+    def set_name(self, seat: int, name: str) -> None:
+        old = self.names[seat]
+        names = list(self.names)
+        names[seat] = name
+        self.names = names
+        if getattr(self, self._picked) == old:
+            setattr(self, self._picked, name.strip() or None)
+        self._changed()
 
     def _create(self, problem: str | None, make_record: Callable[[], dict]) -> str | None:
         """Store the record ``make_record()`` unless ``problem``; its id, or None with ``error`` set."""
@@ -236,15 +248,6 @@ class NewMatchForm(_Form):
         if self.leader not in names:
             self.leader = None
         self._set_hand_sizes(self.hand_sizes)
-        self._changed()
-
-    def set_name(self, seat: int, name: str) -> None:
-        old = self.names[seat]
-        names = list(self.names)
-        names[seat] = name
-        self.names = names
-        if self.leader == old:
-            self.leader = name.strip() or None
         self._changed()
 
     def set_partners(self, on: bool) -> None:
