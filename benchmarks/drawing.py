@@ -62,16 +62,23 @@ def measure(layouts, budget: int) -> dict:
     finally:
         drawing.BUDGET = saved
     times.sort()
-    return {"overlap": overlaps, "covered": covered, "median": statistics.median(times),
-            "p99": times[int(len(times) * 0.99)], "max": times[-1]}
+    return {
+        "overlap": overlaps,
+        "covered": covered,
+        "median": statistics.median(times),
+        "p99": times[int(len(times) * 0.99)],
+        "max": times[-1],
+    }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=200, help="random games per rule set (default 200)")
     args = ap.parse_args()
-    print(f"{'rule set':42} {'way':13} {'layouts':>7} {'overlap':>8} {'mark covered':>12} "
-          f"{'median ms':>9} {'p99 ms':>7} {'max ms':>7}")
+    print(
+        f"{'rule set':42} {'way':13} {'layouts':>7} {'overlap':>8} {'mark covered':>12} "
+        f"{'median ms':>9} {'p99 ms':>7} {'max ms':>7}"
+    )
     totals = {"tile by tile": [0, 0, 0], "search": [0, 0, 0]}
     for name, rules in RULE_SETS:
         layouts = [h.layout for seed in range(args.games) for h in load(random_record(seed, **rules)).hands]
@@ -83,11 +90,15 @@ def main() -> None:
             t[0] += len(layouts)
             t[1] += r["overlap"]
             t[2] += r["covered"]
-            print(f"{name:42} {way:13} {len(layouts):7} {r['overlap']:8} {r['covered']:12} "
-                  f"{r['median']:9.2f} {r['p99']:7.2f} {r['max']:7.2f}")
+            print(
+                f"{name:42} {way:13} {len(layouts):7} {r['overlap']:8} {r['covered']:12} "
+                f"{r['median']:9.2f} {r['p99']:7.2f} {r['max']:7.2f}"
+            )
     for way, (n, o, c) in totals.items():
-        print(f"{way}: {n} layouts, {o} with an overlap ({100 * o / n:.2f}%), "
-              f"{c} with a mark covered ({100 * c / n:.2f}%)")
+        print(
+            f"{way}: {n} layouts, {o} with an overlap ({100 * o / n:.2f}%), "
+            f"{c} with a mark covered ({100 * c / n:.2f}%)"
+        )
 
 
 if __name__ == "__main__":

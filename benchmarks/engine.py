@@ -30,6 +30,7 @@ The last line is exactly
 ``engine plays/s: X; peer plays/s: Y; ratio: Z`` with ratio = X / Y
 (``n/a`` where a side could not be measured).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,20 +53,21 @@ import peer_adapter  # noqa: E402
 # (scorekeeper.allfives.simulate.random_record), which deals real hands.
 def random_game(seed: int, players: int, hands: int) -> dict:
     from scorekeeper.allfives import random_record
-    return random_record(seed, players=players, teams=players == 4, max_hands=hands,
-                         spinner="first-double", hand_end="winner-takes")
+
+    return random_record(
+        seed, players=players, teams=players == 4, max_hands=hands, spinner="first-double", hand_end="winner-takes"
+    )
 
 
 def make_records(n: int, seed: int, players: list[int], hands: int) -> list[dict]:
-    return [random_game(seed * 1_000_000_007 + i, players[i % len(players)], hands)
-            for i in range(n)]
+    return [random_game(seed * 1_000_000_007 + i, players[i % len(players)], hands) for i in range(n)]
 
 
 def count_plays(records) -> int:
     return sum(1 for r in records for h in r["hands"] for t in h["turns"] if "play" in t)
 
 
-GC_OFF = False   # --gc-off
+GC_OFF = False  # --gc-off
 
 
 def _timed(fn):
@@ -90,7 +92,7 @@ def ours_runner(records: list[dict]):
     """(run, plays) for our engine -- run() replays every accepted record --
     or None while the engine is not available."""
     try:
-        from scorekeeper.allfives import parse_record, Match
+        from scorekeeper.allfives import Match, parse_record
     except ImportError as e:
         print(f"our engine: not available yet ({e})")
         return None
@@ -98,10 +100,10 @@ def ours_runner(records: list[dict]):
     parsed, plays, errors = [], 0, []
     for i, rec in enumerate(records):
         try:
-            setup, events = parse_record(rec)      # not timed
+            setup, events = parse_record(rec)  # not timed
             events = list(events)
-            m = Match(setup)                       # one untimed pass: the engine
-            for ev in events:                      # must accept every record
+            m = Match(setup)  # one untimed pass: the engine
+            for ev in events:  # must accept every record
                 m.push(ev)
         except Exception as e:  # noqa: BLE001 - reported, record left out
             errors.append((i, e))
@@ -109,12 +111,14 @@ def ours_runner(records: list[dict]):
         parsed.append((setup, events))
         plays += count_plays([rec])
     if errors:
-        print(f"our engine REFUSED {len(errors)} of {len(records)} records; they are left out "
-              f"of our timing. First: record {errors[0][0]}: {type(errors[0][1]).__name__}: {errors[0][1]}")
+        print(
+            f"our engine REFUSED {len(errors)} of {len(records)} records; they are left out "
+            f"of our timing. First: record {errors[0][0]}: {type(errors[0][1]).__name__}: {errors[0][1]}"
+        )
     if not parsed:
         return None
 
-    def run():                                     # timed
+    def run():  # timed
         for setup, events in parsed:
             m = Match(setup)
             for ev in events:
@@ -139,10 +143,10 @@ def peer_runner(records: list[dict], expected: str):
     """(run, prepared): run() replays every record through the peer and
     returns the summed replay() counts."""
     peer_adapter.load_peer(peer_adapter.ensure_peer())
-    prepared = [peer_adapter.prepare(r, expected=expected) for r in records]   # not timed
+    prepared = [peer_adapter.prepare(r, expected=expected) for r in records]  # not timed
     replay = peer_adapter.replay
 
-    def run():                                     # timed
+    def run():  # timed
         tot = {"plays": 0, "refused": 0, "differing": 0}
         for p in prepared:
             r = replay(p)
@@ -165,11 +169,16 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=5, help="timed runs per side; the median is reported (default 5)")
     ap.add_argument("--players", default="2,3,4", help="player counts, used in turn (default 2,3,4)")
     ap.add_argument("--hands", type=int, default=1, help="hands per game at most (default 1)")
-    ap.add_argument("--expected", choices=("auto", "engine", "oracle"), default="auto",
-                    help="source of our points per play for the peer comparison (default auto: "
-                         "the engine's score_record when importable, else the test oracle)")
-    ap.add_argument("--gc-off", action="store_true",
-                    help="disable the garbage collector during timed runs (timeit style)")
+    ap.add_argument(
+        "--expected",
+        choices=("auto", "engine", "oracle"),
+        default="auto",
+        help="source of our points per play for the peer comparison (default auto: "
+        "the engine's score_record when importable, else the test oracle)",
+    )
+    ap.add_argument(
+        "--gc-off", action="store_true", help="disable the garbage collector during timed runs (timeit style)"
+    )
     args = ap.parse_args(argv)
     global GC_OFF
     GC_OFF = args.gc_off
@@ -183,11 +192,15 @@ def main(argv=None) -> int:
     n_hands = sum(len(r["hands"]) for r in records)
     turns = sum(len(h["turns"]) for r in records for h in r["hands"])
     by_p = {p: sum(1 for r in records if len(r["players"]) == p) for p in players}
-    print(f"games: {args.games} (by players: {', '.join(f'{p}p {c}' for p, c in by_p.items())}), "
-          f"hands: {n_hands}, turns: {turns}, plays: {plays}; generator: scorekeeper.allfives.random_record, "
-          f"seed {args.seed} ({time.perf_counter() - t0:.1f} s)")
-    print(f"timing: {args.repeat} runs per side, alternating; figure = median run (best in brackets); "
-          f"GC {'off' if GC_OFF else 'on'} while timed")
+    print(
+        f"games: {args.games} (by players: {', '.join(f'{p}p {c}' for p, c in by_p.items())}), "
+        f"hands: {n_hands}, turns: {turns}, plays: {plays}; generator: scorekeeper.allfives.random_record, "
+        f"seed {args.seed} ({time.perf_counter() - t0:.1f} s)"
+    )
+    print(
+        f"timing: {args.repeat} runs per side, alternating; figure = median run (best in brackets); "
+        f"GC {'off' if GC_OFF else 'on'} while timed"
+    )
 
     # ours is set up first: its imports must not see the peer's top-level 'src'
     ours = ours_runner(records)
@@ -208,17 +221,21 @@ def main(argv=None) -> int:
         our_plays = ours[1]
         med = statistics.median(our_times)
         engine_rate = our_plays / med
-        print(f"our engine: median {med:.3f} s (best {min(our_times):.3f} s) for {our_plays} plays "
-              f"-> {engine_rate:.0f} plays/s (best {our_plays / min(our_times):.0f}); "
-              f"runs: {' '.join(f'{x:.3f}' for x in our_times)}")
+        print(
+            f"our engine: median {med:.3f} s (best {min(our_times):.3f} s) for {our_plays} plays "
+            f"-> {engine_rate:.0f} plays/s (best {our_plays / min(our_times):.0f}); "
+            f"runs: {' '.join(f'{x:.3f}' for x in our_times)}"
+        )
 
     med = statistics.median(peer_times)
     peer_rate = totals["plays"] / med
     assert totals["plays"] == plays, (totals, plays)
-    print(f"peer {peer_adapter.PEER_DIST} {peer_adapter.PEER_VERSION}: median {med:.3f} s "
-          f"(best {min(peer_times):.3f} s) for {totals['plays']} plays -> {peer_rate:.0f} plays/s "
-          f"(best {totals['plays'] / min(peer_times):.0f}); "
-          f"runs: {' '.join(f'{x:.3f}' for x in peer_times)}")
+    print(
+        f"peer {peer_adapter.PEER_DIST} {peer_adapter.PEER_VERSION}: median {med:.3f} s "
+        f"(best {min(peer_times):.3f} s) for {totals['plays']} plays -> {peer_rate:.0f} plays/s "
+        f"(best {totals['plays'] / min(peer_times):.0f}); "
+        f"runs: {' '.join(f'{x:.3f}' for x in peer_times)}"
+    )
 
     # untimed: why the peer refused or scored differently
     sources = sorted({p.source for p in prepared})
@@ -237,22 +254,28 @@ def main(argv=None) -> int:
     def pct(n):
         return f"{100.0 * n / plays:.2f}%"
 
-    print(f"peer refused {totals['refused']} of {plays} plays ({pct(totals['refused'])}) "
-          f"[its own legality test; the tile is placed anyway to keep both layouts equal]:")
+    print(
+        f"peer refused {totals['refused']} of {plays} plays ({pct(totals['refused'])}) "
+        f"[its own legality test; the tile is placed anyway to keep both layouts equal]:"
+    )
     for k, v in sorted(refused.items(), key=lambda kv: -kv[1]):
         print(f"  {v:7d}  {k}")
-    print(f"peer points differ from ours on {totals['differing']} of {plays} plays "
-          f"({pct(totals['differing'])}); its count differs on {count_diff} "
-          f"({pct(count_diff)}); our points from: {', '.join(sources)}"
-          + (" (TEST ORACLE in peer_adapter.py, not the engine)" if sources == ["oracle"] else ""))
+    print(
+        f"peer points differ from ours on {totals['differing']} of {plays} plays "
+        f"({pct(totals['differing'])}); its count differs on {count_diff} "
+        f"({pct(count_diff)}); our points from: {', '.join(sources)}"
+        + (" (TEST ORACLE in peer_adapter.py, not the engine)" if sources == ["oracle"] else "")
+    )
     for k, v in sorted(differing.items(), key=lambda kv: -kv[1]):
         print(f"  {v:7d}  {k}")
     if "engine" in sources:
         print(f"test oracle vs our engine: {mism} plays with different points")
 
     ratio = None if engine_rate is None else engine_rate / peer_rate
-    print(f"engine plays/s: {_fmt_rate(engine_rate)}; peer plays/s: {_fmt_rate(peer_rate)}; "
-          f"ratio: {'n/a' if ratio is None else f'{ratio:.2f}'}")
+    print(
+        f"engine plays/s: {_fmt_rate(engine_rate)}; peer plays/s: {_fmt_rate(peer_rate)}; "
+        f"ratio: {'n/a' if ratio is None else f'{ratio:.2f}'}"
+    )
     return 0
 
 

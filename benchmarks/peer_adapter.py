@@ -42,6 +42,7 @@ Our points per play come from our engine
 when it can be imported, else from ``oracle_points`` below: a small TEST
 ORACLE of our count rules (not the engine; for this benchmark only).
 """
+
 from __future__ import annotations
 
 import os
@@ -70,7 +71,7 @@ def _installed_version(peer_dir: str) -> str | None:
     for n in names:
         if n.startswith("all_fives_domino-") and n.endswith(".dist-info"):
             if os.path.exists(os.path.join(peer_dir, "src", "main", "game", "Board.py")):
-                return n[len("all_fives_domino-"):-len(".dist-info")]
+                return n[len("all_fives_domino-") : -len(".dist-info")]
     return None
 
 
@@ -85,8 +86,16 @@ def ensure_peer(peer_dir: str = DEFAULT_PEER_DIR, quiet: bool = False) -> str:
         with open(gi, "w") as f:  # keep the installed peer out of git
             f.write("*\n")
     spec = f"{PEER_DIST}=={PEER_VERSION}"
-    args = ["install", "--no-deps", "--upgrade", "--disable-pip-version-check",
-            "--no-warn-script-location", "--target", peer_dir, spec]
+    args = [
+        "install",
+        "--no-deps",
+        "--upgrade",
+        "--disable-pip-version-check",
+        "--no-warn-script-location",
+        "--target",
+        peer_dir,
+        spec,
+    ]
     if quiet:
         args.insert(1, "--quiet")
     print(f"installing {spec} into {peer_dir} ...", file=sys.stderr)
@@ -115,12 +124,14 @@ def load_peer(peer_dir: str = DEFAULT_PEER_DIR):
     if peer_dir not in sys.path:
         sys.path.insert(0, peer_dir)
     import src  # noqa: the peer's top-level package
+
     if not os.path.abspath(src.__file__).startswith(peer_dir + os.sep):
         raise RuntimeError(f"'src' resolved to {src.__file__}, not the peer in {peer_dir}")
     from src.main.game.Board import Board as _B
+    from src.main.game.exceptions.Board import InvalidMoveException as _E
     from src.main.game.Piece import Piece as _P
     from src.main.game.Scorer import AllFivesScorer as _S
-    from src.main.game.exceptions.Board import InvalidMoveException as _E
+
     Board, Piece, AllFivesScorer, InvalidMoveException = _B, _P, _S, _E
     return _B, _P, _S
 
@@ -146,16 +157,15 @@ def _key(t: tuple[int, int]) -> tuple[int, int]:
 
 
 class _OracleTile:
-    __slots__ = ("lo", "hi", "double", "spinner", "lead", "open_halves",
-                 "sides_covered", "ends_covered")
+    __slots__ = ("lo", "hi", "double", "spinner", "lead", "open_halves", "sides_covered", "ends_covered")
 
     def __init__(self, key, lead, spinner, matched=None):
         self.lo, self.hi = key
         self.double = key[0] == key[1]
         self.lead = lead
         self.spinner = spinner
-        self.sides_covered = 0 if lead else 1          # doubles only
-        self.ends_covered = 0                          # spinner only
+        self.sides_covered = 0 if lead else 1  # doubles only
+        self.ends_covered = 0  # spinner only
         if self.double:
             self.open_halves = []
         elif lead:
@@ -182,8 +192,13 @@ def oracle_points(record: dict) -> list[list[dict | None]]:
     covered), else 0.  Raises ValueError on a play our rules refuse.
     """
     rules = record.get("rules") or {}
-    for k, ok in (("set", (6,)), ("spinner", ("first-double",)), ("scale", (1,)),
-                  ("exact_target", (False,)), ("claims", ("check",))):
+    for k, ok in (
+        ("set", (6,)),
+        ("spinner", ("first-double",)),
+        ("scale", (1,)),
+        ("exact_target", (False,)),
+        ("claims", ("check",)),
+    ):
         if k in rules and rules[k] not in ok:
             raise ValueError(f"oracle supports only {k} in {ok}, got {rules[k]!r}")
     out = []
@@ -203,10 +218,12 @@ def oracle_points(record: dict) -> list[list[dict | None]]:
             on = turn.get("on")
             if on is None and tiles:
                 # no 'on': the tile must fit exactly one tile of the layout
-                fit = [k for k, x in tiles.items()
-                       if (x.double and x.lo in key and (x.sides_covered < 2 or (
-                           x.spinner and x.ends_covered < 2)))
-                       or (not x.double and any(p in key for p in x.open_halves))]
+                fit = [
+                    k
+                    for k, x in tiles.items()
+                    if (x.double and x.lo in key and (x.sides_covered < 2 or (x.spinner and x.ends_covered < 2)))
+                    or (not x.double and any(p in key for p in x.open_halves))
+                ]
                 if len(fit) != 1:
                     raise ValueError(f"{where_msg}: {turn['play']} without 'on' fits {len(fit)} tiles")
                 on = "%d-%d" % fit[0]
@@ -248,19 +265,21 @@ def oracle_points(record: dict) -> list[list[dict | None]]:
             tiles[key] = node
             count = sum(x.count() for x in tiles.values())
             face = 0
-            if (spinner is not None and not spinner.lead and spinner.sides_covered == 2
-                    and spinner.ends_covered == 1):
+            if spinner is not None and not spinner.lead and spinner.sides_covered == 2 and spinner.ends_covered == 1:
                 face = spinner.lo
-            res.append({
-                "on": None if on is None else _key(parse_tile(on)),
-                "count": count,
-                "points": count if count > 0 and count % 5 == 0 else 0,
-                "where": where,
-                "spinner_lead": None if spinner is None else spinner.lead,
-                "on_spinner": on is not None and spinner is not None
-                              and _key(parse_tile(on)) == (spinner.lo, spinner.hi),
-                "peer_face": face,
-            })
+            res.append(
+                {
+                    "on": None if on is None else _key(parse_tile(on)),
+                    "count": count,
+                    "points": count if count > 0 and count % 5 == 0 else 0,
+                    "where": where,
+                    "spinner_lead": None if spinner is None else spinner.lead,
+                    "on_spinner": on is not None
+                    and spinner is not None
+                    and _key(parse_tile(on)) == (spinner.lo, spinner.hi),
+                    "peer_face": face,
+                }
+            )
         out.append(res)
     return out
 
@@ -268,6 +287,7 @@ def oracle_points(record: dict) -> list[list[dict | None]]:
 def engine_points(record: dict) -> list[list[int]]:
     """Our engine's points per turn (raises ImportError while it is absent)."""
     from scorekeeper.allfives import score_record
+
     scored = score_record(record)
     return [[t.get("points", 0) for t in h["turns"]] for h in scored["hands"]]
 
@@ -279,9 +299,9 @@ def engine_points(record: dict) -> list[list[int]]:
 class Prepared:
     # per hand: tuple of (tile key, parent key or None, our points)
     hands: tuple
-    source: str                      # "engine" or "oracle"
-    info: list = field(repr=False)   # oracle annotations, per hand per play
-    oracle_mismatch: int = 0         # plays where engine points != oracle points
+    source: str  # "engine" or "oracle"
+    info: list = field(repr=False)  # oracle annotations, per hand per play
+    oracle_mismatch: int = 0  # plays where engine points != oracle points
 
 
 def prepare(record: dict, expected: str = "auto") -> Prepared:
@@ -296,7 +316,7 @@ def prepare(record: dict, expected: str = "auto") -> Prepared:
     if expected in ("auto", "engine"):
         try:
             eng = engine_points(record)
-        except ImportError:   # engine (or its score_record) not there yet
+        except ImportError:  # engine (or its score_record) not there yet
             if expected == "engine":
                 raise
         else:
@@ -317,7 +337,7 @@ def prepare(record: dict, expected: str = "auto") -> Prepared:
                     mismatch += 1
                 pts = eng[hi][ti]
             key = _key(parse_tile(turn["play"]))
-            plays.append((key, o["on"], pts))   # parent resolved by the oracle when 'on' is absent
+            plays.append((key, o["on"], pts))  # parent resolved by the oracle when 'on' is absent
             hinfo.append(o)
         hands.append(tuple(plays))
         info.append(hinfo)
@@ -341,11 +361,11 @@ def replay(prepared: Prepared) -> dict:
                     board.play(piece)
                 else:
                     parent = placed.get(on)
-                    if parent is None:          # its parent could not be placed
+                    if parent is None:  # its parent could not be placed
                         refused += 1
                         continue
                     if not parent.can_append(piece):
-                        refused += 1            # peer says illegal; place it anyway
+                        refused += 1  # peer says illegal; place it anyway
                     board.play(piece, parent)
             except _Invalid:
                 refused += 1
@@ -397,16 +417,28 @@ def diagnose(prepared: Prepared) -> dict:
                 else:
                     why = f"other (peer count {peer_count}, ours {o['count']})"
                 differing[why] += 1
-    return {"plays": plays, "refused": dict(refused), "differing": dict(differing),
-            "count_differs": count_differs}
+    return {"plays": plays, "refused": dict(refused), "differing": dict(differing), "count_differs": count_differs}
 
 
 if __name__ == "__main__":  # tiny demo: the spec's worked example
     load_peer(ensure_peer())
-    rec = {"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"],
-           "hands": [{"leader": "Ann", "turns": [
-               {"play": "3-2"}, {"play": "2-2", "on": "3-2"}, {"play": "2-4", "on": "2-2"},
-               {"play": "2-0", "on": "2-2"}, {"play": "3-6", "on": "3-2"},
-               {"play": "2-5", "on": "2-2"}]}]}
+    rec = {
+        "format": "scorekeeper/1",
+        "game": "all-fives",
+        "players": ["Ann", "Ben"],
+        "hands": [
+            {
+                "leader": "Ann",
+                "turns": [
+                    {"play": "3-2"},
+                    {"play": "2-2", "on": "3-2"},
+                    {"play": "2-4", "on": "2-2"},
+                    {"play": "2-0", "on": "2-2"},
+                    {"play": "3-6", "on": "3-2"},
+                    {"play": "2-5", "on": "2-2"},
+                ],
+            }
+        ],
+    }
     p = prepare(rec, expected="oracle")
     print([x[2] for x in p.hands[0]], replay(p), diagnose(p))

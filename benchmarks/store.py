@@ -56,6 +56,7 @@ The last line is exactly
 backend could not be measured).  The goal: ours at 10k within 2x of ours at
 10 (flat), and within 3x of sqlite at 10k.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -71,7 +72,8 @@ import statistics
 import sys
 import tempfile
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -84,6 +86,7 @@ MAIN_BACKENDS = ("ours", "tinydb-naive", "sqlite")
 
 
 # ---------------------------------------------------------------- the games
+
 
 def game(seed: int, players: int) -> dict:
     return random_record(seed, players=players, teams=players == 4, max_hands=3)
@@ -110,8 +113,7 @@ def growth_steps(record: dict) -> list[Callable[[dict], None]]:
         for turn in hand["turns"]:
             steps.append(lambda rec, t=turn: rec["hands"][-1]["turns"].append(dict(t)))
         if "remaining" in hand:
-            steps.append(lambda rec, r=hand["remaining"]:
-                         rec["hands"][-1].__setitem__("remaining", copy.deepcopy(r)))
+            steps.append(lambda rec, r=hand["remaining"]: rec["hands"][-1].__setitem__("remaining", copy.deepcopy(r)))
     return steps
 
 
@@ -128,6 +130,7 @@ def _entries_fallback(record: dict) -> list[dict]:
 
 def entries_of_store(record: dict) -> list[dict]:
     from scorekeeper.store import entries_of
+
     return entries_of(record)
 
 
@@ -153,6 +156,7 @@ def fresh_games(seed: int, count: int, entries_of) -> list[dict]:
 
 
 # ---------------------------------------------------------------- backends
+
 
 class Ours:
     name = "ours"
@@ -228,6 +232,7 @@ class TinyNaive:
 
     def __init__(self, root: str, storage=None) -> None:
         from tinydb import TinyDB
+
         path = os.path.join(root, "matches.json")
         self.db = TinyDB(path) if storage is None else TinyDB(path, storage=storage)
         self.table = self.db.table("matches")
@@ -279,8 +284,7 @@ class SQLite:
             raise RuntimeError(f"journal_mode is {mode}, not wal")
         self.conn.execute("PRAGMA synchronous=FULL")
         self.conn.execute("CREATE TABLE matches(id TEXT PRIMARY KEY, record TEXT)")
-        self.conn.execute("CREATE TABLE entries(match_id TEXT, seq INTEGER, entry TEXT, "
-                          "PRIMARY KEY(match_id, seq))")
+        self.conn.execute("CREATE TABLE entries(match_id TEXT, seq INTEGER, entry TEXT, PRIMARY KEY(match_id, seq))")
         self.conn.commit()
         self.seq: dict[str, int] = {}
 
@@ -289,12 +293,13 @@ class SQLite:
         for r in records:
             if id(r) not in cache:
                 cache[id(r)] = (json.dumps(r), [json.dumps(e) for e in entries_of(r)])
-        self.conn.executemany("INSERT INTO matches VALUES (?, ?)",
-                              ((f"m{i:06d}", cache[id(r)][0]) for i, r in enumerate(records)))
+        self.conn.executemany(
+            "INSERT INTO matches VALUES (?, ?)", ((f"m{i:06d}", cache[id(r)][0]) for i, r in enumerate(records))
+        )
         self.conn.executemany(
             "INSERT INTO entries VALUES (?, ?, ?)",
-            ((f"m{i:06d}", seq, e) for i, r in enumerate(records)
-             for seq, e in enumerate(cache[id(r)][1])))
+            ((f"m{i:06d}", seq, e) for i, r in enumerate(records) for seq, e in enumerate(cache[id(r)][1])),
+        )
         self.conn.commit()
         self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
@@ -311,8 +316,7 @@ class SQLite:
         self.seq[mid] += 1
 
     def check(self, mid, record: dict, items: list, k: int) -> str | None:
-        rows = self.conn.execute("SELECT entry FROM entries WHERE match_id = ? ORDER BY seq",
-                                 (mid,)).fetchall()
+        rows = self.conn.execute("SELECT entry FROM entries WHERE match_id = ? ORDER BY seq", (mid,)).fetchall()
         if [json.loads(e) for (e,) in rows] != items[:k]:
             return "stored entries differ from the appended ones"
         return None
@@ -325,6 +329,7 @@ class SQLite:
 
 
 # ---------------------------------------------------------------- measuring
+
 
 def p95(xs: list[float]) -> float:
     s = sorted(xs)
@@ -343,12 +348,17 @@ def du(path: str) -> int:
 
 
 def make_backend(name: str, root: str, Store):
-    return {"ours": lambda: Ours(root, Store), "tinydb-naive": lambda: TinyNaive(root),
-            "tinydb-atomic": lambda: TinyAtomic(root), "sqlite": lambda: SQLite(root)}[name]()
+    return {
+        "ours": lambda: Ours(root, Store),
+        "tinydb-naive": lambda: TinyNaive(root),
+        "tinydb-atomic": lambda: TinyAtomic(root),
+        "sqlite": lambda: SQLite(root),
+    }[name]()
 
 
-def measure(names: list[str], n: int, records: list[dict], games: list[dict], k: int | None,
-            tmp: str | None, Store, entries_of) -> dict[str, dict]:
+def measure(
+    names: list[str], n: int, records: list[dict], games: list[dict], k: int | None, tmp: str | None, Store, entries_of
+) -> dict[str, dict]:
     """Seed each backend in ``names`` with ``records`` (untimed), then per game in
     ``games`` create a match in each and time its appends, the backends taking
     turns append by append (alternating who goes first), so that they all see
@@ -380,7 +390,7 @@ def measure(names: list[str], n: int, records: list[dict], games: list[dict], k:
                     mid, items = opened[nm]
                     if i < len(items):
                         t = time.perf_counter()
-                        bs[nm].append(mid, items[i])                   # timed
+                        bs[nm].append(mid, items[i])  # timed
                         times[nm].append(time.perf_counter() - t)
             for nm in names:
                 mid, items = opened[nm]
@@ -395,9 +405,16 @@ def measure(names: list[str], n: int, records: list[dict], games: list[dict], k:
             if nm == "ours":
                 listing_line(n, os.path.join(roots[nm], "store"), Store)
             ms = [t * 1000 for t in times[nm]]
-            out[nm] = {"k": len(ms), "median": statistics.median(ms), "p95": p95(ms), "max": max(ms),
-                       "seed_s": seed_s[nm], "create_ms": statistics.median(create_ms[nm]),
-                       "mb": du(roots[nm]) / 1e6, "problem": "; ".join(problems[nm])}
+            out[nm] = {
+                "k": len(ms),
+                "median": statistics.median(ms),
+                "p95": p95(ms),
+                "max": max(ms),
+                "seed_s": seed_s[nm],
+                "create_ms": statistics.median(create_ms[nm]),
+                "mb": du(roots[nm]) / 1e6,
+                "problem": "; ".join(problems[nm]),
+            }
     finally:
         for r in roots.values():
             shutil.rmtree(r, ignore_errors=True)
@@ -416,36 +433,45 @@ def listing_line(n: int, path: str, Store) -> None:
     count = store.count()
     store.close()
     assert first and last
-    print(f"ours N={n}: open {1000 * (t1 - t0):.1f} ms; list newest 20 {1000 * (t2 - t1):.1f} ms; "
-          f"list oldest 20 {1000 * (t3 - t2):.1f} ms ({count} matches)")
+    print(
+        f"ours N={n}: open {1000 * (t1 - t0):.1f} ms; list newest 20 {1000 * (t2 - t1):.1f} ms; "
+        f"list oldest 20 {1000 * (t3 - t2):.1f} ms ({count} matches)"
+    )
 
 
 def tinydb_fsync_note() -> str:
     import tinydb
     from tinydb.storages import JSONStorage
+
     try:
         src = inspect.getsource(JSONStorage.write)
     except (OSError, TypeError):
         src = ""
     if "fsync" in src:
-        return (f"TinyDB {tinydb.__version__}: JSONStorage.write does flush + os.fsync of the file, but "
-                "rewrites it in place (no temp file/rename, no directory fsync): durable once it "
-                "returns, not crash-atomic")
-    return (f"TinyDB {tinydb.__version__}: JSONStorage.write does NOT fsync (flush only): "
-            "tinydb-naive appends are not durable when they return")
+        return (
+            f"TinyDB {tinydb.__version__}: JSONStorage.write does flush + os.fsync of the file, but "
+            "rewrites it in place (no temp file/rename, no directory fsync): durable once it "
+            "returns, not crash-atomic"
+        )
+    return (
+        f"TinyDB {tinydb.__version__}: JSONStorage.write does NOT fsync (flush only): "
+        "tinydb-naive appends are not durable when they return"
+    )
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default="10,1000,10000", help="history sizes N (comma-separated)")
-    ap.add_argument("--k", type=int, default=None,
-                    help="appends timed per backend and N (default: all entries of the game)")
-    ap.add_argument("--k-tinydb-10k", type=int, default=20,
-                    help="cap on K for the TinyDB backends at N >= 10,000 (default 20)")
-    ap.add_argument("--distinct", type=int, default=200,
-                    help="distinct seed records, reused cyclically (default 200)")
-    ap.add_argument("--rounds", type=int, default=3,
-                    help="appended games per N for ours and sqlite (default 3); TinyDB: 1")
+    ap.add_argument(
+        "--k", type=int, default=None, help="appends timed per backend and N (default: all entries of the game)"
+    )
+    ap.add_argument(
+        "--k-tinydb-10k", type=int, default=20, help="cap on K for the TinyDB backends at N >= 10,000 (default 20)"
+    )
+    ap.add_argument("--distinct", type=int, default=200, help="distinct seed records, reused cyclically (default 200)")
+    ap.add_argument(
+        "--rounds", type=int, default=3, help="appended games per N for ours and sqlite (default 3); TinyDB: 1"
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--backends", default="ours,tinydb-naive,sqlite,tinydb-atomic")
     ap.add_argument("--tmp", default=None, help="scratch root (default: system temp dir)")
@@ -466,25 +492,35 @@ def main(argv=None) -> int:
     pool = make_pool(args.distinct, args.seed)
     games = fresh_games(args.seed, max(1, args.rounds), entries_of)
     n_entries = [len(entries_of(r)) for r in pool]
-    print(f"machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores; "
-          f"Python {platform.python_version()}; SQLite {sqlite3.sqlite_version}")
-    print(f"history: {args.distinct} distinct random_record games (max_hands=3, 2p/4p alternating; "
-          f"{statistics.mean(len(json.dumps(r)) for r in pool) / 1000:.1f} KB, "
-          f"{statistics.mean(n_entries):.0f} entries on average), reused cyclically up to N; "
-          f"generated in {time.perf_counter() - t0:.1f} s")
-    print(f"appended games: {len(games)} fresh 4-player matches per N for ours and sqlite, the first "
-          f"only for TinyDB; entries {', '.join(str(len(entries_of(g))) for g in games)}; "
-          f"{statistics.mean(len(json.dumps(g)) for g in games) / 1000:.1f} KB when complete"
-          + ("" if Store else "; entries from a stand-in entries_of"))
-    print(f"scratch: {args.tmp or tempfile.gettempdir()}; seeding untimed, then os.sync(); "
-          f"each append timed alone (perf_counter), ours and sqlite taking turns append by append; "
-          f"p95 = nearest rank")
+    print(
+        f"machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores; "
+        f"Python {platform.python_version()}; SQLite {sqlite3.sqlite_version}"
+    )
+    print(
+        f"history: {args.distinct} distinct random_record games (max_hands=3, 2p/4p alternating; "
+        f"{statistics.mean(len(json.dumps(r)) for r in pool) / 1000:.1f} KB, "
+        f"{statistics.mean(n_entries):.0f} entries on average), reused cyclically up to N; "
+        f"generated in {time.perf_counter() - t0:.1f} s"
+    )
+    print(
+        f"appended games: {len(games)} fresh 4-player matches per N for ours and sqlite, the first "
+        f"only for TinyDB; entries {', '.join(str(len(entries_of(g))) for g in games)}; "
+        f"{statistics.mean(len(json.dumps(g)) for g in games) / 1000:.1f} KB when complete"
+        + ("" if Store else "; entries from a stand-in entries_of")
+    )
+    print(
+        f"scratch: {args.tmp or tempfile.gettempdir()}; seeding untimed, then os.sync(); "
+        f"each append timed alone (perf_counter), ours and sqlite taking turns append by append; "
+        f"p95 = nearest rank"
+    )
     if any(b.startswith("tinydb") for b in backends):
         print(tinydb_fsync_note())
         print(f"tinydb: K capped at {args.k_tinydb_10k} for N >= 10,000 (each append rewrites the whole file)")
     print()
-    print(f"{'backend':<14} {'N':>6} {'K':>4} {'median ms':>10} {'p95 ms':>9} {'max ms':>9} "
-          f"{'seed s':>7} {'create ms':>10} {'disk MB':>8}")
+    print(
+        f"{'backend':<14} {'N':>6} {'K':>4} {'median ms':>10} {'p95 ms':>9} {'max ms':>9} "
+        f"{'seed s':>7} {'create ms':>10} {'disk MB':>8}"
+    )
 
     res: dict[tuple[str, int], dict] = {}
     fast = [b for b in backends if not b.startswith("tinydb")]
@@ -506,9 +542,12 @@ def main(argv=None) -> int:
                 continue
             for name in names:
                 r = res[(name, n)] = got[name]
-                print(f"{name:<14} {n:>6} {r['k']:>4} {r['median']:>10.2f} {r['p95']:>9.2f} "
-                      f"{r['max']:>9.2f} {r['seed_s']:>7.1f} {r['create_ms']:>10.2f} {r['mb']:>8.1f}"
-                      + (f"  CHECK FAILED: {r['problem']}" if r["problem"] else ""), flush=True)
+                print(
+                    f"{name:<14} {n:>6} {r['k']:>4} {r['median']:>10.2f} {r['p95']:>9.2f} "
+                    f"{r['max']:>9.2f} {r['seed_s']:>7.1f} {r['create_ms']:>10.2f} {r['mb']:>8.1f}"
+                    + (f"  CHECK FAILED: {r['problem']}" if r["problem"] else ""),
+                    flush=True,
+                )
     print()
 
     def ratio(a, b, stat):
@@ -522,18 +561,23 @@ def main(argv=None) -> int:
         vs = ratio(("ours", big), ("sqlite", big), stat)
         naive = ratio(("tinydb-naive", big), ("ours", big), stat)
         fmt = lambda x: "n/a" if x is None else f"{x:.2f}x"  # noqa: E731
-        print(f"{stat:>6}: ours@{big} / ours@{small} = {fmt(flat)} (goal <= 2x); "
-              f"ours@{big} / sqlite@{big} = {fmt(vs)} (goal <= 3x); "
-              f"tinydb-naive@{big} / ours@{big} = {fmt(naive)}")
+        print(
+            f"{stat:>6}: ours@{big} / ours@{small} = {fmt(flat)} (goal <= 2x); "
+            f"ours@{big} / sqlite@{big} = {fmt(vs)} (goal <= 3x); "
+            f"tinydb-naive@{big} / ours@{big} = {fmt(naive)}"
+        )
     if ("ours", big) in res and ("sqlite", big) in res and ("ours", small) in res:
-        ok = all(ratio(("ours", big), ("ours", small), s) <= 2 and
-                 ratio(("ours", big), ("sqlite", big), s) <= 3 for s in ("median", "p95"))
+        ok = all(
+            ratio(("ours", big), ("ours", small), s) <= 2 and ratio(("ours", big), ("sqlite", big), s) <= 3
+            for s in ("median", "p95")
+        )
         print(f"goal (flat within 2x, within 3x of sqlite; median and p95): {'met' if ok else 'NOT met'}")
     print(f"total time: {time.perf_counter() - t_start:.0f} s")
 
     def p(name):
         r = res.get((name, 10_000))
         return "n/a" if r is None else f"{r['p95']:.2f}"
+
     print(f"append p95 ms @10k: ours {p('ours')}, tinydb-naive {p('tinydb-naive')}, sqlite {p('sqlite')}")
     return 0
 

@@ -62,6 +62,7 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from e2e import harness  # noqa: E402
 from e2e.app_driver import new_match, play_note, web_command  # noqa: E402
+
 from scorekeeper.allfives.engine import Match, Setup  # noqa: E402
 from scorekeeper.allfives.events import Settle, StartHand  # noqa: E402
 from scorekeeper.envelope import Envelope  # noqa: E402
@@ -218,7 +219,7 @@ def _settle_hand(page, m: Match) -> None:
     remaining = []
     for i, name in enumerate(m.setup.players):
         if h.held[i]:
-            tiles, free = free[: h.held[i]], free[h.held[i]:]
+            tiles, free = free[: h.held[i]], free[h.held[i] :]
             pips = sum(t.hi + t.lo for t in tiles)
             fill(page, f"{name} pips", str(pips))
             remaining.append((name, pips))
@@ -273,8 +274,7 @@ def run_ours(browser, url: str, taps: int, warmup: int) -> dict:
                 samples.append(s)
         harness.wait_idle(page, quiet=0.15)
         _check_scores(page, m)
-        return {"samples": samples, "hands": hands, "untimed": untimed,
-                "turns": sum(len(h.turns) for h in m.hands)}
+        return {"samples": samples, "hands": hands, "untimed": untimed, "turns": sum(len(h.turns) for h in m.hands)}
     finally:
         ctx.close()
 
@@ -339,7 +339,8 @@ def describe(name: str, samples: list[Sample]) -> str:
     lines.append(
         "    slowest: "
         + "; ".join(
-            f"{s.inpage:.0f} = {s.down_send or 0:.0f}+{s.send_msg or 0:.0f}+{s.msg_text or 0:.0f}" for s in reversed(slow)
+            f"{s.inpage:.0f} = {s.down_send or 0:.0f}+{s.send_msg or 0:.0f}+{s.msg_text or 0:.0f}"
+            for s in reversed(slow)
         )
         + "  (down->send + send->msg + msg->text)"
     )
@@ -376,7 +377,8 @@ def main(argv=None) -> int:
             port = harness.free_port()
             ours = harness.start_server(
                 web_command(os.path.join(tmp, "db"), port),
-                port, cwd=str(REPO),
+                port,
+                cwd=str(REPO),
             )
             servers.append(ours)
             port = harness.free_port()
@@ -384,8 +386,11 @@ def main(argv=None) -> int:
                 [sys.executable, str(REPO / "benchmarks" / "ui_baseline_app.py"), str(port)], port, cwd=str(REPO)
             )
             servers.append(base)
-            print(f"servers: ours {ours.url} baseline {base.url}; chromium {harness.CHROMIUM} headless, "
-                  f"{os.cpu_count()} CPUs, load average {_load()}", flush=True)
+            print(
+                f"servers: ours {ours.url} baseline {base.url}; chromium {harness.CHROMIUM} headless, "
+                f"{os.cpu_count()} CPUs, load average {_load()}",
+                flush=True,
+            )
             with sync_playwright() as pw:
                 browser, ctx = harness.launch_browser(pw)
                 ctx.close()
@@ -394,8 +399,10 @@ def main(argv=None) -> int:
                         t = time.perf_counter()
                         res = run_ours(browser, ours.url, args.taps, args.warmup)
                         ours_all += res["samples"]
-                        print(f"round {r}: ours ({time.perf_counter() - t:.0f} s; {res['turns']} turns in "
-                              f"{res['hands']} hands, {args.warmup} warm-up, {res['untimed']} two-tap plays untimed)")
+                        print(
+                            f"round {r}: ours ({time.perf_counter() - t:.0f} s; {res['turns']} turns in "
+                            f"{res['hands']} hands, {args.warmup} warm-up, {res['untimed']} two-tap plays untimed)"
+                        )
                         print(describe("ours", res["samples"]), flush=True)
                         t = time.perf_counter()
                         res = run_baseline(browser, base.url, args.taps, args.warmup)
@@ -414,8 +421,10 @@ def main(argv=None) -> int:
         print("all rounds:")
         print(describe("ours", ours_all))
         print(describe("baseline", base_all))
-    print(f"total time {time.perf_counter() - began:.0f} s; load average now {_load()} "
-          "(anything else busy on the machine inflates both figures, ours most)")
+    print(
+        f"total time {time.perf_counter() - began:.0f} s; load average now {_load()} "
+        "(anything else busy on the machine inflates both figures, ours most)"
+    )
     print(
         f"ui latency, tile tap -> updated screen, {len(o)} taps (ms): "
         f"ours median {statistics.median(o):.1f} p95 {pct(o, 95):.1f} | "

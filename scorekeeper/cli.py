@@ -12,7 +12,8 @@ import json
 import os
 import re
 import sys
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from scorekeeper import __version__
 from scorekeeper.errors import RecordFormatError, ScorekeeperError
@@ -40,15 +41,35 @@ def _build_parser() -> argparse.ArgumentParser:
     ls = sub.add_parser("list", help="list the stored matches, newest first")
     ls.add_argument("--json", action="store_true", help="print JSON instead of a table")
     w = sub.add_parser("web", help="serve the app for phones and browsers at the table (works offline)")
-    w.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: every interface, so phones on the same network reach it)")
+    w.add_argument(
+        "--host",
+        default="0.0.0.0",
+        help="address to listen on (default 0.0.0.0: every interface, so phones on the same network reach it)",
+    )
     w.add_argument("--port", type=int, default=8550, help="port (default 8550)")
     t = sub.add_parser("tally", help="a side's Holsey-Tidwell X tally from its scoring events")
-    t.add_argument("--points", required=True, metavar="P,P,...", help="the side's scoring events in order, e.g. 10,10,5,15,35")
-    t.add_argument("--scale", type=int, choices=(1, 5), default=1, help="5: one point is one stroke (cribbage-style matches); default 1: one stroke is 5 points")
+    t.add_argument(
+        "--points", required=True, metavar="P,P,...", help="the side's scoring events in order, e.g. 10,10,5,15,35"
+    )
+    t.add_argument(
+        "--scale",
+        type=int,
+        choices=(1, 5),
+        default=1,
+        help="5: one point is one stroke (cribbage-style matches); default 1: one stroke is 5 points",
+    )
     _output_flags(t)
     b = sub.add_parser("pegboard", help="the cribbage pegboard's pegs from each side's scoring events")
-    b.add_argument("--points", required=True, action="append", metavar="P,P,...", help="one side's scoring events in order, e.g. 3,2,4 (repeat for each side)")
-    b.add_argument("--target", type=int, default=61, help="points that win (default 61; above 61 the board has 121 holes)")
+    b.add_argument(
+        "--points",
+        required=True,
+        action="append",
+        metavar="P,P,...",
+        help="one side's scoring events in order, e.g. 3,2,4 (repeat for each side)",
+    )
+    b.add_argument(
+        "--target", type=int, default=61, help="points that win (default 61; above 61 the board has 121 holes)"
+    )
     b.add_argument("--names", metavar="NAME,NAME,...", help="the sides' names, in the order of --points")
     _output_flags(b)
     return p

@@ -11,8 +11,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from scorekeeper.errors import RecordFormatError
 
@@ -57,7 +58,7 @@ class Envelope:
             raise KeyError(name) from None
 
     @classmethod
-    def parse(cls, record: Any) -> "Envelope":
+    def parse(cls, record: Any) -> Envelope:
         if not isinstance(record, dict):
             raise RecordFormatError(f"a record must be a JSON object, not {type_name(record)}")
         for key in record:
@@ -68,9 +69,7 @@ class Envelope:
             raise RecordFormatError(f"format must be {FORMAT!r}, not {fmt!r}", field="format")
         game = record.get("game")
         if game not in GAMES or not isinstance(game, str):
-            raise RecordFormatError(
-                f"unknown game {game!r} (known: {', '.join(GAMES)})", field="game"
-            )
+            raise RecordFormatError(f"unknown game {game!r} (known: {', '.join(GAMES)})", field="game")
         players = record.get("players")
         if not isinstance(players, list):
             raise RecordFormatError(f"must be a list of names, not {type_name(players)}", field="players")

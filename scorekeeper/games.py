@@ -3,7 +3,8 @@ rendering the result as text."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["score_record", "render"]
 

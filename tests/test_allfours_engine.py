@@ -27,7 +27,14 @@ def setup(players=("Ann", "Ben", "Cy"), teams=None, **rules):
     return Setup.of(r)
 
 
-HAND = {"dealer": "Ann", "turn_up": ["J"], "high": "Ben", "low": "Ann", "jack": {"held": "Ben", "won": "Ben"}, "game": {"Ann": 40}}
+HAND = {
+    "dealer": "Ann",
+    "turn_up": ["J"],
+    "high": "Ben",
+    "low": "Ann",
+    "jack": {"held": "Ben", "won": "Ben"},
+    "game": {"Ann": 40},
+}
 
 
 def test_undo_drops_the_last_hand_and_its_points():
@@ -66,7 +73,11 @@ def test_a_refused_hand_changes_nothing():
 
 
 def test_trinidad_deals_counter_clockwise_the_others_clockwise():
-    t = Match(setup(players=("Ann", "Ben", "Cy", "Di"), teams={"Us": ["Ann", "Cy"], "Them": ["Ben", "Di"]}, variant="trinidad"))
+    t = Match(
+        setup(
+            players=("Ann", "Ben", "Cy", "Di"), teams={"Us": ["Ann", "Cy"], "Them": ["Ben", "Di"]}, variant="trinidad"
+        )
+    )
     t.push({"dealer": "Ann"})
     assert t.setup.players[t.suggested_dealer()] == "Di"
     s = Match(setup(variant="seven-up"))
@@ -109,7 +120,13 @@ def test_undo_is_the_inverse_of_push(hands):
 @settings(max_examples=60, deadline=None)
 @given(st.lists(hand_facts, max_size=8))
 def test_the_record_round_trips_through_json(hands):
-    record = {"format": "scorekeeper/1", "game": "all-fours", "players": ["Ann", "Ben", "Cy"], "rules": {"target": 40}, "hands": hands}
+    record = {
+        "format": "scorekeeper/1",
+        "game": "all-fours",
+        "players": ["Ann", "Ben", "Cy"],
+        "rules": {"target": 40},
+        "hands": hands,
+    }
     out = result(load(record))
     again = result(load(json.loads(json.dumps(record))))
     assert out == again == json.loads(json.dumps(out))
@@ -118,21 +135,44 @@ def test_the_record_round_trips_through_json(hands):
 def cli(*args, stdin=None):
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return subprocess.run([sys.executable, "-m", "scorekeeper", *args], input=stdin, capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "scorekeeper", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+    )
 
 
 def test_score_command_routes_all_fours_records(tmp_path):
-    record = {"format": "scorekeeper/1", "game": "all-fours", "players": ["Ann", "Ben"], "hands": [HAND | {"game": {"Ann": 40, "Ben": 2}}]}
+    record = {
+        "format": "scorekeeper/1",
+        "game": "all-fours",
+        "players": ["Ann", "Ben"],
+        "hands": [HAND | {"game": {"Ann": 40, "Ben": 2}}],
+    }
     p = cli("score", "-", stdin=json.dumps(record))
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert out["game"] == "all-fours" and out["scores"] == {"Ann": 5, "Ben": 2}  # turn-up 3, low, game; high, jack
     t = cli("score", "-", "--text", stdin=json.dumps(record))
-    assert t.stdout.splitlines()[:4] == ["All Fours (trinidad): Ann vs Ben; target 14", "", "Hand 1 (dealer Ann)", "  Ann  +3  turn-up J"]
+    assert t.stdout.splitlines()[:4] == [
+        "All Fours (trinidad): Ann vs Ben; target 14",
+        "",
+        "Hand 1 (dealer Ann)",
+        "  Ann  +3  turn-up J",
+    ]
 
 
 def test_score_command_names_the_hand_of_an_all_fours_error():
-    record = {"format": "scorekeeper/1", "game": "all-fours", "players": ["Ann", "Ben"], "hands": [HAND | {"game": {"Ann": 40}}, {"dealer": "Ben", "turn_up": ["Z"]}]}
+    record = {
+        "format": "scorekeeper/1",
+        "game": "all-fours",
+        "players": ["Ann", "Ben"],
+        "hands": [HAND | {"game": {"Ann": 40}}, {"dealer": "Ben", "turn_up": ["Z"]}],
+    }
     p = cli("score", "-", stdin=json.dumps(record))
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr == "error: hand 2, turn_up: unknown rank 'Z' (ranks: 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A)\n"

@@ -42,14 +42,27 @@ TURN_UP = {
 }
 PITCHED = ["west-yorkshire", "lancashire", "pitch"]
 ALL_VARIANTS = [
-    "trinidad", "tobago", "west-yorkshire", "lancashire", "english-1674",
-    "running", "north-american", "seven-up", "pitch",
+    "trinidad",
+    "tobago",
+    "west-yorkshire",
+    "lancashire",
+    "english-1674",
+    "running",
+    "north-american",
+    "seven-up",
+    "pitch",
 ]
 ALL_TURNED_COUNT = {"trinidad", "tobago"}  # the others with a turn-up: final only
 HANG_JACK_3 = {"trinidad", "tobago"}
 TARGET_TWO_PLAYERS = {
-    "trinidad": 14, "tobago": 14, "west-yorkshire": 9, "lancashire": 11,
-    "english-1674": 11, "running": 31, "north-american": 10, "seven-up": 7,
+    "trinidad": 14,
+    "tobago": 14,
+    "west-yorkshire": 9,
+    "lancashire": 11,
+    "english-1674": 11,
+    "running": 31,
+    "north-american": 10,
+    "seven-up": 7,
     "pitch": 7,
 }
 
@@ -137,10 +150,7 @@ def test_turn_up_values(variant):
         pts = out["hands"][0]["points"]
         got[rank] = [(i["side"], i["points"], i["for"], i.get("card")) for i in pts]
         scores[rank] = out["scores"]
-    want = {
-        r: ([("Ben", TURN_UP[variant][r], "turn-up", r)] if r in TURN_UP[variant] else [])
-        for r in RANKS
-    }
+    want = {r: ([("Ben", TURN_UP[variant][r], "turn-up", r)] if r in TURN_UP[variant] else []) for r in RANKS}
     assert got == want
     assert scores == {r: {"Ann": 0, "Ben": TURN_UP[variant].get(r, 0)} for r in RANKS}
 
@@ -160,8 +170,7 @@ def test_turn_up_goes_to_the_dealers_team():
 
 @pytest.mark.parametrize("variant", PITCHED)
 def test_pitched_variants_have_no_turn_up(variant):
-    h = {"dealer": "Ann", "turn_up": [], "high": "Ben", "low": "Ann", "jack": None,
-         "game": {"Ann": 40, "Ben": 40}}
+    h = {"dealer": "Ann", "turn_up": [], "high": "Ben", "low": "Ann", "jack": None, "game": {"Ann": 40, "Ben": 40}}
     out = score_record(rec([h], variant=variant))
     assert items(out) == [("Ben", 1, "high"), ("Ann", 1, "low")]
     h2 = {k: v for k, v in h.items() if k != "turn_up"}
@@ -333,8 +342,14 @@ def _at_13_13(hand2):
     return rec([neutral("Ben", awards=[("Ann", 13), ("Ben", 13)]), hand2])
 
 
-FULL = {"turn_up": ["5"], "beg": "stand", "high": "Ben", "low": "Ben",
-        "jack": {"held": "Ben", "won": "Ben"}, "game": {"Ann": 10, "Ben": 70}}
+FULL = {
+    "turn_up": ["5"],
+    "beg": "stand",
+    "high": "Ben",
+    "low": "Ben",
+    "jack": {"held": "Ben", "won": "Ben"},
+    "game": {"Ann": 10, "Ben": 70},
+}
 
 
 @pytest.mark.parametrize(
@@ -356,8 +371,11 @@ FULL = {"turn_up": ["5"], "beg": "stand", "high": "Ben", "low": "Ben",
         # Low before Jack
         (dict(FULL, high=None, low="Ann", jack={"held": "Ben", "won": "Ben"}), [("Ann", 1, "low")], "Ann"),
         # Jack (hanged: 3) before Game
-        (dict(FULL, high=None, low=None, jack={"held": "Ann", "won": "Ben"}, game={"Ann": 60, "Ben": 20}),
-         [("Ben", 3, "hang-jack")], "Ben"),
+        (
+            dict(FULL, high=None, low=None, jack={"held": "Ann", "won": "Ben"}, game={"Ann": 60, "Ben": 20}),
+            [("Ben", 3, "hang-jack")],
+            "Ben",
+        ),
         # Game last
         (dict(FULL, high=None, low=None, jack=None, game={"Ann": 50, "Ben": 30}), [("Ann", 1, "game")], "Ann"),
     ],
@@ -383,26 +401,64 @@ def test_13_13_misdeal_wins_for_the_other_side():
 def test_13_13_reached_by_play_then_turn_up_wins():
     hands = [
         # 1: Ann deals J (3); Ann high, low, jack, game (50 > 30): 7, all four
-        {"dealer": "Ann", "turn_up": ["J"], "beg": "stand", "high": "Ann", "low": "Ann",
-         "jack": {"held": "Ann", "won": "Ann"}, "game": {"Ann": 50, "Ben": 30}},
+        {
+            "dealer": "Ann",
+            "turn_up": ["J"],
+            "beg": "stand",
+            "high": "Ann",
+            "low": "Ann",
+            "jack": {"held": "Ann", "won": "Ann"},
+            "game": {"Ann": 50, "Ben": 30},
+        },
         # 2: the mirror for Ben: 7-7
-        {"dealer": "Ben", "turn_up": ["J"], "beg": "stand", "high": "Ben", "low": "Ben",
-         "jack": {"held": "Ben", "won": "Ben"}, "game": {"Ann": 30, "Ben": 50}},
+        {
+            "dealer": "Ben",
+            "turn_up": ["J"],
+            "beg": "stand",
+            "high": "Ben",
+            "low": "Ben",
+            "jack": {"held": "Ben", "won": "Ben"},
+            "game": {"Ann": 30, "Ben": 50},
+        },
         # 3: Ann deals 6 (2), high Ann, low Ben, Ann hangs Ben's jack (3), Game tied:
         #    Ann 7 + 2 + 1 + 3 = 13, Ben 7 + 1 = 8
-        {"dealer": "Ann", "turn_up": ["6"], "beg": "stand", "high": "Ann", "low": "Ben",
-         "jack": {"held": "Ben", "won": "Ann"}, "game": {"Ann": 40, "Ben": 40}},
+        {
+            "dealer": "Ann",
+            "turn_up": ["6"],
+            "beg": "stand",
+            "high": "Ann",
+            "low": "Ben",
+            "jack": {"held": "Ben", "won": "Ann"},
+            "game": {"Ann": 40, "Ben": 40},
+        },
         # 4: Ben deals 6 (2), high, low, game: Ben 8 + 2 + 1 + 1 + 1 = 13
-        {"dealer": "Ben", "turn_up": ["6"], "beg": "stand", "high": "Ben", "low": "Ben",
-         "jack": None, "game": {"Ann": 20, "Ben": 60}},
+        {
+            "dealer": "Ben",
+            "turn_up": ["6"],
+            "beg": "stand",
+            "high": "Ben",
+            "low": "Ben",
+            "jack": None,
+            "game": {"Ann": 20, "Ben": 60},
+        },
         # 5: Ann turns an ace: 14 before Ben's High
-        {"dealer": "Ann", "turn_up": ["A"], "beg": "stand", "high": "Ben", "low": "Ben",
-         "jack": {"held": "Ben", "won": "Ben"}, "game": {"Ann": 0, "Ben": 80}},
+        {
+            "dealer": "Ann",
+            "turn_up": ["A"],
+            "beg": "stand",
+            "high": "Ben",
+            "low": "Ben",
+            "jack": {"held": "Ben", "won": "Ben"},
+            "game": {"Ann": 0, "Ben": 80},
+        },
     ]
     out = score_record(rec(hands))
     assert [h["scores"] for h in out["hands"]] == [
-        {"Ann": 7, "Ben": 0}, {"Ann": 7, "Ben": 7}, {"Ann": 13, "Ben": 8},
-        {"Ann": 13, "Ben": 13}, {"Ann": 14, "Ben": 13},
+        {"Ann": 7, "Ben": 0},
+        {"Ann": 7, "Ben": 7},
+        {"Ann": 13, "Ben": 8},
+        {"Ann": 13, "Ben": 13},
+        {"Ann": 14, "Ben": 13},
     ]
     assert [h["number"] for h in out["hands"]] == [1, 2, 3, 4, 5]
     assert [h.get("all_four") for h in out["hands"]] == ["Ann", "Ben", None, None, None]
@@ -424,8 +480,10 @@ def test_entries_after_the_match_is_won_are_refused(after):
 
 # ============================================================== 3. penalties
 def test_misdeal_two_sides():
-    hands = [{"dealer": "Ann", "penalties": [{"type": "misdeal"}]},
-             {"dealer": "Ann", "turn_up": ["5"], "beg": "stand", "high": "Ann"}]
+    hands = [
+        {"dealer": "Ann", "penalties": [{"type": "misdeal"}]},
+        {"dealer": "Ann", "turn_up": ["5"], "beg": "stand", "high": "Ann"},
+    ]
     out = score_record(rec(hands))
     assert items(out, 0) == [("Ben", 1, "misdeal")]
     assert out["hands"][0]["void"] is True
@@ -470,8 +528,7 @@ def test_facts_on_a_misdeal_hand_are_refused(fact):
 
 
 def test_revoke_two_sides_revoker_had_most():
-    h = {"dealer": "Ann", "penalties": [{"type": "revoke", "by": "Ben"}], "high": "Ben",
-         "game": {"Ann": 30, "Ben": 50}}
+    h = {"dealer": "Ann", "penalties": [{"type": "revoke", "by": "Ben"}], "high": "Ben", "game": {"Ann": 30, "Ben": 50}}
     out = score_record(rec([h]))
     # revoke: 1 to Ann; Ben still scores High; Ben had most card points but
     # cannot score Game, and nobody does
@@ -487,8 +544,7 @@ def test_revoke_other_side_still_scores_game():
 
 
 def test_revoke_three_sides_game_does_not_pass_on():
-    h = {"dealer": "Ben", "penalties": [{"type": "revoke", "by": "Ann"}],
-         "game": {"Ann": 40, "Ben": 30, "Cy": 10}}
+    h = {"dealer": "Ben", "penalties": [{"type": "revoke", "by": "Ann"}], "game": {"Ann": 40, "Ben": 30, "Cy": 10}}
     out = score_record(rec([h], players=THREE))
     pts = items(out)
     assert sorted(pts) == [("Ben", 1, "revoke"), ("Cy", 1, "revoke")]
@@ -505,9 +561,16 @@ def test_revoke_teams():
 def test_honour_revoke_two_sides():
     hands = [
         neutral("Ben", awards=[("Ann", 10)]),  # Ann is well ahead: 10 - 0
-        {"dealer": "Ann", "turn_up": ["A"], "beg": "stand",
-         "penalties": [{"type": "revoke", "by": "Ann", "honour": True}],
-         "high": "Ann", "low": "Ann", "jack": {"held": "Ann", "won": "Ann"}, "game": {"Ann": 80, "Ben": 0}},
+        {
+            "dealer": "Ann",
+            "turn_up": ["A"],
+            "beg": "stand",
+            "penalties": [{"type": "revoke", "by": "Ann", "honour": True}],
+            "high": "Ann",
+            "low": "Ann",
+            "jack": {"held": "Ann", "won": "Ann"},
+            "game": {"Ann": 80, "Ben": 0},
+        },
     ]
     out = score_record(rec(hands))
     h = out["hands"][1]
@@ -531,9 +594,16 @@ def test_honour_revoke_two_sides():
 )
 def test_honour_revoke_three_sides(before, revoker, winner):
     revoker_pen = {"type": "revoke", "by": revoker, "honour": True}
-    h = {"dealer": "Ann", "turn_up": ["5"], "beg": "stand",
-         "penalties": [award(s, p) for s, p in before] + [revoker_pen],
-         "high": revoker, "low": revoker, "jack": None, "game": {"Ann": 20, "Ben": 20, "Cy": 20}}
+    h = {
+        "dealer": "Ann",
+        "turn_up": ["5"],
+        "beg": "stand",
+        "penalties": [award(s, p) for s, p in before] + [revoker_pen],
+        "high": revoker,
+        "low": revoker,
+        "jack": None,
+        "game": {"Ann": 20, "Ben": 20, "Cy": 20},
+    }
     out = score_record(rec([h], players=THREE))
     assert out["hands"][0]["honour_revoke"] == revoker
     assert out["winner"] == winner
@@ -598,8 +668,7 @@ def test_stand_gives_nothing():
 def test_three_player_gift_outside_seven_up_is_not_restricted():
     # the "needs only one point" refusal is a seven-up rule; in Trinidad Cy at
     # 13 simply gets the point (after Ben) and wins
-    hands = [neutral("Ann", sides=THREE, awards=[("Cy", 13)]),
-             {"dealer": "Ann", "turn_up": ["5"], "beg": "give"}]
+    hands = [neutral("Ann", sides=THREE, awards=[("Cy", 13)]), {"dealer": "Ann", "turn_up": ["5"], "beg": "give"}]
     out = score_record(rec(hands, players=THREE))
     assert items(out, 1) == [("Ben", 1, "gift"), ("Cy", 1, "gift")]
     assert out["winner"] == "Cy"
@@ -613,8 +682,9 @@ def test_seven_up_tie_goes_to_the_non_dealer(dealer, non_dealer):
 
 
 def test_seven_up_tie_teams():
-    out = score_record(rec([{"dealer": "Cy", "game": {"Us": 20, "Them": 20}}], players=FOUR, teams=TEAMS2,
-                           variant="seven-up"))
+    out = score_record(
+        rec([{"dealer": "Cy", "game": {"Us": 20, "Them": 20}}], players=FOUR, teams=TEAMS2, variant="seven-up")
+    )
     assert items(out) == [("Them", 1, "game")]
 
 
@@ -684,8 +754,15 @@ def test_seven_up_three_player_give_accepted(scores, dealer, want, winner):
 
 # ================================================================ 5. all four
 def _all_four_hand(**kw):
-    h = {"dealer": "Ben", "turn_up": ["5"], "beg": "stand", "high": "Ann", "low": "Ann",
-         "jack": {"held": "Ann", "won": "Ann"}, "game": {"Ann": 50, "Ben": 30}}
+    h = {
+        "dealer": "Ben",
+        "turn_up": ["5"],
+        "beg": "stand",
+        "high": "Ann",
+        "low": "Ann",
+        "jack": {"held": "Ann", "won": "Ann"},
+        "game": {"Ann": 50, "Ben": 30},
+    }
     h.update(kw)
     return h
 
@@ -723,8 +800,15 @@ def test_all_four_absent(kw):
 
 
 def test_all_four_teams():
-    h = {"dealer": "Ben", "turn_up": ["5"], "beg": "stand", "high": "Ann", "low": "Cy",
-         "jack": {"held": "Cy", "won": "Ann"}, "game": {"Us": 45, "Them": 35}}
+    h = {
+        "dealer": "Ben",
+        "turn_up": ["5"],
+        "beg": "stand",
+        "high": "Ann",
+        "low": "Cy",
+        "jack": {"held": "Cy", "won": "Ann"},
+        "game": {"Us": 45, "Them": 35},
+    }
     out = score_record(rec([h], players=FOUR, teams=TEAMS2))
     assert out["hands"][0]["all_four"] == "Us"
     assert out["scores"] == {"Us": 4, "Them": 0}
@@ -881,7 +965,10 @@ def run_cli(path):
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return subprocess.run(
         [sys.executable, "-m", "scorekeeper", "score", str(path)],
-        capture_output=True, cwd=ROOT, env=env, timeout=60,
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
     )
 
 
@@ -911,8 +998,7 @@ def _cli_won_then_more():
         (_cli_won_then_more(), 3),
         (rec([], variant="euchre"), None),
     ],
-    ids=["rank", "player", "card-points-90", "misdeal-facts",
-         "after-win", "variant"],
+    ids=["rank", "player", "card-points-90", "misdeal-facts", "after-win", "variant"],
 )
 def test_cli_errors(tmp_path, record, hand):
     p = tmp_path / "r.json"

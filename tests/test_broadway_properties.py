@@ -60,10 +60,21 @@ def level_prefix(setup: Setup) -> Match:
 
 @st.composite
 def configs(draw):
-    rules = draw(st.sampled_from([None, {"orientation": "free"}, {"unplayed_penalty": "to-opponents"},
-                                  {"orientation": "free", "unplayed_penalty": "to-opponents"}]))
-    teams = draw(st.sampled_from([None, {"Us": ["Ann", "Cy"], "Them": ["Ben", "Di"]},
-                                  {"EW": ["Di", "Ben"], "NS": ["Cy", "Ann"]}]))
+    rules = draw(
+        st.sampled_from(
+            [
+                None,
+                {"orientation": "free"},
+                {"unplayed_penalty": "to-opponents"},
+                {"orientation": "free", "unplayed_penalty": "to-opponents"},
+            ]
+        )
+    )
+    teams = draw(
+        st.sampled_from(
+            [None, {"Us": ["Ann", "Cy"], "Them": ["Ben", "Di"]}, {"EW": ["Di", "Ben"], "NS": ["Cy", "Ann"]}]
+        )
+    )
     return dict(
         seed=draw(st.integers(0, 2**32 - 1)),
         rules=rules,
@@ -138,8 +149,9 @@ def recount(out: dict, record: dict) -> None:
             if rules["orientation"] == "seat":
                 ns = PLAYERS.index(player) % 2 == 0
                 assert (c0[1] == c1[1]) if ns else (c0[0] == c1[0]), "set horizontally from the seat"
-            matched = sorted(nb for c, v in ((c0, a), (c1, b)) for nb in neighbours(c)
-                             if nb not in (c0, c1) and cells.get(nb) == v)
+            matched = sorted(
+                nb for c, v in ((c0, a), (c1, b)) for nb in neighbours(c) if nb not in (c0, c1) and cells.get(nb) == v
+            )
             if k == 0:
                 assert t["tile"] == h["double"] and matched == [] and t["points"] == 0
             else:
@@ -271,8 +283,10 @@ def test_legal_placements_are_exactly_the_previews_that_pass(cfg, seed):
     rng = random.Random(seed)
     tiles = [t for t in tiles_of_set(6) if t not in h.layout]
     for tile in rng.sample(tiles, min(4, len(tiles))):
-        legal = {frozenset(zip(pv.placement.cells, (pv.placement.first, pv.placement.second))): pv
-                 for pv in m.legal_placements(tile)}
+        legal = {
+            frozenset(zip(pv.placement.cells, (pv.placement.first, pv.placement.second))): pv
+            for pv in m.legal_placements(tile)
+        }
         brute = {}
         for c in h.layout.frontier():
             for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
@@ -309,10 +323,16 @@ def test_unplayed_and_hand_values(cfg):
 
 
 JUNK = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 60), st.floats(allow_nan=False, allow_infinity=False),
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 60),
+    st.floats(allow_nan=False, allow_infinity=False),
     st.sampled_from(["", "6-6", "3-5", "7-1", "x", "North", "Ann", "Zed", "pass"]),
-    st.lists(st.integers(-2, 2), max_size=3), st.lists(st.lists(st.integers(-2, 2), max_size=3), max_size=3),
-    st.dictionaries(st.sampled_from(["play", "at", "pass", "exposed", "player", "Ann", "leader"]), st.integers(0, 7), max_size=2),
+    st.lists(st.integers(-2, 2), max_size=3),
+    st.lists(st.lists(st.integers(-2, 2), max_size=3), max_size=3),
+    st.dictionaries(
+        st.sampled_from(["play", "at", "pass", "exposed", "player", "Ann", "leader"]), st.integers(0, 7), max_size=2
+    ),
 )
 
 
@@ -336,7 +356,9 @@ def test_a_damaged_record_is_refused_with_a_located_error_never_a_crash(seed, da
         target = record
         for k in path[:-1]:
             target = target[k]
-        if isinstance(target, (dict, list)) and (path[-1] in target if isinstance(target, dict) else path[-1] < len(target)):
+        if isinstance(target, (dict, list)) and (
+            path[-1] in target if isinstance(target, dict) else path[-1] < len(target)
+        ):
             target[path[-1]] = data.draw(JUNK)
         paths = [p for p in _paths(record) if p]
     try:

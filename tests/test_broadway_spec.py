@@ -24,6 +24,14 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.broadway import load, render, score_record
+from scorekeeper.broadway.engine import (
+    HandSizeError,
+    NoMatchError,
+    NotAdjacentError,
+    OccupiedCellError,
+    OrientationError,
+    WrongDoubleError,
+)
 from scorekeeper.broadway.simulate import random_record
 from scorekeeper.errors import (
     HandOverError,
@@ -35,14 +43,6 @@ from scorekeeper.errors import (
     RulesError,
     ScorekeeperError,
     WrongPlayerError,
-)
-from scorekeeper.broadway.engine import (
-    HandSizeError,
-    NoMatchError,
-    NotAdjacentError,
-    OccupiedCellError,
-    OrientationError,
-    WrongDoubleError,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,9 +93,7 @@ def refused(record, cls=ScorekeeperError, hand=None, turn=None, field=None, matc
     msg = str(e)
     assert isinstance(e, ValueError)
     assert "\n" not in msg
-    prefix = ", ".join(
-        p for p in (f"hand {hand}" if hand else None, f"turn {turn}" if turn else None, field) if p
-    )
+    prefix = ", ".join(p for p in (f"hand {hand}" if hand else None, f"turn {turn}" if turn else None, field) if p)
     if prefix:
         assert msg.startswith(prefix + ": "), msg
         assert (e.hand, e.turn) == (hand, turn), msg
@@ -119,16 +117,16 @@ def refused(record, cls=ScorekeeperError, hand=None, turn=None, field=None, matc
 # The free cells (0,0) and (1,0) are then flanked by 3 (left and above the left
 # one) and 2 (right and above the right one).
 BASE = [
-    P("6-6", (0, 3), (1, 3)),    # 1 Ann: the double, no matched section counted
+    P("6-6", (0, 3), (1, 3)),  # 1 Ann: the double, no matched section counted
     P("6-3", (-1, 3), (-1, 2)),  # 2 Ben: 6 touches the 6 at (0,3): 1 matched -> 0
-    PASS,                        # 3 Cy
-    P("6-2", (2, 3), (2, 2)),    # 4 Di: 6 touches (1,3): 1 -> 0
-    P("3-3", (-1, 1), (0, 1)),   # 5 Ann: (-1,1) touches the 3 at (-1,2): 1 -> 0
-    PASS,                        # 6 Ben
-    P("2-2", (1, 1), (2, 1)),    # 7 Cy: (2,1) touches the 2 at (2,2): 1 -> 0 ((1,1) next to a 3: no match, fine)
-    P("3-1", (-1, 0), (-1, -1)), # 8 Di: (-1,0) touches the 3 at (-1,1): 1 -> 0
-    PASS,                        # 9 Ann
-    P("2-0", (2, 0), (2, -1)),   # 10 Ben: (2,0) touches the 2 at (2,1): 1 -> 0
+    PASS,  # 3 Cy
+    P("6-2", (2, 3), (2, 2)),  # 4 Di: 6 touches (1,3): 1 -> 0
+    P("3-3", (-1, 1), (0, 1)),  # 5 Ann: (-1,1) touches the 3 at (-1,2): 1 -> 0
+    PASS,  # 6 Ben
+    P("2-2", (1, 1), (2, 1)),  # 7 Cy: (2,1) touches the 2 at (2,2): 1 -> 0 ((1,1) next to a 3: no match, fine)
+    P("3-1", (-1, 0), (-1, -1)),  # 8 Di: (-1,0) touches the 3 at (-1,1): 1 -> 0
+    PASS,  # 9 Ann
+    P("2-0", (2, 0), (2, -1)),  # 10 Ben: (2,0) touches the 2 at (2,1): 1 -> 0
 ]
 # 11 Cy: 3-2 on (0,0)(1,0): 3 touches (-1,0)=3 and (0,1)=3, 2 touches (2,0)=2 and (1,1)=2 -> 4 matched
 FOUR = P("3-2", (0, 0), (1, 0))
@@ -210,8 +208,13 @@ def test_the_first_double_needs_no_match_and_scores_nothing():
 # ============================================================ 2. orientation
 def test_north_and_south_set_east_west_east_and_west_north_south():
     # Ben (East) sets 6-3 East-West (same y) at turn 2: refused
-    e = refused(rec([H("Ann", [P("6-6", (0, 3), (1, 3)), P("6-3", (-2, 3), (-1, 3))])]),
-                OrientationError, 1, 2, match="Ben.*North-South")
+    e = refused(
+        rec([H("Ann", [P("6-6", (0, 3), (1, 3)), P("6-3", (-2, 3), (-1, 3))])]),
+        OrientationError,
+        1,
+        2,
+        match="Ben.*North-South",
+    )
     assert "same x" in str(e)
     # Ann (North) sets her double North-South: refused
     refused(rec([H("Ann", [P("6-6", (0, 0), (0, 1))])]), OrientationError, 1, 1, match="East-West")
@@ -237,11 +240,20 @@ def test_the_spec_example():
     }
     out = score_record(rec([hand], players=seats))
     assert [(t["player"], t["matched"], t["points"]) for t in turns_out(out)] == [
-        ("East", 0, 0), ("South", 1, 0), ("West", 0, 0), ("North", 0, 0)]
+        ("East", 0, 0),
+        ("South", 1, 0),
+        ("West", 0, 0),
+        ("North", 0, 0),
+    ]
     assert out["hands"][0]["end"] == "open"
     # its "unplayed" belongs to an ended hand: here the hand is still going
-    refused(rec([dict(hand, unplayed={"North": 1, "West": 0})], players=seats),
-            RemainingError, 1, field="unplayed", match="not ended")
+    refused(
+        rec([dict(hand, unplayed={"North": 1, "West": 0})], players=seats),
+        RemainingError,
+        1,
+        field="unplayed",
+        match="not ended",
+    )
 
 
 # ============================================================== 3. turn order
@@ -270,7 +282,9 @@ def test_a_hand_before_the_last_one_ended_is_out_of_order():
 
 
 # ====================================================== 4. the hand's double
-@pytest.mark.parametrize("number, double", [(1, "6-6"), (2, "5-5"), (3, "4-4"), (4, "3-3"), (5, "2-2"), (6, "1-1"), (7, "0-0")])
+@pytest.mark.parametrize(
+    "number, double", [(1, "6-6"), (2, "5-5"), (3, "4-4"), (4, "3-3"), (5, "2-2"), (6, "1-1"), (7, "0-0")]
+)
 def test_the_doubles_of_the_seven_hands(number, double):
     out = score_record(rec(quick_hands(["Ann"] * number)))
     assert out["hands"][-1]["double"] == double
@@ -330,8 +344,9 @@ def test_no_matched_section():
 
 def test_tile_already_down():
     # turn 5 (Ann) sets the 6-3 Ben set at turn 2 again, as 3-6 on fresh cells
-    e = refused(rec([H("Ann", BASE[:4] + [P("3-6", (-2, 2), (-3, 2))])]), IllegalTileError, 1, 5,
-                match="already on the table")
+    e = refused(
+        rec([H("Ann", BASE[:4] + [P("3-6", (-2, 2), (-3, 2))])]), IllegalTileError, 1, 5, match="already on the table"
+    )
     assert "Ben" in str(e) and "turn 2" in str(e)
     # the double again
     refused(_after_double(P("6-6", (-1, 3), (-1, 2))), IllegalTileError, 1, 2, match="already")
@@ -340,22 +355,22 @@ def test_tile_already_down():
 @pytest.mark.parametrize(
     "turn",
     [
-        {"play": "6-3"},                                      # no cells
-        {"play": "6-3", "at": [[-1, 3]]},                     # one cell
-        {"play": "6-3", "at": [[-1, 3], [-1, 2], [-1, 1]]},   # three cells
-        {"play": "6-3", "at": [[-1, 3], [-1, "2"]]},          # not a number
-        {"play": "6-3", "at": [[-1, 3], [-1, 2.0]]},          # not whole
-        {"play": "6-3", "at": [[-1, 3], [-1, True]]},         # not a number
-        {"play": "6-3", "at": "(-1,3),(-1,2)"},               # not a list
+        {"play": "6-3"},  # no cells
+        {"play": "6-3", "at": [[-1, 3]]},  # one cell
+        {"play": "6-3", "at": [[-1, 3], [-1, 2], [-1, 1]]},  # three cells
+        {"play": "6-3", "at": [[-1, 3], [-1, "2"]]},  # not a number
+        {"play": "6-3", "at": [[-1, 3], [-1, 2.0]]},  # not whole
+        {"play": "6-3", "at": [[-1, 3], [-1, True]]},  # not a number
+        {"play": "6-3", "at": "(-1,3),(-1,2)"},  # not a list
         {"play": "6-3", "at": [[-1, 3], None]},
         {"play": "6-3", "at": [[-1, 3], {"x": -1, "y": 2}]},
-        {"pass": True, "at": [[0, 0], [0, 1]]},               # cells on a pass
+        {"pass": True, "at": [[0, 0], [0, 1]]},  # cells on a pass
         {"play": "6-3", "pass": True, "at": [[-1, 3], [-1, 2]]},
         {"pass": False},
-        {"passed": True},                                     # unknown key
+        {"passed": True},  # unknown key
         {},
         "pass",
-        {"play": "6-7", "at": [[-1, 3], [-1, 2]]},            # not a double-six tile
+        {"play": "6-7", "at": [[-1, 3], [-1, 2]]},  # not a double-six tile
         {"play": 63, "at": [[-1, 3], [-1, 2]]},
         {"exposed": "9-9"},
         {"play": "6-3", "at": [[-1, 3], [-1, 2]], "player": 2},
@@ -367,11 +382,22 @@ def test_malformed_turns(turn):
 
 # ============================================== 6. passes, blocks, exposed tiles
 def test_four_passes_in_succession_block_the_hand():
-    out = score_record(rec([H("Ann", [P("6-6", (0, 0), (1, 0)), PASS, PASS, PASS, PASS],
-                              unplayed={"Ann": 6, "Ben": 7, "Cy": 7, "Di": 7})]))
+    out = score_record(
+        rec(
+            [
+                H(
+                    "Ann",
+                    [P("6-6", (0, 0), (1, 0)), PASS, PASS, PASS, PASS],
+                    unplayed={"Ann": 6, "Ben": 7, "Cy": 7, "Di": 7},
+                )
+            ]
+        )
+    )
     assert out["hands"][0]["end"] == "blocked"
     # three passes and a play do not
-    out = score_record(rec([H("Ann", [P("6-6", (0, 0), (1, 0)), PASS, PASS, PASS, P("6-5", (2, 0), (3, 0)), PASS, PASS, PASS])]))
+    out = score_record(
+        rec([H("Ann", [P("6-6", (0, 0), (1, 0)), PASS, PASS, PASS, P("6-5", (2, 0), (3, 0)), PASS, PASS, PASS])])
+    )
     assert out["hands"][0]["end"] == "open"
 
 
@@ -469,7 +495,7 @@ def test_unplayed_tiles_as_lists_are_checked():
     out = score_record(rec([H("Ann", BLOCKED, unplayed={"Ann": ann, "Ben": 7, "Cy": cy, "Di": 7})]))
     assert out["hands"][0]["settlement"] == {NS: -13, EW: -14}
     bad = [
-        ({"Ann": ann[:5], "Ben": 7, "Cy": 7, "Di": 7}, "5 are listed"),          # wrong length
+        ({"Ann": ann[:5], "Ben": 7, "Cy": 7, "Di": 7}, "5 are listed"),  # wrong length
         ({"Ann": ann[:5] + ["6-6"], "Ben": 7, "Cy": 7, "Di": 7}, "set it at turn 1"),  # on the table
         ({"Ann": ann, "Ben": ben[:6] + ["5-5"], "Cy": 7, "Di": 7}, "for Ann and for Ben"),
         ({"Ann": ann[:5] + ["5-5"], "Ben": 7, "Cy": 7, "Di": 7}, "twice"),
@@ -483,7 +509,7 @@ def test_unplayed_tiles_as_lists_are_checked():
     "unplayed, why",
     [
         ({"Ann": 7, "Ben": 7, "Cy": 7, "Di": 7}, "Ann set 1 tile, so holds 6, not 7"),
-        ({"Ann": 6, "Ben": 7, "Cy": 7}, "Di set 0 tiles, so holds 7"),        # Di left out
+        ({"Ann": 6, "Ben": 7, "Cy": 7}, "Di set 0 tiles, so holds 7"),  # Di left out
         ({"Ann": 6, "Ben": 7, "Cy": 7, "Di": 7, "Zed": 0}, "'Zed' is not a player"),
         ({"Ann": 6, "Ben": 7, "Cy": 7, "Di": 7, "North": 6}, "listed twice"),  # Ann by her seat
         ({"Ann": 6, "Ben": 7, "Cy": 7, "Di": -7}, "not -7"),
@@ -501,7 +527,9 @@ def test_an_exposed_tile_never_set_is_among_its_players_unplayed():
     ok = {"Ann": 6, "Ben": ["5-2", "6-5", "6-4", "6-3", "6-2", "6-1", "6-0"], "Cy": 7, "Di": 7}
     assert score_record(rec([H("Ann", turns, unplayed=ok)]))["hands"][0]["end"] == "blocked"
     missing = dict(ok, Ben=["5-5", "6-5", "6-4", "6-3", "6-2", "6-1", "6-0"])
-    refused(rec([H("Ann", turns, unplayed=missing)]), RemainingError, 1, field="unplayed", match="exposed 5-2 at turn 2")
+    refused(
+        rec([H("Ann", turns, unplayed=missing)]), RemainingError, 1, field="unplayed", match="exposed 5-2 at turn 2"
+    )
     elsewhere = dict(ok, Ben=7, Cy=["5-2", "5-5", "4-4", "3-3", "2-2", "1-1", "0-0"])
     refused(rec([H("Ann", turns, unplayed=elsewhere)]), RemainingError, 1, field="unplayed", match="Ben exposed it")
 
@@ -516,8 +544,13 @@ def test_a_blocked_hand_needs_its_unplayed_tiles():
 
 
 def test_unplayed_given_too_early_or_twice():
-    refused(rec([H("Ann", BLOCKED[:3], unplayed={"Ann": 6, "Ben": 7, "Cy": 7, "Di": 7})]),
-            RemainingError, 1, field="unplayed", match="not ended")
+    refused(
+        rec([H("Ann", BLOCKED[:3], unplayed={"Ann": 6, "Ben": 7, "Cy": 7, "Di": 7})]),
+        RemainingError,
+        1,
+        field="unplayed",
+        match="not ended",
+    )
     m = load(rec([H("Ann", BLOCKED, unplayed={"Ann": 6, "Ben": 7, "Cy": 7, "Di": 7})]))
     with pytest.raises(RemainingError, match="^hand 1, unplayed: .*already been given"):
         m.settle({"Ann": 6, "Ben": 7, "Cy": 7, "Di": 7})
@@ -544,7 +577,9 @@ def test_a_complete_hand_has_no_penalties():
     assert h["settlement"] == {NS: 0, EW: 0}
     assert h["scores"] == h["points"]
     # every player set seven tiles
-    assert {p: sum(1 for t in h["turns"] if "tile" in t and t["player"] == p) for p in PLAYERS} == {p: 7 for p in PLAYERS}
+    assert {p: sum(1 for t in h["turns"] if "tile" in t and t["player"] == p) for p in PLAYERS} == {
+        p: 7 for p in PLAYERS
+    }
     # unplayed may be given (all nothing) but need not be; a next hand may start
     r2 = copy.deepcopy(r)
     r2["hands"][0]["unplayed"] = {"Ann": 0, "Ben": [], "Cy": 0, "Di": 0}
@@ -580,8 +615,11 @@ def quick_hands(leaders, first=1, penalties=True):
 # a hand 7 on 0-0 that leaves the sides level: Ann sets 0-0, Ben 0-5 North-South (the 0 on
 # (0,1) touches the 0 on (0,0): 1 matched -> 0), then four passes; Ann and Ben hold 6,
 # Cy and Di 7: both sides -13
-LEVEL_7 = H("Ann", [P("0-0", (0, 0), (1, 0)), P("0-5", (0, 1), (0, 2)), PASS, PASS, PASS, PASS],
-            {"Ann": 6, "Ben": 6, "Cy": 7, "Di": 7})
+LEVEL_7 = H(
+    "Ann",
+    [P("0-0", (0, 0), (1, 0)), P("0-5", (0, 1), (0, 2)), PASS, PASS, PASS, PASS],
+    {"Ann": 6, "Ben": 6, "Cy": 7, "Di": 7},
+)
 ALTERNATE_6 = quick_hands(["Ann", "Ben"] * 3)  # after six hands: level (3 x +1, 3 x -1)
 
 
@@ -644,8 +682,7 @@ def test_a_lead_of_one_is_not_enough_and_penalties_count_at_once():
     # passes block it. Set: Ann 6-6, 3-3, 1-2 (3 -> holds 4), Ben 6-3, 2-0 (5), Cy 2-2,
     # 3-0 (5), Di 6-2, 3-1 (5). Subtract: North-South -9, East-West -10 -> lead 1 + 1 = 2:
     # North-South wins at the end of hand 8
-    h8 = H("Ann", WITH_30 + [P("1-2", (0, 0), (1, 0)), PASS, PASS, PASS, PASS],
-           {"Ann": 4, "Ben": 5, "Cy": 5, "Di": 5})
+    h8 = H("Ann", WITH_30 + [P("1-2", (0, 0), (1, 0)), PASS, PASS, PASS, PASS], {"Ann": 4, "Ben": 5, "Cy": 5, "Di": 5})
     out = score_record(rec(ALTERNATE_6 + [LEVEL_7, h8]))
     assert out["hands"][7]["settlement"] == {NS: -9, EW: -10}
     assert out["winner"] == NS and out["won_at"] == {"hand": 8, "turn": None}
@@ -722,8 +759,12 @@ def test_malformed_records(change):
 
 
 def test_output_shape():
-    r = rec([H("Ann", BASE + [FOUR, PASS, PASS, PASS, PASS], {"Ann": 5, "Ben": 5, "Cy": 5, "Di": 5}),
-             H("Ben", [P("5-5", (0, 0), (0, 1))])])
+    r = rec(
+        [
+            H("Ann", BASE + [FOUR, PASS, PASS, PASS, PASS], {"Ann": 5, "Ben": 5, "Cy": 5, "Di": 5}),
+            H("Ben", [P("5-5", (0, 0), (0, 1))]),
+        ]
+    )
     out = score_record(r)
     assert set(out) >= {"game", "sides", "hands", "scores", "winner"} and out["game"] == "broadway"
     h1, h2 = out["hands"]
@@ -759,7 +800,10 @@ def run_cli(path, *args):
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return subprocess.run(
         [sys.executable, "-m", "scorekeeper", "score", str(path), *args],
-        capture_output=True, cwd=ROOT, env=env, timeout=60,
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
     )
 
 

@@ -148,11 +148,21 @@ def test_engine_error_names_hand_and_turn(tmp_path):
 
 def test_engine_error_spec_example(tmp_path):
     rec = {
-        "format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"],
+        "format": "scorekeeper/1",
+        "game": "all-fives",
+        "players": ["Ann", "Ben"],
         "rules": {"spinner": "none"},
-        "hands": [{"leader": "Ann", "turns": [
-            {"play": "3-3"}, {"play": "3-1", "on": "3-3"}, {"play": "3-2", "on": "3-3"},
-            {"play": "3-5", "on": "3-3"}]}],
+        "hands": [
+            {
+                "leader": "Ann",
+                "turns": [
+                    {"play": "3-3"},
+                    {"play": "3-1", "on": "3-3"},
+                    {"play": "3-2", "on": "3-3"},
+                    {"play": "3-5", "on": "3-3"},
+                ],
+            }
+        ],
     }
     line = assert_error(run(write(tmp_path, rec)))
     assert line.startswith("error: hand 1, turn 4: ")
@@ -202,8 +212,21 @@ def test_error_with_text_flag(tmp_path):
         b'{"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"], "rules": {"target": NaN}, "hands": []}',
         b'{"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"], "rules": {"target": Infinity}, "hands": []}',
     ],
-    ids=["truncated", "empty", "not-json", "trailing-comma", "list", "empty-list", "string", "number",
-         "null", "binary", "latin-1", "nan-target", "infinite-target"],
+    ids=[
+        "truncated",
+        "empty",
+        "not-json",
+        "trailing-comma",
+        "list",
+        "empty-list",
+        "string",
+        "number",
+        "null",
+        "binary",
+        "latin-1",
+        "nan-target",
+        "infinite-target",
+    ],
 )
 def test_malformed_input_file(tmp_path, data):
     p = tmp_path / "bad.json"

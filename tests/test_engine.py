@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper import errors
 from scorekeeper.allfives import Layout, Match, Pass, Play, Settle, Setup, StartHand, Tile, round5
 from scorekeeper.allfives.layout import DOUBLE, LINE, SPINNER
+from scorekeeper.allfives.record import parse_record
 from scorekeeper.allfives.rules import Rules
 from scorekeeper.allfives.simulate import random_record
-from scorekeeper.allfives.record import parse_record
 from scorekeeper.envelope import Envelope
-from scorekeeper import errors
 
 
 def T(text: str) -> Tile:

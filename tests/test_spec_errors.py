@@ -12,11 +12,10 @@ import copy
 import random
 
 import pytest
+from builders import PASS, H, P, record
 
 from scorekeeper.allfives import score_record
 from scorekeeper.errors import ScorekeeperError
-
-from builders import H, P, PASS, record
 
 
 # --------------------------------------------------------------- helpers
@@ -79,8 +78,11 @@ def domino_record(remaining, extra_turns=(), rules=None, hands_after=()):
 def blocked_hand(remaining=None):
     # defaults: Ann 6-3; Ben draws the 10-tile boneyard and passes; Ann
     # passes -> blocked at turn 3. Ann holds 8 tiles, Ben 19.
-    return H([P("6-3"), PASS(draw=10), PASS()], leader="Ann",
-             remaining={"Ann": 20, "Ben": 30} if remaining is None else remaining)
+    return H(
+        [P("6-3"), PASS(draw=10), PASS()],
+        leader="Ann",
+        remaining={"Ann": 20, "Ben": 30} if remaining is None else remaining,
+    )
 
 
 # ------------------------------------------------------------ tiles
@@ -149,8 +151,15 @@ def test_spec_example_both_sides_of_double_covered():
 def test_spinner_with_all_four_arms_taken():
     # worked example: the spinner 2-2 has 3-2, 2-4 on its sides and 2-0, 2-5 on
     # its ends; nothing more goes on it
-    turns = [P("3-2"), P("2-2", on="3-2"), P("2-4", on="2-2"), P("2-0", on="2-2"), P("3-6", on="3-2"),
-             P("2-5", on="2-2"), P("2-1", on="2-2")]
+    turns = [
+        P("3-2"),
+        P("2-2", on="3-2"),
+        P("2-4", on="2-2"),
+        P("2-0", on="2-2"),
+        P("3-6", on="3-2"),
+        P("2-5", on="2-2"),
+        P("2-1", on="2-2"),
+    ]
     expect_turn_error(one_hand(turns), 1, 7)
 
 
@@ -216,8 +225,18 @@ def test_turn_with_play_and_pass():
     expect_turn_error(one_hand([P("3-5"), {"play": "5-1", "pass": True}]), 1, 2)
 
 
-@pytest.mark.parametrize("turn", [{}, {"pass": False}, {"pass": "yes"}, {"play": 53}, {"play": None},
-                                  {"play": "5-1", "on": 35}, {"play": ["5", "1"]}])
+@pytest.mark.parametrize(
+    "turn",
+    [
+        {},
+        {"pass": False},
+        {"pass": "yes"},
+        {"play": 53},
+        {"play": None},
+        {"play": "5-1", "on": 35},
+        {"play": ["5", "1"]},
+    ],
+)
 def test_malformed_turns(turn):
     expect_turn_error(one_hand([P("3-5"), turn]), 1, 2)
 
@@ -309,19 +328,19 @@ def test_remaining_missing_for_a_later_hand():
 @pytest.mark.parametrize(
     "ben",
     [
-        ["6-6"],                   # Ben holds 2 tiles, 1 listed
-        ["6-6", "5-5", "4-4"],     # 3 listed
-        [],                        # none listed
-        ["6-6", "1-2"],            # 1-2 is on the table
-        ["6-6", "[3-2]"],          # 2-3 is on the table (other spelling)
-        ["6-6", "6-6"],            # listed twice
-        ["6-6", "6|6"],            # listed twice, other spelling
-        ["6-6", "7-7"],            # not a tile of the set
-        ["6-6", "x"],              # not a tile
-        25,                        # 2 tiles hold at most 2 x 12 = 24 pips
-        -1,                        # negative
-        1.5,                       # not a whole number
-        "10",                      # wrong type
+        ["6-6"],  # Ben holds 2 tiles, 1 listed
+        ["6-6", "5-5", "4-4"],  # 3 listed
+        [],  # none listed
+        ["6-6", "1-2"],  # 1-2 is on the table
+        ["6-6", "[3-2]"],  # 2-3 is on the table (other spelling)
+        ["6-6", "6-6"],  # listed twice
+        ["6-6", "6|6"],  # listed twice, other spelling
+        ["6-6", "7-7"],  # not a tile of the set
+        ["6-6", "x"],  # not a tile
+        25,  # 2 tiles hold at most 2 x 12 = 24 pips
+        -1,  # negative
+        1.5,  # not a whole number
+        "10",  # wrong type
         None,
         {"6-6": 1},
     ],
@@ -333,8 +352,9 @@ def test_impossible_remaining(ben):
 def test_remaining_tile_listed_by_two_players():
     # three players, hand_size 2, Ann dominoes; Ben and Cy hold one tile each
     turns = [P("1-2"), P("2-3", on="1-2"), P("1-4", on="1-2"), P("3-0", on="2-3")]
-    rec = one_hand(turns, players=["Ann", "Ben", "Cy"], rules={"hand_size": 2},
-                   remaining={"Ben": ["6-6"], "Cy": ["6-6"]})
+    rec = one_hand(
+        turns, players=["Ann", "Ben", "Cy"], rules={"hand_size": 2}, remaining={"Ben": ["6-6"], "Cy": ["6-6"]}
+    )
     expect_field_error(rec, 1, "remaining")
 
 
@@ -438,18 +458,52 @@ def test_unfinished_hand_followed_by_another():
 
 # ------------------------------------------------------------ rules
 BAD_RULES = [
-    ("set", 7), ("set", 5), ("set", 0), ("set", "6"), ("set", None), ("set", True), ("set", 6.5),
-    ("spinner", "first"), ("spinner", "None"), ("spinner", 1), ("spinner", None),
-    ("hand_size", 0), ("hand_size", -1), ("hand_size", "5"), ("hand_size", 2.5), ("hand_size", True),
+    ("set", 7),
+    ("set", 5),
+    ("set", 0),
+    ("set", "6"),
+    ("set", None),
+    ("set", True),
+    ("set", 6.5),
+    ("spinner", "first"),
+    ("spinner", "None"),
+    ("spinner", 1),
+    ("spinner", None),
+    ("hand_size", 0),
+    ("hand_size", -1),
+    ("hand_size", "5"),
+    ("hand_size", 2.5),
+    ("hand_size", True),
     ("hand_size", None),
-    ("hand_end", "winner"), ("hand_end", 1), ("hand_end", None),
-    ("block_winner", "team"), ("block_winner", 0), ("block_winner", None),
-    ("scale", 2), ("scale", 0), ("scale", 10), ("scale", "5"), ("scale", None), ("scale", True),
-    ("target", 0), ("target", -10), ("target", "250"), ("target", 2.5), ("target", True), ("target", None),
-    ("exact_target", "true"), ("exact_target", 1), ("exact_target", None),
-    ("boneyard_reserve", 3), ("boneyard_reserve", -1), ("boneyard_reserve", "1"), ("boneyard_reserve", True),
+    ("hand_end", "winner"),
+    ("hand_end", 1),
+    ("hand_end", None),
+    ("block_winner", "team"),
+    ("block_winner", 0),
+    ("block_winner", None),
+    ("scale", 2),
+    ("scale", 0),
+    ("scale", 10),
+    ("scale", "5"),
+    ("scale", None),
+    ("scale", True),
+    ("target", 0),
+    ("target", -10),
+    ("target", "250"),
+    ("target", 2.5),
+    ("target", True),
+    ("target", None),
+    ("exact_target", "true"),
+    ("exact_target", 1),
+    ("exact_target", None),
+    ("boneyard_reserve", 3),
+    ("boneyard_reserve", -1),
+    ("boneyard_reserve", "1"),
+    ("boneyard_reserve", True),
     ("boneyard_reserve", 1.5),
-    ("claims", "strict"), ("claims", True), ("claims", None),
+    ("claims", "strict"),
+    ("claims", True),
+    ("claims", None),
 ]
 
 
@@ -473,11 +527,11 @@ def test_rules_not_an_object(rules):
 @pytest.mark.parametrize(
     "players,rules",
     [
-        (2, {"hand_size": 15}),                 # 30 > 28
-        (5, {"hand_size": 6}),                  # 30 > 28
-        (4, {"hand_size": 8}),                  # 32 > 28
-        (2, {"set": 9, "hand_size": 28}),       # 56 > 55
-        (3, {"set": 12, "hand_size": 31}),      # 93 > 91
+        (2, {"hand_size": 15}),  # 30 > 28
+        (5, {"hand_size": 6}),  # 30 > 28
+        (4, {"hand_size": 8}),  # 32 > 28
+        (2, {"set": 9, "hand_size": 28}),  # 56 > 55
+        (3, {"set": 12, "hand_size": 31}),  # 93 > 91
     ],
 )
 def test_more_tiles_dealt_than_the_set_holds(players, rules):
@@ -550,14 +604,14 @@ def test_missing_players():
 @pytest.mark.parametrize(
     "teams",
     [
-        {"NS": ["Ann", "Cy"], "EW": ["Ben"]},                      # Di in no team
-        {"NS": ["Ann", "Cy"], "EW": ["Ben", "Di", "Ann"]},         # Ann twice
-        {"NS": ["Ann", "Cy", "Cy"], "EW": ["Ben", "Di"]},          # Cy twice in one team
-        {"NS": ["Ann", "Cy"], "EW": ["Ben", "Di", "Eve"]},         # unknown player
-        {"NS": ["Ann", "Cy"], "EW": "Ben,Di"},                      # not a list
-        [["Ann", "Cy"], ["Ben", "Di"]],                             # not an object
-        {"NS": ["Ann", "Cy"], "EW": ["Ben", 4]},                   # not a name
-        {},                                                         # nobody covered
+        {"NS": ["Ann", "Cy"], "EW": ["Ben"]},  # Di in no team
+        {"NS": ["Ann", "Cy"], "EW": ["Ben", "Di", "Ann"]},  # Ann twice
+        {"NS": ["Ann", "Cy", "Cy"], "EW": ["Ben", "Di"]},  # Cy twice in one team
+        {"NS": ["Ann", "Cy"], "EW": ["Ben", "Di", "Eve"]},  # unknown player
+        {"NS": ["Ann", "Cy"], "EW": "Ben,Di"},  # not a list
+        [["Ann", "Cy"], ["Ben", "Di"]],  # not an object
+        {"NS": ["Ann", "Cy"], "EW": ["Ben", 4]},  # not a name
+        {},  # nobody covered
     ],
 )
 def test_teams_must_cover_every_player_exactly_once(teams):
@@ -620,16 +674,46 @@ def test_same_bad_record_gives_the_same_error():
 def _valid_records():
     dom = domino_record({"Ben": ["6-6", "5-5"]})
     blk = record(hands=[blocked_hand(), H([P("5-5"), P("5-0", on="5-5", claim=10)], leader="Ben")])
-    team = one_hand([P("3-2"), P("2-2", on="3-2"), P("2-4", on="2-2", claim=0)], players=FOUR, teams=TEAMS,
-                    rules={"claims": "muggins"})
+    team = one_hand(
+        [P("3-2"), P("2-2", on="3-2"), P("2-4", on="2-2", claim=0)],
+        players=FOUR,
+        teams=TEAMS,
+        rules={"claims": "muggins"},
+    )
     mug = one_hand([P("5-5", claim=5, muggins="Ben")], rules={"claims": "muggins", "scale": 5})
     for r in (dom, blk, team, mug):
         score_record(copy.deepcopy(r))  # the seeds themselves are valid
     return [dom, blk, team, mug]
 
 
-_JUNK = [None, True, False, 0, -1, 1, 2, 5, 10**20, 1.5, float("nan"), "", "x", "5-5", "6-6", "7-7",
-         "Ann", "Ben", "Eve", [], [1], {}, {"a": 1}, ["6-6"], "3-2", "2-2"]
+_JUNK = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1,
+    2,
+    5,
+    10**20,
+    1.5,
+    float("nan"),
+    "",
+    "x",
+    "5-5",
+    "6-6",
+    "7-7",
+    "Ann",
+    "Ben",
+    "Eve",
+    [],
+    [1],
+    {},
+    {"a": 1},
+    ["6-6"],
+    "3-2",
+    "2-2",
+]
 
 
 def _paths(o, p=()):

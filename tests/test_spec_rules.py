@@ -12,11 +12,10 @@ each holds, so any legal sequence of plays onto open ends is a valid record.
 import copy
 
 import pytest
+from builders import PASS, H, P, record
 
 from scorekeeper.allfives import score_record
 from scorekeeper.errors import ScorekeeperError
-
-from builders import H, P, PASS, record
 
 
 # --------------------------------------------------------------- helpers
@@ -261,8 +260,15 @@ def test_highest_count_35_with_one_spinner():
     # 8 Ben 4-4 on 4-0          : 12 + 10 + 8 + 1 = 31
     # 9 Ann 5-1 on 1-0          : 12 + 10 + 8 + 5 = 35 -> Ann 35
     turns = [
-        P("0-0"), P("6-0", on="0-0"), P("5-0", on="0-0"), P("4-0", on="0-0"), P("1-0", on="0-0"),
-        P("6-6", on="6-0"), P("5-5", on="5-0"), P("4-4", on="4-0"), P("5-1", on="1-0"),
+        P("0-0"),
+        P("6-0", on="0-0"),
+        P("5-0", on="0-0"),
+        P("4-0", on="0-0"),
+        P("1-0", on="0-0"),
+        P("6-6", on="6-0"),
+        P("5-5", on="5-0"),
+        P("4-4", on="4-0"),
+        P("5-1", on="1-0"),
     ]
     out = score_record(record(hands=[H(turns, leader="Ann")]))
     assert counts(out) == [0, 6, 11, 15, 16, 22, 27, 31, 35]
@@ -339,8 +345,15 @@ def test_default_pass_refused_while_one_tile_left(n, size, bone):
 #   4-5 on 3-4 (0+5=5 -> Ann 5), 5-6 on 4-5 (6), 6-0 on 5-6 (0+0=0),
 #   0-2 on 6-0 (0+2=2), 2-4 on 0-2 (0+4=4)
 CHAIN = [
-    ("0-1", None), ("1-2", "0-1"), ("2-3", "1-2"), ("3-4", "2-3"), ("4-5", "3-4"),
-    ("5-6", "4-5"), ("6-0", "5-6"), ("0-2", "6-0"), ("2-4", "0-2"),
+    ("0-1", None),
+    ("1-2", "0-1"),
+    ("2-3", "1-2"),
+    ("3-4", "2-3"),
+    ("4-5", "3-4"),
+    ("5-6", "4-5"),
+    ("6-0", "5-6"),
+    ("0-2", "6-0"),
+    ("2-4", "0-2"),
 ]
 
 
@@ -393,9 +406,7 @@ def test_explicit_hand_size_overrides_default():
 def test_boneyard_reserve(reserve):
     # two players, defaults: boneyard 10, of which 10 - reserve can be drawn
     can = 10 - reserve
-    out = score_record(
-        record(rules={"boneyard_reserve": reserve}, hands=[H([P("1-2"), PASS(draw=can)], leader="Ann")])
-    )
+    out = score_record(record(rules={"boneyard_reserve": reserve}, hands=[H([P("1-2"), PASS(draw=can)], leader="Ann")]))
     assert turns_of(out)[1]["pass"] is True
     expect_turn_error(
         record(rules={"boneyard_reserve": reserve}, hands=[H([P("1-2"), PASS(draw=can + 1)], leader="Ann")]), 1, 2
@@ -403,7 +414,8 @@ def test_boneyard_reserve(reserve):
     if can > 1:
         expect_turn_error(
             record(rules={"boneyard_reserve": reserve}, hands=[H([P("1-2"), PASS(draw=can - 1)], leader="Ann")]),
-            1, 2,
+            1,
+            2,
         )
 
 
@@ -422,9 +434,7 @@ def test_tile_count_includes_draws():
     # domino there; Ben: 2 - 2 plays = 0 after turn 4 -> Ben dominoes.
     # counts: 1-2 (3); 2-3 on 1-2 (1+3=4); 1-4 on 1-2 (4+3=7); 3-0 on 2-3 (4+0=4)
     turns = [P("1-2"), P("2-3", on="1-2"), P("1-4", on="1-2", draw=1), P("3-0", on="2-3")]
-    out = score_record(
-        record(rules={"hand_size": 2}, hands=[H(turns, leader="Ann", remaining={"Ann": ["6-6"]})])
-    )
+    out = score_record(record(rules={"hand_size": 2}, hands=[H(turns, leader="Ann", remaining={"Ann": ["6-6"]})]))
     h = out["hands"][0]
     assert counts(out) == [3, 4, 7, 4]
     assert h["end"] == "domino" and h["winner"] == "Ben"
@@ -486,7 +496,7 @@ def test_three_sides_clear_winner_takes_both_others():
         (17, 10),  # 17 / 2 = 8.5 -> 10
         (25, 15),  # 12.5 -> 15 (halves up, the spec's example)
         (15, 10),  # 7.5 -> 10 (halves up)
-        (14, 5),   # 7 -> 5 (the spec's example)
+        (14, 5),  # 7 -> 5 (the spec's example)
         (16, 10),  # 8 -> 10 (the spec's example)
     ],
 )
@@ -521,8 +531,11 @@ def test_four_sides_two_tied_split_the_others():
     # Ann 5, Ben 5 tie; they split Cy + Di = 20 + 9 = 29: 14.5 -> 15 each.
     turns = [P("6-3")] + [PASS()] * 4
     out = score_record(
-        record(players=PLAYERS[:4], rules={"hand_size": 7},
-               hands=[H(turns, leader="Ann", remaining={"Ann": 5, "Ben": 5, "Cy": 20, "Di": 9})])
+        record(
+            players=PLAYERS[:4],
+            rules={"hand_size": 7},
+            hands=[H(turns, leader="Ann", remaining={"Ann": 5, "Ben": 5, "Cy": 20, "Di": 9})],
+        )
     )
     h = out["hands"][0]
     assert h["end"] == "blocked"
@@ -598,8 +611,7 @@ def test_remaining_lists_account_for_every_tile():
     # = 19: together exactly the other 27 tiles of the set.
     # The whole set holds 8 x (0+1+...+6) = 168 pips; minus 6-3: 159.
     ann = ["0-0", "0-1", "0-2", "0-3", "0-4", "1-1", "1-2", "0-5"]  # 0+1+2+3+4+2+3+5 = 20
-    ben = [f"{a}-{b}" for a in range(7) for b in range(a, 7)
-           if f"{a}-{b}" not in ann and (a, b) != (3, 6)]
+    ben = [f"{a}-{b}" for a in range(7) for b in range(a, 7) if f"{a}-{b}" not in ann and (a, b) != (3, 6)]
     assert len(ben) == 19
     turns = [P("6-3"), PASS(draw=10), PASS()]
     out = score_record(record(hands=[H(turns, leader="Ann", remaining={"Ann": ann, "Ben": ben})]))
@@ -655,9 +667,7 @@ def test_each_subtracts_domino_two_players():
 def test_each_subtracts_rounds_each_player():
     # NS: Ann 0, Cy round5(12) = 10 -> -10; EW: round5(7) + round5(7) = 10 -> -10
     # (round5 of the side total 14 would give 15: not what the spec says)
-    out = score_record(
-        team_domino({"Ben": ["4-3"], "Cy": ["6-6"], "Di": ["6-1"]}, {"hand_end": "each-subtracts"})
-    )
+    out = score_record(team_domino({"Ben": ["4-3"], "Cy": ["6-6"], "Di": ["6-1"]}, {"hand_end": "each-subtracts"}))
     h = out["hands"][0]
     assert h["winner"] == "North-South"
     assert h["settlement"] == {"North-South": -10, "East-West": -10}
@@ -667,8 +677,7 @@ def test_each_subtracts_blocked():
     # Ann 13 -> 15, Ben 22 -> 20; both lose; Ann has fewer pips (reported winner)
     turns = [P("6-3"), PASS(draw=10), PASS()]
     out = score_record(
-        record(rules={"hand_end": "each-subtracts"},
-               hands=[H(turns, leader="Ann", remaining={"Ann": 13, "Ben": 22})])
+        record(rules={"hand_end": "each-subtracts"}, hands=[H(turns, leader="Ann", remaining={"Ann": 13, "Ben": 22})])
     )
     h = out["hands"][0]
     assert h["end"] == "blocked"
@@ -691,8 +700,11 @@ def two_hands(hand2_leader=None):
     """Hand 1 (hand_size 2): Ben dominoes (see test_tile_count_includes_draws),
     Ann holds 6-6 -> Ben +10. Hand 2: Ben leads 3-2 (count 5 -> Ben 5); the
     same tiles as hand 1 are fine in a new hand."""
-    h1 = H([P("1-2"), P("2-3", on="1-2"), P("1-4", on="1-2", draw=1), P("3-0", on="2-3")],
-           leader="Ann", remaining={"Ann": ["6-6"], "Ben": []})
+    h1 = H(
+        [P("1-2"), P("2-3", on="1-2"), P("1-4", on="1-2", draw=1), P("3-0", on="2-3")],
+        leader="Ann",
+        remaining={"Ann": ["6-6"], "Ben": []},
+    )
     h2 = H([P("3-2"), P("2-1", on="3-2")], leader=hand2_leader)
     # hand 2: 3-2 (5 -> Ben 5); Ann 2-1 on the 2: 3 + 1 = 4
     return record(rules={"hand_size": 2}, hands=[h1, h2])
@@ -873,13 +885,13 @@ def test_claims_are_in_the_match_scale():
 @pytest.mark.parametrize(
     "extra,ann,ben",
     [
-        ({"claim": 10}, 10, 0),                      # exact claim
-        ({"claim": 5}, 5, 0),                        # under-claim, nobody called: lost
-        ({"claim": 5, "muggins": "Ben"}, 5, 5),      # Ben takes the missed 10 - 5
-        ({"claim": 15}, 0, 0),                       # over-claim scores nothing
-        ({}, 0, 0),                                  # no claim = claim 0
-        ({"muggins": "Ben"}, 0, 10),                 # no claim, Ben calls: 10 missed
-        ({"claim": 10, "muggins": "Ben"}, 10, 0),    # call when nothing missed
+        ({"claim": 10}, 10, 0),  # exact claim
+        ({"claim": 5}, 5, 0),  # under-claim, nobody called: lost
+        ({"claim": 5, "muggins": "Ben"}, 5, 5),  # Ben takes the missed 10 - 5
+        ({"claim": 15}, 0, 0),  # over-claim scores nothing
+        ({}, 0, 0),  # no claim = claim 0
+        ({"muggins": "Ben"}, 0, 10),  # no claim, Ben calls: 10 missed
+        ({"claim": 10, "muggins": "Ben"}, 10, 0),  # call when nothing missed
     ],
 )
 def test_muggins_mode(extra, ann, ben):
@@ -893,9 +905,7 @@ def test_muggins_mode(extra, ann, ben):
 
 def test_muggins_caller_side_in_partnership():
     # Ann leads 5-5 (10) and claims 5; Di (East-West) calls muggins -> EW 5
-    out = score_record(
-        claims_record("muggins", [P("5-5", claim=5, muggins="Di")], players=PLAYERS[:4], teams=TEAMS)
-    )
+    out = score_record(claims_record("muggins", [P("5-5", claim=5, muggins="Di")], players=PLAYERS[:4], teams=TEAMS))
     assert out["scores"] == {"North-South": 5, "East-West": 5}
     assert turns_of(out)[0]["muggins"] == {"player": "Di", "side": "East-West", "points": 5}
 
@@ -926,9 +936,16 @@ def test_empty_rules_object_means_defaults():
 def test_explicit_default_rules_give_the_same_result():
     rec = worked_record()
     rec["rules"] = {
-        "set": 6, "spinner": "first-double", "hand_size": 9, "hand_end": "winner-takes",
-        "block_winner": "player", "scale": 1, "target": 250, "exact_target": False,
-        "boneyard_reserve": 0, "claims": "check",
+        "set": 6,
+        "spinner": "first-double",
+        "hand_size": 9,
+        "hand_end": "winner-takes",
+        "block_winner": "player",
+        "scale": 1,
+        "target": 250,
+        "exact_target": False,
+        "boneyard_reserve": 0,
+        "claims": "check",
     }
     assert score_record(rec) == score_record(worked_record())
 

@@ -19,9 +19,7 @@ from scorekeeper.store import Store, StoreError, default_path, entries_of
 def snapshot(path: Path) -> dict:
     """Every file's bytes under a database directory (the lock file aside)."""
     return {
-        str(p.relative_to(path)): p.read_bytes()
-        for p in sorted(path.rglob("*"))
-        if p.is_file() and p.name != "lock"
+        str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file() and p.name != "lock"
     }
 
 
@@ -29,7 +27,9 @@ def empty(rec: dict) -> dict:
     return dict(rec, hands=[])
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(st.integers(0, 10**6), st.integers(2, 5))
 def test_entries_appended_one_by_one_are_the_record_after_reopening(tmp_path_factory, seed, players):
     path = tmp_path_factory.mktemp("db")
@@ -88,8 +88,9 @@ def test_undo_and_redo(tmp_path):
 
 
 def two_hand_match(store) -> str:
-    mid = store.create({"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"],
-                        "rules": {"hand_size": 2}})
+    mid = store.create(
+        {"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"], "rules": {"hand_size": 2}}
+    )
     for entry in (
         {"hand": {"leader": "Ann"}},
         {"turn": {"play": "3-2"}},
@@ -200,8 +201,14 @@ def test_cli_import_export_list_round_trip(tmp_path):
     [
         "{not json",
         json.dumps({"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann"]}),
-        json.dumps({"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"],
-                    "hands": [{"leader": "Ann", "turns": [{"play": "3-2"}, {"play": "6-6"}]}]}),
+        json.dumps(
+            {
+                "format": "scorekeeper/1",
+                "game": "all-fives",
+                "players": ["Ann", "Ben"],
+                "hands": [{"leader": "Ann", "turns": [{"play": "3-2"}, {"play": "6-6"}]}],
+            }
+        ),
     ],
 )
 def test_cli_refuses_an_invalid_record_and_leaves_the_database_as_it_was(tmp_path, content):

@@ -10,7 +10,13 @@ from scorekeeper.allfours import score_record
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store, StoreError, entries_of
 
-NEW = {"format": "scorekeeper/1", "game": "all-fours", "players": ["Ann", "Ben"], "rules": {"variant": "trinidad"}, "hands": []}
+NEW = {
+    "format": "scorekeeper/1",
+    "game": "all-fours",
+    "players": ["Ann", "Ben"],
+    "rules": {"variant": "trinidad"},
+    "hands": [],
+}
 
 
 def test_facts_are_entered_one_by_one_and_undone_in_the_order_entered(tmp_path):
@@ -30,7 +36,11 @@ def test_facts_are_entered_one_by_one_and_undone_in_the_order_entered(tmp_path):
     with Store(tmp_path / "db") as st:  # durable: a new process sees every fact
         assert st.record(mid)["hands"] == [{"dealer": "Ann", "turn_up": ["J"], "high": "Ben"}]
         assert st.match(mid).scores == [3, 1]
-        assert entries_of(st.record(mid)) == [{"hand": {"dealer": "Ann"}}, {"fact": {"turn_up": ["J"]}}, {"fact": {"high": "Ben"}}]
+        assert entries_of(st.record(mid)) == [
+            {"hand": {"dealer": "Ann"}},
+            {"fact": {"turn_up": ["J"]}},
+            {"fact": {"high": "Ben"}},
+        ]
 
 
 def test_a_fact_given_again_replaces_the_earlier_one(tmp_path):
@@ -65,15 +75,29 @@ def test_a_fact_before_any_hand_is_refused(tmp_path):
 
 
 def test_import_export_list_and_edit(tmp_path):
-    record = dict(NEW, hands=[
-        {"dealer": "Ann", "turn_up": ["J"], "high": "Ben", "low": "Ann", "jack": {"held": "Ann", "won": "Ann"}, "game": {"Ann": 40, "Ben": 20}},
-        {"dealer": "Ben", "turn_up": ["6"], "high": "Ann"},
-    ])
+    record = dict(
+        NEW,
+        hands=[
+            {
+                "dealer": "Ann",
+                "turn_up": ["J"],
+                "high": "Ben",
+                "low": "Ann",
+                "jack": {"held": "Ann", "won": "Ann"},
+                "game": {"Ann": 40, "Ben": 20},
+            },
+            {"dealer": "Ben", "turn_up": ["6"], "high": "Ann"},
+        ],
+    )
     with Store(tmp_path / "db") as st:
         mid = st.import_record(record)
         assert json.loads(st.export(mid)) == record
         (row,) = st.list()
-        assert row["game"] == "all-fours" and row["scores"] == score_record(record)["scores"] and row["status"] == "playing"
+        assert (
+            row["game"] == "all-fours"
+            and row["scores"] == score_record(record)["scores"]
+            and row["status"] == "playing"
+        )
         st.edit(mid, 1, "high", "Ann")
         assert st.match(mid).scores == [7 + 1, 2]
         with pytest.raises(ScorekeeperError, match="hand 2, high"):

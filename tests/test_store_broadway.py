@@ -24,7 +24,9 @@ NEW = {"format": "scorekeeper/1", "game": "broadway", "players": ["Ann", "Ben", 
 
 
 def snapshot(path: Path) -> dict:
-    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file() and p.name != "lock"}
+    return {
+        str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file() and p.name != "lock"
+    }
 
 
 def empty(rec: dict) -> dict:
@@ -46,7 +48,10 @@ HAND_1 = [
     play("6-3", (-1, 0), (-1, -1)),
     PASS,
     play("6-2", (2, 0), (2, 1)),
-    PASS, PASS, PASS, PASS,
+    PASS,
+    PASS,
+    PASS,
+    PASS,
     {"unplayed": {"Ann": 6, "Ben": 6, "Cy": 7, "Di": ["5-5", "4-4", "3-3", "2-2", "1-1", "0-0"]}},
 ]
 
@@ -78,7 +83,9 @@ def test_entries_build_the_record_and_undo_redo_take_them_back(tmp_path):
         assert st.match(mid).hands == []
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(st.integers(0, 10**6), st.sampled_from([None, {"orientation": "free"}, {"unplayed_penalty": "to-opponents"}]))
 def test_a_random_match_entered_one_entry_at_a_time(tmp_path_factory, seed, rules):
     path = tmp_path_factory.mktemp("db")
@@ -176,7 +183,9 @@ def test_import_export_list(tmp_path):
 
 
 def test_a_paused_match_is_stored_though_score_refuses_it(tmp_path):
-    rec = dict(NEW, hands=[{"leader": "Ann", "turns": [{"play": "6-6", "at": [[0, 0], [1, 0]]}] + [{"pass": True}] * 4}])
+    rec = dict(
+        NEW, hands=[{"leader": "Ann", "turns": [{"play": "6-6", "at": [[0, 0], [1, 0]]}] + [{"pass": True}] * 4}]
+    )
     with pytest.raises(RemainingError):
         score_record(rec)
     with Store(tmp_path) as st:

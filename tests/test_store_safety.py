@@ -254,7 +254,16 @@ class CrashHarness:
 
     def inject_kill(self, syscall: str, nth: int) -> None:
         """Run a child under strace, which SIGKILLs it on entering its nth ``syscall`` (before it runs)."""
-        prefix = [STRACE, "-qq", "-o", os.devnull, "-e", f"trace={syscall}", "-e", f"inject={syscall}:signal=KILL:when={nth}"]
+        prefix = [
+            STRACE,
+            "-qq",
+            "-o",
+            os.devnull,
+            "-e",
+            f"trace={syscall}",
+            "-e",
+            f"inject={syscall}:signal=KILL:when={nth}",
+        ]
         proc, seed, out, err = self.spawn(prefix)
         try:
             proc.wait(timeout=60)
@@ -336,9 +345,8 @@ class CrashHarness:
                 got = entries_of(stored)
                 k = len(got)
                 assert got == t.sent[:k], f"{where}: match {mid}: stored entries are not a prefix of those sent"
-                assert t.low <= k <= t.high, (
-                    f"{where}: match {mid} holds {k} entries; {t.low} were acknowledged"
-                    + (" (a match from an earlier run changed)" if t.low == t.high else "")
+                assert t.low <= k <= t.high, f"{where}: match {mid} holds {k} entries; {t.low} were acknowledged" + (
+                    " (a match from an earlier run changed)" if t.low == t.high else ""
                 )
                 assert stored == rebuild(t.rec, got), f"{where}: match {mid}"
                 if k == t.low + 1:
@@ -529,7 +537,10 @@ class SyscallModel:
             return
         name, args, ret = m.group("name"), self.split_args(m.group("args")), int(m.group("ret"))
         if name in ("openat", "open", "creat"):
-            path = os.path.normpath(m.group("retpath") or self.path_of(args[0] if name == "openat" else None, args[1 if name == "openat" else 0]))
+            path = os.path.normpath(
+                m.group("retpath")
+                or self.path_of(args[0] if name == "openat" else None, args[1 if name == "openat" else 0])
+            )
             flags = args[2] if name == "openat" else (args[1] if name == "open" else "O_CREAT|O_TRUNC")
             if "O_DIRECTORY" in flags or path in self.dirs or os.path.isdir(path):
                 self.fds[ret] = ("dir", path)
@@ -803,7 +814,16 @@ def test_two_corrupt_match_files_are_both_moved_aside(tmp_path):
 
 INDEX_CORRUPTIONS = {
     k: CORRUPTIONS[k]
-    for k in ("truncated", "garbled", "zero-byte", "whitespace only", "not UTF-8", "JSON list", "JSON null", "JSON string")
+    for k in (
+        "truncated",
+        "garbled",
+        "zero-byte",
+        "whitespace only",
+        "not UTF-8",
+        "JSON list",
+        "JSON null",
+        "JSON string",
+    )
 }
 INDEX_CORRUPTIONS["tables not objects"] = lambda b: b'{"_default": [1, 2], "matches": 7}'
 
@@ -1026,8 +1046,11 @@ def test_only_one_of_several_instances_started_at_once_gets_the_database(tmp_pat
     db = tmp_path / "db"
     procs = [
         subprocess.Popen(
-            [sys.executable, str(CHILD), "--hold", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=ROOT, env=child_env(),
+            [sys.executable, str(CHILD), "--hold", str(db)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            env=child_env(),
         )  # fmt: skip
         for _ in range(4)
     ]

@@ -211,7 +211,9 @@ match_args = st.builds(
     st.integers(0, 10_000),
     st.sampled_from([2, 3, 4]),
     st.booleans(),
-    st.sampled_from([{}, {"scale": 5}, {"spinner": "none"}, {"hand_end": "each-subtracts"}, {"scale": 5, "exact_target": True}]),
+    st.sampled_from(
+        [{}, {"scale": 5}, {"spinner": "none"}, {"hand_end": "each-subtracts"}, {"scale": 5, "exact_target": True}]
+    ),
 )
 
 
@@ -269,7 +271,9 @@ def test_each_subtracts_scores_dip_below_zero_on_the_timeline():
 def cli(*args):
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return subprocess.run([sys.executable, "-m", "scorekeeper", *args], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "scorekeeper", *args], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60
+    )
 
 
 def test_cli_tally_json_is_the_spec_example():

@@ -17,7 +17,7 @@ from scorekeeper.tally.svg import SIDE_COLOURS, chart_svg, pegboard_svg, tally_s
 from scorekeeper.tally.timeline import Step, Timeline
 
 NS = "{http://www.w3.org/2000/svg}"
-NASTY = 'Bob <&"\'> Co'
+NASTY = "Bob <&\"'> Co"
 
 
 # --------------------------------------------------------------------------
@@ -444,6 +444,4 @@ def test_markup_avoids_what_flutter_svg_cannot_draw(svg):
     for attr in ("textLength", "dominant-baseline", "style=", "filter=", "mask="):
         assert attr not in svg
     for t in root.iter(NS + "text"):
-        assert t.get("font-family") or any(
-            t in list(g) and g.get("font-family") for g in root.iter(NS + "g")
-        )
+        assert t.get("font-family") or any(t in list(g) and g.get("font-family") for g in root.iter(NS + "g"))

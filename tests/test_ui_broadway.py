@@ -11,7 +11,8 @@ import shutil
 import tempfile
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.broadway.grid import Placement, adjacent
 from scorekeeper.broadway.record import load, result, score_record
@@ -495,10 +496,20 @@ def test_spots_are_the_cells_of_every_legal_placement(shared):
     assert t.spots() == set()  # nothing picked
     t.pick("6-1")  # Ben (East) sets North-South: the 6 next to (0, 0) or (1, 0)
     want = {
-        (-1, 0), (-1, 1), (-1, -1),
-        (2, 0), (2, 1), (2, -1),
-        (0, 1), (0, 2), (1, 1), (1, 2),
-        (0, -1), (0, -2), (1, -1), (1, -2),
+        (-1, 0),
+        (-1, 1),
+        (-1, -1),
+        (2, 0),
+        (2, 1),
+        (2, -1),
+        (0, 1),
+        (0, 2),
+        (1, 1),
+        (1, 2),
+        (0, -1),
+        (0, -2),
+        (1, -1),
+        (1, -2),
     }
     assert t.spots() == want
     assert t.spots() == {c for pv in t.match.legal_placements("6-1") for c in pv.placement.cells}
@@ -854,8 +865,7 @@ def set_random(t: BroadwayTableModel, rng: random.Random, tile: str, chosen: Pla
     seat, n = t.match.seat_to_move, len(h.turns)
     t.pick(tile)
     assert t.error is None
-    assert t.spots() == ({c for pv in t.match.legal_placements(tile) for c in pv.placement.cells}
-                         if h.turns else set())
+    assert t.spots() == ({c for pv in t.match.legal_placements(tile) for c in pv.placement.cells} if h.turns else set())
     t.tap_cell(chosen.cells[0])
     t.tap_cell(chosen.cells[1])
     assert t.error is None and t.preview is not None
@@ -914,8 +924,15 @@ def random_step(t: BroadwayTableModel, rng: random.Random, pass_rate: float, exp
         set_random(t, rng, tile, rng.choice(options).placement)
 
 
-def play_random(t: BroadwayTableModel, shared, rng: random.Random, steps: int, pass_rate: float,
-                expose_rate: float, undo_rate: float = 0.1) -> None:
+def play_random(
+    t: BroadwayTableModel,
+    shared,
+    rng: random.Random,
+    steps: int,
+    pass_rate: float,
+    expose_rate: float,
+    undo_rate: float = 0.1,
+) -> None:
     for _ in range(steps):
         if t.phase == "over":
             break

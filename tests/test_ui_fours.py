@@ -9,7 +9,8 @@ import shutil
 import tempfile
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.allfours.record import score_record
 from scorekeeper.allfours.variants import CARD_POINTS, RANKS, VARIANTS
@@ -235,12 +236,15 @@ def test_form_chosen_dealer_and_rename(shared):
     assert rec["players"] == ["Ann", "Bob"] and rec["hands"] == [{"dealer": "Bob"}]
 
 
-@pytest.mark.parametrize("names, words", [
-    (["Ann", " "], "needs a name"),
-    (["", "Ben", "Cy"], "needs a name"),
-    (["Ann", "Ann "], "same name"),
-    (["Ann", "Ben", "Cy", "Ben"], "same name"),
-])
+@pytest.mark.parametrize(
+    "names, words",
+    [
+        (["Ann", " "], "needs a name"),
+        (["", "Ben", "Cy"], "needs a name"),
+        (["Ann", "Ann "], "same name"),
+        (["Ann", "Ben", "Cy", "Ben"], "same name"),
+    ],
+)
 def test_form_bad_names_refused(shared, names, words):
     form = FoursNewMatchForm(shared, names=names)
     before = shared.store.count()
@@ -271,12 +275,26 @@ def test_beggar_follows_dealing_direction(shared):
     assert other.beggar == "Ben"
 
 
-@pytest.mark.parametrize("variant, rank, points", [
-    ("trinidad", "J", 3), ("trinidad", "6", 2), ("trinidad", "A", 1), ("trinidad", "5", 0),
-    ("tobago", "2", 2), ("tobago", "6", 0), ("tobago", "J", 3),
-    ("running", "A", 4), ("running", "K", 3), ("running", "Q", 2), ("running", "J", 1), ("running", "10", 0),
-    ("seven-up", "J", 1), ("english-1674", "J", 1), ("north-american", "A", 0),
-])
+@pytest.mark.parametrize(
+    "variant, rank, points",
+    [
+        ("trinidad", "J", 3),
+        ("trinidad", "6", 2),
+        ("trinidad", "A", 1),
+        ("trinidad", "5", 0),
+        ("tobago", "2", 2),
+        ("tobago", "6", 0),
+        ("tobago", "J", 3),
+        ("running", "A", 4),
+        ("running", "K", 3),
+        ("running", "Q", 2),
+        ("running", "J", 1),
+        ("running", "10", 0),
+        ("seven-up", "J", 1),
+        ("english-1674", "J", 1),
+        ("north-american", "A", 0),
+    ],
+)
 def test_turn_up_credits_dealer_at_once(shared, variant, rank, points):
     table = new_table(shared, n=2, variant=variant, dealer="Ben")
     assert table.turns_up
@@ -342,11 +360,14 @@ def test_run_the_pack_final_card_only(shared, variant):
     consistent(shared, table)
 
 
-@pytest.mark.parametrize("n, want", [
-    (2, {"Ann": 0, "Ben": 1}),
-    (3, {"Ann": 0, "Ben": 1, "Cy": 1}),
-    (4, {"Ann & Cy": 0, "Ben & Di": 1}),
-])
+@pytest.mark.parametrize(
+    "n, want",
+    [
+        (2, {"Ann": 0, "Ben": 1}),
+        (3, {"Ann": 0, "Ben": 1, "Cy": 1}),
+        (4, {"Ann & Cy": 0, "Ben & Di": 1}),
+    ],
+)
 def test_beg_give_one_to_each_other_side(shared, n, want):
     table = new_table(shared, n=n)
     table.beg("give")
@@ -394,8 +415,9 @@ def test_high_none_means_no_trump(shared):
     assert table.error is None
 
 
-@pytest.mark.parametrize("variant, opp", [("trinidad", 3), ("tobago", 3), ("seven-up", 1), ("west-yorkshire", 1),
-                                          ("running", 1)])
+@pytest.mark.parametrize(
+    "variant, opp", [("trinidad", 3), ("tobago", 3), ("seven-up", 1), ("west-yorkshire", 1), ("running", 1)]
+)
 def test_jack_choices_and_won(shared, variant, opp):
     table = new_table(shared, n=4, variant=variant)
     assert table.jack_choices() == []
@@ -523,7 +545,10 @@ def test_counting_helper_decides_game(shared):
     assert table.phase == "hand"
     table.enter_counted()
     assert table.error is None and table.counting is None
-    assert shared.store.record(table.mid)["hands"][-1]["game_cards"] == {"Ann": ["A", "K", "Q", "J"], "Ben": ["10", "10"]}
+    assert shared.store.record(table.mid)["hands"][-1]["game_cards"] == {
+        "Ann": ["A", "K", "Q", "J"],
+        "Ben": ["10", "10"],
+    }
     assert table.hand.card_points == (10, 20)
     assert table.scores == {"Ann": 0, "Ben": 1}
     assert table.entered()["game"] == "Ann 10, Ben 20"
@@ -577,7 +602,9 @@ def test_counting_helper_after_quick_game_tap(shared):
 
 COUNT_OPS = st.lists(
     st.one_of(
-        st.tuples(st.just("add"), st.sampled_from(["Us", "Them", "Else"]), st.sampled_from(list(COUNTING_RANKS) + ["7", "K"])),
+        st.tuples(
+            st.just("add"), st.sampled_from(["Us", "Them", "Else"]), st.sampled_from(list(COUNTING_RANKS) + ["7", "K"])
+        ),
         st.tuples(st.just("remove"), st.sampled_from(["Us", "Them"]), st.just("")),
     ),
     max_size=40,
@@ -930,11 +957,22 @@ def test_undo_everything_then_nothing_left(shared):
 def test_every_action_replays(shared):
     table = new_table(shared, n=3, variant="seven-up")
     steps = [
-        lambda: table.turn_up("J"), lambda: table.beg("run"), lambda: table.turn_up("3"),
-        lambda: table.revoke("Cy"), lambda: table.set_high("Ben"), lambda: table.set_low("Cy"),
-        lambda: table.hold_jack("Ann"), lambda: table.jack_won("Ben"), lambda: table.undo(), lambda: table.redo(),
-        lambda: table.game_to(None), lambda: table.start_hand(table.suggested_dealer()), lambda: table.misdeal(),
-        lambda: table.undo(), lambda: table.undo(), lambda: table.redo(),
+        lambda: table.turn_up("J"),
+        lambda: table.beg("run"),
+        lambda: table.turn_up("3"),
+        lambda: table.revoke("Cy"),
+        lambda: table.set_high("Ben"),
+        lambda: table.set_low("Cy"),
+        lambda: table.hold_jack("Ann"),
+        lambda: table.jack_won("Ben"),
+        lambda: table.undo(),
+        lambda: table.redo(),
+        lambda: table.game_to(None),
+        lambda: table.start_hand(table.suggested_dealer()),
+        lambda: table.misdeal(),
+        lambda: table.undo(),
+        lambda: table.undo(),
+        lambda: table.redo(),
     ]
     for step in steps:
         step()
@@ -994,9 +1032,14 @@ def test_chips_only_in_seven_up(shared):
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_seven_up_chips(shared, n):
     table = new_table(shared, n=n, variant="seven-up")
-    steps = [lambda: table.turn_up("J"), lambda: table.beg("give"), lambda: table.set_high(table.players[-1]),
-             lambda: table.set_low(table.players[0]), lambda: table.award(table.sides[0], 3),
-             lambda: table.award(table.sides[0], 5)]
+    steps = [
+        lambda: table.turn_up("J"),
+        lambda: table.beg("give"),
+        lambda: table.set_high(table.players[-1]),
+        lambda: table.set_low(table.players[0]),
+        lambda: table.award(table.sides[0], 3),
+        lambda: table.award(table.sides[0], 5),
+    ]
     for step in steps:
         step()
         assert table.error is None

@@ -6,7 +6,8 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.allfives.engine import Match
 from scorekeeper.allfives.record import load, parse_record, score_record
@@ -87,7 +88,12 @@ def test_names_offered_from_earlier_matches(shared):
 
 @pytest.mark.parametrize(
     "preset, spinner, scale, target",
-    [("all-fives", "first-double", 1, 250), ("muggins", "none", 1, 250), ("five-up", "all-doubles", 1, 250), ("cribbage-61", "first-double", 5, 61)],
+    [
+        ("all-fives", "first-double", 1, 250),
+        ("muggins", "none", 1, 250),
+        ("five-up", "all-doubles", 1, 250),
+        ("cribbage-61", "first-double", 5, 61),
+    ],
 )
 def test_presets(shared, preset, spinner, scale, target):
     form = NewMatchForm(shared, names=["Ann", "Ben"])
@@ -99,7 +105,15 @@ def test_presets(shared, preset, spinner, scale, target):
 
 
 @pytest.mark.parametrize(
-    "key, players, size", [("european", 2, 7), ("european", 3, 5), ("holsey", 2, 7), ("newsom-bourne", 4, 7), ("newsom-bourne", 5, 5), ("default", 3, 7)]
+    "key, players, size",
+    [
+        ("european", 2, 7),
+        ("european", 3, 5),
+        ("holsey", 2, 7),
+        ("newsom-bourne", 4, 7),
+        ("newsom-bourne", 5, 5),
+        ("default", 3, 7),
+    ],
 )
 def test_hand_size_tables(shared, key, players, size):
     form = NewMatchForm(shared)
@@ -113,15 +127,31 @@ def test_hand_size_tables(shared, key, players, size):
 def test_every_rule_option_editable(shared):
     form = NewMatchForm(shared, names=["Ann", "Ben", "Cy"])
     for key, value in [
-        ("set", "9"), ("spinner", "all-doubles"), ("hand_size", "8"), ("hand_end", "each-subtracts"),
-        ("block_winner", "side"), ("scale", 5), ("target", "100"), ("exact_target", True),
-        ("boneyard_reserve", 2), ("claims", "muggins"),
+        ("set", "9"),
+        ("spinner", "all-doubles"),
+        ("hand_size", "8"),
+        ("hand_end", "each-subtracts"),
+        ("block_winner", "side"),
+        ("scale", 5),
+        ("target", "100"),
+        ("exact_target", True),
+        ("boneyard_reserve", 2),
+        ("claims", "muggins"),
     ]:
         form.set_rule(key, value)
     r = form.rules()
-    assert (r.set, r.spinner, r.hand_size, r.hand_end, r.block_winner, r.scale, r.target, r.exact_target, r.boneyard_reserve, r.claims) == (
-        9, "all-doubles", 8, "each-subtracts", "side", 5, 100, True, 2, "muggins"
-    )
+    assert (
+        r.set,
+        r.spinner,
+        r.hand_size,
+        r.hand_end,
+        r.block_winner,
+        r.scale,
+        r.target,
+        r.exact_target,
+        r.boneyard_reserve,
+        r.claims,
+    ) == (9, "all-doubles", 8, "each-subtracts", "side", 5, 100, True, 2, "muggins")
     form.set_rule("target", "")
     assert form.rules().target == 61  # back to the default for scale 5
 
@@ -454,7 +484,11 @@ def test_turn_text_round_trips():
 
 # ---------------------------------------------------------------------- drawing
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10_000), spinner=st.sampled_from(["first-double", "none", "all-doubles"]), players=st.integers(2, 4))
+@given(
+    seed=st.integers(0, 10_000),
+    spinner=st.sampled_from(["first-double", "none", "all-doubles"]),
+    players=st.integers(2, 4),
+)
 def test_drawing_shows_every_tile_and_the_count(seed, spinner, players):
     rec = random_record(seed, players=players, spinner=spinner, max_hands=1)
     setup, events = parse_record(rec)
@@ -490,10 +524,17 @@ def assert_clear(d) -> None:
             owner[c] = e
 
 
-@pytest.mark.parametrize("seed, hand, rules", [
-    (79, 7, {}), (186, 4, {}), (19, 6, {"spinner": "all-doubles"}), (66, 1, {"spinner": "all-doubles"}),
-    (82, 7, {"spinner": "all-doubles"}), (126, 2, {"spinner": "all-doubles"}),
-])
+@pytest.mark.parametrize(
+    "seed, hand, rules",
+    [
+        (79, 7, {}),
+        (186, 4, {}),
+        (19, 6, {"spinner": "all-doubles"}),
+        (66, 1, {"spinner": "all-doubles"}),
+        (82, 7, {"spinner": "all-doubles"}),
+        (126, 2, {"spinner": "all-doubles"}),
+    ],
+)
 def test_long_hands_that_needed_a_tile_moved_are_drawn_clear(seed, hand, rules):
     # drawn tile by tile (each straight on, or turning at the edge of the box) these layouts
     # ran a tile into another; the search finds a way round (see scorekeeper/ui/drawing.py)
@@ -526,8 +567,14 @@ def test_drawing_of_a_spinner_with_four_arms():
 def test_an_all_fours_match_opens_in_its_own_screens_and_the_all_fives_ones_refuse_it(tmp_path):
     shared = Shared(str(tmp_path / "db"))
     try:
-        mid = shared.store.import_record({"format": "scorekeeper/1", "game": "all-fours", "players": ["Ann", "Ben"],
-                                          "hands": [{"dealer": "Ann", "turn_up": ["J"]}]})
+        mid = shared.store.import_record(
+            {
+                "format": "scorekeeper/1",
+                "game": "all-fours",
+                "players": ["Ann", "Ben"],
+                "hands": [{"dealer": "Ann", "turn_up": ["J"]}],
+            }
+        )
         with pytest.raises(ScorekeeperError, match="is All Fours: this screen shows All Fives matches"):
             TableModel(shared, mid)
         hist = HistoryModel(shared)

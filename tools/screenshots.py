@@ -269,10 +269,28 @@ def fours_shots(browser, out: Path, scale: float) -> list[Path]:
             click(page, "Start match")
             wait_text(page, "Hand 1, Ann deals")
             hands = [
-                ("Ann", ["turn up J", "Ben begs?: stands", "High: Ann", "Low: Ben", "Jack held by: not in play",
-                         "Game: Ann"]),
-                ("Ben", ["turn up 4", "Ann begs?: dealer gives 1", "High: Ben", "Low: Ann", "Jack held by: not in play",
-                         "Game: tie"]),
+                (
+                    "Ann",
+                    [
+                        "turn up J",
+                        "Ben begs?: stands",
+                        "High: Ann",
+                        "Low: Ben",
+                        "Jack held by: not in play",
+                        "Game: Ann",
+                    ],
+                ),
+                (
+                    "Ben",
+                    [
+                        "turn up 4",
+                        "Ann begs?: dealer gives 1",
+                        "High: Ben",
+                        "Low: Ann",
+                        "Jack held by: not in play",
+                        "Game: tie",
+                    ],
+                ),
                 ("Ann", ["turn up 9", "Ben begs?: stands", "High: Ann"]),  # 6 + High: Ann has 7
             ]
             for n, (dealer, taps) in enumerate(hands, 1):

@@ -27,9 +27,10 @@ Play(tile=Tile(2, 2), on=Tile(3, 2), draw=0, claim=None, muggins=None, player=No
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Iterator, Mapping, NamedTuple
+from typing import NamedTuple
 
 from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
 from scorekeeper.allfives.layout import Layout
@@ -78,7 +79,7 @@ class Setup:
     envelope: Envelope | None = None
 
     @classmethod
-    def of(cls, envelope: Envelope, rules: Mapping | None = None) -> "Setup":
+    def of(cls, envelope: Envelope, rules: Mapping | None = None) -> Setup:
         return cls(
             envelope.players,
             envelope.sides,
@@ -192,7 +193,7 @@ class LegalPlays:
 
     __slots__ = ("_match",)
 
-    def __init__(self, match: "Match") -> None:
+    def __init__(self, match: Match) -> None:
         self._match = match
 
     def __iter__(self) -> Iterator[Play]:
@@ -331,7 +332,7 @@ class Match:
         return self.push(Pass(draw, player))
 
     @classmethod
-    def replay(cls, setup: Setup, events: Iterable[Event]) -> "Match":
+    def replay(cls, setup: Setup, events: Iterable[Event]) -> Match:
         m = cls(setup)
         m.extend(events)
         return m
@@ -379,14 +380,14 @@ class Match:
             if name != expected:
                 if name not in self.setup.players:
                     raise WrongPlayerError(f"{name!r} is not a player", hand=h.number, turn=len(h.turns) + 1)
-                raise WrongPlayerError(
-                    f"it is {expected}'s turn, not {name}'s", hand=h.number, turn=len(h.turns) + 1
-                )
+                raise WrongPlayerError(f"it is {expected}'s turn, not {name}'s", hand=h.number, turn=len(h.turns) + 1)
 
     def _check_draw(self, h: Hand, draw: int) -> None:
         if draw:
             if type(draw) is not int or draw < 0:
-                raise IllegalDrawError(f"draw must be a whole number of tiles, not {draw!r}", hand=h.number, turn=len(h.turns) + 1)
+                raise IllegalDrawError(
+                    f"draw must be a whole number of tiles, not {draw!r}", hand=h.number, turn=len(h.turns) + 1
+                )
             can = h.boneyard - self.rules.boneyard_reserve
             if draw > can:
                 reserve = self.rules.boneyard_reserve
@@ -414,7 +415,9 @@ class Match:
         claim = ev.claim
         caller = None
         if claim is not None and (type(claim) is not int or claim < 0):
-            raise ClaimError(f"a claim must be a whole number of points, not {claim!r}", hand=h.number, turn=len(turns) + 1)
+            raise ClaimError(
+                f"a claim must be a whole number of points, not {claim!r}", hand=h.number, turn=len(turns) + 1
+            )
         p = h.next_player
         if ev.muggins is not None:
             caller = self._muggins_caller(h, p, ev.muggins, len(turns) + 1)
@@ -429,7 +432,9 @@ class Match:
         elif on is None:
             count = layout.lead(tile)
         else:
-            raise IllegalPlacementError(f"the lead is set alone: {tile} cannot be played on {on}", hand=h.number, turn=1)
+            raise IllegalPlacementError(
+                f"the lead is set alone: {tile} cannot be played on {on}", hand=h.number, turn=1
+            )
 
         # -- every check passed: apply
         if draw:
@@ -445,7 +450,9 @@ class Match:
             else:
                 points = 0
                 voided = False
-            turn = _new_turn(Turn, (p, tile, on, count, points, draw, claim, None if claim is None else claim == worth, voided, None))
+            turn = _new_turn(
+                Turn, (p, tile, on, count, points, draw, claim, None if claim is None else claim == worth, voided, None)
+            )
         else:
             turn = self._muggins_turn(h, p, tile, on, count, worth, draw, claim, caller)
         turns.append(turn)
@@ -471,7 +478,7 @@ class Match:
             ends = ", ".join(str(v) for v in h.layout.open_ends()) or "none"
             raise IllegalPlacementError(f"{tile} matches no open end (open ends: {ends})", hand=h.number, turn=turn)
         raise AmbiguousPlacementError(
-            f"{tile} fits {' and '.join(str(t) for t in fits)}: say which with \"on\"", hand=h.number, turn=turn
+            f'{tile} fits {" and ".join(str(t) for t in fits)}: say which with "on"', hand=h.number, turn=turn
         )
 
     def _muggins_turn(self, h, p, tile, on, count, worth, draw, claim, caller) -> Turn:
@@ -521,7 +528,9 @@ class Match:
         self._check_draw(h, draw)
         turn_no = len(h.turns) + 1
         if not h.turns:
-            raise IllegalPassError("the first turn of a hand is the lead: a tile must be set", hand=h.number, turn=turn_no)
+            raise IllegalPassError(
+                "the first turn of a hand is the lead: a tile must be set", hand=h.number, turn=turn_no
+            )
         left = h.boneyard - draw
         reserve = self.rules.boneyard_reserve
         if left > reserve:
@@ -609,7 +618,10 @@ class Match:
             value = given.get(name)
             if value is None:
                 if held:
-                    raise RemainingError(f"{name} still holds {held} tile{'s' if held > 1 else ''}: list them or give their pips", **where)
+                    raise RemainingError(
+                        f"{name} still holds {held} tile{'s' if held > 1 else ''}: list them or give their pips",
+                        **where,
+                    )
                 pips.append(0)
             elif type(value) is int:
                 if not 0 <= value <= held * 2 * highest:
@@ -621,7 +633,9 @@ class Match:
             elif not isinstance(value, tuple):
                 raise RemainingError(f"{name}: give a list of tiles or a pip total, not {value!r}", **where)
             elif len(value) != held:
-                raise RemainingError(f"{name} holds {held} tile{'s' if held != 1 else ''} but {len(value)} are listed", **where)
+                raise RemainingError(
+                    f"{name} holds {held} tile{'s' if held != 1 else ''} but {len(value)} are listed", **where
+                )
             else:
                 listed += value
                 pips.append(sum([t.pips for t in value]))

@@ -28,7 +28,7 @@ The worked example of the spec:
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from scorekeeper.allfives.tiles import Tile
 
@@ -45,7 +45,7 @@ class Node:
         self,
         tile: Tile,
         kind: int,
-        parent: "Node | None",
+        parent: Node | None,
         open_hi: bool = False,
         open_lo: bool = False,
         sides: int = 0,

@@ -18,7 +18,8 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from scorekeeper.allfives.engine import Hand, Match, Setup
 from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
@@ -194,9 +195,7 @@ def to_record(setup: Setup, events: list[Event]) -> dict:
         if t is StartHand:
             hands.append({"leader": e.leader, "turns": []} if e.leader is not None else {"turns": []})
         elif t is Settle:
-            hands[-1]["remaining"] = {
-                n: (v if type(v) is int else [str(x) for x in v]) for n, v in e.remaining
-            }
+            hands[-1]["remaining"] = {n: (v if type(v) is int else [str(x) for x in v]) for n, v in e.remaining}
         else:
             hands[-1]["turns"].append(event_entry(e))
     record["hands"] = hands

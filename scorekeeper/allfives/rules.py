@@ -13,8 +13,9 @@ scorekeeper.errors.RulesError: rules.hand_size: 4 players x 8 tiles = 32 is more
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from scorekeeper.allfives.tiles import set_size
 from scorekeeper.errors import RulesError
@@ -101,7 +102,7 @@ class Rules:
         return self.tiles - self.players * self.hand_size
 
     @classmethod
-    def parse(cls, given: Mapping[str, Any] | None, players: int) -> "Rules":
+    def parse(cls, given: Mapping[str, Any] | None, players: int) -> Rules:
         """Check a record's ``rules`` object and fill in the defaults."""
         given = {} if given is None else given
         if not isinstance(given, Mapping):

@@ -35,7 +35,7 @@ class Tile:
     """
 
     __slots__ = ("hi", "lo", "pips", "is_double", "index")
-    _interned: dict[tuple[int, int], "Tile"] = {}
+    _interned: dict[tuple[int, int], Tile] = {}
 
     hi: int
     lo: int
@@ -43,7 +43,7 @@ class Tile:
     is_double: bool
     index: int
 
-    def __new__(cls, a: int, b: int) -> "Tile":
+    def __new__(cls, a: int, b: int) -> Tile:
         tile = cls._interned.get((a, b))  # both spellings are interned
         if tile is None:
             if type(a) is not int or type(b) is not int or not (0 <= a <= MAX_PIPS and 0 <= b <= MAX_PIPS):
@@ -59,7 +59,7 @@ class Tile:
         return tile
 
     @classmethod
-    def parse(cls, text: str, highest: int = MAX_PIPS) -> "Tile":
+    def parse(cls, text: str, highest: int = MAX_PIPS) -> Tile:
         """Read ``"a-b"``, ``"a|b"``, ``"[a-b]"`` or ``"a:b"``.
 
         ``highest`` is the set's highest pip; a tile outside it is refused.
@@ -72,10 +72,10 @@ class Tile:
         scorekeeper.errors.IllegalTileError: 7-1 is not in a double-6 set
         """
         if not isinstance(text, str):
-            raise IllegalTileError(f"a tile must be written as a string like \"5-3\", not {text!r}")
+            raise IllegalTileError(f'a tile must be written as a string like "5-3", not {text!r}')
         m = _TILE_RE.match(text)
         if m is None:
-            raise IllegalTileError(f"{text!r} is not a tile (write it like \"5-3\")")
+            raise IllegalTileError(f'{text!r} is not a tile (write it like "5-3")')
         a, b = int(m.group(1)), int(m.group(2))
         if a > highest or b > highest:
             raise IllegalTileError(f"{a}-{b} is not in a double-{highest} set")
@@ -113,7 +113,7 @@ class Tile:
     def __deepcopy__(self, memo):
         return self
 
-    def __lt__(self, other: "Tile") -> bool:
+    def __lt__(self, other: Tile) -> bool:
         return (self.hi, self.lo) < (other.hi, other.lo)
 
 

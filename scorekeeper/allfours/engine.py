@@ -19,8 +19,9 @@ at that moment: nothing after it in that hand counts.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from scorekeeper.allfours.variants import CARD_POINTS, DEFAULT_VARIANT, RANKS, VARIANTS, Variant
 from scorekeeper.envelope import Envelope, type_name
@@ -53,7 +54,7 @@ class Rules:
         return VARIANTS[self.variant]
 
     @classmethod
-    def parse(cls, rules: Any, players: int) -> "Rules":
+    def parse(cls, rules: Any, players: int) -> Rules:
         if rules is None:
             rules = {}
         if not isinstance(rules, Mapping):
@@ -81,7 +82,7 @@ class Setup:
     envelope: Envelope
 
     @classmethod
-    def of(cls, record: Any) -> "Setup":
+    def of(cls, record: Any) -> Setup:
         env = Envelope.parse(record)
         if env.game != "all-fours":
             raise RecordFormatError(f"not an All Fours record (game {env.game!r})", field="game")
@@ -199,7 +200,7 @@ class Match:
         return copy.deepcopy(h.facts)
 
     @classmethod
-    def replay(cls, setup: Setup, hands: Iterable[Mapping]) -> "Match":
+    def replay(cls, setup: Setup, hands: Iterable[Mapping]) -> Match:
         m = cls(setup)
         for facts in hands:
             m.push(facts)
@@ -220,7 +221,9 @@ class Match:
 
     def _side(self, value: Any, number: int, what: str) -> int:
         if not isinstance(value, str) or value not in self.setup.sides:
-            raise AllFoursError(f"{value!r} is not a side (sides: {', '.join(self.setup.sides)})", hand=number, field=what)
+            raise AllFoursError(
+                f"{value!r} is not a side (sides: {', '.join(self.setup.sides)})", hand=number, field=what
+            )
         return self.setup.sides.index(value)
 
     def _rank(self, value: Any, number: int, what: str) -> str:
@@ -249,7 +252,9 @@ class Match:
             others = [k for k in facts if k not in ("dealer", "penalties")]
             if others:
                 raise AllFoursError(
-                    f"a misdeal voids the hand: no other facts ({', '.join(others)}) may be given", hand=number, field=others[0]
+                    f"a misdeal voids the hand: no other facts ({', '.join(others)}) may be given",
+                    hand=number,
+                    field=others[0],
                 )
             hand.void = True
             return hand
@@ -258,10 +263,12 @@ class Match:
             raise RecordFormatError(f"must be a list of ranks, not {type_name(turn_up)}", hand=number, field="turn_up")
         ranks = hand.turned = tuple(self._rank(r, number, "turn_up") for r in turn_up)
         if ranks and variant.pitched:
-            raise AllFoursError(f"{variant.title}: trump is pitched, no card is turned up", hand=number, field="turn_up")
+            raise AllFoursError(
+                f"{variant.title}: trump is pitched, no card is turned up", hand=number, field="turn_up"
+            )
         beg = facts.get("beg")
         if beg not in BEGS:
-            raise AllFoursError(f"beg must be null, \"stand\", \"give\" or \"run\", not {beg!r}", hand=number, field="beg")
+            raise AllFoursError(f'beg must be null, "stand", "give" or "run", not {beg!r}', hand=number, field="beg")
         if beg is not None and variant.pitched:
             raise AllFoursError(f"{variant.title}: trump is pitched, nobody begs", hand=number, field="beg")
         if beg == "give":
@@ -301,7 +308,11 @@ class Match:
             self._side(p.get("side"), number, f"{where}.side")
             pts = p.get("points")
             if type(pts) is not int or pts < 0:
-                raise AllFoursError(f"award points must be a whole number of at least 0, not {pts!r}", hand=number, field=f"{where}.points")
+                raise AllFoursError(
+                    f"award points must be a whole number of at least 0, not {pts!r}",
+                    hand=number,
+                    field=f"{where}.points",
+                )
             if "reason" in p and not isinstance(p["reason"], str):
                 raise RecordFormatError("reason must be a string", hand=number, field=f"{where}.reason")
 
@@ -323,12 +334,16 @@ class Match:
 
     def _card_points(self, value: Any, number: int) -> tuple[int, ...]:
         if not isinstance(value, Mapping):
-            raise RecordFormatError(f"must map each side to its card points, not {type_name(value)}", hand=number, field="game")
+            raise RecordFormatError(
+                f"must map each side to its card points, not {type_name(value)}", hand=number, field="game"
+            )
         pts = [0] * len(self.setup.sides)
         for name, v in value.items():
             s = self._side(name, number, "game")
             if type(v) is not int:
-                raise AllFoursError(f"card points of {name} must be a whole number, not {v!r}", hand=number, field="game")
+                raise AllFoursError(
+                    f"card points of {name} must be a whole number, not {v!r}", hand=number, field="game"
+                )
             if v < 0:
                 raise AllFoursError(f"card points of {name} cannot be below 0 ({v})", hand=number, field="game")
             pts[s] = v
@@ -338,7 +353,9 @@ class Match:
 
     def _cards_counted(self, value: Any, number: int) -> tuple[int, ...]:
         if not isinstance(value, Mapping):
-            raise RecordFormatError(f"must map each side to the ranks it took, not {type_name(value)}", hand=number, field="game_cards")
+            raise RecordFormatError(
+                f"must map each side to the ranks it took, not {type_name(value)}", hand=number, field="game_cards"
+            )
         pts = [0] * len(self.setup.sides)
         seen: dict[str, int] = {}
         for name, cards in value.items():

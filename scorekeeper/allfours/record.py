@@ -73,7 +73,10 @@ def render(out: dict) -> str:
     lines = [f"All Fours ({out['rules']['variant']}): {' vs '.join(out['sides'])}; target {out['target']}"]
     width = max(len(s) for s in out["sides"])
     for h in out["hands"]:
-        lines += ["", f"Hand {h['number']} (dealer {h['dealer']})" + (" - misdeal, dealt again" if h.get("void") else "")]
+        lines += [
+            "",
+            f"Hand {h['number']} (dealer {h['dealer']})" + (" - misdeal, dealt again" if h.get("void") else ""),
+        ]
         for p in h["points"]:
             note = p.get("card") or (f"by {p['by']}" if "by" in p else p.get("reason", ""))
             if p["for"] == "game" and "card_points" in h:

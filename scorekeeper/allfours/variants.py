@@ -52,8 +52,15 @@ class Variant:
 VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
-        Variant("trinidad", "Trinidad", {"A": 1, "6": 2, "J": 3}, all_turned=True, hang_jack=True, target=14,
-                dealing="counter-clockwise"),
+        Variant(
+            "trinidad",
+            "Trinidad",
+            {"A": 1, "6": 2, "J": 3},
+            all_turned=True,
+            hang_jack=True,
+            target=14,
+            dealing="counter-clockwise",
+        ),
         Variant("tobago", "Tobago", {"A": 1, "2": 2, "J": 3}, all_turned=True, hang_jack=True, target=14),
         Variant("west-yorkshire", "West Yorkshire", target=11, target_two_players=9),
         Variant("lancashire", "Lancashire", target=11),

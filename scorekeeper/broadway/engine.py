@@ -32,8 +32,9 @@ Expose(tile=Tile(5, 2), player=None)
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from scorekeeper.allfives.tiles import Tile
 from scorekeeper.broadway.grid import HIGHEST, Cell, Layout, Placement, adjacent, neighbours, parse_pips, points_for
@@ -140,7 +141,7 @@ class Rules:
     unplayed_penalty: str = "subtract"
 
     @classmethod
-    def parse(cls, rules: Any) -> "Rules":
+    def parse(cls, rules: Any) -> Rules:
         if rules is None:
             return cls()
         if not isinstance(rules, Mapping):
@@ -150,9 +151,7 @@ class Rules:
                 raise RulesError(f"unknown rule {key!r} (Broadway rules: {', '.join(RULE_KEYS)})", field="rules")
         orientation = rules.get("orientation", "seat")
         if not isinstance(orientation, str) or orientation not in ORIENTATIONS:
-            raise RulesError(
-                f'must be "seat" or "free", not {orientation!r}'[:120], field="rules.orientation"
-            )
+            raise RulesError(f'must be "seat" or "free", not {orientation!r}'[:120], field="rules.orientation")
         penalty = rules.get("unplayed_penalty", "subtract")
         if not isinstance(penalty, str) or penalty not in UNPLAYED_PENALTIES:
             raise RulesError(
@@ -176,7 +175,7 @@ class Setup:
     envelope: Envelope | None = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def of(cls, record: Any) -> "Setup":
+    def of(cls, record: Any) -> Setup:
         """The setup of a ``"game": "broadway"`` record (envelope, seats, teams, rules)."""
         env = Envelope.parse(record)
         if env.game != "broadway":
@@ -184,8 +183,7 @@ class Setup:
         players = env.players
         if len(players) != 4:
             raise RecordFormatError(
-                f"Broadway is played by four players, in seat order North, East, South, West "
-                f"(here {len(players)})",
+                f"Broadway is played by four players, in seat order North, East, South, West (here {len(players)})",
                 field="players",
             )
         if env.teams is None:
@@ -202,7 +200,7 @@ class Setup:
         return cls(players, tuple(sides), tuple(side_of), Rules.parse(record.get("rules")), env)
 
     @classmethod
-    def new(cls, players: Iterable[str], teams: Mapping | None = None, rules: Mapping | None = None) -> "Setup":
+    def new(cls, players: Iterable[str], teams: Mapping | None = None, rules: Mapping | None = None) -> Setup:
         """A setup from the four players (North, East, South, West) for a new match."""
         record: dict[str, Any] = {"format": "scorekeeper/1", "game": "broadway", "players": list(players)}
         if teams is not None:
@@ -504,7 +502,7 @@ class Hand:
         return tuple(out)
 
     # -- the next value
-    def with_play(self, p: Placement) -> tuple["Hand", Turn]:
+    def with_play(self, p: Placement) -> tuple[Hand, Turn]:
         """Set ``p`` for the seat to move (every rule checked; raises naming hand and turn)."""
         seat = self._open_seat()
         matched = self._check_play(p, seat)
@@ -519,12 +517,17 @@ class Hand:
         if len(layout) == SET_SIZE:
             changes = {"end": "complete", "unplayed": (0, 0, 0, 0), "settlement": (0, 0)}
         new = dataclasses.replace(
-            self, layout=layout, turns=self.turns + (turn,), set_by=tuple(set_by), passes=0,
-            points=tuple(points), **changes,
+            self,
+            layout=layout,
+            turns=self.turns + (turn,),
+            set_by=tuple(set_by),
+            passes=0,
+            points=tuple(points),
+            **changes,
         )
         return new, turn
 
-    def with_pass(self) -> tuple["Hand", Turn]:
+    def with_pass(self) -> tuple[Hand, Turn]:
         seat = self._open_seat()
         if not self.turns:
             raise WrongDoubleError(
@@ -538,7 +541,7 @@ class Hand:
         )
         return new, turn
 
-    def with_exposed(self, tile: Tile) -> tuple["Hand", Turn]:
+    def with_exposed(self, tile: Tile) -> tuple[Hand, Turn]:
         """The seat to move exposed ``tile`` and loses this turn."""
         seat = self._open_seat()
         where = self._where()
@@ -547,8 +550,7 @@ class Hand:
             raise IllegalTileError(f"{tile} is not in a double-{HIGHEST} set", **where)
         if not self.turns:
             raise WrongDoubleError(
-                f"the first turn sets the hand's double {self.double}: it cannot be a turn lost to an "
-                f"exposed tile",
+                f"the first turn sets the hand's double {self.double}: it cannot be a turn lost to an exposed tile",
                 **where,
             )
         if tile in self.layout:
@@ -568,7 +570,7 @@ class Hand:
         )
         return new, turn
 
-    def with_unplayed(self, given: Iterable[tuple[str, Any]]) -> "Hand":
+    def with_unplayed(self, given: Iterable[tuple[str, Any]]) -> Hand:
         """Settle the ended hand from what each player was left with (a count or the tiles)."""
         setup = self.setup
         players = setup.players
@@ -712,17 +714,13 @@ class Hand:
         for c in p.cells:
             if c in layout.cells:
                 t = self.set_at(layout.tile_at(c))
-                raise OccupiedCellError(
-                    f"cell {c} is already covered by {t.placement.tile} (turn {t.number})", **where
-                )
+                raise OccupiedCellError(f"cell {c} is already covered by {t.placement.tile} (turn {t.number})", **where)
         axis = setup.axis(seat)
         if axis is not None and p.axis != axis:
             same = "same y" if axis == "east-west" else "same x"
             wrong = "North-South" if axis == "east-west" else "East-West"
             right = "East-West" if axis == "east-west" else "North-South"
-            raise OrientationError(
-                f"{who} sets tiles {right} ({same}), not {wrong}", **where
-            )
+            raise OrientationError(f"{who} sets tiles {right} ({same}), not {wrong}", **where)
         matched = layout.matched(p)
         if self.turns and not matched:
             raise NoMatchError(
@@ -854,7 +852,7 @@ class Match:
             self.push(e)
 
     @classmethod
-    def replay(cls, setup: Setup, events: Iterable[Event]) -> "Match":
+    def replay(cls, setup: Setup, events: Iterable[Event]) -> Match:
         m = cls(setup)
         m.extend(events)
         return m
@@ -922,9 +920,7 @@ class Match:
         hand, turn = self.won_at
         at = f"hand {hand}, turn {turn}" if turn is not None else f"the end of hand {hand}"
         w = self.winner
-        return (
-            f"the match is over: {self.setup.sides[w]} won {self.scores[w]} to {self.scores[1 - w]} at {at}"
-        )
+        return f"the match is over: {self.setup.sides[w]} won {self.scores[w]} to {self.scores[1 - w]} at {at}"
 
     def _turn_hand(self) -> Hand:
         h = self.hand

@@ -24,8 +24,9 @@ layout and never checks a rule (the hand does that, see
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any
 
 from scorekeeper.allfives.tiles import Tile
 from scorekeeper.errors import IllegalTileError, RecordFormatError
@@ -99,11 +100,7 @@ def parse_cell(value: Any) -> Cell:
     ...
     scorekeeper.errors.RecordFormatError: a cell is [x, y] with whole numbers, not [1.5, 0]
     """
-    if (
-        isinstance(value, (list, tuple))
-        and len(value) == 2
-        and all(type(v) is int for v in value)
-    ):
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(type(v) is int for v in value):
         return (value[0], value[1])
     raise RecordFormatError(f"a cell is [x, y] with whole numbers, not {_short(value)}")
 
@@ -177,7 +174,7 @@ class Placement:
         object.__setattr__(self, "tile", Tile(first, second))
 
     @classmethod
-    def _trusted(cls, first: int, second: int, cells: tuple[Cell, Cell]) -> "Placement":
+    def _trusted(cls, first: int, second: int, cells: tuple[Cell, Cell]) -> Placement:
         """A placement from values known to be valid (no checks; engine-internal)."""
         p = object.__new__(cls)
         object.__setattr__(p, "first", first)
@@ -187,7 +184,7 @@ class Placement:
         return p
 
     @classmethod
-    def of(cls, tile: Any, cells: Any) -> "Placement":
+    def of(cls, tile: Any, cells: Any) -> Placement:
         """From a tile (``"6-3"``: the 6 on the first cell; a :class:`Tile`: its higher half
         first) and ``[[x, y], [x, y]]``."""
         first, second = parse_pips(tile)
@@ -208,7 +205,7 @@ class Placement:
             return None
         return "east-west" if y0 == y1 else "north-south"
 
-    def canonical(self) -> "Placement":
+    def canonical(self) -> Placement:
         """The same placement written with the higher half first (a double: its lower cell
         first), as records are written back."""
         if self.first > self.second or (self.first == self.second and self.cells[0] <= self.cells[1]):
@@ -275,7 +272,7 @@ class Layout:
         object.__setattr__(self, "_tiles", frozenset(p.tile for p in ps))
         object.__setattr__(self, "_by_pips", tuple(by_pips))
 
-    def add(self, p: Placement) -> "Layout":
+    def add(self, p: Placement) -> Layout:
         """A new layout with ``p`` set (unchecked: the hand checks every rule first)."""
         new = object.__new__(Layout)
         pips = dict(self._pips)

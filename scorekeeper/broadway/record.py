@@ -15,7 +15,8 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from scorekeeper.allfives.tiles import Tile
 from scorekeeper.broadway.engine import (
@@ -72,7 +73,9 @@ def parse_leader(hand: dict, number: int) -> StartHand:
     if "leader" not in hand or hand["leader"] is None:
         from scorekeeper.broadway.engine import double_of
 
-        raise LeaderError(f"a leader is required: the player who holds {double_of(number)}", hand=number, field="leader")
+        raise LeaderError(
+            f"a leader is required: the player who holds {double_of(number)}", hand=number, field="leader"
+        )
     leader = hand["leader"]
     if not isinstance(leader, str):
         raise RecordFormatError(f"must name a player, not {type_name(leader)}", hand=number, field="leader")
@@ -193,7 +196,11 @@ def to_record(match: Match) -> dict:
     record: dict[str, Any] = {"format": FORMAT, "game": "broadway", "players": list(setup.players)}
     if env is not None and env.teams is not None:
         record["teams"] = {k: list(v) for k, v in env.teams.items()}
-    rules = {k: v for k, v in setup.rules.to_json().items() if v != {"orientation": "seat", "unplayed_penalty": "subtract"}[k]}
+    rules = {
+        k: v
+        for k, v in setup.rules.to_json().items()
+        if v != {"orientation": "seat", "unplayed_penalty": "subtract"}[k]
+    }
     if rules:
         record["rules"] = rules
     if env is not None:
@@ -347,7 +354,9 @@ def render(out: dict) -> str:
         widths = [max(len(r[c]) for r in normal) for c in range(5)]
         for r in rows:
             if r[2].startswith("exposed"):  # a long entry spills into the empty matched column
-                text = "  ".join((r[0].ljust(widths[0]), r[1].ljust(widths[1]), r[2].ljust(widths[2] + 2 + widths[3]), r[4]))
+                text = "  ".join(
+                    (r[0].ljust(widths[0]), r[1].ljust(widths[1]), r[2].ljust(widths[2] + 2 + widths[3]), r[4])
+                )
             else:
                 text = "  ".join(cell.ljust(widths[c]) for c, cell in enumerate(r))
             lines.append("  " + text.rstrip())

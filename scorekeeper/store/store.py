@@ -25,9 +25,10 @@ import json
 import os
 import re
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from tinydb import Query, TinyDB
 
@@ -57,7 +58,7 @@ _last_now = ""
 def _now() -> str:
     """An ISO time stamp, strictly increasing within this process (it orders matches)."""
     global _last_now
-    t = _dt.datetime.now(_dt.timezone.utc)
+    t = _dt.datetime.now(_dt.UTC)
     stamp = t.isoformat(timespec="microseconds").replace("+00:00", "Z")
     while stamp <= _last_now:
         t += _dt.timedelta(microseconds=1)
@@ -88,7 +89,7 @@ def _durable_mkdir(path: Path) -> None:
 
 
 def _new_id() -> str:
-    return f"{_dt.datetime.now(_dt.timezone.utc):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+    return f"{_dt.datetime.now(_dt.UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
 
 
 # ------------------------------------------------------------------ open matches
@@ -167,7 +168,7 @@ class Store:
             self._open_matches.clear()
             self._unlock()
 
-    def __enter__(self) -> "Store":
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -189,7 +190,7 @@ class Store:
                         pass
 
     def _move_aside(self, path: Path, why: str) -> None:
-        stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+        stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
         aside = path.with_name(f"{path.name}.corrupt-{stamp}")
         os.replace(path, aside)
         self.problems.append(f"{path.name} could not be read ({why}); it was moved aside to {aside.name}")
@@ -342,7 +343,7 @@ class Store:
             "title": record.get("title"),
             "started": record.get("started") or created,
             "created": created,
-            "updated": _dt.datetime.fromtimestamp(st.st_mtime, _dt.timezone.utc)
+            "updated": _dt.datetime.fromtimestamp(st.st_mtime, _dt.UTC)
             .isoformat(timespec="milliseconds")
             .replace("+00:00", "Z"),
             "status": status,
@@ -548,11 +549,7 @@ class Store:
                 continue
         if stale:
             self._refresh(stale)
-        return [
-            {k: v for k, v in self._meta[m["id"]].items() if k != "sig"}
-            for m in page
-            if m["id"] in self._meta
-        ]
+        return [{k: v for k, v in self._meta[m["id"]].items() if k != "sig"} for m in page if m["id"] in self._meta]
 
     def latest_unfinished(self) -> str | None:
         """The id of the most recently changed match that is not won yet (to resume)."""

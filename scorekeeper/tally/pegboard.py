@@ -23,8 +23,8 @@ target.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 from scorekeeper.tally.xtally import TallyError
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from typing import Iterable
+from collections.abc import Iterable
 from xml.sax.saxutils import escape, quoteattr
 
 from scorekeeper.tally.pegboard import GROUP, Pegboard
@@ -384,9 +384,7 @@ def pegboard_svg(board: Pegboard, *, width: int = 390) -> str:
             x, _ = hole_xy(top, h)
             if x - 5 > name_end:
                 nums.append(f'<text x="{_n(x)}" y="{_n(ty)}">{h}</text>')
-        body.append(
-            f'<g {_FONT} font-size="7" fill="{_CREAM}" fill-opacity="0.7" text-anchor="middle">'
-        )
+        body.append(f'<g {_FONT} font-size="7" fill="{_CREAM}" fill-opacity="0.7" text-anchor="middle">')
         body += nums
         body.append("</g>")
         # A thin stripe of the side's colour along the track's left end.
@@ -403,8 +401,7 @@ def pegboard_svg(board: Pegboard, *, width: int = 390) -> str:
             r = hole_r * (1.6 if h == board.holes else 1.25 if h == 0 else 1)
             holes.append(f'<circle class="{kind}" cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}"/>')
         body.append(
-            f'<g class="track" data-side="{i}" fill="{_HOLE}" stroke="#e0b279" stroke-width="0.5" '
-            f'stroke-opacity="0.6">'
+            f'<g class="track" data-side="{i}" fill="{_HOLE}" stroke="#e0b279" stroke-width="0.5" stroke-opacity="0.6">'
         )
         body += holes
         body.append("</g>")

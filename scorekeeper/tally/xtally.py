@@ -30,8 +30,8 @@ event 2: -5 points: the tally cannot show a deduction
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from scorekeeper.errors import ScorekeeperError
 
@@ -131,7 +131,7 @@ class Tally:
         return " ".join(str(s) for s in self.symbols)
 
     @classmethod
-    def parse(cls, text: str, scale: int = 1) -> "Tally":
+    def parse(cls, text: str, scale: int = 1) -> Tally:
         """Read the text form back (``[X o x o o] [X o / . .]``)."""
         symbols = []
         for m in re.finditer(r"\[([^\]]*)\]", text):

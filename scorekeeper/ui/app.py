@@ -105,7 +105,9 @@ def Home(shared: vm.Shared):
     resume = shared.resume()
     items: list[ft.Control] = [
         _heading("Scorekeeper", 28),
-        ft.Text("All Fives at the table: enter each tile as it is set. All Fours: the facts of each hand. Broadway: the grid."),
+        ft.Text(
+            "All Fives at the table: enter each tile as it is set. All Fours: the facts of each hand. Broadway: the grid."
+        ),
     ]
     if resume:
         scores = ", ".join(f"{k} {v}" for k, v in (resume.get("scores") or {}).items())
@@ -116,7 +118,9 @@ def Home(shared: vm.Shared):
                     content=ft.Column(
                         [
                             ft.Text("Unfinished match", weight=ft.FontWeight.BOLD),
-                            ft.Text(f"{resume.get('title') or vm.GAME_TITLES.get(resume.get('game'), '')}: {' · '.join(resume['players'])}"),
+                            ft.Text(
+                                f"{resume.get('title') or vm.GAME_TITLES.get(resume.get('game'), '')}: {' · '.join(resume['players'])}"
+                            ),
                             ft.Text(f"Hand {resume.get('hands')}: {scores}"),
                             ft.FilledButton(
                                 content="Resume match",
@@ -155,7 +159,7 @@ def NewMatch(shared: vm.Shared):
             ft.TextField(
                 label=f"Player {i + 1}",
                 value=name,
-                on_change=(lambda i: (lambda e: form.set_name(i, e.control.value)))(i),
+                on_change=(lambda i: lambda e: form.set_name(i, e.control.value))(i),
                 dense=True,
                 key=f"name-{i}-{n}",
             )
@@ -167,7 +171,7 @@ def NewMatch(shared: vm.Shared):
             + [
                 ft.TextButton(
                     content=k,
-                    on_click=(lambda k: (lambda e: _fill_next(form, k)))(k),
+                    on_click=(lambda k: lambda e: _fill_next(form, k))(k),
                     tooltip=f"Use name {k}",
                 )
                 for k in known
@@ -201,7 +205,9 @@ def NewMatch(shared: vm.Shared):
         _choice_row("Rules", [(label, key) for key, (label, _) in vm.PRESETS.items()], form.preset, form.set_preset)
     )
     controls.append(
-        _choice_row("Hand sizes", [(label, key) for key, label in vm.HAND_SIZES.items()], form.hand_sizes, form.set_hand_sizes)
+        _choice_row(
+            "Hand sizes", [(label, key) for key, label in vm.HAND_SIZES.items()], form.hand_sizes, form.set_hand_sizes
+        )
     )
     # every option of all-fives.md
     opts: list[ft.Control] = []
@@ -212,7 +218,7 @@ def NewMatch(shared: vm.Shared):
                 label=key.replace("_", " "),
                 value=str(form.overrides.get(key, "" if default is None else default)),
                 keyboard_type=ft.KeyboardType.NUMBER,
-                on_change=(lambda k: (lambda e: form.set_rule(k, e.control.value)))(key),
+                on_change=(lambda k: lambda e: form.set_rule(k, e.control.value))(key),
                 dense=True,
                 width=160,
                 # A new field when the default moves (target 250 -> 61 at scale 5): changing
@@ -228,7 +234,7 @@ def NewMatch(shared: vm.Shared):
                 key.replace("_", " "),
                 [(str(c).lower() if isinstance(c, bool) else str(c), c) for c in choices],
                 current,
-                (lambda k: (lambda v: form.set_rule(k, v)))(key),
+                (lambda k: lambda v: form.set_rule(k, v))(key),
             )
         )
     controls.append(
@@ -272,8 +278,16 @@ def _layout_view(table, d, width: float = 380, height: float = 300) -> ft.Contro
         half = 2 * unit - (4 if g.spinner else 2)
         children.append(
             ft.Container(
-                content=LaidTile(t, g.first, g.second, g.w > g.h, half, g.spinner,
-                                 choosing[0] if t in targets else None, table.choose),
+                content=LaidTile(
+                    t,
+                    g.first,
+                    g.second,
+                    g.w > g.h,
+                    half,
+                    g.spinner,
+                    choosing[0] if t in targets else None,
+                    table.choose,
+                ),
                 width=g.w * unit,
                 height=g.h * unit,
                 left=g.x * unit,
@@ -285,8 +299,12 @@ def _layout_view(table, d, width: float = 380, height: float = 300) -> ft.Contro
         r = 1.6 * unit
         children.append(
             ft.Container(
-                content=ft.Text(str(m.value), size=max(8, unit * 0.9), weight=ft.FontWeight.BOLD,
-                                color=ft.Colors.ON_PRIMARY if m.counts or not m.tile.is_double else ft.Colors.ON_SURFACE),
+                content=ft.Text(
+                    str(m.value),
+                    size=max(8, unit * 0.9),
+                    weight=ft.FontWeight.BOLD,
+                    color=ft.Colors.ON_PRIMARY if m.counts or not m.tile.is_double else ft.Colors.ON_SURFACE,
+                ),
                 bgcolor=ft.Colors.PRIMARY if (m.counts or not m.tile.is_double) else ft.Colors.SURFACE_CONTAINER,
                 width=r,
                 height=r,
@@ -319,7 +337,9 @@ def _score_strip(table) -> ft.Control:
     for side, score in table.scores.items():
         chips.append(
             ft.Container(
-                content=ft.Text(f"{side}: {score}", size=18, weight=ft.FontWeight.BOLD, semantics_label=f"Score {side} {score}"),
+                content=ft.Text(
+                    f"{side}: {score}", size=18, weight=ft.FontWeight.BOLD, semantics_label=f"Score {side} {score}"
+                ),
                 bgcolor=ft.Colors.SECONDARY_CONTAINER,
                 padding=ft.Padding.symmetric(horizontal=10, vertical=4),
                 border_radius=12,
@@ -372,14 +392,17 @@ def _play_panel(table) -> list[ft.Control]:
             _prompt(
                 table,
                 f"{tile} fits {len(ends)} ends: tap the one it goes on (on the drawing or here)",
-                [ft.FilledButton(content=f"on {on}", on_click=(lambda on: (lambda e: table.choose(on)))(on)) for on in ends],
+                [
+                    ft.FilledButton(content=f"on {on}", on_click=(lambda on: lambda e: table.choose(on))(on))
+                    for on in ends
+                ],
             )
         )
     if table.claiming:
         tile, on = table.claiming
         buttons = []
         for p in table.claim_choices():
-            handler = (lambda p: (lambda e: table.claim(p)))(p)
+            handler = (lambda p: lambda e: table.claim(p))(p)
             buttons.append(_labelled(ft.OutlinedButton(content=str(p), on_click=handler), f"claim {p}", handler))
         prompts.append(_prompt(table, f"{tile}{' on ' + on if on else ''}: points announced?", buttons))
     callers = table.muggins_callers()
@@ -389,7 +412,7 @@ def _play_panel(table) -> list[ft.Control]:
                 [
                     ft.FilledButton(
                         content=f"Muggins! ({c})",
-                        on_click=(lambda c: (lambda e: table.call_muggins(c)))(c),
+                        on_click=(lambda c: lambda e: table.call_muggins(c))(c),
                         bgcolor=ft.Colors.ERROR,
                         color=ft.Colors.ON_ERROR,
                     )
@@ -401,11 +424,15 @@ def _play_panel(table) -> list[ft.Control]:
     # draw / pass / claims
     actions: list[ft.Control] = [
         ft.OutlinedButton(content="Draw +1", on_click=lambda e: table.draw(1), disabled=table.drawable == 0),
-        ft.OutlinedButton(content="+3", on_click=lambda e: table.draw(3), disabled=table.drawable < 3, tooltip="Drew 3"),
+        ft.OutlinedButton(
+            content="+3", on_click=lambda e: table.draw(3), disabled=table.drawable < 3, tooltip="Drew 3"
+        ),
     ]
     if table.draws:
         actions.append(
-            ft.TextButton(content=f"Drew {table.draws} (clear)", on_click=lambda e: table.clear_draws(), tooltip="Clear the draws")
+            ft.TextButton(
+                content=f"Drew {table.draws} (clear)", on_click=lambda e: table.clear_draws(), tooltip="Clear the draws"
+            )
         )
     if table.can_pass:
         actions.append(ft.FilledTonalButton(content="Pass", on_click=lambda e: table.pass_()))
@@ -456,7 +483,7 @@ def _hand_end_panel(table) -> list[ft.Control]:
                     ft.Text(f"{name} ({held})", width=70, semantics_label=f"{name} holds {held}"),
                     ft.OutlinedButton(
                         content=("Picking" if table.picking_for == name else f"Pick {len(picked)}/{held}"),
-                        on_click=(lambda n: (lambda e: table.pick_for(n)))(name),
+                        on_click=(lambda n: lambda e: table.pick_for(n))(name),
                         tooltip=f"Pick {name}'s tiles",
                     ),
                     ft.TextField(
@@ -465,7 +492,7 @@ def _hand_end_panel(table) -> list[ft.Control]:
                         width=100,
                         dense=True,
                         keyboard_type=ft.KeyboardType.NUMBER,
-                        on_change=(lambda n: (lambda e: table.set_pips(n, e.control.value)))(name),
+                        on_change=(lambda n: lambda e: table.set_pips(n, e.control.value))(name),
                         key=f"pips-{h.number}-{name}",
                     ),
                 ],
@@ -479,14 +506,16 @@ def _hand_end_panel(table) -> list[ft.Control]:
         rows += [ft.Text(line, size=18, weight=ft.FontWeight.BOLD) for line in lines]
     elif problem:
         rows.append(ft.Text(problem, color=ft.Colors.ON_SURFACE_VARIANT, italic=True))
-    rows.append(ft.FilledButton(content="Settle hand", on_click=lambda e: table.settle(), disabled=not lines, height=52))
+    rows.append(
+        ft.FilledButton(content="Settle hand", on_click=lambda e: table.settle(), disabled=not lines, height=52)
+    )
     if table.picking_for:
         _, others = table.picker()
         rows.append(ft.Text(f"Tap {table.picking_for}'s tiles:"))
         rows.append(
             ft.Row(
                 [
-                    _tile_button(t, (lambda t: (lambda e: table.tap(t)))(t), f"remaining tile {t}", fits=True, half=30)
+                    _tile_button(t, (lambda t: lambda e: table.tap(t))(t), f"remaining tile {t}", fits=True, half=30)
                     for t in others
                 ],
                 wrap=True,
@@ -510,7 +539,7 @@ def _leader_panel(table) -> list[ft.Control]:
     suggested = table.suggested_leader()
     buttons = [
         (ft.FilledButton if name == suggested else ft.OutlinedButton)(
-            content=f"{name} leads", on_click=(lambda n: (lambda e: table.start_hand(n)))(name)
+            content=f"{name} leads", on_click=(lambda n: lambda e: table.start_hand(n))(name)
         )
         for name in table.match.setup.players
     ]
@@ -538,7 +567,9 @@ def _corrections_panel(table, editing, set_editing) -> list[ft.Control]:
                             [
                                 ft.FilledButton(
                                     content="Save correction",
-                                    on_click=(lambda h, t: (lambda e: _save_edit(table, h, t, editing[2], set_editing)))(hand, turn),
+                                    on_click=(lambda h, t: lambda e: _save_edit(table, h, t, editing[2], set_editing))(
+                                        hand, turn
+                                    ),
                                 ),
                                 ft.TextButton(content="Cancel", on_click=lambda e: set_editing(None)),
                             ]
@@ -555,7 +586,7 @@ def _corrections_panel(table, editing, set_editing) -> list[ft.Control]:
                         ft.IconButton(
                             icon=ft.Icons.EDIT,
                             tooltip=f"Correct hand {hand} turn {turn}",
-                            on_click=(lambda h, t, s: (lambda e: set_editing((h, t, s))))(hand, turn, short),
+                            on_click=(lambda h, t, s: lambda e: set_editing((h, t, s)))(hand, turn, short),
                         ),
                     ]
                 )
@@ -583,22 +614,34 @@ def Table(shared: vm.Shared, mid: str):
     show_fixes, set_show_fixes = ft.use_state(False)
     editing, set_editing = ft.use_state(None)
     if isinstance(table, str):
-        return ft.Column([_heading("Cannot open this match"), _error(table), ft.Button(content="Home", on_click=_go("/"))])
+        return ft.Column(
+            [_heading("Cannot open this match"), _error(table), ft.Button(content="Home", on_click=_go("/"))]
+        )
     phase = table.phase
     turn = (
-        f"{table.to_move} to play" if phase == "play"
-        else "hand over" if phase == "hand-end"
-        else "next hand" if phase == "leader"
+        f"{table.to_move} to play"
+        if phase == "play"
+        else "hand over"
+        if phase == "hand-end"
+        else "next hand"
+        if phase == "leader"
         else f"{table.winner} won"
     )
     top = ft.Row(
         [
             ft.IconButton(icon=ft.Icons.HOME, tooltip="Home", on_click=_go("/")),
-            ft.Text(f"Hand {table.hand_number} · {turn}", size=16, weight=ft.FontWeight.BOLD, expand=True,
-                    semantics_label=f"Hand {table.hand_number}, {turn}"),
+            ft.Text(
+                f"Hand {table.hand_number} · {turn}",
+                size=16,
+                weight=ft.FontWeight.BOLD,
+                expand=True,
+                semantics_label=f"Hand {table.hand_number}, {turn}",
+            ),
             ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=lambda e: table.undo()),
             ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=lambda e: table.redo()),
-            ft.IconButton(icon=ft.Icons.EDIT_NOTE, tooltip="Correct an entry", on_click=lambda e: set_show_fixes(not show_fixes)),
+            ft.IconButton(
+                icon=ft.Icons.EDIT_NOTE, tooltip="Correct an entry", on_click=lambda e: set_show_fixes(not show_fixes)
+            ),
             ft.IconButton(icon=ft.Icons.LEADERBOARD, tooltip="Score", on_click=_go(f"/score/{mid}")),
         ],
         spacing=0,
@@ -619,8 +662,12 @@ def Table(shared: vm.Shared, mid: str):
             visible=bool(table.flash),
             key="flash",
         ),
-        ft.Text(table.note or "", semantics_label=f"Note: {table.note}" if table.note else None,
-                visible=bool(table.note), key="note"),
+        ft.Text(
+            table.note or "",
+            semantics_label=f"Note: {table.note}" if table.note else None,
+            visible=bool(table.note),
+            key="note",
+        ),
         ft.Container(content=_error(table.error), key="error"),
         ft.Container(content=_layout_view(table, drawing), key="layout"),
         ft.Container(content=_count_line(drawing), key="count"),
@@ -634,21 +681,32 @@ def Table(shared: vm.Shared, mid: str):
     elif phase == "leader":
         panel, kind = _leader_panel(table), "leader"
     else:
-        panel, kind = [
-            ft.Container(
-                content=ft.Column(
-                    [
-                        ft.Text(f"{table.winner} wins the match!", size=28, weight=ft.FontWeight.BOLD,
-                                semantics_label=f"Winner {table.winner}"),
-                        ft.Row([ft.FilledButton(content="Score", on_click=_go(f"/score/{mid}")),
-                                ft.OutlinedButton(content="New match", on_click=_go("/new"))]),
-                    ]
-                ),
-                bgcolor=ft.Colors.PRIMARY_CONTAINER,
-                padding=PAD,
-                border_radius=12,
-            )
-        ], "over"
+        panel, kind = (
+            [
+                ft.Container(
+                    content=ft.Column(
+                        [
+                            ft.Text(
+                                f"{table.winner} wins the match!",
+                                size=28,
+                                weight=ft.FontWeight.BOLD,
+                                semantics_label=f"Winner {table.winner}",
+                            ),
+                            ft.Row(
+                                [
+                                    ft.FilledButton(content="Score", on_click=_go(f"/score/{mid}")),
+                                    ft.OutlinedButton(content="New match", on_click=_go("/new")),
+                                ]
+                            ),
+                        ]
+                    ),
+                    bgcolor=ft.Colors.PRIMARY_CONTAINER,
+                    padding=PAD,
+                    border_radius=12,
+                )
+            ],
+            "over",
+        )
     body.append(ft.Column(panel, spacing=8, key=f"panel-{kind}"))
     return ft.Column(body, spacing=8, scroll=ft.ScrollMode.AUTO, expand=True)
 
@@ -680,7 +738,9 @@ def _score_table(summary: dict) -> ft.Control:
         rows.append(ft.DataRow(cells=cells))
         before = h["scores"]
     return ft.DataTable(
-        columns=[ft.DataColumn(ft.Text("Hand"))] + [ft.DataColumn(ft.Text(s)) for s in sides] + [ft.DataColumn(ft.Text("End"))],
+        columns=[ft.DataColumn(ft.Text("Hand"))]
+        + [ft.DataColumn(ft.Text(s)) for s in sides]
+        + [ft.DataColumn(ft.Text("End"))],
         rows=rows,
         column_spacing=16,
     )
@@ -688,7 +748,9 @@ def _score_table(summary: dict) -> ft.Control:
 
 def _side_tally(side: vm.SideDisplay, per_row: int) -> ft.Control:
     if side.tally is None:
-        return ft.Column([ft.Text(side.name, weight=ft.FontWeight.BOLD), ft.Text(side.note or "", italic=True)], spacing=2)
+        return ft.Column(
+            [ft.Text(side.name, weight=ft.FontWeight.BOLD), ft.Text(side.note or "", italic=True)], spacing=2
+        )
     label = f"Tally {side.name}: {side.tally.describe()}"
     picture = tally_svg(side.tally, previous=side.previous, per_row=per_row, title=label)
     return ft.Column(
@@ -704,7 +766,9 @@ def Score(shared: vm.Shared, mid: str):
         with shared.lock:
             shown = vm.score_displays(vm.all_fives_match(shared, mid))
     except ScorekeeperError as e:
-        return ft.Column([_heading("Cannot open this match"), _error(str(e)), ft.Button(content="Home", on_click=_go("/"))])
+        return ft.Column(
+            [_heading("Cannot open this match"), _error(str(e)), ft.Button(content="Home", on_click=_go("/"))]
+        )
     summary = shown.summary
     totals = [
         ft.Text(f"{side}: {score}", size=26, weight=ft.FontWeight.BOLD, semantics_label=f"Total {side} {score}")
@@ -723,8 +787,12 @@ def Score(shared: vm.Shared, mid: str):
     if summary["winner"]:
         body.append(
             ft.Container(
-                content=ft.Text(f"{summary['winner']} wins the match!", size=24, weight=ft.FontWeight.BOLD,
-                                semantics_label=f"Winner {summary['winner']}"),
+                content=ft.Text(
+                    f"{summary['winner']} wins the match!",
+                    size=24,
+                    weight=ft.FontWeight.BOLD,
+                    semantics_label=f"Winner {summary['winner']}",
+                ),
                 bgcolor=ft.Colors.PRIMARY_CONTAINER,
                 padding=PAD,
                 border_radius=12,
@@ -743,7 +811,11 @@ def Score(shared: vm.Shared, mid: str):
         body.append(_heading(f"Pegboard to {board.target}", 16))
         body.append(_svg(pegboard_svg(board), label))
     tl = shown.timeline
-    chart_label = "Score chart: " + ", ".join(f"{n} {sc}" for n, sc in zip(tl.sides, tl.scores)) + f" after {len(tl.steps)} turn{'s' if len(tl.steps) != 1 else ''}"
+    chart_label = (
+        "Score chart: "
+        + ", ".join(f"{n} {sc}" for n, sc in zip(tl.sides, tl.scores))
+        + f" after {len(tl.steps)} turn{'s' if len(tl.steps) != 1 else ''}"
+    )
     low = min((min(tl.series(i)) for i in range(len(tl.sides))), default=0)
     if low < 0:
         chart_label += f"; lowest {low}"
@@ -772,15 +844,24 @@ def History(shared: vm.Shared):
                     padding=10,
                     content=ft.Column(
                         [
-                            ft.Text(f"{m.get('title') or vm.GAME_TITLES.get(m.get('game'), m.get('game'))} · {(m.get('started') or '')[:10]}", weight=ft.FontWeight.BOLD),
+                            ft.Text(
+                                f"{m.get('title') or vm.GAME_TITLES.get(m.get('game'), m.get('game'))} · {(m.get('started') or '')[:10]}",
+                                weight=ft.FontWeight.BOLD,
+                            ),
                             ft.Text(f"{' · '.join(m.get('players') or [])}: {scores} ({status})"),
                             ft.Row(
                                 [
-                                    ft.TextButton(content="Open", on_click=_go(f"/history/{m['id']}"),
-                                                  tooltip=f"Open match {m['id']}"),
-                                    ft.TextButton(content="Play", on_click=_go(f"/table/{m['id']}"),
-                                                  tooltip=f"Play match {m['id']}",
-                                                  visible=m.get("status") != "won"),
+                                    ft.TextButton(
+                                        content="Open",
+                                        on_click=_go(f"/history/{m['id']}"),
+                                        tooltip=f"Open match {m['id']}",
+                                    ),
+                                    ft.TextButton(
+                                        content="Play",
+                                        on_click=_go(f"/table/{m['id']}"),
+                                        tooltip=f"Play match {m['id']}",
+                                        visible=m.get("status") != "won",
+                                    ),
                                 ]
                             ),
                         ],
@@ -793,9 +874,14 @@ def History(shared: vm.Shared):
         ft.Row(
             [
                 ft.OutlinedButton(content="Newer", on_click=lambda e: hist.prev_page(), disabled=hist.offset == 0),
-                ft.Text(f"{hist.offset + 1 if hist.total else 0}–{min(hist.total, hist.offset + vm.PAGE_SIZE)} of {hist.total}"),
-                ft.OutlinedButton(content="Older", on_click=lambda e: hist.next_page(),
-                                  disabled=hist.offset + vm.PAGE_SIZE >= hist.total),
+                ft.Text(
+                    f"{hist.offset + 1 if hist.total else 0}–{min(hist.total, hist.offset + vm.PAGE_SIZE)} of {hist.total}"
+                ),
+                ft.OutlinedButton(
+                    content="Older",
+                    on_click=lambda e: hist.next_page(),
+                    disabled=hist.offset + vm.PAGE_SIZE >= hist.total,
+                ),
             ]
         )
     )
@@ -824,7 +910,13 @@ def StoredMatch(shared: vm.Shared, mid: str):
     shown, set_shown = ft.use_state(False)
     summary = hist.summary(mid)
     if summary is None:
-        return ft.Column([_heading("Cannot open this match"), _error(hist.error), ft.Button(content="History", on_click=_go("/history"))])
+        return ft.Column(
+            [
+                _heading("Cannot open this match"),
+                _error(hist.error),
+                ft.Button(content="History", on_click=_go("/history")),
+            ]
+        )
     text = hist.export(mid) or ""
 
     async def copy(e):
@@ -839,7 +931,10 @@ def StoredMatch(shared: vm.Shared, mid: str):
 
     body: list[ft.Control] = [
         ft.Row([ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip="Back", on_click=_go("/history")), _heading("Match")]),
-        ft.Text(", ".join(f"{k} {v}" for k, v in summary["scores"].items()) + (f" - {summary['winner']} won" if summary["winner"] else "")),
+        ft.Text(
+            ", ".join(f"{k} {v}" for k, v in summary["scores"].items())
+            + (f" - {summary['winner']} won" if summary["winner"] else "")
+        ),
     ]
     if summary.get("game") in ("all-fours", "broadway"):
         from scorekeeper.games import render
@@ -852,16 +947,22 @@ def StoredMatch(shared: vm.Shared, mid: str):
                 lines.append(f"  {t['player']}: {'+' + str(t['drew']) + ' ' if t.get('drew') else ''}pass")
             else:
                 pts = f" -> {t['points']}" if t["points"] else ""
-                lines.append(f"  {t['player']}: {t['tile']}{' on ' + t['on'] if t['on'] else ''} (count {t['count']}){pts}")
+                lines.append(
+                    f"  {t['player']}: {t['tile']}{' on ' + t['on'] if t['on'] else ''} (count {t['count']}){pts}"
+                )
         if any(h["settlement"].values()):
             lines.append("  settlement: " + ", ".join(f"{k} {v:+d}" for k, v in h["settlement"].items() if v))
         body.append(ft.Text("\n".join(lines), font_family="monospace", size=13))
     body.append(
         ft.Row(
             [
-                ft.FilledTonalButton(content="Export record", icon=ft.Icons.IOS_SHARE, on_click=lambda e: set_shown(not shown)),
+                ft.FilledTonalButton(
+                    content="Export record", icon=ft.Icons.IOS_SHARE, on_click=lambda e: set_shown(not shown)
+                ),
                 ft.OutlinedButton(content="Copy", icon=ft.Icons.COPY, on_click=copy, tooltip="Copy the record"),
-                ft.OutlinedButton(content="Save", icon=ft.Icons.SAVE, on_click=save, tooltip="Save the record as a file"),
+                ft.OutlinedButton(
+                    content="Save", icon=ft.Icons.SAVE, on_click=save, tooltip="Save the record as a file"
+                ),
             ],
             wrap=True,
         )

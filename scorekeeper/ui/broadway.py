@@ -284,8 +284,10 @@ class BroadwayTableModel(_Table):
         if pv is None:
             return None
         side = self.setup.sides[self.setup.side_of[self._match.seat_to_move]]
-        return (f"{pv.placement.tile}: {pv.sections} matched section{'s' if pv.sections != 1 else ''}"
-                f" -> {side} +{pv.points}")
+        return (
+            f"{pv.placement.tile}: {pv.sections} matched section{'s' if pv.sections != 1 else ''}"
+            f" -> {side} +{pv.points}"
+        )
 
     # ------------------------------------------------------------- acting
     def _clear(self) -> None:

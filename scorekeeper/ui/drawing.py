@@ -113,11 +113,19 @@ def _options(node: Node, slot: Slot) -> list[_Option]:
     t = node.tile
     if node.kind == LINE:
         far = t.lo if t.hi == matched else t.hi
-        straight = _Option(_box(cursor, d, 0, 4, _cw(d), -1, 1), *_halves(matched, far, d),
-                           [((cursor[0] + 4 * d[0], cursor[1] + 4 * d[1]), d, False, far)])
-        turns = [_Option(_box(cursor, d, 0, 2, d2, -1, 3), *_halves(matched, far, d2),
-                         [((cursor[0] + d[0] + 3 * d2[0], cursor[1] + d[1] + 3 * d2[1]), d2, False, far)])
-                 for d2 in (_cw(d), _ccw(d))]
+        straight = _Option(
+            _box(cursor, d, 0, 4, _cw(d), -1, 1),
+            *_halves(matched, far, d),
+            [((cursor[0] + 4 * d[0], cursor[1] + 4 * d[1]), d, False, far)],
+        )
+        turns = [
+            _Option(
+                _box(cursor, d, 0, 2, d2, -1, 3),
+                *_halves(matched, far, d2),
+                [((cursor[0] + d[0] + 3 * d2[0], cursor[1] + d[1] + 3 * d2[1]), d2, False, far)],
+            )
+            for d2 in (_cw(d), _ccw(d))
+        ]
         return turns + [straight] if _beyond(cursor, d, 4) else [straight] + turns
     centre = (cursor[0] + d[0], cursor[1] + d[1])
     points: list[Slot] = [((cursor[0] + 2 * d[0], cursor[1] + 2 * d[1]), d, False, t.hi)]
@@ -166,8 +174,9 @@ def _mark_cells(slot: Slot) -> list[tuple[int, int]]:
     return [(mx - 1, my - 1), (mx, my - 1), (mx - 1, my), (mx, my)]
 
 
-def _place(nodes: list[Node], slot_of: list[int], parent_of: list[int], marked: list[list[tuple[int, int]]],
-           budget: int) -> tuple[list[_Option], int]:
+def _place(
+    nodes: list[Node], slot_of: list[int], parent_of: list[int], marked: list[list[tuple[int, int]]], budget: int
+) -> tuple[list[_Option], int]:
     """Choose an option for every node, in the order the tiles were set, so that no two
     tiles overlap and no tile covers an open end's mark: a depth-first search that takes the
     preferred option wherever it can.  When a tile fits nowhere it goes back to the latest
@@ -303,10 +312,14 @@ def _finish(nodes: list[Node], chosen: list[_Option], marked, layout: Layout, ov
     x1s = [b[2] for b in boxes] + [m[1] + 1 for m in marks]
     y1s = [b[3] for b in boxes] + [m[2] + 1 for m in marks]
     ox, oy = min(xs), min(ys)
-    glyphs = [TileGlyph(n.tile, x0 - ox, y0 - oy, x1 - x0, y1 - y0, o.first, o.second, n.kind == SPINNER, i)
-              for i, (n, o, (x0, y0, x1, y1)) in enumerate(zip(nodes, chosen, boxes), 1)]
+    glyphs = [
+        TileGlyph(n.tile, x0 - ox, y0 - oy, x1 - x0, y1 - y0, o.first, o.second, n.kind == SPINNER, i)
+        for i, (n, o, (x0, y0, x1, y1)) in enumerate(zip(nodes, chosen, boxes), 1)
+    ]
     ends = [EndMark(t, x - ox, y - oy, v, c) for t, x, y, v, c in marks]
-    terms = [(str(m.tile) if m.tile.is_double else str(m.value), m.counts) for m in ends if m.counts or not m.tile.is_double]
+    terms = [
+        (str(m.tile) if m.tile.is_double else str(m.value), m.counts) for m in ends if m.counts or not m.tile.is_double
+    ]
     return Drawing(glyphs, ends, max(x1s) - ox, max(y1s) - oy, layout.count, terms, overlaps)
 
 

@@ -26,15 +26,16 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from scorekeeper.allfours.engine import HandResult, Item, Match
 from scorekeeper.allfours.variants import CARD_POINTS, DEFAULT_VARIANT, VARIANTS, Variant
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
-from scorekeeper.ui.model import _Form, _Model, names_problem
 from scorekeeper.tally import Pegboard, pegboard
+from scorekeeper.ui.model import _Form, _Model, names_problem
 
 __all__ = [
     "VARIANT_CHOICES",
@@ -83,9 +84,19 @@ def item_text(m: Match, item: Item) -> str:
 def _at(item: Item) -> str:
     """Where in the counting order an item stands, for the winner's line."""
     extra = dict(item.extra)
-    names = {"turn-up": "the turn-up", "gift": "the gift", "misdeal": "the misdeal", "revoke": "the revoke",
-             "peek": "the peek", "award": "an award", "high": "High", "low": "Low", "jack": "Jack",
-             "hang-jack": "Hang Jack", "game": "Game"}
+    names = {
+        "turn-up": "the turn-up",
+        "gift": "the gift",
+        "misdeal": "the misdeal",
+        "revoke": "the revoke",
+        "peek": "the peek",
+        "award": "an award",
+        "high": "High",
+        "low": "Low",
+        "jack": "Jack",
+        "hang-jack": "Hang Jack",
+        "game": "Game",
+    }
     text = names.get(item.label, item.label)
     if "card" in extra:
         text += f" ({extra['card']})"
@@ -232,7 +243,9 @@ class CardCount:
     def summary(self, side: str) -> str:
         """``A A 10 K = 21``"""
         cards = Counter(self.taken[side])
-        shown = " ".join(f"{n}x{r}" if n > 1 else r for r, n in sorted(cards.items(), key=lambda rn: COUNTING_RANKS.index(rn[0])))
+        shown = " ".join(
+            f"{n}x{r}" if n > 1 else r for r, n in sorted(cards.items(), key=lambda rn: COUNTING_RANKS.index(rn[0]))
+        )
         return f"{shown or 'no counting cards'} = {self.points()[side]}"
 
 
@@ -359,8 +372,10 @@ class FoursTableModel(_Model):
             loser = self.setup.sides[h.honour_revoke]
             return f"{self.winner} {self._win} the match: {loser} revoked holding an honour (hand {h.number})"
         item = h.items[-1]
-        return (f"{self.winner} {self._win} the match at {_at(item)} in hand {h.number} "
-                f"({self._match.scores[item.side]} points, target {self.target})")
+        return (
+            f"{self.winner} {self._win} the match at {_at(item)} in hand {h.number} "
+            f"({self._match.scores[item.side]} points, target {self.target})"
+        )
 
     @property
     def _win(self) -> str:
@@ -373,8 +388,10 @@ class FoursTableModel(_Model):
             return None
         item = self.hand.items[-1]
         side = self.setup.sides[item.side]
-        return (f"{side} {'reach' if self.setup.envelope.teams else 'reaches'} {self.target} at {_at(item)} - but enter {', '.join(m.title() for m in missing)} "
-                f"first: it counts before {_at(item)}")
+        return (
+            f"{side} {'reach' if self.setup.envelope.teams else 'reaches'} {self.target} at {_at(item)} - but enter {', '.join(m.title() for m in missing)} "
+            f"first: it counts before {_at(item)}"
+        )
 
     def items(self) -> list[str]:
         """The current hand's credited items, in counting order."""
@@ -515,7 +532,12 @@ class FoursTableModel(_Model):
             if self.side_of(p) == mine:
                 out.append((p, f"{mine} +1 jack"))
             else:
-                out.append((p, f"{self.side_of(p)} +{3 if self.variant.hang_jack else 1} {'hang jack' if self.variant.hang_jack else 'jack'}"))
+                out.append(
+                    (
+                        p,
+                        f"{self.side_of(p)} +{3 if self.variant.hang_jack else 1} {'hang jack' if self.variant.hang_jack else 'jack'}",
+                    )
+                )
         # the holder's side first
         out.sort(key=lambda pc: self.side_of(pc[0]) != mine)
         return out
@@ -633,4 +655,3 @@ class FoursTableModel(_Model):
         if "beg" in f:
             out["beg"] = f["beg"] or "-"
         return out
-

@@ -32,8 +32,9 @@ def game_choice(current: str) -> ft.Control:
         if game != current:
             ft.context.page.navigate(routes[game])
 
-    return _choice_row("Game", [("All Fives", "all-fives"), ("All Fours", "all-fours"), ("Broadway", "broadway")],
-                       current, pick)
+    return _choice_row(
+        "Game", [("All Fives", "all-fives"), ("All Fours", "all-fours"), ("Broadway", "broadway")], current, pick
+    )
 
 
 def _variant_line(spec, target: int) -> str:
@@ -68,14 +69,15 @@ def NewFoursMatch(shared):
             ft.TextField(
                 label=f"Player {i + 1}",
                 value=name,
-                on_change=(lambda i: (lambda e: form.set_name(i, e.control.value)))(i),
+                on_change=(lambda i: lambda e: form.set_name(i, e.control.value))(i),
                 dense=True,
                 key=f"fours-name-{i}-{n}",
             )
         )
     sides = form.sides()
-    controls.append(ft.Text("Sides: " + " against ".join(sides)
-                            + ("  (partners sit opposite)" if form.teams() else "")))
+    controls.append(
+        ft.Text("Sides: " + " against ".join(sides) + ("  (partners sit opposite)" if form.teams() else ""))
+    )
     controls.append(_choice_row("Variant", fv.VARIANT_CHOICES, form.variant, form.set_variant))
     default = form.default_target()
     controls.append(ft.Text(_variant_line(form.spec, default), color=ft.Colors.ON_SURFACE_VARIANT))
@@ -90,8 +92,11 @@ def NewFoursMatch(shared):
             key=f"fours-target-{form.variant}-{n}",
         )
     )
-    controls.append(_choice_row("First dealer", [("Cut for deal", None)] + [(nm, nm) for nm in form.names],
-                                form.dealer, form.set_dealer))
+    controls.append(
+        _choice_row(
+            "First dealer", [("Cut for deal", None)] + [(nm, nm) for nm in form.names], form.dealer, form.set_dealer
+        )
+    )
     controls.append(_error(form.error or form.target_error()))
     controls.append(ft.FilledButton(content="Start match", icon=ft.Icons.PLAY_ARROW, on_click=start, height=56))
     return ft.Column(controls, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
@@ -101,7 +106,9 @@ def NewFoursMatch(shared):
 def _scores(t) -> ft.Control:
     chips = [
         ft.Container(
-            content=ft.Text(f"{side}: {score}", size=18, weight=ft.FontWeight.BOLD, semantics_label=f"Score {side} {score}"),
+            content=ft.Text(
+                f"{side}: {score}", size=18, weight=ft.FontWeight.BOLD, semantics_label=f"Score {side} {score}"
+            ),
             bgcolor=ft.Colors.SECONDARY_CONTAINER,
             padding=ft.Padding.symmetric(horizontal=10, vertical=4),
             border_radius=12,
@@ -114,7 +121,9 @@ def _scores(t) -> ft.Control:
 
 def _chip(colour: str, filled: bool) -> ft.Control:
     return ft.Container(
-        width=18, height=18, border_radius=9,
+        width=18,
+        height=18,
+        border_radius=9,
         bgcolor=colour if filled else None,
         border=ft.Border.all(2, colour),
     )
@@ -126,17 +135,28 @@ def _chips_view(chips: list[fv.Chips]) -> ft.Control:
     pool: list[ft.Control] = []
     for i, c in enumerate(chips):
         colour = SIDE_COLOURS[i % len(SIDE_COLOURS)]
-        rows.append(_labelled(
-            ft.Row([ft.Text(c.side, width=110, weight=ft.FontWeight.BOLD)] + [_chip(colour, True) for _ in range(c.left)],
-                   spacing=4, wrap=True),
-            f"Chips {c.side}: {c.left} left",
-        ))
+        rows.append(
+            _labelled(
+                ft.Row(
+                    [ft.Text(c.side, width=110, weight=ft.FontWeight.BOLD)]
+                    + [_chip(colour, True) for _ in range(c.left)],
+                    spacing=4,
+                    wrap=True,
+                ),
+                f"Chips {c.side}: {c.left} left",
+            )
+        )
         pool += [_chip(colour, True) for _ in range(c.pool)]
     total = sum(c.pool for c in chips)
-    rows.append(_labelled(ft.Row([ft.Text("Pool", width=110, weight=ft.FontWeight.BOLD)] + pool, spacing=4, wrap=True),
-                          f"Pool: {total} chips"))
-    return ft.Container(content=ft.Column(rows, spacing=6), padding=PAD, border_radius=12,
-                        bgcolor=ft.Colors.SURFACE_CONTAINER_LOW)
+    rows.append(
+        _labelled(
+            ft.Row([ft.Text("Pool", width=110, weight=ft.FontWeight.BOLD)] + pool, spacing=4, wrap=True),
+            f"Pool: {total} chips",
+        )
+    )
+    return ft.Container(
+        content=ft.Column(rows, spacing=6), padding=PAD, border_radius=12, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW
+    )
 
 
 def _board(t) -> ft.Control:
@@ -174,7 +194,7 @@ def _deal_section(t) -> ft.Control | None:
     buttons = []
     for r in RANKS:
         text = f"{r} +{values[r]}" if r in values else r
-        handler = (lambda r: (lambda e: t.turn_up(r)))(r)
+        handler = (lambda r: lambda e: t.turn_up(r))(r)
         kind = ft.FilledButton if r in turned else ft.FilledTonalButton if r in values else ft.OutlinedButton
         btn = kind(content=text, on_click=handler)
         buttons.append(_labelled(btn, f"turn up {r}", handler))
@@ -203,12 +223,14 @@ def _end_section(t) -> ft.Control:
     held = t.jack_held or (jack["held"] if isinstance(jack, dict) else jack)
     rows.append(_choice_row("Jack held by", players + [("not in play", None)], held, t.hold_jack))
     if t.jack_held is not None:
-        rows.append(_choice_row(
-            "Jack won by",
-            [(f"{p} ({what})", p) for p, what in t.jack_choices()],
-            None,
-            t.jack_won,
-        ))
+        rows.append(
+            _choice_row(
+                "Jack won by",
+                [(f"{p} ({what})", p) for p, what in t.jack_choices()],
+                None,
+                t.jack_won,
+            )
+        )
     elif isinstance(jack, dict):
         rows.append(ft.Text(f"Jack won by {jack['won']}"))
     game = _UNSET
@@ -220,8 +242,11 @@ def _end_section(t) -> ft.Control:
     rows.append(_choice_row("Game", [(s, s) for s in t.sides] + [("tie", None)], game, t.game_to))
     if "game_cards" in f or ("game" in f and t.hand.card_points and sum(t.hand.card_points) > 1):
         rows.append(ft.Text("Card points: " + t.entered().get("game", "")))
-    rows.append(ft.OutlinedButton(content="Count the cards for Game", icon=ft.Icons.CALCULATE,
-                                  on_click=lambda e: t.open_counting()))
+    rows.append(
+        ft.OutlinedButton(
+            content="Count the cards for Game", icon=ft.Icons.CALCULATE, on_click=lambda e: t.open_counting()
+        )
+    )
     if t.counting is not None:
         rows.append(_counting(t))
     return _section("End of hand", rows)
@@ -233,24 +258,45 @@ def _counting(t) -> ft.Control:
     for side in c.sides:
         buttons = []
         for r in fv.COUNTING_RANKS:
-            handler = (lambda s, r: (lambda e: t.count_card(s, r)))(side, r)
-            buttons.append(_labelled(ft.OutlinedButton(content=f"+{r}", on_click=handler, disabled=c.left(r) == 0),
-                                     f"{side} took {r}", handler))
-        undo = (lambda s: (lambda e: t.uncount(s)))(side)
-        buttons.append(_labelled(ft.IconButton(icon=ft.Icons.BACKSPACE_OUTLINED, on_click=undo),
-                                 f"{side} remove the last card", undo))
-        rows.append(ft.Text(f"{side}: {c.summary(side)}", weight=ft.FontWeight.BOLD,
-                            semantics_label=f"Counted {side}: {c.points()[side]}"))
+            handler = (lambda s, r: lambda e: t.count_card(s, r))(side, r)
+            buttons.append(
+                _labelled(
+                    ft.OutlinedButton(content=f"+{r}", on_click=handler, disabled=c.left(r) == 0),
+                    f"{side} took {r}",
+                    handler,
+                )
+            )
+        undo = (lambda s: lambda e: t.uncount(s))(side)
+        buttons.append(
+            _labelled(
+                ft.IconButton(icon=ft.Icons.BACKSPACE_OUTLINED, on_click=undo), f"{side} remove the last card", undo
+            )
+        )
+        rows.append(
+            ft.Text(
+                f"{side}: {c.summary(side)}",
+                weight=ft.FontWeight.BOLD,
+                semantics_label=f"Counted {side}: {c.points()[side]}",
+            )
+        )
         rows.append(ft.Row(buttons, wrap=True, spacing=4))
     rows.append(_error(c.error))
     pts = c.points()
-    rows.append(ft.Row([
-        ft.FilledButton(content="Enter Game (" + ", ".join(f"{s} {p}" for s, p in pts.items()) + ")",
-                        on_click=lambda e: t.enter_counted()),
-        ft.TextButton(content="Cancel", on_click=lambda e: t.close_counting()),
-    ], wrap=True))
-    return ft.Container(content=ft.Column(rows, spacing=6), padding=PAD, border_radius=8,
-                        bgcolor=ft.Colors.TERTIARY_CONTAINER)
+    rows.append(
+        ft.Row(
+            [
+                ft.FilledButton(
+                    content="Enter Game (" + ", ".join(f"{s} {p}" for s, p in pts.items()) + ")",
+                    on_click=lambda e: t.enter_counted(),
+                ),
+                ft.TextButton(content="Cancel", on_click=lambda e: t.close_counting()),
+            ],
+            wrap=True,
+        )
+    )
+    return ft.Container(
+        content=ft.Column(rows, spacing=6), padding=PAD, border_radius=8, bgcolor=ft.Colors.TERTIARY_CONTAINER
+    )
 
 
 def _penalty_section(t, award_points: str, set_award_points) -> ft.Control:
@@ -263,20 +309,33 @@ def _penalty_section(t, award_points: str, set_award_points) -> ft.Control:
     rows: list[ft.Control] = []
     buttons = []
     for text, kind in kinds:
-        handler = (lambda k: (lambda e: t.misdeal() if k == "misdeal" else t.ask_penalty(None if t.penalty == k else k)))(kind)
+        handler = (lambda k: lambda e: t.misdeal() if k == "misdeal" else t.ask_penalty(None if t.penalty == k else k))(
+            kind
+        )
         buttons.append(_labelled(ft.OutlinedButton(content=text, on_click=handler), f"penalty {text.lower()}", handler))
     rows.append(ft.Row(buttons, wrap=True, spacing=6))
     kind = t.penalty
     if kind in ("revoke", "honour", "peek"):
-        what = {"revoke": "Who revoked?", "honour": "Who revoked holding an honour? (their side loses the match)",
-                "peek": "Who looked at their cards before the pitch?"}[kind]
+        what = {
+            "revoke": "Who revoked?",
+            "honour": "Who revoked holding an honour? (their side loses the match)",
+            "peek": "Who looked at their cards before the pitch?",
+        }[kind]
         act = {"revoke": t.revoke, "honour": lambda p: t.revoke(p, honour=True), "peek": t.peek}[kind]
         rows.append(_choice_row(what, [(p, p) for p in t.players], None, act))
         rows.append(ft.TextButton(content="Cancel", on_click=lambda e: t.ask_penalty(None)))
     elif kind == "award":
-        rows.append(ft.TextField(label="Award points", value=award_points, width=140, dense=True,
-                                 keyboard_type=ft.KeyboardType.NUMBER, key="award-points",
-                                 on_change=lambda e: set_award_points(e.control.value)))
+        rows.append(
+            ft.TextField(
+                label="Award points",
+                value=award_points,
+                width=140,
+                dense=True,
+                keyboard_type=ft.KeyboardType.NUMBER,
+                key="award-points",
+                on_change=lambda e: set_award_points(e.control.value),
+            )
+        )
 
         def give(side):
             text = award_points.strip()
@@ -290,9 +349,18 @@ def _penalty_section(t, award_points: str, set_award_points) -> ft.Control:
         rows.append(ft.TextButton(content="Cancel", on_click=lambda e: t.ask_penalty(None)))
     pens = t.facts.get("penalties") or []
     if pens:
-        rows.append(ft.Text("This hand: " + "; ".join(
-            p["type"] + (f" by {p['by']}" if "by" in p else "") + (" (honour)" if p.get("honour") else "")
-            + (f" {p['points']} to {p['side']}" if p["type"] == "award" else "") for p in pens)))
+        rows.append(
+            ft.Text(
+                "This hand: "
+                + "; ".join(
+                    p["type"]
+                    + (f" by {p['by']}" if "by" in p else "")
+                    + (" (honour)" if p.get("honour") else "")
+                    + (f" {p['points']} to {p['side']}" if p["type"] == "award" else "")
+                    for p in pens
+                )
+            )
+        )
     return _section("Penalties", rows)
 
 
@@ -301,7 +369,7 @@ def _deal_next(t) -> list[ft.Control]:
     suggested = t.suggested_dealer()
     buttons = [
         (ft.FilledButton if name == suggested else ft.OutlinedButton)(
-            content=f"{name} deals", on_click=(lambda n: (lambda e: t.start_hand(n)))(name)
+            content=f"{name} deals", on_click=(lambda n: lambda e: t.start_hand(n))(name)
         )
         for name in t.players
     ]
@@ -322,12 +390,17 @@ def FoursTable(shared, mid: str):
     if isinstance(t, str):
         return ft.Column([_heading("Cannot open this match"), _error(t), ft.Button(content="Home", on_click=_go("/"))])
     phase = t.phase
-    status = (f"{t.dealer} deals" if phase == "hand" else "hand counted" if phase == "deal" else f"{t.winner} won")
+    status = f"{t.dealer} deals" if phase == "hand" else "hand counted" if phase == "deal" else f"{t.winner} won"
     top = ft.Row(
         [
             ft.IconButton(icon=ft.Icons.HOME, tooltip="Home", on_click=_go("/")),
-            ft.Text(f"Hand {t.hand_number} · {status}", size=16, weight=ft.FontWeight.BOLD, expand=True,
-                    semantics_label=f"Hand {t.hand_number}, {status}"),
+            ft.Text(
+                f"Hand {t.hand_number} · {status}",
+                size=16,
+                weight=ft.FontWeight.BOLD,
+                expand=True,
+                semantics_label=f"Hand {t.hand_number}, {status}",
+            ),
             ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=lambda e: t.undo()),
             ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=lambda e: t.redo()),
         ],
@@ -337,21 +410,38 @@ def FoursTable(shared, mid: str):
         ft.Container(content=top, key="top"),
         ft.Container(content=_scores(t), key="scores"),
         ft.Container(content=_board(t), key="board"),
-        ft.Text(t.note or "", size=18, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY,
-                semantics_label=f"Credited {t.note}" if t.note else None, visible=bool(t.note), key="note"),
+        ft.Text(
+            t.note or "",
+            size=18,
+            weight=ft.FontWeight.BOLD,
+            color=ft.Colors.PRIMARY,
+            semantics_label=f"Credited {t.note}" if t.note else None,
+            visible=bool(t.note),
+            key="note",
+        ),
         ft.Container(content=_error(t.error), key="error"),
     ]
     panel: list[ft.Control]
     if phase == "over":
         line = t.winner_line()
-        panel = [ft.Container(
-            content=ft.Column([
-                ft.Text(line, size=24, weight=ft.FontWeight.BOLD, semantics_label=f"Winner {line}"),
-                ft.Row([ft.OutlinedButton(content="New match", on_click=_go("/new/fours")),
-                        ft.OutlinedButton(content="History", on_click=_go("/history"))]),
-            ]),
-            bgcolor=ft.Colors.PRIMARY_CONTAINER, padding=PAD, border_radius=12,
-        )]
+        panel = [
+            ft.Container(
+                content=ft.Column(
+                    [
+                        ft.Text(line, size=24, weight=ft.FontWeight.BOLD, semantics_label=f"Winner {line}"),
+                        ft.Row(
+                            [
+                                ft.OutlinedButton(content="New match", on_click=_go("/new/fours")),
+                                ft.OutlinedButton(content="History", on_click=_go("/history")),
+                            ]
+                        ),
+                    ]
+                ),
+                bgcolor=ft.Colors.PRIMARY_CONTAINER,
+                padding=PAD,
+                border_radius=12,
+            )
+        ]
     elif phase == "deal":
         panel = []
         if t.hand:
@@ -361,11 +451,21 @@ def FoursTable(shared, mid: str):
         panel = []
         pending = t.pending_note()
         if pending:
-            panel.append(ft.Container(content=ft.Text(pending, semantics_label=f"Pending {pending}"),
-                                      bgcolor=ft.Colors.TERTIARY_CONTAINER, padding=PAD, border_radius=8))
+            panel.append(
+                ft.Container(
+                    content=ft.Text(pending, semantics_label=f"Pending {pending}"),
+                    bgcolor=ft.Colors.TERTIARY_CONTAINER,
+                    padding=PAD,
+                    border_radius=8,
+                )
+            )
         items = t.items()
-        panel.append(ft.Text("This hand: " + ("; ".join(items) if items else "nothing credited yet"),
-                             semantics_label="This hand: " + ("; ".join(items) if items else "nothing")))
+        panel.append(
+            ft.Text(
+                "This hand: " + ("; ".join(items) if items else "nothing credited yet"),
+                semantics_label="This hand: " + ("; ".join(items) if items else "nothing"),
+            )
+        )
         deal = _deal_section(t)
         if deal is not None:
             panel.append(deal)
@@ -374,8 +474,10 @@ def FoursTable(shared, mid: str):
     body.append(ft.Column(panel, spacing=10, key=f"panel-{phase}", horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
     lines = t.hand_lines()
     if lines:
-        body.append(ft.Container(
-            content=ft.Column([_heading("Hands", 16)] + [ft.Text(x, size=13) for x in lines], spacing=4),
-            key="hands",
-        ))
+        body.append(
+            ft.Container(
+                content=ft.Column([_heading("Hands", 16)] + [ft.Text(x, size=13) for x in lines], spacing=4),
+                key="hands",
+            )
+        )
     return ft.Column(body, spacing=8, scroll=ft.ScrollMode.AUTO, expand=True)

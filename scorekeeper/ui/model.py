@@ -31,8 +31,9 @@ import json
 import random
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from scorekeeper.allfives.engine import Match, round5
 from scorekeeper.allfives.layout import Layout
@@ -48,8 +49,8 @@ from scorekeeper.allfives.rules import (
     Rules,
 )
 from scorekeeper.allfives.tiles import Tile
-from scorekeeper.errors import ScorekeeperError
 from scorekeeper.allfives.timeline import timeline
+from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
 from scorekeeper.tally import Pegboard, Tally, TallyError, pegboard, tally
 from scorekeeper.tally.timeline import Timeline
@@ -393,9 +394,7 @@ class TableModel(_Table):
         s = m.setup
         h = m.hand
         held = h.held if h else [m.rules.hand_size] * len(s.players)
-        return [
-            PlayerRow(n, s.sides[s.side_of[i]], held[i], m.to_move == n) for i, n in enumerate(s.players)
-        ]
+        return [PlayerRow(n, s.sides[s.side_of[i]], held[i], m.to_move == n) for i, n in enumerate(s.players)]
 
     @property
     def scores(self) -> dict[str, int]:
@@ -747,7 +746,9 @@ class TableModel(_Table):
                     raise ValueError(f"{name}: pips must be a whole number, not {s!r}")
                 out[name] = int(s)
             else:
-                raise ValueError(f"{name} still holds {held} tile{'s' if held != 1 else ''}: pick them or type their pips")
+                raise ValueError(
+                    f"{name} still holds {held} tile{'s' if held != 1 else ''}: pick them or type their pips"
+                )
         return out
 
     def settlement_preview(self) -> tuple[list[str], str | None]:

@@ -71,7 +71,9 @@ def run(db: str | None, *, web: bool, host: str | None, port: int | None, open_b
             _check_port(host, port)
             shown = host if host not in ("0.0.0.0", "::") else (_lan_address() or "localhost")
             print(f"Scorekeeper is served at http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
-            if open_browser and (not sys.platform.startswith("linux") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+            if open_browser and (
+                not sys.platform.startswith("linux") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+            ):
                 import threading
                 import webbrowser
 

@@ -49,7 +49,7 @@ def _choice_row(label: str, options: list[tuple[str, object]], current, on_pick)
     buttons = []
     for text, value in options:
         selected = value == current
-        handler = (lambda v: (lambda e: on_pick(v)))(value)
+        handler = (lambda v: lambda e: on_pick(v))(value)
         btn = (
             ft.FilledButton(content=text, on_click=handler)
             if selected

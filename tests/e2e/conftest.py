@@ -37,8 +37,10 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/"
 
-    def start(self) -> "Server":
-        self.proc = harness.start_server(self.cmd, self.port, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    def start(self) -> Server:
+        self.proc = harness.start_server(
+            self.cmd, self.port, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
+        )
         return self
 
     def stop(self) -> None:

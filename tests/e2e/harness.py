@@ -42,7 +42,8 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from typing import Pattern, Union
+from re import Pattern
+from typing import Union
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -141,9 +142,7 @@ def start_server(
     child_env.update(_FLET_ENV_SET)
     if env:
         child_env.update(env)
-    log = tempfile.NamedTemporaryFile(
-        prefix=f"flet-server-{port}-", suffix=".log", delete=False
-    )
+    log = tempfile.NamedTemporaryFile(prefix=f"flet-server-{port}-", suffix=".log", delete=False)
     proc = subprocess.Popen(
         cmd,
         stdout=log,
@@ -162,14 +161,13 @@ def start_server(
         if proc.poll() is not None:
             raise RuntimeError(
                 f"server exited with code {proc.returncode} before answering "
-                f"on port {port}; cmd={cmd!r}\n--- server output ---\n"
-                + server_log(proc)
+                f"on port {port}; cmd={cmd!r}\n--- server output ---\n" + server_log(proc)
             )
         try:
             with urllib.request.urlopen(proc.url, timeout=2) as resp:  # type: ignore[attr-defined]
                 if resp.status == 200:
                     return proc
-        except (urllib.error.URLError, ConnectionError, socket.timeout, OSError):
+        except (TimeoutError, urllib.error.URLError, ConnectionError, OSError):
             pass
         if time.monotonic() > deadline:
             out = server_log(proc)
@@ -226,9 +224,7 @@ def launch_browser(playwright, headless: bool = True, **context_kwargs):
     ``external_requests``).
     """
     playwright.selectors.set_test_id_attribute("flt-semantics-identifier")
-    browser = playwright.chromium.launch(
-        executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=headless
-    )
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=headless)
     return browser, new_context(browser, **context_kwargs)
 
 
@@ -291,9 +287,7 @@ def enable_semantics(page, timeout: float = APP_LOAD_TIMEOUT) -> None:
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise TimeoutError(
-                f"Flutter semantics tree did not appear within {timeout}s at {page.url}"
-            )
+            raise TimeoutError(f"Flutter semantics tree did not appear within {timeout}s at {page.url}")
         if page.evaluate(has_text):
             break
         if placeholder.count():
@@ -302,9 +296,7 @@ def enable_semantics(page, timeout: float = APP_LOAD_TIMEOUT) -> None:
             except Exception:  # detached between count() and click
                 pass
         try:
-            page.wait_for_function(
-                has_text, polling=50, timeout=min(remaining, 1) * 1000
-            )
+            page.wait_for_function(has_text, polling=50, timeout=min(remaining, 1) * 1000)
             break
         except Exception:
             continue  # not there yet: click the placeholder again if present
@@ -350,9 +342,7 @@ def button(page, name: str):
     """
     exact = page.get_by_role("button", name=name, exact=True)
     tooltip = page.locator(f"flt-semantics[aria-label={_css_str(name)}] [role=button]")
-    labelled = page.locator("flt-semantics[role=button]").filter(
-        has_text=re.compile("^" + re.escape(name) + r"\n")
-    )
+    labelled = page.locator("flt-semantics[role=button]").filter(has_text=re.compile("^" + re.escape(name) + r"\n"))
     return exact.or_(tooltip).or_(labelled)
 
 
@@ -397,8 +387,7 @@ def fill(page, label: str, value: str, timeout: float = ACTION_TIMEOUT) -> None:
             return
         if time.monotonic() > deadline:
             raise AssertionError(
-                f"text field {label!r} holds {got!r} after fill({value!r}); "
-                "is it a controlled TextField (value=state)?"
+                f"text field {label!r} holds {got!r} after fill({value!r}); is it a controlled TextField (value=state)?"
             )
 
 
@@ -442,14 +431,10 @@ def wait_text(page, text: TextMatch, timeout: float = ACTION_TIMEOUT) -> None:
     except Exception as e:
         if "Timeout" not in str(e):
             raise
-        raise TimeoutError(
-            f"text {text!r} not shown within {timeout}s; texts now: {read_texts(page)!r}"
-        ) from None
+        raise TimeoutError(f"text {text!r} not shown within {timeout}s; texts now: {read_texts(page)!r}") from None
 
 
-def scroll_until(
-    page, text: TextMatch, over=None, step: int = 400, max_steps: int = 40
-) -> None:
+def scroll_until(page, text: TextMatch, over=None, step: int = 400, max_steps: int = 40) -> None:
     """Scroll with the mouse wheel until ``text`` (as in ``wait_text``) is in
     the semantics tree.  Needed for lazy lists (``ft.ListView``, ``ft.GridView``):
     items that are not built are simply absent from the tree, so a locator
@@ -489,7 +474,6 @@ def wait_idle(page, quiet: float = 0.3, timeout: float = ACTION_TIMEOUT) -> None
         })""",
         [int(quiet * 1000), int(timeout * 1000)],
     )
-
 
 
 def settle(page, loc) -> None:
@@ -558,6 +542,7 @@ def enter(page, label: str, value: str) -> None:
     page.keyboard.press("Tab")
     wait_idle(page, quiet=0.15)
 
+
 def _css_str(s: str) -> str:
     """Quote ``s`` as a CSS string literal."""
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ") + '"'
@@ -592,4 +577,3 @@ __all__ = [
     "wait_idle",
     "wait_text",
 ]
-

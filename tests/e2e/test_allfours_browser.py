@@ -21,8 +21,13 @@ pytestmark = pytest.mark.browser
 tap = harness.tap
 NAMES = ["Ann", "Ben", "Cy", "Di"]
 US, THEM = "Ann & Cy", "Ben & Di"
-RECORD = {"format": "scorekeeper/1", "game": "all-fours", "players": NAMES,
-          "teams": {US: ["Ann", "Cy"], THEM: ["Ben", "Di"]}, "rules": {"variant": "trinidad"}}
+RECORD = {
+    "format": "scorekeeper/1",
+    "game": "all-fours",
+    "players": NAMES,
+    "teams": {US: ["Ann", "Cy"], THEM: ["Ben", "Di"]},
+    "rules": {"variant": "trinidad"},
+}
 
 
 class Table:
@@ -64,8 +69,11 @@ def test_a_trinidad_match_to_14(server, app):
     for i, name in enumerate(NAMES, 1):
         harness.enter(page, f"Player {i}", name)
     wait_text(page, f"Sides: {US} against {THEM}  (partners sit opposite)")
-    wait_text(page, "Trinidad: turn-up A 1, 6 2, J 3 (every card turned counts); hang jack 3; "
-                    "a Game tie scores nobody; deals counter-clockwise; plays to 14")
+    wait_text(
+        page,
+        "Trinidad: turn-up A 1, 6 2, J 3 (every card turned counts); hang jack 3; "
+        "a Game tie scores nobody; deals counter-clockwise; plays to 14",
+    )
     assert "Variant: Trinidad" in read_texts(page)  # the default variant
     tap(page, "First dealer: Ann")
     tap(page, "Start match")
@@ -158,15 +166,20 @@ def test_a_west_yorkshire_match_to_11(server, app):
     for i, name in enumerate(NAMES, 1):
         harness.enter(page, f"Player {i}", name)
     tap(page, "Variant: West Yorkshire")
-    wait_text(page, "West Yorkshire: trump is pitched; Jack 1 to who wins it; a Game tie scores nobody; "
-                    "deals clockwise; plays to 11")
+    wait_text(
+        page,
+        "West Yorkshire: trump is pitched; Jack 1 to who wins it; a Game tie scores nobody; "
+        "deals clockwise; plays to 11",
+    )
     tap(page, "First dealer: Ann")
     tap(page, "Start match")
 
     t = Table(page, "west-yorkshire")
     t.deal("Ann", first=True)
     texts = read_texts(page)
-    assert not [x for x in texts if x.startswith("turn up ") or "begs?" in x], "nothing is turned up when trump is pitched"
+    assert not [x for x in texts if x.startswith("turn up ") or "begs?" in x], (
+        "nothing is turned up when trump is pitched"
+    )
     t.fact("High: Ann", high="Ann")
     t.fact("Low: Ben", low="Ben")
     tap(page, "Jack held by: Cy")

@@ -83,7 +83,10 @@ def test_two_player_hand_to_a_domino(server, app):
     click(page, "Settle hand")
     wait_text(page, re.compile(r"^Hand 2, Ann to play"))
     record = {
-        "format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"], "rules": {"hand_size": 3},
+        "format": "scorekeeper/1",
+        "game": "all-fives",
+        "players": ["Ann", "Ben"],
+        "rules": {"hand_size": 3},
         "hands": [{"leader": "Ann", "turns": entries, "remaining": {"Ben": 8}}, {"leader": "Ann", "turns": []}],
     }
     expected = score_record(record)["scores"]
@@ -128,7 +131,11 @@ def test_four_player_partnership_hand_to_a_block(server, app):
         fill(page, f"{name} pips", str(pips))
         remaining[name] = pips
     record = {
-        "format": "scorekeeper/1", "game": "all-fives", "players": names, "teams": teams, "rules": {"hand_size": 7},
+        "format": "scorekeeper/1",
+        "game": "all-fives",
+        "players": names,
+        "teams": teams,
+        "rules": {"hand_size": 7},
         "hands": [{"leader": "Ben", "turns": entries, "remaining": remaining}],
     }
     expected = score_record(record)

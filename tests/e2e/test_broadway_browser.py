@@ -109,8 +109,9 @@ def test_a_short_broadway_hand(server, app):
 AXIS = {"North": "x", "South": "x", "East": "y", "West": "y"}  # the way a seat sets its tiles
 
 
-def short_hand(page, m: Match, leader: str, direction: bool = False, exposed: str | None = None,
-               undo: bool = False) -> None:
+def short_hand(
+    page, m: Match, leader: str, direction: bool = False, exposed: str | None = None, undo: bool = False
+) -> None:
     """One hand kept short: ``leader`` sets the double, the next player a tile on it (0 points),
     then (after ``exposed``, shown by the player after that) four passes block the hand and the
     prefilled tiles left are settled."""
