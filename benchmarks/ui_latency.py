@@ -184,8 +184,7 @@ def timed_tap(page, loc, want: str, timeout: float = harness.ACTION_TIMEOUT) -> 
 
 # ------------------------------------------------------------------ ours
 def _engine() -> Match:
-    env = {"format": "scorekeeper/1", "game": "all-fives", "players": list(PLAYERS)}
-    return Match(Setup.of(Envelope.parse(env), None))
+    return Match(Setup.new(PLAYERS))
 
 
 def _next_play(m: Match):

@@ -125,12 +125,13 @@ def read_json(path: str) -> Any:
 
 
 def cmd_score(args) -> int:
-    from scorekeeper.games import render, score_record
+    from scorekeeper import registry
 
     record = read_json(args.record)
-    out = score_record(record)
+    game = registry.game_of(record)
+    out = game.score(record)
     if args.text:
-        sys.stdout.write(render(out))
+        sys.stdout.write(game.render(out))
     else:
         json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")

@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorekeeper import registry
 from scorekeeper.errors import RecordFormatError
 
 FORMAT = "scorekeeper/1"
-GAMES = ("all-fives", "all-fours", "broadway")
 ENVELOPE_KEYS = ("format", "game", "players", "teams", "rules", "hands")
 METADATA_KEYS = ("id", "title", "started", "notes")
 
@@ -68,8 +68,9 @@ class Envelope:
         if fmt != FORMAT:
             raise RecordFormatError(f"format must be {FORMAT!r}, not {fmt!r}", field="format")
         game = record.get("game")
-        if game not in GAMES or not isinstance(game, str):
-            raise RecordFormatError(f"unknown game {game!r} (known: {', '.join(GAMES)})", field="game")
+        known = registry.ids()
+        if not isinstance(game, str) or game not in known:
+            raise RecordFormatError(f"unknown game {game!r} (known: {', '.join(known)})", field="game")
         players = record.get("players")
         if not isinstance(players, list):
             raise RecordFormatError(f"must be a list of names, not {type_name(players)}", field="players")

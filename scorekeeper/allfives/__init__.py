@@ -14,7 +14,7 @@ from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
 from scorekeeper.allfives.layout import Layout
 from scorekeeper.allfives.record import load, parse_record, result, score_record, to_record
 from scorekeeper.allfives.rules import HAND_SIZE_PRESETS, Rules
-from scorekeeper.allfives.tiles import Tile, tiles_of_set
+from scorekeeper.dominoes.tiles import Tile, tiles_of_set
 
 __all__ = [
     "Event",

@@ -2,14 +2,12 @@
 
 :class:`Match` applies events one at a time (:meth:`Match.push`), checking
 every rule, and keeps its state incrementally: a play costs a handful of
-integer updates, never a recount. :meth:`Match.undo` drops the last event
+integer updates, never a recount. :meth:`Match.pop` drops the last event
 (the current hand is folded again from its start; earlier hands are kept).
 
->>> from scorekeeper.envelope import Envelope
->>> from scorekeeper.allfives.tiles import Tile
->>> env = Envelope.parse({"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"]})
->>> m = Match(Setup.of(env))
->>> m.push(StartHand("Ann"))
+>>> from scorekeeper.dominoes import Tile
+>>> m = Match(Setup.new(["Ann", "Ben"]))
+>>> m.start("Ann")
 >>> m.play("3-2").points, m.play("2-2", on="3-2").count
 (5, 7)
 >>> m.to_move, m.scores
@@ -20,9 +18,11 @@ integer updates, never a recount. :meth:`Match.undo` drops the last event
 Traceback (most recent call last):
 ...
 scorekeeper.errors.IllegalTileError: hand 1, turn 3: 2-2 is already on the table
->>> m.undo(); m.scores
+>>> m.pop(); m.scores
 Play(tile=Tile(2, 2), on=Tile(3, 2), draw=0, claim=None, muggins=None, player=None)
 [5, 0]
+>>> m.to_record()["hands"]
+[{'leader': 'Ann', 'turns': [{'play': '3-2'}]}]
 """
 
 from __future__ import annotations
@@ -30,13 +30,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
 from scorekeeper.allfives.layout import Layout
-from scorekeeper.allfives.rules import Rules
-from scorekeeper.allfives.tiles import Tile, tiles_of_set
-from scorekeeper.envelope import Envelope
+from scorekeeper.allfives.rules import Rules, worth
+from scorekeeper.dominoes.tiles import Tile, tiles_of_set
+from scorekeeper.envelope import FORMAT, Envelope
 from scorekeeper.errors import (
     AmbiguousPlacementError,
     ClaimError,
@@ -48,9 +48,12 @@ from scorekeeper.errors import (
     LeaderError,
     MatchOverError,
     NothingToUndoError,
+    RecordFormatError,
     RemainingError,
     WrongPlayerError,
 )
+
+GAME_ID = "all-fives"
 
 
 def round5(x: int | Fraction) -> int:
@@ -70,7 +73,12 @@ def _round5_ratio(pips: int, parts: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Setup:
-    """Everything fixed for a whole match: who plays, on which sides, by which rules."""
+    """Everything fixed for a whole match: who plays, on which sides, by which rules.
+
+    >>> s = Setup.new(["Ann", "Ben", "Cy", "Di"], teams={"NS": ["Ann", "Cy"], "EW": ["Ben", "Di"]})
+    >>> s.sides, s.side_of, s.rules.hand_size
+    (('NS', 'EW'), (0, 1, 0, 1), 5)
+    """
 
     players: tuple[str, ...]
     sides: tuple[str, ...]
@@ -79,14 +87,27 @@ class Setup:
     envelope: Envelope | None = None
 
     @classmethod
-    def of(cls, envelope: Envelope, rules: Mapping | None = None) -> Setup:
-        return cls(
-            envelope.players,
-            envelope.sides,
-            envelope.side_of,
-            Rules.parse(rules, players=len(envelope.players)),
-            envelope,
-        )
+    def of(cls, record: Any) -> Setup:
+        """The setup of an ``"game": "all-fives"`` record (envelope and rules checked)."""
+        env = Envelope.parse(record)
+        if env.game != GAME_ID:
+            raise RecordFormatError(f"not an All Fives record (game {env.game!r})", field="game")
+        return cls(env.players, env.sides, env.side_of, Rules.parse(record.get("rules"), len(env.players)), env)
+
+    @classmethod
+    def new(
+        cls,
+        players: Iterable[str],
+        teams: Mapping[str, Iterable[str]] | None = None,
+        rules: Mapping[str, Any] | None = None,
+    ) -> Setup:
+        """A setup for a new match: the players in seating order, the sides, the rule options."""
+        record: dict[str, Any] = {"format": FORMAT, "game": GAME_ID, "players": list(players)}
+        if teams is not None:
+            record["teams"] = {k: list(v) for k, v in teams.items()}
+        if rules is not None:
+            record["rules"] = dict(rules)
+        return cls.of(record)
 
 
 class Turn(NamedTuple):
@@ -280,7 +301,7 @@ class Match:
         """
         h = self.hand
         count = h.layout.count_after(tile, on if h.turns else None)
-        return count, (count // self.rules.scale if count % 5 == 0 else 0)
+        return count, worth(count, self._scale)
 
     def state(self) -> tuple:
         """A comparable description of the whole state (for tests)."""
@@ -337,7 +358,17 @@ class Match:
         m.extend(events)
         return m
 
-    def undo(self) -> Event:
+    def start(self, leader: str | None = None) -> None:
+        """Start the next hand; ``leader`` may be left out where the rules name it (after a domino)."""
+        self.push(StartHand(leader))
+
+    def to_record(self) -> dict[str, Any]:
+        """The match as a ``scorekeeper/1`` record (the inverse of :func:`~scorekeeper.allfives.record.load`)."""
+        from scorekeeper.allfives.record import to_record
+
+        return to_record(self)
+
+    def pop(self) -> Event:
         """Drop the last event and return it."""
         if not self.events:
             raise NothingToUndoError("there is nothing to undo")
@@ -443,18 +474,18 @@ class Match:
         left = held[p] + draw - 1
         held[p] = left
         h.passes = 0
-        worth = count // self._scale if count % 5 == 0 else 0
+        value = worth(count, self._scale)
         if self._check_claims:
-            if worth:
-                points, voided = self._score(self._side_of[p], worth, h, len(turns) + 1)
+            if value:
+                points, voided = self._score(self._side_of[p], value, h, len(turns) + 1)
             else:
                 points = 0
                 voided = False
             turn = _new_turn(
-                Turn, (p, tile, on, count, points, draw, claim, None if claim is None else claim == worth, voided, None)
+                Turn, (p, tile, on, count, points, draw, claim, None if claim is None else claim == value, voided, None)
             )
         else:
-            turn = self._muggins_turn(h, p, tile, on, count, worth, draw, claim, caller)
+            turn = self._muggins_turn(h, p, tile, on, count, value, draw, claim, caller)
         turns.append(turn)
         if not left:
             h.end = "domino"
@@ -481,16 +512,16 @@ class Match:
             f'{tile} fits {" and ".join(str(t) for t in fits)}: say which with "on"', hand=h.number, turn=turn
         )
 
-    def _muggins_turn(self, h, p, tile, on, count, worth, draw, claim, caller) -> Turn:
+    def _muggins_turn(self, h, p, tile, on, count, value, draw, claim, caller) -> Turn:
         """A play under ``claims: "muggins"``: the player scores only what they claim."""
         turn_no = len(h.turns) + 1
         c = claim or 0
-        gained = c if c <= worth else 0
+        gained = c if c <= value else 0
         points, voided = self._score(self.setup.side_of[p], gained, h, turn_no) if gained else (0, False)
         muggins = None
         if caller is not None and self.winner is None:
             csid = self.setup.side_of[caller]
-            missed = worth - c
+            missed = value - c
             mpoints, mvoided = self._score(csid, missed, h, turn_no) if missed > 0 else (0, False)
             muggins = (caller, csid, mpoints, mvoided)
         return Turn(p, tile, on, count, points, draw, claim, None, voided, muggins)

@@ -8,7 +8,7 @@ undo drops the last one. They mirror the record's entries one to one:
 * :class:`Pass` -- a turn that passes (``{"pass": true, "draw": ...}``);
 * :class:`Settle` -- the tiles or pips left in hands (``remaining``).
 
->>> from scorekeeper.allfives.tiles import Tile
+>>> from scorekeeper.dominoes.tiles import Tile
 >>> Play(Tile(5, 0), on=Tile(5, 5))
 Play(tile=Tile(5, 0), on=Tile(5, 5), draw=0, claim=None, muggins=None, player=None)
 >>> Play(Tile(5, 0)) == Play(Tile(0, 5))
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorekeeper.allfives.tiles import Tile
+from scorekeeper.dominoes.tiles import Tile
 
 
 @dataclass(frozen=True, slots=True)

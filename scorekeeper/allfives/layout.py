@@ -15,7 +15,7 @@ The count is kept incrementally: every placement changes it by a few pips.
 
 The worked example of the spec:
 
->>> from scorekeeper.allfives.tiles import Tile
+>>> from scorekeeper.dominoes.tiles import Tile
 >>> lay = Layout(spinner="first-double")
 >>> lay.lead(Tile(3, 2))
 5
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scorekeeper.allfives.tiles import Tile
+from scorekeeper.dominoes.tiles import Tile
 
 # Node kinds
 LINE, DOUBLE, SPINNER = 0, 1, 2

@@ -1,7 +1,7 @@
 """All Fives match records: entries <-> events, and the ``score`` output.
 
 ``parse_record`` reads a ``scorekeeper/1`` record into a :class:`Setup` and
-a list of events; ``to_record`` writes them back; ``score_record`` is what
+a list of events; ``to_record`` writes a match back; ``score_record`` is what
 ``scorekeeper score`` prints.
 
 >>> rec = {"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"],
@@ -11,8 +11,7 @@ a list of events; ``to_record`` writes them back; ``score_record`` is what
 [('3-2', 5, 5), ('2-2', 7, 0)]
 >>> out["scores"], out["hands"][0]["end"]
 ({'Ann': 5, 'Ben': 0}, 'open')
->>> setup, events = parse_record(rec)
->>> to_record(setup, events)["hands"] == rec["hands"]
+>>> to_record(load(rec))["hands"] == rec["hands"]
 True
 """
 
@@ -23,20 +22,12 @@ from typing import Any
 
 from scorekeeper.allfives.engine import Hand, Match, Setup
 from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
-from scorekeeper.allfives.tiles import Tile
-from scorekeeper.envelope import FORMAT, METADATA_KEYS, Envelope, type_name
+from scorekeeper.dominoes.tiles import Tile
+from scorekeeper.envelope import FORMAT, METADATA_KEYS, type_name
 from scorekeeper.errors import RecordFormatError, RemainingError, ScorekeeperError
 
 HAND_KEYS = ("leader", "turns", "remaining")
 TURN_KEYS = ("player", "draw", "play", "on", "pass", "claim", "muggins")
-
-
-def read_setup(record: Any) -> Setup:
-    """The envelope and rules of an All Fives record."""
-    env = Envelope.parse(record)
-    if env.game != "all-fives":
-        raise RecordFormatError(f"{env.game} records are not supported yet", field="game")
-    return Setup.of(env, record.get("rules"))
 
 
 def _tile(value: Any, highest: int, what: str, **where) -> Tile:
@@ -129,13 +120,13 @@ def iter_events(record: dict, setup: Setup) -> Iterator[Event]:
 
 def parse_record(record: Any) -> tuple[Setup, list[Event]]:
     """Read a whole record (format checks only; rules are checked when the events are pushed)."""
-    setup = read_setup(record)
+    setup = Setup.of(record)
     return setup, list(iter_events(record, setup))
 
 
 def load(record: Any) -> Match:
     """Replay a record through the engine, checking every rule."""
-    setup = read_setup(record)
+    setup = Setup.of(record)
     match = Match(setup)
     push = match.push
     for event in iter_events(record, setup):
@@ -177,8 +168,9 @@ def event_entry(event: Play | Pass) -> dict:
     return entry
 
 
-def to_record(setup: Setup, events: list[Event]) -> dict:
+def to_record(match: Match) -> dict[str, Any]:
     """Write a match back as a ``scorekeeper/1`` record."""
+    setup = match.setup
     env = setup.envelope
     record: dict[str, Any] = {"format": FORMAT, "game": "all-fives", "players": list(setup.players)}
     if env is not None and env.teams is not None:
@@ -190,7 +182,7 @@ def to_record(setup: Setup, events: list[Event]) -> dict:
             if key in env.metadata:
                 record[key] = env.metadata[key]
     hands: list[dict] = []
-    for e in events:
+    for e in match.events:
         t = type(e)
         if t is StartHand:
             hands.append({"leader": e.leader, "turns": []} if e.leader is not None else {"turns": []})

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorekeeper.allfives.tiles import set_size
+from scorekeeper.dominoes.tiles import set_size
 from scorekeeper.errors import RulesError
 
 SPINNER_POLICIES = ("first-double", "none", "all-doubles")
@@ -48,6 +48,16 @@ RULE_KEYS = (
     "boneyard_reserve",
     "claims",
 )
+
+
+def worth(count: int, scale: int) -> int:
+    """What a count scores: a multiple of five scores itself, divided by ``scale``
+    (5 in cribbage-style matches); any other count scores nothing.
+
+    >>> worth(15, 1), worth(15, 5), worth(12, 1), worth(0, 1)
+    (15, 3, 0, 0)
+    """
+    return count // scale if count % 5 == 0 else 0
 
 
 def default_target(players: int, scale: int) -> int:
@@ -90,6 +100,10 @@ class Rules:
     boneyard_reserve: int = 0
     claims: str = "check"
     given: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def worth(self, count: int) -> int:
+        """What ``count`` scores under these rules (see :func:`worth`)."""
+        return worth(count, self.scale)
 
     @property
     def tiles(self) -> int:

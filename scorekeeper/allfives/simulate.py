@@ -19,10 +19,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from scorekeeper.allfives.engine import Match
+from scorekeeper.allfives.engine import Match, Setup
 from scorekeeper.allfives.events import Pass, Play, Settle, StartHand
-from scorekeeper.allfives.record import event_entry, read_setup
-from scorekeeper.allfives.tiles import tiles_of_set
+from scorekeeper.allfives.record import event_entry
+from scorekeeper.dominoes.tiles import tiles_of_set
 
 
 def random_record(
@@ -51,7 +51,7 @@ def random_record(
         record["teams"] = {f"S{s + 1}": names[s::n_sides] for s in range(n_sides)}
     if rules:
         record["rules"] = dict(rules)
-    setup = read_setup(record)
+    setup = Setup.of(record)
     r = setup.rules
     m = Match(setup)
     hands_out: list[dict] = []

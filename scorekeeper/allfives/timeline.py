@@ -17,7 +17,12 @@ from __future__ import annotations
 from scorekeeper.allfives.engine import Match
 from scorekeeper.tally.timeline import Step, Timeline
 
-__all__ = ["timeline"]
+__all__ = ["EACH_SUBTRACTS_NOTE", "timeline"]
+
+EACH_SUBTRACTS_NOTE = (
+    "No X tally or pegboard: with hand end each-subtracts points are taken off, "
+    "and a tally or a board cannot show a deduction. The chart shows the dips."
+)
 
 
 def timeline(match: Match) -> Timeline:
@@ -35,4 +40,6 @@ def timeline(match: Match) -> Timeline:
             for s, p in enumerate(h.settlement):
                 scores[s] += p
             steps.append(Step(h.number, None, tuple(scores)))
-    return Timeline(tuple(setup.sides), match.rules.target, match.rules.scale, tuple(steps))
+    rules = match.rules
+    note = EACH_SUBTRACTS_NOTE if rules.hand_end == "each-subtracts" else None
+    return Timeline(tuple(setup.sides), rules.target, rules.scale, tuple(steps), note)

@@ -1,23 +1,53 @@
 """All Fours (the card game): the facts of each hand -> points in the traditional
-counting order, for every variant of ``../shared/spec/all-fours.md``.
+counting order, for every variant. Rules: ``docs/rules/all-fours.md``;
 API and output: ``docs/all-fours-engine.md``."""
 
 from scorekeeper.allfours.engine import AllFoursError, HandResult, Item, Match, Rules, Setup
-from scorekeeper.allfours.record import load, result, score_record
+from scorekeeper.allfours.events import (
+    Beg,
+    Deal,
+    Event,
+    Fact,
+    GameCards,
+    GamePoints,
+    High,
+    Jack,
+    Low,
+    Penalties,
+    Penalty,
+    TurnUp,
+)
+from scorekeeper.allfours.record import load, parse_fact, result, score_record, to_record
+from scorekeeper.allfours.text import render
 from scorekeeper.allfours.variants import CARD_POINTS, RANKS, VARIANTS, Variant
 
 __all__ = [
-    "AllFoursError",
     "CARD_POINTS",
-    "HandResult",
-    "Item",
-    "Match",
     "RANKS",
+    "VARIANTS",
+    "AllFoursError",
+    "Beg",
+    "Deal",
+    "Event",
+    "Fact",
+    "GameCards",
+    "GamePoints",
+    "HandResult",
+    "High",
+    "Item",
+    "Jack",
+    "Low",
+    "Match",
+    "Penalties",
+    "Penalty",
     "Rules",
     "Setup",
-    "VARIANTS",
+    "TurnUp",
     "Variant",
     "load",
+    "parse_fact",
+    "render",
     "result",
     "score_record",
+    "to_record",
 ]

@@ -1,42 +1,77 @@
 """All Fours: the facts of each hand -> points, in the traditional counting order.
 
-The match is a fold of its hands (one event = the facts of one hand); undo
-drops the last hand.  Points are credited in the spec's order (turn-up, gift,
-penalties, High, Low, Jack, Game) and the first side to reach the target wins
-at that moment: nothing after it in that hand counts.
+The match is the fold of its events (:mod:`scorekeeper.allfours.events`): a
+:class:`~scorekeeper.allfours.events.Deal` starts a hand, and each fact of
+the hand is one event; a fact given again replaces the earlier one, as in the
+record. Each push credits the hand being entered again from its facts, in the
+spec's order (turn-up, gift, penalties, High, Low, Jack, Game); the first side
+to reach the target wins at that moment and nothing after it in that hand
+counts. :meth:`Match.pop` drops the last event.
 
->>> m = Match(Setup.of({"format": "scorekeeper/1", "game": "all-fours", "players": ["Ann", "Ben"]}))
->>> h = m.push({"dealer": "Ann", "turn_up": ["J"], "high": "Ben", "low": "Ann",
-...             "jack": {"held": "Ann", "won": "Ben"}, "game": {"Ann": 30, "Ben": 23}})
+>>> m = Match(Setup.new(["Ann", "Ben"]))
+>>> m.start("Ann")
+>>> h = m.enter(turn_up=["J"], high="Ben", low="Ann", jack={"held": "Ann", "won": "Ben"},
+...             game={"Ann": 30, "Ben": 23})
 >>> [(i.side, i.points, i.label) for i in h.items]
 [(0, 3, 'turn-up'), (1, 1, 'high'), (0, 1, 'low'), (1, 3, 'hang-jack'), (0, 1, 'game')]
 >>> m.scores
 [5, 4]
->>> m.undo()["dealer"], m.scores
-('Ann', [0, 0])
+>>> m.pop(), m.scores
+(GamePoints(points=(('Ann', 30), ('Ben', 23))), [4, 4])
+>>> m.to_record()["hands"]
+[{'dealer': 'Ann', 'turn_up': ['J'], 'high': 'Ben', 'low': 'Ann', 'jack': {'held': 'Ann', 'won': 'Ben'}}]
 """
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorekeeper.allfours.events import (
+    BEGS,
+    FACT_TYPES,
+    PENALTY_KEYS,
+    Beg,
+    Deal,
+    Event,
+    Fact,
+    GameCards,
+    GamePoints,
+    High,
+    Jack,
+    Low,
+    Penalties,
+    Penalty,
+    TurnUp,
+)
 from scorekeeper.allfours.variants import CARD_POINTS, DEFAULT_VARIANT, RANKS, VARIANTS, Variant
-from scorekeeper.envelope import Envelope, type_name
-from scorekeeper.errors import IllegalEntryError, MatchOverError, RecordFormatError, RulesError, ScorekeeperError
+from scorekeeper.envelope import FORMAT, Envelope, type_name
+from scorekeeper.errors import (
+    HandOverError,
+    IllegalEntryError,
+    MatchOverError,
+    NothingToUndoError,
+    RecordFormatError,
+    RulesError,
+)
 
-__all__ = ["AllFoursError", "Item", "HandResult", "Rules", "Setup", "Match", "HAND_KEYS", "BEGS", "PENALTIES"]
+__all__ = [
+    "GAME_ID",
+    "RULE_KEYS",
+    "AllFoursError",
+    "HandResult",
+    "Item",
+    "Match",
+    "Rules",
+    "Setup",
+    "check_player",
+    "check_rank",
+    "check_side",
+]
 
-HAND_KEYS = ("dealer", "turn_up", "beg", "high", "low", "jack", "game", "game_cards", "penalties")
-BEGS = (None, "stand", "give", "run")
-PENALTIES = {
-    "misdeal": ("type",),
-    "revoke": ("type", "by", "honour"),
-    "peek": ("type", "by"),
-    "award": ("type", "side", "points", "reason"),
-}
+GAME_ID = "all-fours"
 RULE_KEYS = ("variant", "target")
 
 
@@ -46,8 +81,11 @@ class AllFoursError(IllegalEntryError):
 
 @dataclass(frozen=True)
 class Rules:
+    """The variant and the target (``given``: the record's rule options as written)."""
+
     variant: str
     target: int
+    given: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def spec(self) -> Variant:
@@ -68,7 +106,7 @@ class Rules:
         target = rules.get("target", VARIANTS[variant].default_target(players))
         if type(target) is not int or target < 1:
             raise RulesError(f"must be a whole number of at least 1, not {target!r}", field="rules.target")
-        return cls(variant, target)
+        return cls(variant, target, dict(rules))
 
 
 @dataclass(frozen=True)
@@ -83,8 +121,9 @@ class Setup:
 
     @classmethod
     def of(cls, record: Any) -> Setup:
+        """The setup of a ``"game": "all-fours"`` record (envelope, sides, rules)."""
         env = Envelope.parse(record)
-        if env.game != "all-fours":
+        if env.game != GAME_ID:
             raise RecordFormatError(f"not an All Fours record (game {env.game!r})", field="game")
         n, sides = len(env.players), len(env.sides)
         sizes = {sum(1 for s in env.side_of if s == i) for i in range(sides)}
@@ -95,6 +134,21 @@ class Setup:
                 field="teams" if env.teams else "players",
             )
         return cls(env.players, env.sides, env.side_of, Rules.parse(record.get("rules"), n), env)
+
+    @classmethod
+    def new(
+        cls,
+        players: Iterable[str],
+        teams: Mapping[str, Iterable[str]] | None = None,
+        rules: Mapping[str, Any] | None = None,
+    ) -> Setup:
+        """A setup for a new match: the players in seating order, the teams, the rule options."""
+        record: dict[str, Any] = {"format": FORMAT, "game": GAME_ID, "players": list(players)}
+        if teams is not None:
+            record["teams"] = {k: list(v) for k, v in teams.items()}
+        if rules is not None:
+            record["rules"] = dict(rules)
+        return cls.of(record)
 
     def next_dealer(self, dealer: int) -> int:
         """The next dealer: to the right in Trinidad (counter-clockwise), else to the left."""
@@ -112,34 +166,91 @@ class Item:
     extra: tuple[tuple[str, Any], ...] = ()
 
 
-@dataclass
+@dataclass(frozen=True)
 class HandResult:
+    """One hand as credited from its facts (an immutable value: each fact makes a new one)."""
+
     number: int
     dealer: int
-    facts: dict
-    items: list[Item] = field(default_factory=list)
+    facts: tuple[Fact, ...] = ()  # in the order they were entered; one per key
+    items: tuple[Item, ...] = ()
     scores_before: tuple[int, ...] = ()
     scores_after: tuple[int, ...] = ()
-    turned: tuple[str, ...] = ()  # the turn-up ranks, checked
+    turned: tuple[str, ...] = ()  # the turn-up ranks
     card_points: tuple[int, ...] | None = None
     all_four: int | None = None
     void: bool = False
     honour_revoke: int | None = None
     decided: bool = False  # the match was won (or lost) during this hand
+    winner: int | None = None  # the side that won the match in this hand
+
+    def fact(self, key: str) -> Fact | None:
+        """The fact entered for ``key`` (``"high"``, ``"game"`` ...), or None."""
+        for f in self.facts:
+            if f.key == key:
+                return f
+        return None
 
     @property
     def complete(self) -> bool:
         """Every fact is in: Game was entered, or the hand was void, or the match ended in it."""
-        f = self.facts
-        return self.void or self.decided or "game" in f or "game_cards" in f
+        return self.void or self.decided or self.fact("game") is not None or self.fact("game_cards") is not None
+
+
+def check_player(setup: Setup, value: Any, number: int, what: str, *, null: bool = False) -> int | None:
+    """The seat of the player ``value`` names (None for null where ``null``); raises naming hand and field."""
+    if value is None and null:
+        return None
+    if not isinstance(value, str):
+        raise AllFoursError(f"must name a player, not {type_name(value)}", hand=number, field=what)
+    try:
+        return setup.players.index(value)
+    except ValueError:
+        raise AllFoursError(
+            f"{value!r} is not a player (players: {', '.join(setup.players)})", hand=number, field=what
+        ) from None
+
+
+def check_side(setup: Setup, value: Any, number: int, what: str) -> int:
+    """The index of the side ``value`` names; raises naming hand and field."""
+    if not isinstance(value, str) or value not in setup.sides:
+        raise AllFoursError(f"{value!r} is not a side (sides: {', '.join(setup.sides)})", hand=number, field=what)
+    return setup.sides.index(value)
+
+
+def check_rank(value: Any, number: int, what: str) -> str:
+    """A card's rank as a record writes it (``"j"`` is read as ``"J"``; the number 6 is refused)."""
+    rank = value.upper() if isinstance(value, str) else None
+    if rank not in RANKS:
+        raise AllFoursError(f"unknown rank {value!r} (ranks: {', '.join(RANKS)})", hand=number, field=what)
+    return rank
 
 
 class _Won(Exception):
     pass
 
 
+class _Credit:
+    """Crediting one hand: the running scores and the items, stopped by a win."""
+
+    def __init__(self, target: int, scores: tuple[int, ...]) -> None:
+        self.target = target
+        self.scores = list(scores)
+        self.items: list[Item] = []
+        self.winner: int | None = None
+
+    def add(self, side: int, points: int, label: str, **extra: Any) -> None:
+        if points <= 0:
+            return
+        self.scores[side] += points
+        self.items.append(Item(side, points, label, tuple(extra.items())))
+        if self.scores[side] >= self.target and self.winner is None:
+            self.winner = side
+            raise _Won
+
+
 class Match:
-    """The state of an All Fours match: the fold of its hands."""
+    """The state of an All Fours match: the fold of its events."""
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
@@ -147,6 +258,7 @@ class Match:
         self.scores = [0] * len(setup.sides)
         self.winner: int | None = None
         self.hands: list[HandResult] = []
+        self.events: list[Event] = []
 
     # -- reading
     @property
@@ -164,159 +276,200 @@ class Match:
             return None
         return h.dealer if h.void else self.setup.next_dealer(h.dealer)
 
-    def state(self) -> tuple:
-        return (tuple(self.scores), self.winner, tuple((h.number, tuple(h.items), h.scores_after) for h in self.hands))
+    def state(self) -> tuple[Any, ...]:
+        """A comparable description of the whole state (for tests)."""
+        return (
+            tuple(self.scores),
+            self.winner,
+            tuple((h.number, h.facts, h.items, h.scores_after) for h in self.hands),
+            tuple(self.events),
+        )
 
     # -- changing
-    def push(self, facts: Mapping) -> HandResult:
-        """Check one hand's facts and credit them; an illegal hand changes nothing."""
+    def push(self, event: Event) -> HandResult:
+        """Apply one event, checking every rule; returns the hand it started or changed.
+
+        A :class:`Deal` starts the next hand; a fact sets (or replaces) that fact of
+        the hand being entered, which is credited again. On error nothing changes
+        and a :class:`ScorekeeperError` naming the hand is raised.
+        """
+        if isinstance(event, Deal):
+            return self._deal(event)
+        return self.push_facts((event,))
+
+    def push_facts(self, facts: Iterable[Fact]) -> HandResult:
+        """Set several facts of the hand being entered at once; atomic."""
+        facts = tuple(facts)
+        for f in facts:
+            if type(f) not in FACT_TYPES:
+                raise TypeError(f"not an All Fours fact: {f!r}")
+        h = self.hand
+        if h is None:
+            key = facts[0].key if facts else None
+            raise HandOverError("no hand has been started: the dealer starts a hand", hand=1, field=key)
+        new_facts = h.facts
+        for f in facts:
+            new_facts = tuple(x for x in new_facts if x.key != f.key) + (f,)
+        new = self._build(h.number, h.dealer, new_facts, h.scores_before)
+        keys = {f.key for f in facts}
+        start = self._hand_start()
+        self.events[start + 1 :] = [e for e in self.events[start + 1 :] if e.key not in keys]
+        self.events.extend(facts)
+        self._set_last(new)
+        return new
+
+    def pop(self) -> Event:
+        """Drop the last event and return it (a fact: the hand is credited without it)."""
+        if not self.events:
+            raise NothingToUndoError("there is nothing to undo")
+        event = self.events.pop()
+        h = self.hands[-1]
+        if type(event) is Deal:
+            self.hands.pop()
+            self.scores = list(h.scores_before)
+            self.winner = None
+        else:
+            facts = tuple(f for f in h.facts if f is not event and f.key != event.key)
+            self._set_last(self._build(h.number, h.dealer, facts, h.scores_before))
+        return event
+
+    @classmethod
+    def replay(cls, setup: Setup, events: Iterable[Event]) -> Match:
+        m = cls(setup)
+        for e in events:
+            m.push(e)
+        return m
+
+    # -- convenience for people and UIs: parse, then push
+    def start(self, dealer: str) -> None:
+        """Deal the next hand."""
+        self.push(Deal(dealer))
+
+    def enter(self, **facts: Any) -> HandResult:
+        """Facts of the hand being entered, written as in a record: ``m.enter(high="Ann",
+        turn_up=["J"])``; parsed and pushed at once (atomic)."""
+        from scorekeeper.allfours.record import parse_fact
+
+        number = self.hand.number if self.hand else 1
+        return self.push_facts([parse_fact(key, value, number, self.setup) for key, value in facts.items()])
+
+    def to_record(self) -> dict[str, Any]:
+        """The match as a ``scorekeeper/1`` record (the inverse of :func:`~scorekeeper.allfours.record.load`)."""
+        from scorekeeper.allfours.record import to_record
+
+        return to_record(self)
+
+    # -- internals
+    def _hand_start(self) -> int:
+        """The index in ``events`` of the last hand's Deal."""
+        for i in range(len(self.events) - 1, -1, -1):
+            if type(self.events[i]) is Deal:
+                return i
+        raise AssertionError("no hand")  # pragma: no cover - only called with a hand
+
+    def _set_last(self, hand: HandResult) -> None:
+        self.hands[-1] = hand
+        self.scores = list(hand.scores_after)
+        self.winner = hand.winner
+
+    def _deal(self, ev: Deal) -> HandResult:
         number = len(self.hands) + 1
         if self.winner is not None:
             raise MatchOverError(
                 f"the match is over: {self.setup.sides[self.winner]} won in hand {self.hands[-1].number}",
                 hand=number,
             )
-        hand = self._check(facts, number)
-        self._credit(hand)
+        dealer = self._player(ev.dealer, number, "dealer")
+        assert dealer is not None
+        hand = self._build(number, dealer, (), tuple(self.scores))
         self.hands.append(hand)
+        self.events.append(ev)
+        self._set_last(hand)
         return hand
-
-    def replace_last(self, facts: Mapping) -> HandResult:
-        """Correct the last hand (e.g. more facts entered): undo it and push ``facts``; atomic."""
-        old = self.undo()
-        try:
-            return self.push(facts)
-        except ScorekeeperError:
-            self.push(old)
-            raise
-
-    def undo(self) -> dict:
-        """Drop the last hand; returns its facts."""
-        if not self.hands:
-            raise AllFoursError("there is nothing to undo")
-        h = self.hands.pop()
-        self.scores = list(h.scores_before)
-        self.winner = None
-        return copy.deepcopy(h.facts)
-
-    @classmethod
-    def replay(cls, setup: Setup, hands: Iterable[Mapping]) -> Match:
-        m = cls(setup)
-        for facts in hands:
-            m.push(facts)
-        return m
 
     # -- checking
     def _player(self, value: Any, number: int, what: str, *, null: bool = False) -> int | None:
-        if value is None and null:
-            return None
-        if not isinstance(value, str):
-            raise AllFoursError(f"must name a player, not {type_name(value)}", hand=number, field=what)
-        try:
-            return self.setup.players.index(value)
-        except ValueError:
-            raise AllFoursError(
-                f"{value!r} is not a player (players: {', '.join(self.setup.players)})", hand=number, field=what
-            ) from None
+        return check_player(self.setup, value, number, what, null=null)
 
     def _side(self, value: Any, number: int, what: str) -> int:
-        if not isinstance(value, str) or value not in self.setup.sides:
-            raise AllFoursError(
-                f"{value!r} is not a side (sides: {', '.join(self.setup.sides)})", hand=number, field=what
-            )
-        return self.setup.sides.index(value)
+        return check_side(self.setup, value, number, what)
 
-    def _rank(self, value: Any, number: int, what: str) -> str:
-        rank = value.upper() if isinstance(value, str) else None  # "j" is read as "J"; 6 (a number) is refused
-        if rank not in RANKS:
-            raise AllFoursError(f"unknown rank {value!r} (ranks: {', '.join(RANKS)})", hand=number, field=what)
-        return rank
-
-    def _check(self, facts: Any, number: int) -> HandResult:
-        if not isinstance(facts, Mapping):
-            raise RecordFormatError(f"a hand must be an object, not {type_name(facts)}", hand=number)
-        for key in facts:
-            if key not in HAND_KEYS:
-                raise RecordFormatError(f"unknown key {key!r} in a hand (known: {', '.join(HAND_KEYS)})", hand=number)
-        if "dealer" not in facts:
-            raise RecordFormatError("the dealer is missing", hand=number, field="dealer")
+    def _build(self, number: int, dealer: int, facts: tuple[Fact, ...], before: tuple[int, ...]) -> HandResult:
+        """Check a hand's facts and credit them from the scores ``before`` it (no state changes)."""
+        by_key: dict[str, Fact] = {f.key: f for f in facts}
         variant = self.rules.spec
-        dealer = self._player(facts["dealer"], number, "dealer")
-        hand = HandResult(number, dealer, copy.deepcopy(dict(facts)))
-        penalties = facts.get("penalties", [])
-        if not isinstance(penalties, list):
-            raise RecordFormatError(f"must be a list, not {type_name(penalties)}", hand=number, field="penalties")
+        pens = by_key.get("penalties")
+        penalties = pens.penalties if isinstance(pens, Penalties) else ()
         for i, p in enumerate(penalties, 1):
             self._check_penalty(p, number, f"penalties[{i}]")
-        if any(p["type"] == "misdeal" for p in penalties):
-            others = [k for k in facts if k not in ("dealer", "penalties")]
+        void = any(p.type == "misdeal" for p in penalties)
+        if void:
+            others = [f.key for f in facts if f.key != "penalties"]
             if others:
                 raise AllFoursError(
                     f"a misdeal voids the hand: no other facts ({', '.join(others)}) may be given",
                     hand=number,
                     field=others[0],
                 )
-            hand.void = True
-            return hand
-        turn_up = facts.get("turn_up") or []
-        if not isinstance(turn_up, list):
-            raise RecordFormatError(f"must be a list of ranks, not {type_name(turn_up)}", hand=number, field="turn_up")
-        ranks = hand.turned = tuple(self._rank(r, number, "turn_up") for r in turn_up)
-        if ranks and variant.pitched:
+        turn_up = by_key.get("turn_up")
+        turned = turn_up.ranks if isinstance(turn_up, TurnUp) else ()
+        for r in turned:
+            check_rank(r, number, "turn_up")
+        if turned and variant.pitched:
             raise AllFoursError(
                 f"{variant.title}: trump is pitched, no card is turned up", hand=number, field="turn_up"
             )
-        beg = facts.get("beg")
+        beg_fact = by_key.get("beg")
+        beg = beg_fact.answer if isinstance(beg_fact, Beg) else None
         if beg not in BEGS:
             raise AllFoursError(f'beg must be null, "stand", "give" or "run", not {beg!r}', hand=number, field="beg")
         if beg is not None and variant.pitched:
             raise AllFoursError(f"{variant.title}: trump is pitched, nobody begs", hand=number, field="beg")
         if beg == "give":
-            self._check_give(dealer, number)
-        self._player(facts.get("high"), number, "high", null=True)
-        self._player(facts.get("low"), number, "low", null=True)
-        jack = facts.get("jack")
-        if jack is not None:
-            if not isinstance(jack, Mapping) or set(jack) != {"held", "won"}:
-                raise RecordFormatError('must be null or {"held": player, "won": player}', hand=number, field="jack")
-            self._player(jack["held"], number, "jack.held")
-            self._player(jack["won"], number, "jack.won")
-        if "game" in facts and "game_cards" in facts:
+            self._check_give(dealer, number, before)
+        for key in ("high", "low"):
+            f = by_key.get(key)
+            if isinstance(f, High | Low):
+                self._player(f.player, number, key, null=True)
+        jack = by_key.get("jack")
+        if isinstance(jack, Jack) and (jack.held is not None or jack.won is not None):
+            self._player(jack.held, number, "jack.held")
+            self._player(jack.won, number, "jack.won")
+        if "game" in by_key and "game_cards" in by_key:
             raise RecordFormatError("give game or game_cards, not both", hand=number, field="game_cards")
-        if "game" in facts:
-            hand.card_points = self._card_points(facts["game"], number)
-        elif "game_cards" in facts:
-            hand.card_points = self._cards_counted(facts["game_cards"], number)
-        return hand
+        card_points = None
+        game = by_key.get("game")
+        cards = by_key.get("game_cards")
+        if isinstance(game, GamePoints):
+            card_points = self._card_points(game, number)
+        elif isinstance(cards, GameCards):
+            card_points = self._cards_counted(cards, number)
+        hand = HandResult(
+            number, dealer, facts, scores_before=before, turned=turned, card_points=card_points, void=void
+        )
+        return self._credit(hand, by_key, penalties)
 
-    def _check_penalty(self, p: Any, number: int, where: str) -> None:
-        if not isinstance(p, Mapping) or p.get("type") not in PENALTIES:
+    def _check_penalty(self, p: Penalty, number: int, where: str) -> None:
+        if p.type not in PENALTY_KEYS:
             raise AllFoursError(
-                f"a penalty is an object with type {', '.join(PENALTIES)}, not {p!r}"[:200], hand=number, field=where
+                f"a penalty is an object with type {', '.join(PENALTY_KEYS)}, not {p.to_json()!r}"[:200],
+                hand=number,
+                field=where,
             )
-        for key in p:
-            if key not in PENALTIES[p["type"]]:
-                raise RecordFormatError(f"unknown key {key!r} in a {p['type']} penalty", hand=number, field=where)
-        kind = p["type"]
+        kind = p.type
         if kind in ("revoke", "peek"):
-            if "by" not in p:
-                raise RecordFormatError(f"a {kind} penalty names the player: by", hand=number, field=where)
-            self._player(p["by"], number, f"{where}.by")
-        if kind == "revoke" and not isinstance(p.get("honour", False), bool):
-            raise RecordFormatError("honour must be true or false", hand=number, field=f"{where}.honour")
+            self._player(p.by, number, f"{where}.by")
         if kind == "award":
-            self._side(p.get("side"), number, f"{where}.side")
-            pts = p.get("points")
+            self._side(p.side, number, f"{where}.side")
+            pts = p.points
             if type(pts) is not int or pts < 0:
                 raise AllFoursError(
                     f"award points must be a whole number of at least 0, not {pts!r}",
                     hand=number,
                     field=f"{where}.points",
                 )
-            if "reason" in p and not isinstance(p["reason"], str):
-                raise RecordFormatError("reason must be a string", hand=number, field=f"{where}.reason")
 
-    def _check_give(self, dealer: int, number: int) -> None:
+    def _check_give(self, dealer: int, number: int, before: tuple[int, ...]) -> None:
         """Seven Up with three players: no gift when the opponent who did not beg needs one point."""
         if not (self.rules.variant == "seven-up" and len(self.setup.sides) == 3):
             return
@@ -324,7 +477,7 @@ class Match:
         step = 1 if self.rules.spec.dealing == "clockwise" else -1
         other = (dealer + 2 * step) % n  # the beggar sits next to the dealer; the other opponent after them
         side = self.setup.side_of[other]
-        if self.rules.target - self.scores[side] == 1:
+        if self.rules.target - before[side] == 1:
             raise AllFoursError(
                 f"the dealer may not give: {self.setup.players[other]} needs only one point to win, "
                 "so the pack must be run",
@@ -332,13 +485,9 @@ class Match:
                 field="beg",
             )
 
-    def _card_points(self, value: Any, number: int) -> tuple[int, ...]:
-        if not isinstance(value, Mapping):
-            raise RecordFormatError(
-                f"must map each side to its card points, not {type_name(value)}", hand=number, field="game"
-            )
+    def _card_points(self, game: GamePoints, number: int) -> tuple[int, ...]:
         pts = [0] * len(self.setup.sides)
-        for name, v in value.items():
+        for name, v in game.points:
             s = self._side(name, number, "game")
             if type(v) is not int:
                 raise AllFoursError(
@@ -351,19 +500,13 @@ class Match:
             raise AllFoursError(f"card points add up to {sum(pts)}: the pack holds only 80", hand=number, field="game")
         return tuple(pts)
 
-    def _cards_counted(self, value: Any, number: int) -> tuple[int, ...]:
-        if not isinstance(value, Mapping):
-            raise RecordFormatError(
-                f"must map each side to the ranks it took, not {type_name(value)}", hand=number, field="game_cards"
-            )
+    def _cards_counted(self, game: GameCards, number: int) -> tuple[int, ...]:
         pts = [0] * len(self.setup.sides)
         seen: dict[str, int] = {}
-        for name, cards in value.items():
+        for name, cards in game.cards:
             s = self._side(name, number, "game_cards")
-            if not isinstance(cards, list):
-                raise RecordFormatError(f"the cards of {name} must be a list of ranks", hand=number, field="game_cards")
             for c in cards:
-                rank = self._rank(c, number, "game_cards")
+                rank = check_rank(c, number, "game_cards")
                 seen[rank] = seen.get(rank, 0) + 1
                 if seen[rank] > 4:
                     raise AllFoursError(f"more than four cards of rank {rank}", hand=number, field="game_cards")
@@ -371,82 +514,96 @@ class Match:
         return tuple(pts)
 
     # -- crediting
-    def _credit(self, hand: HandResult) -> None:
-        hand.scores_before = tuple(self.scores)
+    def _credit(self, hand: HandResult, facts: Mapping[str, Fact], penalties: tuple[Penalty, ...]) -> HandResult:
+        credit = _Credit(self.rules.target, hand.scores_before)
+        honour: list[int] = []
+        decided = False
         try:
-            self._count(hand)
+            self._count(hand, facts, penalties, credit, honour)
         except _Won:
-            hand.decided = True
-        hand.scores_after = tuple(self.scores)
-        if not hand.decided:
-            hand.all_four = self._all_four(hand)
+            decided = True
+        all_four = None if decided else self._all_four(credit.items)
+        return dataclasses.replace(
+            hand,
+            items=tuple(credit.items),
+            scores_after=tuple(credit.scores),
+            all_four=all_four,
+            honour_revoke=honour[0] if honour else None,
+            decided=decided,
+            winner=credit.winner,
+        )
 
-    def _add(self, hand: HandResult, side: int, points: int, label: str, **extra) -> None:
-        if points <= 0:
-            return
-        self.scores[side] += points
-        hand.items.append(Item(side, points, label, tuple(extra.items())))
-        if self.scores[side] >= self.rules.target and self.winner is None:
-            self.winner = side
-            raise _Won
-
-    def _count(self, hand: HandResult) -> None:
-        f = hand.facts
+    def _count(
+        self,
+        hand: HandResult,
+        f: Mapping[str, Fact],
+        penalties: tuple[Penalty, ...],
+        credit: _Credit,
+        honour: list[int],
+    ) -> None:
         setup, variant = self.setup, self.rules.spec
         side_of, sides = setup.side_of, range(len(setup.sides))
         dealer_side = side_of[hand.dealer]
+        add = credit.add
         # 1. turn-up
         for rank in hand.turned if variant.all_turned else hand.turned[-1:]:
-            self._add(hand, dealer_side, variant.turn_up_points(rank), "turn-up", card=rank)
+            add(dealer_side, variant.turn_up_points(rank), "turn-up", card=rank)
         # 2. gift
-        if f.get("beg") == "give":
+        beg = f.get("beg")
+        if isinstance(beg, Beg) and beg.answer == "give":
             for s in sides:
                 if s != dealer_side:
-                    self._add(hand, s, 1, "gift")
+                    add(s, 1, "gift")
         # 3. penalties, in order
         barred: set[int] = set()
-        for p in f.get("penalties", []):
-            kind = p["type"]
+        for p in penalties:
+            kind = p.type
             if kind == "misdeal":
                 for s in sides:
                     if s != dealer_side:
-                        self._add(hand, s, 1, "misdeal")
+                        add(s, 1, "misdeal")
             elif kind == "revoke":
-                who = setup.players.index(p["by"])
-                rs = side_of[who]
-                if p.get("honour"):
-                    self._honour_revoke(hand, rs)
+                assert p.by is not None
+                rs = side_of[setup.players.index(p.by)]
+                if p.honour:
+                    honour.append(rs)
+                    credit.winner = self._honour_winner(rs, credit.scores)
+                    raise _Won
                 barred.add(rs)
                 for s in sides:
                     if s != rs:
-                        self._add(hand, s, 1, "revoke", by=p["by"])
+                        add(s, 1, "revoke", by=p.by)
             elif kind == "peek":
-                ps = side_of[setup.players.index(p["by"])]
+                assert p.by is not None
+                ps = side_of[setup.players.index(p.by)]
                 for s in sides:
                     if s != ps:
-                        self._add(hand, s, 4, "peek", by=p["by"])
+                        add(s, 4, "peek", by=p.by)
             else:
-                extra = {"reason": p["reason"]} if "reason" in p else {}
-                self._add(hand, setup.sides.index(p["side"]), p["points"], "award", **extra)
+                assert p.side is not None and p.points is not None
+                extra = {"reason": p.reason} if p.reason is not None else {}
+                add(setup.sides.index(p.side), p.points, "award", **extra)
         if hand.void:
             return
         # 4. High, 5. Low
         for key in ("high", "low"):
-            if f.get(key) is not None:
-                self._add(hand, side_of[setup.players.index(f[key])], 1, key)
+            fact = f.get(key)
+            if isinstance(fact, High | Low) and fact.player is not None:
+                add(side_of[setup.players.index(fact.player)], 1, key)
         # 6. Jack
         jack = f.get("jack")
-        if jack is not None:
-            held, won = (side_of[setup.players.index(jack[k])] for k in ("held", "won"))
+        if isinstance(jack, Jack) and jack.held is not None and jack.won is not None:
+            held = side_of[setup.players.index(jack.held)]
+            won = side_of[setup.players.index(jack.won)]
             if held == won or not variant.hang_jack:
-                self._add(hand, won, 1, "jack")
+                add(won, 1, "jack")
             else:
-                self._add(hand, won, 3, "hang-jack")
+                add(won, 3, "hang-jack")
         # 7. Game
         if hand.card_points is not None:
             s = self._game_side(hand.card_points, dealer_side)
             if s is not None and s not in barred:
-                self._add(hand, s, 1, "game")
+                add(s, 1, "game")
 
     def _game_side(self, pts: tuple[int, ...], dealer_side: int) -> int | None:
         best = max(pts)
@@ -461,18 +618,16 @@ class Match:
             return next(s for s in tied if s != dealer_side)
         return None
 
-    def _honour_revoke(self, hand: HandResult, loser: int) -> None:
-        others = [s for s in range(len(self.setup.sides)) if s != loser]
+    def _honour_winner(self, loser: int, scores: list[int]) -> int:
+        """The revoker's side loses the match: the other side with the higher score wins
+        (on a tie the first after the revoker's side)."""
         n = len(self.setup.sides)
-        # the other side with the higher score; on a tie the first after the revoker's side
-        order = sorted(others, key=lambda s: (-self.scores[s], (s - loser) % n))
-        hand.honour_revoke = loser
-        self.winner = order[0]
-        raise _Won
+        others = [s for s in range(n) if s != loser]
+        return sorted(others, key=lambda s: (-scores[s], (s - loser) % n))[0]
 
-    def _all_four(self, hand: HandResult) -> int | None:
+    def _all_four(self, items: list[Item]) -> int | None:
         for s in range(len(self.setup.sides)):
-            got = {i.label for i in hand.items if i.side == s}
+            got = {i.label for i in items if i.side == s}
             if {"high", "low", "game"} <= got and ("jack" in got or "hang-jack" in got):
                 return s
         return None

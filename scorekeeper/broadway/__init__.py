@@ -33,7 +33,8 @@ from scorekeeper.broadway.engine import (
     double_of,
 )
 from scorekeeper.broadway.grid import Cell, Layout, Placement, points_for
-from scorekeeper.broadway.record import load, render, result, score_record, to_record
+from scorekeeper.broadway.record import load, result, score_record, to_record
+from scorekeeper.broadway.text import render
 
 __all__ = [
     "Cell",

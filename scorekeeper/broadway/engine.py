@@ -4,7 +4,7 @@
 start (its leader), a turn (a tile set on two cells, a pass, a tile
 exposed), the tiles left unplayed -- checking every rule of
 ``../shared/spec/broadway.md``. Each event makes a new :class:`Hand` value
-(nothing is changed in place), so :meth:`Match.undo` simply goes back to the
+(nothing is changed in place), so :meth:`Match.pop` simply goes back to the
 value before; a refused event changes nothing. Contract and choices:
 ``docs/broadway-engine.md``.
 
@@ -24,7 +24,7 @@ Preview(placement=Placement(6, 3, ((1, 0), (2, 0))), matched=((0, 0),), points=0
 Traceback (most recent call last):
 ...
 scorekeeper.broadway.engine.OrientationError: hand 1, turn 5: Ben (East) sets tiles North-South (same x), not East-West
->>> m.undo(); m.to_move
+>>> m.pop(); m.to_move
 Expose(tile=Tile(5, 2), player=None)
 'Ann'
 """
@@ -36,8 +36,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorekeeper.allfives.tiles import Tile
 from scorekeeper.broadway.grid import HIGHEST, Cell, Layout, Placement, adjacent, neighbours, parse_pips, points_for
+from scorekeeper.dominoes.tiles import Tile
 from scorekeeper.envelope import Envelope, type_name
 from scorekeeper.errors import (
     HandOverError,
@@ -857,7 +857,13 @@ class Match:
         m.extend(events)
         return m
 
-    def undo(self) -> Event:
+    def to_record(self) -> dict[str, Any]:
+        """The match as a ``scorekeeper/1`` record (the inverse of :func:`~scorekeeper.broadway.record.load`)."""
+        from scorekeeper.broadway.record import to_record
+
+        return to_record(self)
+
+    def pop(self) -> Event:
         """Drop the last event and return it (the state is exactly what it was before it)."""
         if not self.events:
             raise NothingToUndoError("there is nothing to undo")
@@ -871,15 +877,6 @@ class Match:
         self.winner = winner
         self.won_at = won_at
         return event
-
-    def replace_last(self, event: Event) -> Turn | Hand | None:
-        """Correct the last event: undo it and push ``event``; atomic."""
-        old = self.undo()
-        try:
-            return self.push(event)
-        except ScorekeeperError:
-            self.push(old)
-            raise
 
     # -- convenience for people and UIs: parse, then push
     def start(self, leader: str) -> None:

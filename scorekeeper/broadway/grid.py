@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from scorekeeper.allfives.tiles import Tile
+from scorekeeper.dominoes.tiles import Tile
 from scorekeeper.errors import IllegalTileError, RecordFormatError
 
 __all__ = [

@@ -17,10 +17,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from scorekeeper.allfives.tiles import tiles_of_set
 from scorekeeper.broadway.engine import Match, Setup
 from scorekeeper.broadway.grid import Placement
 from scorekeeper.broadway.record import to_record
+from scorekeeper.dominoes.tiles import tiles_of_set
 
 __all__ = ["random_record", "random_match"]
 

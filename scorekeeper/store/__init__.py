@@ -11,7 +11,7 @@
 True
 """
 
-from scorekeeper.store.games import entries_of
+from scorekeeper.store.entries import entries_of
 from scorekeeper.store.storage import AtomicJSONStorage, atomic_write
 from scorekeeper.store.store import SCHEMA, Store, StoreError, StoreLockedError, default_path
 

@@ -32,10 +32,10 @@ from typing import Any
 
 from tinydb import Query, TinyDB
 
+from scorekeeper import registry
 from scorekeeper.envelope import type_name
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store.errors import StoreError, StoreLockedError
-from scorekeeper.store.games import adapter_for
 from scorekeeper.store.storage import TEMP_MARK, AtomicJSONStorage, CorruptFileError, fsync_dir
 
 SCHEMA = 1
@@ -303,7 +303,7 @@ class Store:
             self._forget(mid)
             raise StoreError(f"match {mid} could not be read ({e.why}); its file was moved aside") from None
         record = doc["record"]
-        match = adapter_for(record).load(record)
+        match = registry.game_of(record).load(record)
         db = TinyDB(path, storage=AtomicJSONStorage)
         o = _Open(db, record, list(doc.get("redo", [])), match, doc.get("created") or _now(), path)
         self._open_matches[mid] = o
@@ -332,7 +332,7 @@ class Store:
     # ------------------------------------------------------------ index
     def _meta_of(self, mid: str, record: dict, created: str | None, path: Path, match: Any = None) -> dict:
         if match is None:
-            match = adapter_for(record).load(record)
+            match = registry.game_of(record).load(record)
         setup = match.setup
         st = path.stat()
         status = "won" if match.winner is not None else ("new" if not match.hands else "playing")
@@ -431,7 +431,7 @@ class Store:
         if not isinstance(record, dict):
             raise StoreError(f"a record must be a JSON object, not {type_name(record)}")
         copied = json.loads(json.dumps(record))
-        return copied, adapter_for(copied).load(copied)  # a match may be in progress
+        return copied, registry.game_of(copied).load(copied)  # a match may be in progress
 
     def record(self, mid: str) -> dict:
         """A copy of the stored record."""
@@ -448,12 +448,12 @@ class Store:
     def append(self, mid: str, entry: dict, *, _redo: bool = False) -> None:
         """Add one entry; durable when this returns. An illegal entry changes nothing."""
         o = self._load(mid)
-        game = adapter_for(o.record)
-        kind, value = game.entry_kind(entry)
+        codec = registry.game_of(o.record).entries
+        kind, value = codec.entry_kind(entry)
         m = o.match
-        game.push(m, o.record, kind, value)  # raises the engine's error; nothing changed
+        codec.push(m, o.record, kind, value)  # raises the engine's error; nothing changed
         value = json.loads(json.dumps(value))
-        game.apply(o.record, kind, value)
+        codec.apply(o.record, kind, value)
         redo = o.redo
         if not _redo:
             o.redo = []
@@ -468,9 +468,9 @@ class Store:
     def undo(self, mid: str) -> dict:
         """Take back the last entry (kept for redo); returns it."""
         o = self._load(mid)
-        game = adapter_for(o.record)
-        entry = game.drop_last(o.record)
-        game.undo(o.match, o.record, entry)
+        codec = registry.game_of(o.record).entries
+        entry = codec.drop_last(o.record)
+        codec.undo(o.match, o.record, entry)
         o.redo.append(entry)
         self._save(mid, o)
         return entry
@@ -494,12 +494,12 @@ class Store:
         engine; if a later entry becomes illegal, the engine's error is raised and
         the stored match is unchanged."""
         o = self._load(mid)
-        game = adapter_for(o.record)
+        game = registry.game_of(o.record)
         record = copy.deepcopy(o.record)
         hands = record.get("hands", [])
         if type(hand) is not int or not 1 <= hand <= len(hands):
             raise StoreError(f"match {mid} has no hand {hand}")
-        game.edit(record, hand, turn, value)
+        game.entries.edit(record, hand, turn, value)
         record = json.loads(json.dumps(record))
         match = game.load(record)  # the engine's error, naming hand and turn, if it no longer holds
         old = (o.record, o.match, o.redo)

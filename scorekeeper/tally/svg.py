@@ -561,15 +561,16 @@ def chart_svg(tl: Timeline, *, width: int = 390, height: int = 220) -> str:
             f'<line class="zero" x1="{_n(left)}" y1="{_n(y0)}" x2="{_n(left + pw)}" y2="{_n(y0)}" '
             f'stroke="#555048" stroke-width="1.2"/>'
         )
-    yt = sy(tl.target)
-    body.append(
-        f'<line class="target" x1="{_n(left)}" y1="{_n(yt)}" x2="{_n(left + pw)}" y2="{_n(yt)}" '
-        f'stroke="#b8860b" stroke-width="1.4" stroke-dasharray="6 4"/>'
-    )
-    body.append(
-        f'<text {_FONT} font-size="9" fill="#8a6508" text-anchor="end" x="{_n(left + pw - 3)}" '
-        f'y="{_n(yt - 3)}">target {tl.target}</text>'
-    )
+    if tl.target > 0:  # a game played to a number of hands (Broadway) has no target line
+        yt = sy(tl.target)
+        body.append(
+            f'<line class="target" x1="{_n(left)}" y1="{_n(yt)}" x2="{_n(left + pw)}" y2="{_n(yt)}" '
+            f'stroke="#b8860b" stroke-width="1.4" stroke-dasharray="6 4"/>'
+        )
+        body.append(
+            f'<text {_FONT} font-size="9" fill="#8a6508" text-anchor="end" x="{_n(left + pw - 3)}" '
+            f'y="{_n(yt - 3)}">target {tl.target}</text>'
+        )
 
     # One line per side, and a dot at its latest score.
     for i, s in enumerate(series):

@@ -28,9 +28,12 @@ class Step:
     hand: int
     turn: int | None  # None: the hand's settlement
     scores: tuple[int, ...]
+    what: str | None = None  # what scored, where "turn" does not say it (All Fours: "high")
 
     @property
     def label(self) -> str:
+        if self.what is not None:
+            return f"hand {self.hand}, {self.what}"
         return f"hand {self.hand}, " + ("settlement" if self.turn is None else f"turn {self.turn}")
 
 
@@ -39,9 +42,11 @@ class Timeline:
     """A match's scores over its turns; scores start at 0 before the first step."""
 
     sides: tuple[str, ...]
-    target: int
+    target: int  # 0: no target (a match of so many hands)
     scale: int
     steps: tuple[Step, ...] = ()
+    #: Why no X tally or pegboard can show this match (its scores can go down), or None.
+    note: str | None = None
 
     def series(self, side: int) -> list[int]:
         """One side's score at the start and after every step."""

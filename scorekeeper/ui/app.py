@@ -937,9 +937,9 @@ def StoredMatch(shared: vm.Shared, mid: str):
         ),
     ]
     if summary.get("game") in ("all-fours", "broadway"):
-        from scorekeeper.games import render
+        from scorekeeper import registry
 
-        body.append(ft.Text(render(summary), font_family="monospace", size=13))
+        body.append(ft.Text(registry.get(summary["game"]).render(summary), font_family="monospace", size=13))
     for h in summary["hands"] if summary.get("game") not in ("all-fours", "broadway") else []:
         lines = [f"Hand {h['number']} ({h['end']}), {h['leader']} led"]
         for t in h["turns"]:

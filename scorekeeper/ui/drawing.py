@@ -20,7 +20,7 @@ Units: a half tile is 2 units square, so a tile is 4 x 2 and a crosswise
 double 2 x 4; every rectangle has integer corners.
 
 >>> from scorekeeper.allfives.layout import Layout
->>> from scorekeeper.allfives.tiles import Tile
+>>> from scorekeeper.dominoes.tiles import Tile
 >>> lay = Layout("first-double")
 >>> _ = lay.lead(Tile(3, 2)); _ = lay.place(Tile(2, 2), Tile(3, 2))
 >>> d = draw_layout(lay)
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from scorekeeper.allfives.layout import LINE, SPINNER, Layout, Node
-from scorekeeper.allfives.tiles import Tile
+from scorekeeper.dominoes.tiles import Tile
 
 #: How far (in units) an arm may run from the middle before it turns.
 REACH_X = 14

@@ -48,8 +48,8 @@ from scorekeeper.allfives.rules import (
     SPINNER_POLICIES,
     Rules,
 )
-from scorekeeper.allfives.tiles import Tile
 from scorekeeper.allfives.timeline import timeline
+from scorekeeper.dominoes.tiles import Tile
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
 from scorekeeper.tally import Pegboard, Tally, TallyError, pegboard, tally

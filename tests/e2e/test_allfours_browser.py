@@ -36,19 +36,16 @@ class Table:
     def __init__(self, page, variant: str = "trinidad"):
         self.page = page
         self.m = Match(Setup.of({**RECORD, "rules": {"variant": variant}}))
-        self.facts: dict = {}
 
     def deal(self, dealer: str, first: bool = False):
         if not first:
             tap(self.page, f"{dealer} deals")
-        self.facts = {"dealer": dealer}
-        self.m.push(dict(self.facts))
+        self.m.start(dealer)
         wait_text(self.page, f"Hand {len(self.m.hands)}, {dealer} deals")
 
     def fact(self, button: str, **facts):
         tap(self.page, button)
-        self.facts.update(facts)
-        self.m.replace_last(dict(self.facts))
+        self.m.enter(**facts)
         self.check()
 
     def check(self):

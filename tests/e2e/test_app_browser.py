@@ -17,7 +17,6 @@ from e2e.harness import read_texts, wait_text
 from scorekeeper.allfives.engine import Match, Setup
 from scorekeeper.allfives.events import StartHand
 from scorekeeper.allfives.record import score_record
-from scorekeeper.envelope import Envelope
 from scorekeeper.store import Store
 
 pytestmark = pytest.mark.browser
@@ -29,12 +28,7 @@ fill = harness.enter
 
 
 def engine_for(names, teams=None, rules=None):
-    env = {"format": "scorekeeper/1", "game": "all-fives", "players": list(names)}
-    if teams:
-        env["teams"] = teams
-    if rules:
-        env["rules"] = rules
-    return Match(Setup.of(Envelope.parse(env), rules))
+    return Match(Setup.new(names, teams=teams, rules=rules))
 
 
 def single_place_play(m: Match) -> tuple[str, str | None]:

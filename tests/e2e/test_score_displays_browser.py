@@ -16,7 +16,6 @@ from e2e.app_driver import new_match, play_note
 from e2e.harness import read_texts, wait_text
 from scorekeeper.allfives.engine import Match, Setup
 from scorekeeper.allfives.events import StartHand
-from scorekeeper.envelope import Envelope
 from scorekeeper.tally import pegs, tally
 from scorekeeper.ui.model import EACH_SUBTRACTS_NOTE
 
@@ -26,8 +25,7 @@ tap = harness.tap
 
 
 def engine(names, rules):
-    env = {"format": "scorekeeper/1", "game": "all-fives", "players": list(names), "rules": rules}
-    m = Match(Setup.of(Envelope.parse(env), rules))
+    m = Match(Setup.new(names, rules=rules))
     m.push(StartHand(names[0]))
     return m
 

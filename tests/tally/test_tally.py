@@ -19,7 +19,7 @@ from scorekeeper.allfives.timeline import timeline
 from scorekeeper.tally import Pegs, Symbol, Tally, TallyError, board_holes, pegboard, pegs, tally
 from scorekeeper.ui.model import EACH_SUBTRACTS_NOTE, score_displays
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # One side's scoring events: positive multiples of five (scale 1), as a turn or a settlement scores them.
 events_1 = st.lists(st.integers(1, 40).map(lambda k: 5 * k), max_size=40)

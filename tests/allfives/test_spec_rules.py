@@ -12,10 +12,11 @@ each holds, so any legal sequence of plays onto open ends is a valid record.
 import copy
 
 import pytest
-from builders import PASS, H, P, record
 
 from scorekeeper.allfives import score_record
 from scorekeeper.errors import ScorekeeperError
+
+from .builders import PASS, H, P, record
 
 
 # --------------------------------------------------------------- helpers

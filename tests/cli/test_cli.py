@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-RECORDS = Path(__file__).resolve().parent / "records"
+ROOT = Path(__file__).resolve().parents[2]
+RECORDS = Path(__file__).resolve().parents[1] / "records"
 WORKED = RECORDS / "worked-example.json"
 
 

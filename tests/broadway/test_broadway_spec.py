@@ -45,7 +45,7 @@ from scorekeeper.errors import (
     WrongPlayerError,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ["Ann", "Ben", "Cy", "Di"]  # North, East, South, West
 NS, EW = "North-South", "East-West"
 

@@ -1,4 +1,4 @@
-"""Child process for tests/test_store_safety.py (run with ``sys.executable``).
+"""Child process for tests/store/test_store_safety.py (run with ``sys.executable``).
 
 Every line it prints goes out with one ``os.write`` call, so a line that was
 printed is in the output file even when the process is SIGKILLed right after.

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from scorekeeper.allfours import VARIANTS, load, score_record
 from scorekeeper.errors import ScorekeeperError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # ------------------------------------------------------------ the spec's table
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]

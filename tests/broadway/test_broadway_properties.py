@@ -21,10 +21,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.allfives.tiles import tiles_of_set
 from scorekeeper.broadway import Match, Placement, Setup, load, result, score_record, to_record
 from scorekeeper.broadway.record import iter_events
 from scorekeeper.broadway.simulate import random_match
+from scorekeeper.dominoes.tiles import tiles_of_set
 from scorekeeper.errors import ScorekeeperError
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -231,12 +231,12 @@ def test_undo_is_the_inverse_of_push(cfg, seed):
         after = m.push(e)
         if rng.random() < 0.3:
             pushed = m.state()
-            assert m.undo() == e
+            assert m.pop() == e
             assert m.state() == before
             assert m.push(e) == after
             assert m.state() == pushed
     for e, before in zip(reversed(events), reversed(states)):
-        assert m.undo() == e
+        assert m.pop() == e
         assert m.state() == before
     assert m.state() == Match(m.setup).state()
 

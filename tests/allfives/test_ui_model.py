@@ -546,7 +546,7 @@ def test_long_hands_that_needed_a_tile_moved_are_drawn_clear(seed, hand, rules):
 
 def test_drawing_of_a_spinner_with_four_arms():
     from scorekeeper.allfives.layout import Layout
-    from scorekeeper.allfives.tiles import Tile
+    from scorekeeper.dominoes.tiles import Tile
 
     lay = Layout("first-double")
     lay.lead(Tile(5, 5))

@@ -15,7 +15,6 @@ from scorekeeper.allfives.layout import DOUBLE, LINE, SPINNER
 from scorekeeper.allfives.record import parse_record
 from scorekeeper.allfives.rules import Rules
 from scorekeeper.allfives.simulate import random_record
-from scorekeeper.envelope import Envelope
 
 
 def T(text: str) -> Tile:
@@ -23,10 +22,7 @@ def T(text: str) -> Tile:
 
 
 def new_match(players=("Ann", "Ben"), teams=None, **rules) -> Match:
-    rec = {"format": "scorekeeper/1", "game": "all-fives", "players": list(players)}
-    if teams:
-        rec["teams"] = teams
-    return Match(Setup.of(Envelope.parse(rec), rules))
+    return Match(Setup.new(players, teams=teams, rules=rules))
 
 
 # ---------------------------------------------------------------- tiles
@@ -220,19 +216,19 @@ def test_an_illegal_entry_changes_nothing():
 def test_undo_across_hands_and_nothing_to_undo():
     m = new_match(hand_size=1)
     with pytest.raises(errors.NothingToUndoError):
-        m.undo()
+        m.pop()
     m.push(StartHand("Ann"))
     m.play("5-0")  # Ann dominoes at once: 5 points
     m.push(Settle((("Ben", (T("6-4"),)),)))  # Ben's 10 pips go to Ann
     assert m.scores == [15, 0]
     m.push(StartHand())
     assert m.hand.leader == 0
-    m.undo()
+    m.pop()
     assert len(m.hands) == 1 and m.scores == [15, 0]
-    m.undo()
+    m.pop()
     assert m.scores == [5, 0] and m.hand.settlement is None
-    m.undo()
-    m.undo()
+    m.pop()
+    m.pop()
     assert m.state() == new_match(hand_size=1).state()
 
 

@@ -7,7 +7,7 @@ aside (`<name>.corrupt-<timestamp>`), reported, and every other match stays
 available; two app instances on one database cannot corrupt it (a file lock;
 the second gets a clear message)."
 
-Crash tests run ``tests/store_child.py`` (see its docstring), a real process
+Crash tests run ``tests/store/store_child.py`` (see its docstring), a real process
 that appends entries and prints ``ack <n>`` after each append returns, and
 SIGKILL it: after random delays, after very short delays right inside the
 append loop, and (with strace) exactly at the entry of its N-th
@@ -42,7 +42,7 @@ from scorekeeper.allfives import random_record
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store, StoreError, StoreLockedError, entries_of
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHILD = Path(__file__).resolve().with_name("store_child.py")
 
 _spec = importlib.util.spec_from_file_location("store_child", CHILD)

@@ -12,10 +12,11 @@ import copy
 import random
 
 import pytest
-from builders import PASS, H, P, record
 
 from scorekeeper.allfives import score_record
 from scorekeeper.errors import ScorekeeperError
+
+from .builders import PASS, H, P, record
 
 
 # --------------------------------------------------------------- helpers

@@ -1,0 +1,20 @@
+"""All Fives (with Muggins, Five Up and Cribbage 61) as the registry sees it."""
+
+from __future__ import annotations
+
+from scorekeeper.allfives.entries import AllFivesEntries
+from scorekeeper.allfives.record import load, result, score_record
+from scorekeeper.allfives.text import render
+from scorekeeper.allfives.timeline import timeline
+from scorekeeper.registry import GameSpec
+
+GAME = GameSpec(
+    id="all-fives",
+    title="All Fives",
+    entries=AllFivesEntries(),
+    load=load,
+    score=score_record,
+    result=result,
+    render=render,
+    timeline=timeline,
+)

@@ -1,0 +1,20 @@
+"""All Fours as the registry sees it."""
+
+from __future__ import annotations
+
+from scorekeeper.allfours.entries import AllFoursEntries
+from scorekeeper.allfours.record import load, result, score_record
+from scorekeeper.allfours.text import render
+from scorekeeper.allfours.timeline import timeline
+from scorekeeper.registry import GameSpec
+
+GAME = GameSpec(
+    id="all-fours",
+    title="All Fours",
+    entries=AllFoursEntries(),
+    load=load,
+    score=score_record,
+    result=result,
+    render=render,
+    timeline=timeline,
+)

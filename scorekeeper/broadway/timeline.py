@@ -1,0 +1,37 @@
+"""A Broadway match as a :class:`~scorekeeper.tally.timeline.Timeline`: both
+sides' scores after each scoring placement and each hand's settlement.
+
+>>> from scorekeeper.broadway.simulate import random_match
+>>> t = timeline(random_match(3, max_hands=1))
+>>> t.sides, t.steps[-1].scores == tuple(random_match(3, max_hands=1).scores)
+(('North-South', 'East-West'), True)
+"""
+
+from __future__ import annotations
+
+from scorekeeper.broadway.engine import Match
+from scorekeeper.tally.timeline import Step, Timeline
+
+__all__ = ["SUBTRACT_NOTE", "timeline"]
+
+SUBTRACT_NOTE = (
+    "No X tally or pegboard: the tiles left at the end of a hand are taken off, "
+    "and a tally or a board cannot show a deduction. The chart shows the dips."
+)
+
+
+def timeline(match: Match) -> Timeline:
+    setup = match.setup
+    steps: list[Step] = []
+    for h in match.hands:
+        scores = list(h.scores_before)
+        for t in h.turns:
+            if t.points:
+                scores[setup.side_of[t.seat]] += t.points
+                steps.append(Step(h.number, t.number, tuple(scores)))
+        if h.settlement is not None and any(h.settlement):
+            for s, p in enumerate(h.settlement):
+                scores[s] += p
+            steps.append(Step(h.number, None, tuple(scores)))
+    note = SUBTRACT_NOTE if setup.rules.unplayed_penalty == "subtract" else None
+    return Timeline(tuple(setup.sides), 0, 5, tuple(steps), note)

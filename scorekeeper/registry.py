@@ -1,0 +1,242 @@
+"""The games Scorekeeper knows: one :class:`Game` protocol and one table of games.
+
+Everything that depends on the game -- reading and scoring a record, the
+``--text`` table, the store's entries, the title, the score chart's timeline,
+the app's screens -- asks the registry for the record's game instead of
+testing the game's name. A new game is one package (its engine, with a
+``GAME`` object that satisfies :class:`Game`; its screens under
+``scorekeeper/ui/<game>/``) plus one line in :data:`BUILTIN`.
+
+>>> [g.title for g in games()]
+['All Fives', 'All Fours', 'Broadway']
+>>> game_of({"format": "scorekeeper/1", "game": "broadway"}).id
+'broadway'
+>>> get("chess")
+Traceback (most recent call last):
+...
+scorekeeper.errors.RecordFormatError: game: unknown game 'chess' (known: all-fives, all-fours, broadway)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from scorekeeper.errors import RecordFormatError
+
+if TYPE_CHECKING:
+    from scorekeeper.tally.timeline import Timeline
+
+__all__ = [
+    "BUILTIN",
+    "EntryCodec",
+    "Game",
+    "GameSpec",
+    "MatchState",
+    "Registration",
+    "SetupState",
+    "game_of",
+    "games",
+    "get",
+    "ids",
+    "register",
+    "ui_module",
+    "unregister",
+]
+
+Record = dict[str, Any]
+Entry = dict[str, Any]
+
+
+class SetupState(Protocol):
+    """What every game's ``Setup`` offers: the players in seating order and the sides."""
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+    @property
+    def sides(self) -> tuple[str, ...]: ...
+
+    @property
+    def side_of(self) -> tuple[int, ...]: ...
+
+
+class MatchState(Protocol):
+    """What every game's ``Match`` offers (the state as the fold of its events)."""
+
+    @property
+    def setup(self) -> SetupState: ...
+
+    @property
+    def hands(self) -> Sequence[Any]: ...
+
+    @property
+    def scores(self) -> list[int]: ...
+
+    @property
+    def winner(self) -> int | None: ...
+
+    def pop(self) -> Any: ...
+
+    def to_record(self) -> Record: ...
+
+
+class EntryCodec(Protocol):
+    """How the store keeps a game's record entry by entry (``scorekeeper/store/entries.py``
+    has the bases): the entries people make at the table, each checked through the
+    engine before it is added to the record."""
+
+    kinds: tuple[str, ...]
+
+    def entries_of(self, record: Record) -> list[Entry]:
+        """A record's entries, in the order they were entered."""
+        ...
+
+    def entry_kind(self, entry: Any) -> tuple[str, Any]:
+        """``(kind, value)`` of an entry; a malformed entry raises a StoreError."""
+        ...
+
+    def push(self, match: Any, record: Record, kind: str, value: Any) -> None:
+        """Check the entry through the engine and push it (raises; nothing changed then)."""
+        ...
+
+    def apply(self, record: Record, kind: str, value: Any) -> None:
+        """Add a checked entry to the record (in place)."""
+        ...
+
+    def drop_last(self, record: Record) -> Entry:
+        """Remove the last entry of the record (in place) and return it."""
+        ...
+
+    def undo(self, match: Any, record: Record, entry: Entry) -> None:
+        """Take ``entry`` (just dropped from ``record``) back from the engine state."""
+        ...
+
+    def edit(self, record: Record, hand: int, where: Any, value: Any) -> None:
+        """Correct an entry of hand ``hand`` in the record (in place); the store checks it all again."""
+        ...
+
+
+class Game(Protocol):
+    """One game: its engine seen from the command line, the store and the app."""
+
+    #: The record's ``"game"``.
+    id: str
+    #: The game's name for people.
+    title: str
+    #: The store's view of the game's records.
+    entries: EntryCodec
+
+    def load(self, record: Any) -> Any:
+        """Replay a record through the engine, checking every rule; a match in progress is fine.
+        Returns the game's ``Match`` (a :class:`MatchState`)."""
+        ...
+
+    def score(self, record: Any) -> Record:
+        """What ``scorekeeper score`` prints: the record checked (complete) and scored."""
+        ...
+
+    def result(self, match: Any) -> Record:
+        """The scored object of a match (in progress or not)."""
+        ...
+
+    def render(self, scored: Record) -> str:
+        """``scorekeeper score --text``: the scored object as a readable table."""
+        ...
+
+    def timeline(self, match: Any) -> Timeline:
+        """Every side's score after each scoring step (the chart, tallies and pegboard)."""
+        ...
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A :class:`Game` put together from a game package's functions (what each
+    ``scorekeeper/<game>/game.py`` makes).
+
+    The fields are callables, so the dataclass satisfies :class:`Game`'s methods."""
+
+    id: str
+    title: str
+    entries: EntryCodec
+    load: Callable[[Any], Any]
+    score: Callable[[Any], Record]
+    result: Callable[[Any], Record]
+    render: Callable[[Record], str]
+    timeline: Callable[[Any], Timeline]
+
+
+@dataclass(frozen=True)
+class Registration:
+    """Where a game lives: the module whose ``GAME`` is its :class:`Game`, and the
+    module of its screens (``scorekeeper/ui/base.py``'s ``GameScreens``), if it has any."""
+
+    engine: str
+    ui: str | None = None
+
+
+#: The games built in: one line per game.
+BUILTIN: dict[str, Registration] = {
+    "all-fives": Registration("scorekeeper.allfives.game", ui="scorekeeper.ui.allfives"),
+    "all-fours": Registration("scorekeeper.allfours.game", ui="scorekeeper.ui.allfours"),
+    "broadway": Registration("scorekeeper.broadway.game", ui="scorekeeper.ui.broadway"),
+}
+
+_table: dict[str, Registration] = dict(BUILTIN)
+_loaded: dict[str, Game] = {}
+
+
+def ids() -> tuple[str, ...]:
+    """The ids of the games known, in the order they were registered (no module is imported)."""
+    return tuple(_table)
+
+
+def get(game_id: Any) -> Game:
+    """The game whose record ``"game"`` is ``game_id``; an unknown one is a RecordFormatError."""
+    if not isinstance(game_id, str) or game_id not in _table:
+        raise RecordFormatError(f"unknown game {game_id!r} (known: {', '.join(_table)})", field="game")
+    game = _loaded.get(game_id)
+    if game is None:
+        game = importlib.import_module(_table[game_id].engine).GAME
+        if game.id != game_id:  # pragma: no cover - a registration mistake
+            raise RuntimeError(f"{_table[game_id].engine}.GAME is {game.id!r}, registered as {game_id!r}")
+        _loaded[game_id] = game
+    return game
+
+
+def game_of(record: Any) -> Game:
+    """The game of a record (its ``"game"``). A record whose game is not known is refused
+    with the envelope's error (the first thing wrong with it: the format, a key, the game)."""
+    game_id = record.get("game") if isinstance(record, dict) else None
+    if not isinstance(game_id, str) or game_id not in _table:
+        from scorekeeper.envelope import Envelope
+
+        Envelope.parse(record)
+    return get(game_id)
+
+
+def games() -> list[Game]:
+    """Every game known, in order."""
+    return [get(i) for i in _table]
+
+
+def ui_module(game_id: str) -> str | None:
+    """The module of the game's screens, or None when the game has none."""
+    reg = _table.get(game_id)
+    return None if reg is None else reg.ui
+
+
+def register(game: Game, *, ui: str | None = None) -> None:
+    """Add a game at run time (a plug-in, or a test's toy game)."""
+    _table[game.id] = Registration(f"{type(game).__module__}", ui)
+    _loaded[game.id] = game
+
+
+def unregister(game_id: str) -> None:
+    """Forget a game added with :func:`register` (built-in games stay)."""
+    if game_id in BUILTIN:
+        raise ValueError(f"{game_id} is built in")
+    _table.pop(game_id, None)
+    _loaded.pop(game_id, None)

@@ -1,0 +1,31 @@
+"""Fixtures shared by every test directory (``tests/<game>/``, ``tests/store/`` ...)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from support import RECORDS, Ran, run_cli
+
+
+@pytest.fixture
+def cli() -> Callable[..., Ran]:
+    """Run ``scorekeeper ARGS`` in this process: ``cli("score", path, stdin=...)``."""
+    return run_cli
+
+
+@pytest.fixture
+def records() -> Path:
+    """The directory of the sample records (``tests/records``)."""
+    return RECORDS
+
+
+@pytest.fixture
+def shared(tmp_path: Path) -> Iterator[object]:
+    """The app's shared store access on a fresh database (closed after the test)."""
+    from scorekeeper.ui.model import Shared
+
+    s = Shared(str(tmp_path / "db"))
+    yield s
+    s.close()
