@@ -1,7 +1,9 @@
 # Scorekeeper — developer entry points.
 #
 #   make run          set up .venv if needed, then run the app ($(RUN_CMD))
-#   make test         set up .venv if needed, then run the test suite
+#   make test         set up .venv if needed, then `make lint`, then the whole test suite
+#   make test-fast    the inner loop: no browser tests, no slow tests, no lint
+#   make lint         ruff (lint and format check) and mypy (--strict on the core)
 #   make bench        set up .venv if needed, then run benchmarks/engine.py
 #   make screenshots  regenerate screenshots/*.png from the real app in Chromium
 #   make clean        remove the venv and build/test leftovers
@@ -21,19 +23,27 @@ RUN_CMD ?= $(BIN)/scorekeeper
 
 VENV_HINT := error: '$(PYTHON) -m venv' is unusable (no ensurepip). On Debian/Ubuntu run: sudo apt-get install python3-venv
 
-.PHONY: run test bench screenshots venv clean
+# The core is type-checked with mypy --strict; the UI and the command line in mypy's default mode.
+STRICT := scorekeeper/allfives scorekeeper/allfours scorekeeper/broadway scorekeeper/dominoes \
+          scorekeeper/store scorekeeper/tally scorekeeper/registry.py scorekeeper/envelope.py scorekeeper/errors.py
+
+.PHONY: run test test-fast lint bench screenshots venv clean
 
 run: $(STAMP)
 	$(RUN_CMD)
 
-# pytest exits 5 when it collects no tests: that is not a failure (yet).
-test: $(STAMP)
-	@$(BIN)/python -m pytest; rc=$$?; \
-	if [ $$rc -eq 5 ]; then \
-		echo "make test: pytest collected no tests (exit 5); treating as success"; \
-		exit 0; \
-	fi; \
-	exit $$rc
+# pytest exits 5 when it collects no tests: that fails, as every other non-zero status does.
+test: lint
+	$(BIN)/python -m pytest
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not browser and not slow"
+
+lint: $(STAMP)
+	$(BIN)/ruff check scorekeeper tests tools benchmarks
+	$(BIN)/ruff format --check scorekeeper tests tools benchmarks
+	$(BIN)/mypy --strict $(STRICT)
+	$(BIN)/mypy scorekeeper
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py

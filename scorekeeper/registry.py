@@ -179,9 +179,9 @@ class Registration:
 
 #: The games built in: one line per game.
 BUILTIN: dict[str, Registration] = {
-    "all-fives": Registration("scorekeeper.allfives.game", ui="scorekeeper.ui.allfives"),
-    "all-fours": Registration("scorekeeper.allfours.game", ui="scorekeeper.ui.allfours"),
-    "broadway": Registration("scorekeeper.broadway.game", ui="scorekeeper.ui.broadway"),
+    "all-fives": Registration("scorekeeper.allfives.game", ui="scorekeeper.ui.allfives.screens"),
+    "all-fours": Registration("scorekeeper.allfours.game", ui="scorekeeper.ui.allfours.screens"),
+    "broadway": Registration("scorekeeper.broadway.game", ui="scorekeeper.ui.broadway.screens"),
 }
 
 _table: dict[str, Registration] = dict(BUILTIN)

@@ -30,13 +30,12 @@ from __future__ import annotations
 import json
 import random
 import re
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.allfives.engine import Match, round5
 from scorekeeper.allfives.layout import Layout
+from scorekeeper.allfives.notation import parse_turn_text, turn_text  # noqa: F401
 from scorekeeper.allfives.record import event_entry, parse_remaining, result
 from scorekeeper.allfives.rules import (
     BLOCK_WINNERS,
@@ -87,137 +86,16 @@ RULE_CHOICES: dict[str, tuple] = {
 PAGE_SIZE = 10
 
 
-# ---------------------------------------------------------------- shared state
-class Shared:
-    """The one store of a running app, shared by every session (browser tab)
-    of the process, behind a lock (the store is not thread-safe)."""
-
-    def __init__(self, path=None) -> None:
-        self.store = Store(path)
-        self.lock = threading.RLock()
-
-    def close(self) -> None:
-        with self.lock:
-            self.store.close()
-
-    def names(self) -> list[str]:
-        """Player names from earlier matches, most recent first, each once."""
-        with self.lock:
-            seen: dict[str, None] = {}
-            for m in self.store.list(0, 50):
-                for n in m.get("players") or []:
-                    seen.setdefault(n, None)
-            return list(seen)
-
-    def resume(self) -> dict | None:
-        """The unfinished match to resume in one tap (its list entry), or None."""
-        with self.lock:
-            mid = self.store.latest_unfinished()
-            summary = None if mid is None else self.store.summary(mid)
-            return summary if summary and summary.get("game") in GAME_TITLES else None
-
-
-#: The games the app has screens for.
-GAME_TITLES = {"all-fives": "All Fives", "all-fours": "All Fours", "broadway": "Broadway"}
-
-
-def game_of(shared: Shared, mid: str) -> str | None:
-    """The game of a stored match (None if there is no such match: the screen says so)."""
-    try:
-        with shared.lock:
-            return shared.store.summary(mid).get("game")
-    except ScorekeeperError:
-        return None
+from scorekeeper.ui.base import FormModel as _Form  # noqa: E402
+from scorekeeper.ui.base import Model as _Model  # noqa: E402
+from scorekeeper.ui.base import Shared, names_problem  # noqa: E402,F401
+from scorekeeper.ui.base import TableModel as _Table  # noqa: E402
 
 
 def all_fives_match(shared: Shared, mid: str) -> Match:
-    """The engine state of a stored All Fives match; a match of another game is
-    refused with a clear message (these screens are All Fives')."""
-    match = shared.store.match(mid)
-    if not isinstance(match, Match):
-        game = shared.store.summary(mid).get("game")
-        raise ScorekeeperError(
-            f"match {mid} is {GAME_TITLES.get(game, game)}: this screen shows All Fives matches; "
-            f"open it from Home or History"
-        )
-    return match
+    from scorekeeper.ui.base import open_match
 
-
-class _Model:
-    """Base of the view-models: ``revision`` changes whenever the screen should redraw."""
-
-    revision: int = 0
-
-    def _changed(self) -> None:
-        self.revision = self.revision + 1
-
-
-class _Table(_Model):
-    """Base of the table view-models of one stored match (they set ``_shared``, ``mid``
-    and ``_match``)."""
-
-    _shared: Any
-    mid: str
-    _match: Any
-    error: str | None = None
-
-    def _apply(self, fn: Callable[[Store], Any]) -> bool:
-        """Run one store change; on failure keep the message; always redraw."""
-        try:
-            with self._shared.lock:
-                fn(self._shared.store)
-                self._match = self._shared.store.match(self.mid)
-            self.error = None
-            return True
-        except ScorekeeperError as e:
-            self.error = str(e)
-            return False
-        finally:
-            self._changed()
-
-
-class _Form(_Model):
-    """Base of the new-match forms (they set ``_shared``, ``names`` and ``error``)."""
-
-    _shared: Any
-    names: list[str]
-    error: str | None = None
-    #: The attribute naming a player that follows a renamed seat (the first leader, dealer...).
-    _picked = "leader"
-
-    def set_name(self, seat: int, name: str) -> None:
-        old = self.names[seat]
-        names = list(self.names)
-        names[seat] = name
-        self.names = names
-        if getattr(self, self._picked) == old:
-            setattr(self, self._picked, name.strip() or None)
-        self._changed()
-
-    def _create(self, problem: str | None, make_record: Callable[[], dict]) -> str | None:
-        """Store the record ``make_record()`` unless ``problem``; its id, or None with ``error`` set."""
-        if problem is None:
-            try:
-                with self._shared.lock:
-                    mid = self._shared.store.create(make_record())
-                self.error = None
-                self._changed()
-                return mid
-            except ScorekeeperError as e:
-                problem = str(e)
-        self.error = problem
-        self._changed()
-        return None
-
-
-def names_problem(names: list[str]) -> str | None:
-    """Why a new match's player names cannot be used, or None."""
-    names = [s.strip() for s in names]
-    if any(not n for n in names):
-        return "every player needs a name"
-    if len(set(names)) != len(names):
-        return "two players have the same name"
-    return None
+    return open_match(shared, mid, "all-fives")
 
 
 # ----------------------------------------------------------------- new match
@@ -904,61 +782,6 @@ def settlement_lines(m: Match, h) -> list[str]:
     else:
         lines.append("Blocked and tied: nobody scores.")
     return lines
-
-
-# ------------------------------------------------------- turn text (corrections)
-def turn_text(t) -> str:
-    """A turn in the short notation the correction field reads back."""
-    bits = []
-    if t.drew:
-        bits.append(f"+{t.drew}")
-    if t.tile is None:
-        bits.append("pass")
-    else:
-        bits.append(str(t.tile))
-        if t.on is not None:
-            bits.append(f"on {t.on}")
-        if t.claim is not None:
-            bits.append(f"claim {t.claim}")
-    return " ".join(bits)
-
-
-_TEXT_RE = re.compile(
-    r"^(?:\+(?P<draw>\d+)\s+)?(?:(?P<pass>pass)|(?P<tile>\d{1,2}-\d{1,2})(?:\s+on\s+(?P<on>\d{1,2}-\d{1,2}))?"
-    r"(?:\s+claim\s+(?P<claim>\d+))?(?:\s+muggins\s+(?P<muggins>\S.*))?)$",
-    re.IGNORECASE,
-)
-
-
-def parse_turn_text(text: str) -> dict:
-    """Read the short notation of a turn into a record entry.
-
-    >>> parse_turn_text("+2 5-3 on 5-5 claim 10")
-    {'draw': 2, 'play': '5-3', 'on': '5-5', 'claim': 10}
-    >>> parse_turn_text("pass")
-    {'pass': True}
-    >>> parse_turn_text("5 on 3")
-    Traceback (most recent call last):
-    ...
-    ValueError: cannot read '5 on 3': write e.g. 5-3 on 5-5, +2 5-3, pass or +3 pass
-    """
-    m = _TEXT_RE.match(" ".join(text.split()))
-    if not m:
-        raise ValueError(f"cannot read {text!r}: write e.g. 5-3 on 5-5, +2 5-3, pass or +3 pass")
-    entry: dict[str, Any] = {}
-    if m["draw"]:
-        entry["draw"] = int(m["draw"])
-    if m["pass"]:
-        entry["pass"] = True
-        return entry
-    entry["play"] = m["tile"]
-    if m["on"]:
-        entry["on"] = m["on"]
-    if m["claim"]:
-        entry["claim"] = int(m["claim"])
-    if m["muggins"]:
-        entry["muggins"] = m["muggins"].strip()
-    return entry
 
 
 # ------------------------------------------------------------------ history

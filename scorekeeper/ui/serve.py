@@ -54,7 +54,7 @@ def run(db: str | None, *, web: bool, host: str | None, port: int | None, open_b
     import flet as ft
 
     from scorekeeper.ui.app import make_main
-    from scorekeeper.ui.model import Shared
+    from scorekeeper.ui.base import Shared
 
     shared = Shared(db)  # StoreLockedError etc. reach the CLI, which prints one line
     for problem in shared.store.problems:

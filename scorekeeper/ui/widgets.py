@@ -1,26 +1,54 @@
-"""Small building blocks shared by the screens (All Fives and All Fours)."""
+"""Public building blocks of the screens (every game's and the shell's).
+
+Every control a player touches carries a label (tooltips, button texts or
+``ft.Semantics``) that screen readers -- and the browser tests -- find.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import flet as ft
+
+from scorekeeper.ui.base import games_with_screens
+
+__all__ = [
+    "PAD",
+    "cannot_open",
+    "choice_row",
+    "error_box",
+    "game_choice",
+    "go",
+    "heading",
+    "labelled",
+    "name_field",
+    "score_chips",
+    "svg_image",
+    "tile_button",
+    "tile_face",
+    "top_bar",
+]
 
 PAD = 12
 
 
-def _go(route: str):
-    def handler(e=None):
+def go(route: str) -> Callable[[Any], None]:
+    """A click handler that opens ``route``."""
+
+    def handler(e: Any = None) -> None:
         ft.context.page.navigate(route)
 
     return handler
 
 
-def _heading(text: str, size: int = 20) -> ft.Text:
+def heading(text: str, size: int = 20) -> ft.Text:
     return ft.Text(text, size=size, weight=ft.FontWeight.BOLD)
 
 
-def _error(text: str | None) -> ft.Control:
+def error_box(text: str | None) -> ft.Control:
+    """The message of a refused entry, in place (nothing when there is none)."""
     if not text:
         return ft.Container(visible=False)
     return ft.Container(
@@ -31,7 +59,14 @@ def _error(text: str | None) -> ft.Control:
     )
 
 
-def _labelled(content: ft.Control, label: str, on_tap=None, selected: bool | None = None) -> ft.Control:
+def cannot_open(message: str | None, back: str = "/", back_text: str = "Home") -> ft.Control:
+    """The screen of a match that cannot be shown (unknown id, another game's match ...)."""
+    return ft.Column(
+        [heading("Cannot open this match"), error_box(message), ft.Button(content=back_text, on_click=go(back))]
+    )
+
+
+def labelled(content: ft.Control, label: str, on_tap: Any = None, selected: bool | None = None) -> ft.Control:
     """One semantics node with exactly ``label`` (the content's own texts are not
     merged in), tappable by screen readers and the browser tests."""
     return ft.Semantics(
@@ -44,7 +79,9 @@ def _labelled(content: ft.Control, label: str, on_tap=None, selected: bool | Non
     )
 
 
-def _choice_row(label: str, options: list[tuple[str, object]], current, on_pick) -> ft.Control:
+def choice_row(
+    label: str, options: Sequence[tuple[str, Any]], current: Any, on_pick: Callable[[Any], Any]
+) -> ft.Control:
     """A row of buttons for one option; the current one is filled."""
     buttons = []
     for text, value in options:
@@ -55,17 +92,111 @@ def _choice_row(label: str, options: list[tuple[str, object]], current, on_pick)
             if selected
             else ft.OutlinedButton(content=text, on_click=handler)
         )
-        buttons.append(_labelled(btn, f"{label}: {text}", handler, selected))
+        buttons.append(labelled(btn, f"{label}: {text}", handler, selected))
     return ft.Column(
         [ft.Text(label, weight=ft.FontWeight.W_500), ft.Row(buttons, wrap=True, spacing=6, run_spacing=6)],
         spacing=4,
     )
 
 
-def _svg(svg: str, label: str, max_width: float = 390) -> ft.Control:
+def game_choice(current: str) -> ft.Control:
+    """The Game row at the top of every new-match screen (the games of the registry)."""
+
+    def pick(game: str) -> None:
+        if game != current:
+            ft.context.page.navigate(f"/new/{game}")
+
+    return choice_row("Game", [(g.title, g.id) for g in games_with_screens()], current, pick)
+
+
+def name_field(label: str, value: str, on_change: Callable[[str], Any], key: str) -> ft.Control:
+    """A player's name on a new-match screen."""
+    return ft.TextField(label=label, value=value, on_change=lambda e: on_change(e.control.value), dense=True, key=key)
+
+
+def top_bar(title: str, *actions: ft.Control) -> ft.Control:
+    """A table screen's top row: Home, what is going on (``title``), then the screen's icons."""
+    return ft.Row(
+        [
+            ft.IconButton(icon=ft.Icons.HOME, tooltip="Home", on_click=go("/")),
+            ft.Text(title, size=16, weight=ft.FontWeight.BOLD, expand=True, semantics_label=title.replace(" · ", ", ")),
+            *actions,
+        ],
+        spacing=0,
+    )
+
+
+def score_chips(scores: dict[str, int], after: str) -> ft.Control:
+    """Each side's score as a chip, then ``after`` (e.g. "to 250")."""
+    chips: list[ft.Control] = [
+        ft.Container(
+            content=ft.Text(
+                f"{side}: {score}", size=18, weight=ft.FontWeight.BOLD, semantics_label=f"Score {side} {score}"
+            ),
+            bgcolor=ft.Colors.SECONDARY_CONTAINER,
+            padding=ft.Padding.symmetric(horizontal=10, vertical=4),
+            border_radius=12,
+        )
+        for side, score in scores.items()
+    ]
+    chips.append(ft.Text(after, color=ft.Colors.ON_SURFACE_VARIANT))
+    return ft.Row(chips, wrap=True, spacing=8)
+
+
+def svg_image(svg: str, label: str, max_width: float = 390) -> ft.Control:
     """An SVG drawing (from :mod:`scorekeeper.tally.svg`) shown at its own size
     (scaled down to ``max_width``), read out as ``label``."""
-    w = float(re.search(r'width="([\d.]+)"', svg).group(1))
-    h = float(re.search(r'height="([\d.]+)"', svg).group(1))
+    w_match = re.search(r'width="([\d.]+)"', svg)
+    h_match = re.search(r'height="([\d.]+)"', svg)
+    w = float(w_match.group(1)) if w_match else max_width
+    h = float(h_match.group(1)) if h_match else max_width
     scale = min(1.0, max_width / w)
     return ft.Image(src=svg, width=w * scale, height=h * scale, fit=ft.BoxFit.CONTAIN, semantics_label=label)
+
+
+# ------------------------------------------------------------------ dominoes
+def _half(pips: int, size: float, strong: bool = True) -> ft.Control:
+    return ft.Container(
+        content=ft.Text(str(pips), size=max(9, size * 0.55), weight=ft.FontWeight.BOLD if strong else None),
+        width=size,
+        height=size,
+        alignment=ft.Alignment.CENTER,
+    )
+
+
+def tile_face(
+    first: int, second: int, horizontal: bool, half: float, spinner: bool = False, mark: str | None = None
+) -> ft.Control:
+    """A domino drawn as two halves with a line between them."""
+    line = ft.Container(
+        width=1 if horizontal else half * 0.8,
+        height=half * 0.8 if horizontal else 1,
+        bgcolor=ft.Colors.OUTLINE,
+    )
+    parts = [_half(first, half), line, _half(second, half)]
+    inner = ft.Row(parts, spacing=0, tight=True) if horizontal else ft.Column(parts, spacing=0, tight=True)
+    edge = 3 if spinner else 1
+    return ft.Container(
+        content=inner,
+        width=(2 * half + 1 if horizontal else half) + 2 * edge,
+        height=(half if horizontal else 2 * half + 1) + 2 * edge,
+        bgcolor=mark or ft.Colors.SURFACE_CONTAINER_HIGHEST,
+        border=ft.Border.all(edge, ft.Colors.PRIMARY if spinner else ft.Colors.OUTLINE),
+        border_radius=max(3, half * 0.15),
+    )
+
+
+def tile_button(
+    tile: str, on_click: Any, label: str, fits: bool = True, half: float = 40, key: str | None = None
+) -> ft.Control:
+    """A tile to tap (upright); a tile that does not fit now is drawn smaller and paler."""
+    a, b = (int(x) for x in tile.split("-"))
+    face = tile_face(a, b, False, half * (1 if fits else 0.8), mark=None if fits else ft.Colors.SURFACE_CONTAINER)
+    return ft.Container(
+        content=labelled(ft.Container(content=face, on_click=on_click, ink=True, border_radius=6), label, on_click),
+        key=key,
+    )
+
+
+# The names the screens used before these blocks were public (removed once every screen uses the above).
+_go, _heading, _error, _labelled, _choice_row, _svg = go, heading, error_box, labelled, choice_row, svg_image

@@ -14,10 +14,10 @@ from scorekeeper.allfives.record import load, parse_record, score_record
 from scorekeeper.allfives.simulate import random_record
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.drawing import draw_layout
+from scorekeeper.ui.base import Shared
+from scorekeeper.ui.history import HistoryModel
 from scorekeeper.ui.model import (
-    HistoryModel,
     NewMatchForm,
-    Shared,
     TableModel,
     parse_turn_text,
 )

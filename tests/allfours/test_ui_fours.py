@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.allfours.record import score_record
 from scorekeeper.allfours.variants import CARD_POINTS, RANKS, VARIANTS
-from scorekeeper.ui.fours import (
+from scorekeeper.ui.allfours.models import (
     COUNTING_RANKS,
     CardCount,
     Chips,

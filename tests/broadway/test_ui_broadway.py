@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from scorekeeper.broadway.grid import Placement, adjacent
 from scorekeeper.broadway.record import load, result, score_record
 from scorekeeper.errors import RemainingError
-from scorekeeper.ui.broadway import ALL_TILES, BroadwayNewMatchForm, BroadwayTableModel
+from scorekeeper.ui.broadway.models import ALL_TILES, BroadwayNewMatchForm, BroadwayTableModel
 from scorekeeper.ui.model import Shared
 
 #: Seat order North, East, South, West: North-South = Ann & Cy, East-West = Ben & Di.

@@ -17,7 +17,7 @@ from e2e.harness import read_texts, wait_text
 from scorekeeper.allfives.engine import Match, Setup
 from scorekeeper.allfives.events import StartHand
 from scorekeeper.tally import pegs, tally
-from scorekeeper.ui.model import EACH_SUBTRACTS_NOTE
+from scorekeeper.allfives.timeline import EACH_SUBTRACTS_NOTE
 
 pytestmark = pytest.mark.browser
 

@@ -13,11 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper import registry
 from scorekeeper.allfives.record import load
 from scorekeeper.allfives.simulate import random_record
-from scorekeeper.allfives.timeline import timeline
+from scorekeeper.allfives.timeline import EACH_SUBTRACTS_NOTE, timeline
 from scorekeeper.tally import Pegs, Symbol, Tally, TallyError, board_holes, pegboard, pegs, tally
-from scorekeeper.ui.model import EACH_SUBTRACTS_NOTE, score_displays
+from scorekeeper.ui.score import score_displays
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -235,7 +236,7 @@ def test_score_screen_displays_match_the_scores(args, claim_rate):
     seed, players, teams, rules = args
     rules = dict(rules, claims="muggins") if claim_rate else rules
     m = load(random_record(seed, players, teams=teams and players == 4, max_hands=6, claim_rate=claim_rate, **rules))
-    d = score_displays(m)
+    d = score_displays(registry.get("all-fives"), m)
     assert d.summary["scores"] == dict(zip(d.timeline.sides, m.scores))
     if rules.get("hand_end") == "each-subtracts":
         assert d.note == EACH_SUBTRACTS_NOTE and d.pegboard is None
@@ -262,7 +263,7 @@ def test_each_subtracts_scores_dip_below_zero_on_the_timeline():
         tl = timeline(m)
         if any(min(tl.series(i)) < 0 for i in range(2)):
             assert tl.deductions
-            assert score_displays(m).note == EACH_SUBTRACTS_NOTE
+            assert score_displays(registry.get("all-fives"), m).note == EACH_SUBTRACTS_NOTE
             return
     pytest.fail("no each-subtracts game went below zero in 200 seeds")
 

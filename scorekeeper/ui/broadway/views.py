@@ -11,8 +11,8 @@ import flet as ft
 
 from scorekeeper.broadway.engine import SEATS
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.ui import broadway as bv
-from scorekeeper.ui.widgets import PAD, _choice_row, _error, _go, _heading, _labelled
+from scorekeeper.ui.broadway import models as bv
+from scorekeeper.ui.widgets import PAD, _choice_row, _error, _go, _heading, _labelled, game_choice
 
 BroadwayFormVM = ft.observable(bv.BroadwayNewMatchForm)
 BroadwayTableVM = ft.observable(bv.BroadwayTableModel)
@@ -23,8 +23,6 @@ CELL = 34  # px per half-tile cell at zoom 1
 # ----------------------------------------------------------------- new match
 @ft.component
 def NewBroadwayMatch(shared):
-    from scorekeeper.ui.fours_app import game_choice
-
     form, _ = ft.use_state(lambda: BroadwayFormVM(shared))
 
     def start(e):

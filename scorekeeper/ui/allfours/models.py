@@ -35,7 +35,9 @@ from scorekeeper.allfours.variants import CARD_POINTS, DEFAULT_VARIANT, VARIANTS
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
 from scorekeeper.tally import Pegboard, pegboard
-from scorekeeper.ui.model import _Form, _Model, names_problem
+from scorekeeper.ui.base import FormModel as _Form
+from scorekeeper.ui.base import Model as _Model
+from scorekeeper.ui.base import names_problem
 
 __all__ = [
     "VARIANT_CHOICES",

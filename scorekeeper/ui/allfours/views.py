@@ -15,26 +15,13 @@ import flet as ft
 from scorekeeper.allfours.variants import RANKS
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.tally.svg import SIDE_COLOURS, pegboard_svg
-from scorekeeper.ui import fours as fv
-from scorekeeper.ui.widgets import PAD, _choice_row, _error, _go, _heading, _labelled, _svg
+from scorekeeper.ui.allfours import models as fv
+from scorekeeper.ui.widgets import PAD, _choice_row, _error, _go, _heading, _labelled, _svg, game_choice
 
 FoursFormVM = ft.observable(fv.FoursNewMatchForm)
 FoursTableVM = ft.observable(fv.FoursTableModel)
 
 _UNSET = "-unset-"  # a fact not entered yet (None is "nobody")
-
-
-def game_choice(current: str) -> ft.Control:
-    """The Game row at the top of both new-match screens."""
-    routes = {"all-fives": "/new", "all-fours": "/new/fours", "broadway": "/new/broadway"}
-
-    def pick(game):
-        if game != current:
-            ft.context.page.navigate(routes[game])
-
-    return _choice_row(
-        "Game", [("All Fives", "all-fives"), ("All Fours", "all-fours"), ("Broadway", "broadway")], current, pick
-    )
 
 
 def _variant_line(spec, target: int) -> str:
@@ -431,7 +418,7 @@ def FoursTable(shared, mid: str):
                         ft.Text(line, size=24, weight=ft.FontWeight.BOLD, semantics_label=f"Winner {line}"),
                         ft.Row(
                             [
-                                ft.OutlinedButton(content="New match", on_click=_go("/new/fours")),
+                                ft.OutlinedButton(content="New match", on_click=_go("/new/all-fours")),
                                 ft.OutlinedButton(content="History", on_click=_go("/history")),
                             ]
                         ),

@@ -32,7 +32,9 @@ from typing import Any
 from scorekeeper.broadway.engine import REGULAR_HANDS, SEATS, Match, Preview
 from scorekeeper.broadway.grid import Cell, Placement, adjacent
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.ui.model import _Form, _Table, names_problem
+from scorekeeper.ui.base import FormModel as _Form
+from scorekeeper.ui.base import TableModel as _Table
+from scorekeeper.ui.base import names_problem
 
 __all__ = ["BroadwayNewMatchForm", "BroadwayTableModel", "GridCell", "broadway_match", "ALL_TILES"]
 

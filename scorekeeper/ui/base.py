@@ -1,0 +1,238 @@
+"""What every screen's view-model shares, without any Flet: the store of the running
+app, the bases of the new-match forms and of the table view-models, and how a
+game's screens are found.
+
+Every view-model method that changes something goes through the
+:class:`~scorekeeper.store.Store` at once (so a killed app resumes exactly
+where it was), catches the engine's errors and keeps the message in ``error``
+for the screen to show in place. Nothing here raises to the UI. No rule lives
+in the UI: whether an entry is legal and what it scores is the engine's.
+
+>>> import tempfile
+>>> shared = Shared(tempfile.mkdtemp())
+>>> names_problem(["Ann", " Ann "]), names_problem(["Ann", ""]), names_problem(["Ann", "Ben"])
+('two players have the same name', 'every player needs a name', None)
+>>> [s.id for s in games_with_screens()]
+['all-fives', 'all-fours', 'broadway']
+>>> shared.close()
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable
+from typing import Any, Protocol, cast
+
+from scorekeeper import registry
+from scorekeeper.errors import ScorekeeperError
+from scorekeeper.store import Store
+
+__all__ = [
+    "FormModel",
+    "GameScreens",
+    "Model",
+    "Shared",
+    "TableModel",
+    "game_of",
+    "game_title",
+    "games_with_screens",
+    "names_problem",
+    "open_match",
+    "screens_of",
+]
+
+
+# ---------------------------------------------------------------- shared state
+class Shared:
+    """The one store of a running app, shared by every session (browser tab)
+    of the process, behind a lock (the store is not thread-safe)."""
+
+    def __init__(self, path: Any = None) -> None:
+        self.store = Store(path)
+        self.lock = threading.RLock()
+
+    def close(self) -> None:
+        with self.lock:
+            self.store.close()
+
+    def names(self) -> list[str]:
+        """Player names from earlier matches, most recent first, each once."""
+        with self.lock:
+            seen: dict[str, None] = {}
+            for m in self.store.list(0, 50):
+                for n in m.get("players") or []:
+                    seen.setdefault(n, None)
+            return list(seen)
+
+    def resume(self) -> dict[str, Any] | None:
+        """The unfinished match to resume in one tap (its list entry), or None."""
+        with self.lock:
+            mid = self.store.latest_unfinished()
+            summary = None if mid is None else self.store.summary(mid)
+            if summary is None or screens_of(summary.get("game")) is None:
+                return None
+            return summary
+
+
+def game_of(shared: Shared, mid: str) -> str | None:
+    """The game of a stored match (None if there is no such match: the screen says so)."""
+    try:
+        with shared.lock:
+            game = shared.store.summary(mid).get("game")
+            return game if isinstance(game, str) else None
+    except ScorekeeperError:
+        return None
+
+
+def open_match(shared: Shared, mid: str, game: str) -> Any:
+    """The engine state of a stored match of ``game``; a match of another game is
+    refused with a clear message (a screen shows one game's matches)."""
+    match = shared.store.match(mid)  # raises StoreError for an unknown id
+    stored = shared.store.summary(mid).get("game")
+    if stored != game:
+        raise ScorekeeperError(
+            f"match {mid} is {game_title(stored)}: this screen shows {game_title(game)} matches; "
+            "open it from Home or History"
+        )
+    return match
+
+
+def game_title(game: Any) -> str:
+    """A game's name for people ("All Fives"); an unknown game's id as it is."""
+    try:
+        return registry.get(game).title
+    except ScorekeeperError:
+        return str(game)
+
+
+# ------------------------------------------------------------ a game's screens
+class GameScreens(Protocol):
+    """What a game's ``scorekeeper/ui/<game>/screens.py`` offers the app shell (the
+    registry names the module)."""
+
+    #: One line about the game for Home ("Broadway: the grid").
+    BLURB: str
+
+    def NewMatch(self, shared: Shared) -> Any:  # noqa: N802 - a Flet component is named like a class
+        """The new-match screen (``/new/<game>``)."""
+        ...
+
+    def Table(self, shared: Shared, mid: str) -> Any:  # noqa: N802
+        """The table screen of one match (``/table/<id>``)."""
+        ...
+
+
+def screens_of(game: Any) -> GameScreens | None:
+    """The screens of a game (imported on first use), or None when it has none."""
+    name = registry.ui_module(game) if isinstance(game, str) else None
+    if name is None:
+        return None
+    return cast(GameScreens, importlib.import_module(name))
+
+
+def games_with_screens() -> list[registry.Game]:
+    """The games that have screens, in the registry's order."""
+    return [g for g in registry.games() if registry.ui_module(g.id) is not None]
+
+
+# ------------------------------------------------------------------ the bases
+class Model:
+    """Base of the view-models: ``revision`` changes whenever the screen should redraw."""
+
+    revision: int = 0
+
+    def _changed(self) -> None:
+        self.revision = self.revision + 1
+
+
+class TableModel(Model):
+    """Base of the table view-models of one stored match of :attr:`game`: the engine
+    state (``match``), ``error`` and ``note``, and :meth:`_apply` for store changes."""
+
+    #: The game whose matches this table shows (its registry id).
+    game = ""
+
+    def __init__(self, shared: Shared, mid: str) -> None:
+        self._shared = shared
+        self.mid = mid
+        self.error: str | None = None
+        self.note: str | None = None  # what the last entry did, in words
+        with shared.lock:
+            self._match = open_match(shared, mid, self.game)
+
+    @property
+    def match(self) -> Any:
+        return self._match
+
+    def _apply(self, fn: Callable[[Store], Any]) -> bool:
+        """Run one store change; on failure keep the message; always redraw."""
+        try:
+            with self._shared.lock:
+                fn(self._shared.store)
+                self._match = self._shared.store.match(self.mid)
+            self.error = None
+            return True
+        except ScorekeeperError as e:
+            self.error = str(e)
+            return False
+        finally:
+            self._changed()
+
+
+class FormModel(Model):
+    """Base of the new-match forms: the players' names (earlier players offered first),
+    ``error``, and :meth:`_create` to store the new match."""
+
+    #: The attribute naming a player that follows a renamed seat (the first leader, dealer...).
+    _picked = "leader"
+
+    def __init__(self, shared: Shared, names: list[str] | None = None) -> None:
+        self._shared = shared
+        self.known = shared.names()
+        # two earlier players, if there are two; else "Player 1" and "Player 2"
+        default = self.known[:2] if len(self.known) >= 2 else ["Player 1", "Player 2"]
+        self.names: list[str] = list(names) if names else default
+        self.error: str | None = None
+
+    def _fill(self, names: list[str], n: int) -> list[str]:
+        """``names`` cut or filled to ``n``: earlier players not yet seated first, then "Player k"."""
+        out = list(names[:n])
+        pool = [k for k in self.known if k not in out]
+        while len(out) < n:
+            out.append(pool.pop(0) if pool else f"Player {len(out) + 1}")
+        return out
+
+    def set_name(self, seat: int, name: str) -> None:
+        old = self.names[seat]
+        names = list(self.names)
+        names[seat] = name
+        self.names = names
+        if getattr(self, self._picked) == old:
+            setattr(self, self._picked, name.strip() or None)
+        self._changed()
+
+    def _create(self, problem: str | None, make_record: Callable[[], dict[str, Any]]) -> str | None:
+        """Store the record ``make_record()`` unless ``problem``; its id, or None with ``error`` set."""
+        if problem is None:
+            try:
+                with self._shared.lock:
+                    mid = self._shared.store.create(make_record())
+                self.error = None
+                self._changed()
+                return mid
+            except ScorekeeperError as e:
+                problem = str(e)
+        self.error = problem
+        self._changed()
+        return None
+
+
+def names_problem(names: list[str]) -> str | None:
+    """Why a new match's player names cannot be used, or None."""
+    names = [s.strip() for s in names]
+    if any(not n for n in names):
+        return "every player needs a name"
+    if len(set(names)) != len(names):
+        return "two players have the same name"
+    return None

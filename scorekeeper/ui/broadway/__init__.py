@@ -1,0 +1,1 @@
+"""The broadway screens and their view-models (the view-models import no Flet)."""

@@ -1,0 +1,133 @@
+"""History: the stored matches page by page, import; one stored match, read-only, export."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+
+from scorekeeper.ui.base import Shared
+from scorekeeper.ui.history import PAGE_SIZE, HistoryModel
+from scorekeeper.ui.widgets import cannot_open, error_box, go, heading
+
+__all__ = ["History", "StoredMatch"]
+
+# The view-model, observable: assigning ``revision`` (done by every action) redraws.
+HistoryVM = ft.observable(HistoryModel)
+
+
+def _card(m: dict[str, Any]) -> ft.Control:
+    scores = ", ".join(f"{k} {v}" for k, v in (m.get("scores") or {}).items())
+    status = f"won by {m['winner']}" if m.get("winner") else m.get("status", "")
+    return ft.Card(
+        content=ft.Container(
+            padding=10,
+            content=ft.Column(
+                [
+                    ft.Text(f"{m['title']} · {(m.get('started') or '')[:10]}", weight=ft.FontWeight.BOLD),
+                    ft.Text(f"{' · '.join(m.get('players') or [])}: {scores} ({status})"),
+                    ft.Row(
+                        [
+                            ft.TextButton(
+                                content="Open", on_click=go(f"/history/{m['id']}"), tooltip=f"Open match {m['id']}"
+                            ),
+                            ft.TextButton(
+                                content="Play",
+                                on_click=go(f"/table/{m['id']}"),
+                                tooltip=f"Play match {m['id']}",
+                                visible=m["playable"],
+                            ),
+                        ]
+                    ),
+                ],
+                spacing=2,
+            ),
+        )
+    )
+
+
+@ft.component
+def History(shared: Shared) -> ft.Control:
+    hist, _ = ft.use_state(lambda: HistoryVM(shared))
+    paste, set_paste = ft.use_state("")
+    body: list[ft.Control] = [
+        ft.Row([ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip="Back", on_click=go("/")), heading("History")]),
+        ft.Text(f"{hist.total} match{'es' if hist.total != 1 else ''}"),
+    ]
+    body += [_card(m) for m in hist.items]
+    body.append(
+        ft.Row(
+            [
+                ft.OutlinedButton(content="Newer", on_click=lambda e: hist.prev_page(), disabled=hist.offset == 0),
+                ft.Text(
+                    f"{hist.offset + 1 if hist.total else 0}–{min(hist.total, hist.offset + PAGE_SIZE)} of {hist.total}"
+                ),
+                ft.OutlinedButton(
+                    content="Older",
+                    on_click=lambda e: hist.next_page(),
+                    disabled=hist.offset + PAGE_SIZE >= hist.total,
+                ),
+            ]
+        )
+    )
+    body += [
+        heading("Import a record", 16),
+        ft.TextField(
+            label="Paste a match record (JSON)",
+            value=paste,
+            multiline=True,
+            min_lines=3,
+            max_lines=8,
+            on_change=lambda e: set_paste(e.control.value),
+            key="import-text",
+        ),
+        ft.FilledTonalButton(content="Import", on_click=lambda e: hist.import_text(paste) and set_paste("")),
+        error_box(hist.error),
+    ]
+    if hist.message:
+        body.append(ft.Text(hist.message))
+    return ft.Column(body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
+
+
+@ft.component
+def StoredMatch(shared: Shared, mid: str) -> ft.Control:
+    hist, _ = ft.use_state(lambda: HistoryVM(shared))
+    shown, set_shown = ft.use_state(False)
+    summary = hist.summary(mid)
+    if summary is None:
+        return cannot_open(hist.error, "/history", "History")
+    text = hist.export(mid) or ""
+
+    async def copy(e: Any) -> None:
+        await ft.Clipboard().set(text)
+        ft.context.page.show_dialog(ft.SnackBar(ft.Text("Record copied")))
+
+    async def save(e: Any) -> None:
+        try:
+            await ft.FilePicker().save_file(file_name=f"scorekeeper-{mid}.json", src_bytes=text.encode())
+        except Exception as exc:  # the platform has no save dialog
+            ft.context.page.show_dialog(ft.SnackBar(ft.Text(f"Cannot save here ({exc}); use Copy")))
+
+    body: list[ft.Control] = [
+        ft.Row([ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip="Back", on_click=go("/history")), heading("Match")]),
+        ft.Text(
+            ", ".join(f"{k} {v}" for k, v in summary["scores"].items())
+            + (f" - {summary['winner']} won" if summary["winner"] else "")
+        ),
+        ft.Text(hist.text(summary), font_family="monospace", size=13),
+        ft.Row(
+            [
+                ft.FilledTonalButton(
+                    content="Export record", icon=ft.Icons.IOS_SHARE, on_click=lambda e: set_shown(not shown)
+                ),
+                ft.OutlinedButton(content="Copy", icon=ft.Icons.COPY, on_click=copy, tooltip="Copy the record"),
+                ft.OutlinedButton(
+                    content="Save", icon=ft.Icons.SAVE, on_click=save, tooltip="Save the record as a file"
+                ),
+            ],
+            wrap=True,
+        ),
+    ]
+    if shown:
+        body.append(ft.TextField(value=text, multiline=True, read_only=True, max_lines=16, label="Record (JSON)"))
+    return ft.Column(body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)

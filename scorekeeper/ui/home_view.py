@@ -1,0 +1,54 @@
+"""Home: resume the unfinished match in one tap, start a new one, history."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from scorekeeper.ui.base import Shared, game_title, games_with_screens, screens_of
+from scorekeeper.ui.widgets import PAD, go, heading
+
+__all__ = ["Home"]
+
+
+def blurb() -> str:
+    """One line per game, from each game's screens."""
+    lines = []
+    for g in games_with_screens():
+        screens = screens_of(g.id)
+        if screens is not None:
+            lines.append(screens.BLURB)
+    return ". ".join(lines) + "."
+
+
+@ft.component
+def Home(shared: Shared) -> ft.Control:
+    resume = shared.resume()
+    items: list[ft.Control] = [heading("Scorekeeper", 28), ft.Text(blurb())]
+    if resume:
+        scores = ", ".join(f"{k} {v}" for k, v in (resume.get("scores") or {}).items())
+        title = resume.get("title") or game_title(resume.get("game"))
+        items.append(
+            ft.Card(
+                content=ft.Container(
+                    padding=PAD,
+                    content=ft.Column(
+                        [
+                            ft.Text("Unfinished match", weight=ft.FontWeight.BOLD),
+                            ft.Text(f"{title}: {' · '.join(resume['players'])}"),
+                            ft.Text(f"Hand {resume.get('hands')}: {scores}"),
+                            ft.FilledButton(
+                                content="Resume match",
+                                icon=ft.Icons.PLAY_ARROW,
+                                on_click=go(f"/table/{resume['id']}"),
+                                height=56,
+                            ),
+                        ]
+                    ),
+                )
+            )
+        )
+    items += [
+        ft.FilledTonalButton(content="New match", icon=ft.Icons.ADD, on_click=go("/new"), height=56),
+        ft.OutlinedButton(content="History", icon=ft.Icons.HISTORY, on_click=go("/history"), height=48),
+    ]
+    return ft.Column(items, spacing=16, scroll=ft.ScrollMode.AUTO, expand=True)

@@ -1,0 +1,121 @@
+"""Score: the totals, the winner, each side's X tally as it would look on paper,
+the cribbage pegboard (one point, one hole), the chart of every side's score over
+the turns and the per-hand table -- for any game, through its timeline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+
+from scorekeeper import registry
+from scorekeeper.errors import ScorekeeperError
+from scorekeeper.tally.svg import chart_svg, pegboard_svg, tally_svg
+from scorekeeper.ui.base import Shared
+from scorekeeper.ui.score import SideDisplay, score_displays
+from scorekeeper.ui.widgets import PAD, cannot_open, go, heading, svg_image
+
+__all__ = ["Score"]
+
+
+def _score_table(summary: dict[str, Any]) -> ft.Control:
+    sides = summary["sides"]
+    rows = []
+    before = dict.fromkeys(sides, 0)
+    for h in summary["hands"]:
+        cells = [ft.DataCell(ft.Text(str(h["number"])))]
+        for s in sides:
+            settle = h.get("settlement", {}).get(s, 0)
+            plays = h["scores"][s] - before[s] - settle  # every point of the hand not from its settlement
+            text = f"{plays}" + (f" {settle:+d}" if settle else "") + f" = {h['scores'][s]}"
+            cells.append(ft.DataCell(ft.Text(text)))
+        cells.append(ft.DataCell(ft.Text(h["end"] if h["end"] != "open" else "playing")))
+        rows.append(ft.DataRow(cells=cells))
+        before = h["scores"]
+    return ft.DataTable(
+        columns=[ft.DataColumn(label=ft.Text("Hand"))]
+        + [ft.DataColumn(label=ft.Text(s)) for s in sides]
+        + [ft.DataColumn(label=ft.Text("End"))],
+        rows=rows,
+        column_spacing=16,
+    )
+
+
+def _side_tally(side: SideDisplay, per_row: int) -> ft.Control:
+    if side.tally is None:
+        return ft.Column(
+            [ft.Text(side.name, weight=ft.FontWeight.BOLD), ft.Text(side.note or "", italic=True)], spacing=2
+        )
+    label = f"Tally {side.name}: {side.tally.describe()}"
+    picture = tally_svg(side.tally, previous=side.previous, per_row=per_row, title=label)
+    return ft.Column(
+        [ft.Text(f"{side.name}  {side.score}", weight=ft.FontWeight.BOLD), svg_image(picture, label)],
+        spacing=2,
+        key=f"tally-{side.name}",
+    )
+
+
+@ft.component
+def Score(shared: Shared, mid: str) -> ft.Control:
+    try:
+        with shared.lock:
+            record = shared.store.record(mid)
+            shown = score_displays(registry.game_of(record), shared.store.match(mid))
+    except ScorekeeperError as e:
+        return cannot_open(str(e))
+    summary = shown.summary
+    totals = [
+        ft.Text(f"{side}: {score}", size=26, weight=ft.FontWeight.BOLD, semantics_label=f"Total {side} {score}")
+        for side, score in summary["scores"].items()
+    ]
+    body: list[ft.Control] = [
+        ft.Row(
+            [
+                ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip="Back to the table", on_click=go(f"/table/{mid}")),
+                heading("Score"),
+            ]
+        ),
+    ]
+    if summary.get("target"):
+        body.append(ft.Text(f"Target {summary['target']}"))
+    body += totals
+    if summary["winner"]:
+        body.append(
+            ft.Container(
+                content=ft.Text(
+                    f"{summary['winner']} wins the match!",
+                    size=24,
+                    weight=ft.FontWeight.BOLD,
+                    semantics_label=f"Winner {summary['winner']}",
+                ),
+                bgcolor=ft.Colors.PRIMARY_CONTAINER,
+                padding=PAD,
+                border_radius=12,
+            )
+        )
+    if shown.note:
+        body.append(ft.Text(shown.note, italic=True, semantics_label=shown.note))
+    else:
+        body.append(heading("X tally", 16))
+        # A symbol is 50 points (10 at scale 5): one row holds a 250 (or 50-point) game.
+        per_row = 5
+        body.extend(_side_tally(side, per_row) for side in shown.sides)
+    if shown.pegboard is not None:
+        board = shown.pegboard
+        label = "Pegboard: " + ", ".join(f"{n} {p.front} (back peg {p.back})" for n, p in board.sides)
+        body.append(heading(f"Pegboard to {board.target}", 16))
+        body.append(svg_image(pegboard_svg(board), label))
+    tl = shown.timeline
+    chart_label = (
+        "Score chart: "
+        + ", ".join(f"{n} {sc}" for n, sc in zip(tl.sides, tl.scores, strict=True))
+        + f" after {len(tl.steps)} turn{'s' if len(tl.steps) != 1 else ''}"
+    )
+    low = min((min(tl.series(i)) for i in range(len(tl.sides))), default=0)
+    if low < 0:
+        chart_label += f"; lowest {low}"
+    body.append(heading("Score over the turns", 16))
+    body.append(svg_image(chart_svg(tl), chart_label))
+    body.append(ft.Text("Per hand: points from plays, hand-end settlement = running total", italic=True))
+    body.append(ft.Row([_score_table(summary)], scroll=ft.ScrollMode.AUTO))
+    return ft.Column(body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
