@@ -24,7 +24,7 @@ import time
 
 from scorekeeper.allfives.record import load
 from scorekeeper.allfives.simulate import random_record
-from scorekeeper.ui import drawing
+from scorekeeper.ui.allfives import drawing
 
 RULE_SETS = [
     ("2 players, first double spins", dict(players=2)),

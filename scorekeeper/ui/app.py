@@ -60,7 +60,7 @@ def App(shared: Shared) -> ft.Control:
 
         return Screen
 
-    new_routes = []
+    new_routes: list[ft.Route] = []
     for g in games_with_screens():
         screens = screens_of(g.id)
         assert screens is not None

@@ -24,6 +24,7 @@ __all__ = [
     "heading",
     "labelled",
     "name_field",
+    "on",
     "score_chips",
     "svg_image",
     "tile_button",
@@ -32,6 +33,16 @@ __all__ = [
 ]
 
 PAD = 12
+
+
+def on(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
+    """A click handler that calls ``fn(*args)``: the arguments are bound now, not when
+    the handler runs (a lambda in a loop would see the loop's last values)."""
+
+    def handler(e: Any = None) -> None:
+        fn(*args)
+
+    return handler
 
 
 def go(route: str) -> Callable[[Any], None]:
@@ -86,7 +97,7 @@ def choice_row(
     buttons = []
     for text, value in options:
         selected = value == current
-        handler = (lambda v: lambda e: on_pick(v))(value)
+        handler = on(on_pick, value)
         btn = (
             ft.FilledButton(content=text, on_click=handler)
             if selected

@@ -13,23 +13,14 @@ from scorekeeper.allfives.engine import Match
 from scorekeeper.allfives.record import load, parse_record, score_record
 from scorekeeper.allfives.simulate import random_record
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.ui.drawing import draw_layout
+from scorekeeper.ui.allfives.drawing import draw_layout
 from scorekeeper.ui.base import Shared
 from scorekeeper.ui.history import HistoryModel
-from scorekeeper.ui.model import (
-    NewMatchForm,
-    TableModel,
-    parse_turn_text,
-)
+from scorekeeper.allfives.notation import parse_turn_text
+from scorekeeper.ui.allfives.form import NewMatchForm
+from scorekeeper.ui.allfives.table import TableModel
 
 WORKED = [("3-2", None), ("2-2", None), ("4-2", "2-2"), ("2-0", "2-2"), ("6-3", None), ("5-2", None)]
-
-
-@pytest.fixture
-def shared(tmp_path):
-    s = Shared(tmp_path / "db")
-    yield s
-    s.close()
 
 
 def new_table(shared, names=("Ann", "Ben"), leader="Ann", rules=None, partners=False, preset=None) -> TableModel:
@@ -46,10 +37,10 @@ def new_table(shared, names=("Ann", "Ben"), leader="Ann", rules=None, partners=F
 
 
 def play(table: TableModel, tile: str, on: str | None = None) -> None:
-    table.tap(tile)
-    if table.choosing:
-        assert on is not None, f"{tile} fits {table.choosing[1]}"
-        table.choose(on)
+    table.play.tap(tile)
+    if table.play.choosing:
+        assert on is not None, f"{tile} fits {table.play.choosing[1]}"
+        table.play.choose(on)
     assert table.error is None, table.error
 
 
@@ -196,21 +187,21 @@ def test_worked_example_by_taps(shared):
 def test_tile_fitting_several_ends_asks_where(shared):
     t = new_table(shared)
     play(t, "3-2")
-    t.tap("3-3")
-    assert t.choosing is None  # 3-3 fits only the 3
+    t.play.tap("3-3")
+    assert t.play.choosing is None  # 3-3 fits only the 3
     play(t, "2-2")  # fits only the 2 end now
-    t.tap("6-2")  # fits the spinner 2-2 only
-    assert t.choosing is None
+    t.play.tap("6-2")  # fits the spinner 2-2 only
+    assert t.play.choosing is None
     t2 = new_table(shared)
     play(t2, "5-5")
-    t2.tap("5-0")
-    assert t2.choosing is None
-    t2.tap("5-3")  # fits the spinner 5-5 (one side still open)
-    assert t2.choosing is None and t2.error is None
+    t2.play.tap("5-0")
+    assert t2.play.choosing is None
+    t2.play.tap("5-3")  # fits the spinner 5-5 (one side still open)
+    assert t2.play.choosing is None and t2.error is None
     # an end chosen on the drawing: 4-0 fits the 0 only; 3-0 fits 3 and 0
-    t2.tap("3-0")
-    assert t2.choosing == ("3-0", ["5-0", "5-3"])
-    t2.choose("5-3")
+    t2.play.tap("3-0")
+    assert t2.play.choosing == ("3-0", ["5-0", "5-3"])
+    t2.play.choose("5-3")
     assert t2.last_turn().on.__str__() == "5-3"
 
 
@@ -218,11 +209,11 @@ def test_illegal_tile_shows_the_engine_reason_and_changes_nothing(shared):
     t = new_table(shared)
     play(t, "3-2")
     before = shared.store.record(t.mid)
-    t.tap("6-6")
+    t.play.tap("6-6")
     assert t.error == "hand 1, turn 2: 6-6 matches no open end (open ends: 3, 2)"
-    t.tap("3-2")
+    t.play.tap("3-2")
     assert t.error == "hand 1, turn 2: 3-2 is already on the table"
-    t.tap("7-7")
+    t.play.tap("7-7")
     assert t.error == "hand 1, turn 2: 7-7 is not in a double-6 set"
     assert shared.store.record(t.mid) == before
     play(t, "2-6")
@@ -231,25 +222,25 @@ def test_illegal_tile_shows_the_engine_reason_and_changes_nothing(shared):
 
 def test_draws_and_pass(shared):
     t = new_table(shared)
-    assert t.boneyard == 10 and not t.can_pass
+    assert t.boneyard == 10 and not t.play.can_pass
     play(t, "3-2")
-    t.draw(3)
-    t.draw(1)
-    assert t.draws == 4 and t.drawable == 6
+    t.play.draw(3)
+    t.play.draw(1)
+    assert t.play.draws == 4 and t.play.drawable == 6
     play(t, "2-2")
-    assert t.players[1].held == 9 + 4 - 1 and t.boneyard == 6 and t.draws == 0
-    t.draw(6)
-    assert t.drawable == 0 and t.can_pass
-    t.pass_()
+    assert t.players[1].held == 9 + 4 - 1 and t.boneyard == 6 and t.play.draws == 0
+    t.play.draw(6)
+    assert t.play.drawable == 0 and t.play.can_pass
+    t.play.pass_()
     assert t.last_turn().tile is None and t.last_turn().drew == 6 and t.note == "Ann passed after drawing 6"
-    t.draw(1)
+    t.play.draw(1)
     assert t.error == "hand 1, turn 4: cannot draw 1: 0 tiles left to draw"
 
 
 def test_pass_refused_while_tiles_can_be_drawn(shared):
     t = new_table(shared)
     play(t, "3-2")
-    t.pass_()
+    t.play.pass_()
     assert t.error == "hand 1, turn 2: Ben cannot pass: 10 tiles can still be drawn" or "cannot pass" in t.error
     assert t.last_turn().tile is not None
 
@@ -268,71 +259,71 @@ def test_undo_is_unlimited_and_redo_puts_back(shared):
     t.redo()
     t.redo()
     assert t.last_turn().points == 5
-    t.draw(2)
+    t.play.draw(2)
     t.undo()  # undo first clears the pending draws
-    assert t.draws == 0 and t.last_turn().points == 5
+    assert t.play.draws == 0 and t.last_turn().points == 5
 
 
 def test_correcting_an_earlier_entry_recounts_everything(shared):
     t = new_table(shared)
     for tile, on in WORKED:
         play(t, tile, on)
-    entries = t.entries()
+    entries = t.fixes.entries()
     assert entries[0] == (1, 1, "Ann: 3-2") and entries[2] == (1, 3, "Ann: 4-2 on 2-2")
-    t.correct(1, 5, "6-3 on 3-2 junk")
+    t.fixes.correct(1, 5, "6-3 on 3-2 junk")
     assert t.error.startswith("hand 1, turn 5: cannot read")
-    t.correct(1, 1, "3-1")  # then 2-2 no longer fits: refused, nothing changed
+    t.fixes.correct(1, 1, "3-1")  # then 2-2 no longer fits: refused, nothing changed
     assert t.error.startswith("hand 1, turn 2:")
     assert t.scores == {"Ann": 15, "Ben": 15}
-    t.correct(1, 5, "+2 6-3 on 3-2")
+    t.fixes.correct(1, 5, "+2 6-3 on 3-2")
     assert t.error is None and t.match.hand.turns[4].drew == 2 and t.boneyard == 8
 
 
 def test_claims_check_mode_flags_a_wrong_claim(shared):
     t = new_table(shared)
-    t.claim_mode = True
-    t.tap("3-2")
-    assert t.claiming == ("3-2", None)
-    assert t.claim_choices()[:4] == [0, 5, 10, 15]
-    t.claim(10)
+    t.claims.mode = True
+    t.play.tap("3-2")
+    assert t.claims.claiming == ("3-2", None)
+    assert t.claims.choices()[:4] == [0, 5, 10, 15]
+    t.claims.claim(10)
     assert t.last_turn().claim_ok is False and t.scores["Ann"] == 5
     assert "wrong claim: said 10, scored 5" in t.note
-    t.tap("2-2")
-    t.claim(0)
+    t.play.tap("2-2")
+    t.claims.claim(0)
     assert t.last_turn().claim_ok is True
 
 
 def test_muggins_mode_and_the_muggins_button(shared):
     t = new_table(shared, names=("Ann", "Ben", "Cy", "Di"), partners=True, rules={"claims": "muggins"})
-    assert t.asks_claims
-    t.tap("5-5")
-    t.claim(5)  # count 10: 5 missed
+    assert t.claims.asks
+    t.play.tap("5-5")
+    t.claims.claim(5)  # count 10: 5 missed
     assert t.scores == {"Ann & Cy": 5, "Ben & Di": 0}
-    assert t.muggins_callers() == ["Ben", "Di"]
-    t.call_muggins("Cy")
+    assert t.claims.muggins_callers() == ["Ben", "Di"]
+    t.claims.call_muggins("Cy")
     assert t.error == "Cy cannot call muggins now"
-    t.call_muggins("Di")
+    t.claims.call_muggins("Di")
     assert t.scores == {"Ann & Cy": 5, "Ben & Di": 5} and t.flash == "Muggins! 5"
-    assert t.muggins_callers() == []
+    assert t.claims.muggins_callers() == []
     assert shared.store.record(t.mid)["hands"][0]["turns"][0] == {"play": "5-5", "claim": 5, "muggins": "Di"}
-    t.tap("5-0")
-    t.claim(15)  # too much: nothing scored
+    t.play.tap("5-0")
+    t.claims.claim(15)  # too much: nothing scored
     assert t.scores["Ben & Di"] == 5 and "too much" in t.note
 
 
 def _play_out(t: TableModel, rng: random.Random, stop_at_end=True) -> None:
     """Play random legal tiles (drawing when none fits, passing when nothing can be drawn)."""
     while t.phase == "play":
-        fits, _ = t.picker()
-        if fits and (rng.random() < 0.8 or t.drawable == 0):
+        fits, _ = t.play.picker()
+        if fits and (rng.random() < 0.8 or t.play.drawable == 0):
             tile = rng.choice(fits)
-            t.tap(tile)
-            if t.choosing:
-                t.choose(rng.choice(t.choosing[1]))
-        elif t.drawable:
-            t.draw(1)
+            t.play.tap(tile)
+            if t.play.choosing:
+                t.play.choose(rng.choice(t.play.choosing[1]))
+        elif t.play.drawable:
+            t.play.draw(1)
         else:
-            t.pass_()
+            t.play.pass_()
         assert t.error is None, t.error
 
 
@@ -341,15 +332,15 @@ def test_hand_end_tiles_picked_settlement_and_next_hand(shared):
     play(t2, "3-2")  # Ann
     play(t2, "2-2")  # Ben
     play(t2, "2-4", "2-2")  # Ann: her last tile -> domino
-    assert t2.phase == "hand-end" and t2.holding() == [("Ben", 1)]
-    lines, problem = t2.settlement_preview()
+    assert t2.phase == "hand-end" and t2.hand_end.holding() == [("Ben", 1)]
+    lines, problem = t2.hand_end.settlement_preview()
     assert lines == [] and problem == "hand 1, remaining: Ben still holds 1 tile: pick them or type their pips"
-    t2.pick_for("Ben")
-    t2.tap("6-6")  # taps in the picker go to Ben's remaining tiles
-    assert t2.remaining == {"Ben": ["6-6"]} and t2.picking_for is None
-    lines, problem = t2.settlement_preview()
+    t2.hand_end.pick_for("Ben")
+    t2.hand_end.pick_remaining("6-6")  # taps in the picker go to Ben's remaining tiles
+    assert t2.hand_end.remaining == {"Ben": ["6-6"]} and t2.hand_end.picking_for is None
+    lines, problem = t2.hand_end.settlement_preview()
     assert problem is None and lines == ["Ann dominoed: the others hold 12 -> 10."]
-    t2.settle()
+    t2.hand_end.settle()
     assert t2.error is None and t2.phase == "play" and t2.hand_number == 2 and t2.to_move == "Ann"
     assert t2.scores == {"Ann": 5 + 10, "Ben": 0}
     # undo takes back the automatic hand start with the settlement
@@ -362,13 +353,13 @@ def test_hand_end_pips_typed_and_rounding_shown(shared):
     play(t, "3-2")
     play(t, "2-2")
     play(t, "2-4", "2-2")
-    t.set_pips("Ben", "x")
-    assert t.settlement_preview()[1] == "hand 1, remaining: Ben: pips must be a whole number, not 'x'"
-    t.set_pips("Ben", "13")
-    assert t.settlement_preview()[1] == "hand 1, remaining: Ben cannot hold 13 pips in 1 tile (0 to 12)"
-    t.set_pips("Ben", "8")
-    assert t.settlement_preview() == (["Ann dominoed: the others hold 8 -> 10."], None)
-    t.settle()
+    t.hand_end.set_pips("Ben", "x")
+    assert t.hand_end.settlement_preview()[1] == "hand 1, remaining: Ben: pips must be a whole number, not 'x'"
+    t.hand_end.set_pips("Ben", "13")
+    assert t.hand_end.settlement_preview()[1] == "hand 1, remaining: Ben cannot hold 13 pips in 1 tile (0 to 12)"
+    t.hand_end.set_pips("Ben", "8")
+    assert t.hand_end.settlement_preview() == (["Ann dominoed: the others hold 8 -> 10."], None)
+    t.hand_end.settle()
     assert t.scores["Ann"] == 15
 
 
@@ -387,14 +378,14 @@ def test_blocked_hand_then_leader_chosen(shared):
     t = TableModel(shared, mid)
     assert t.phase == "hand-end"
     first, second = t.match.setup.players
-    held = dict(t.holding())
+    held = dict(t.hand_end.holding())
     for name in held:
-        t.set_pips(name, "0" if name == first else str(held[name]))
-    lines, problem = t.settlement_preview()
+        t.hand_end.set_pips(name, "0" if name == first else str(held[name]))
+    lines, problem = t.hand_end.settlement_preview()
     assert problem is None and lines[0].startswith(f"{first} won the block: the others hold {held[second]} -> ")
-    t.settle()
-    assert t.phase == "leader" and t.suggested_leader() == first
-    t.start_hand(second)
+    t.hand_end.settle()
+    assert t.phase == "leader" and t.hand_end.suggested_leader() == first
+    t.hand_end.start_hand(second)
     assert t.phase == "play" and t.to_move == second
 
 
@@ -403,8 +394,8 @@ def test_each_subtracts_lines(shared):
     play(t, "3-2")
     play(t, "2-2")
     play(t, "2-4", "2-2")
-    t.set_pips("Ben", "7")
-    assert t.settlement_preview() == (["Ann holds 0 -> -0.", "Ben holds 7 -> -5."], None)
+    t.hand_end.set_pips("Ben", "7")
+    assert t.hand_end.settlement_preview() == (["Ann holds 0 -> -0.", "Ben holds 7 -> -5."], None)
 
 
 def test_match_won_announced_and_entries_refused(shared):
@@ -415,7 +406,7 @@ def test_match_won_announced_and_entries_refused(shared):
     play(t, "2-0", "2-2")
     play(t, "6-3")
     assert t.phase == "over" and t.winner == "Ann"
-    t.tap("5-2")
+    t.play.tap("5-2")
     assert t.error == "no tile can be set now: Ann has won the match"
 
 
@@ -424,7 +415,7 @@ def test_reopening_resumes_exactly(tmp_path):
     t = new_table(s)
     for tile, on in WORKED[:4]:
         play(t, tile, on)
-    t.draw(2)  # not entered yet: lost with the session, like a pencil not yet on paper
+    t.play.draw(2)  # not entered yet: lost with the session, like a pencil not yet on paper
     mid = t.mid
     s.close()
     s2 = Shared(tmp_path / "db")
@@ -443,9 +434,9 @@ def test_random_hands_by_taps_equal_the_engine(shared):
         _play_out(t, rng)
         assert t.phase == "hand-end" or t.phase == "over"
         if t.phase == "hand-end":
-            for name, held in t.holding():
-                t.set_pips(name, str(rng.randint(0, held * 12)))
-            t.settle()
+            for name, held in t.hand_end.holding():
+                t.hand_end.set_pips(name, str(rng.randint(0, held * 12)))
+            t.hand_end.settle()
             assert t.error is None
         expected = score_record(shared.store.record(t.mid))
         assert expected["scores"] == t.scores

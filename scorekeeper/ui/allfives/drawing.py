@@ -185,7 +185,8 @@ def _place(
     move.  Past ``budget`` tries it keeps the preferred free option of each tile, else the
     preferred one, and counts the tiles that overlap another."""
     n = len(nodes)
-    chosen: list[_Option | None] = [_root(nodes[0])] + [None] * (n - 1)
+    root = _root(nodes[0])
+    chosen: list[_Option | None] = [root] + [None] * (n - 1)
     owner: dict[tuple[int, int], int] = {}  # cell -> the tile covering it or marking an open end on it
     options: list[list[_Option] | None] = [None] * n
     conflicts: list[set[int]] = [set() for _ in range(n)]
@@ -194,16 +195,19 @@ def _place(
     def cells_of(i: int, o: _Option) -> list[tuple[int, int]]:
         return _cells(o.box) + [c for k, _ in marked[i] for c in _mark_cells(o.points[k])]
 
-    owner.update(dict.fromkeys(cells_of(0, chosen[0]), 0))
+    owner.update(dict.fromkeys(cells_of(0, root), 0))
     i, tries = 1, 0
     while 0 < i < n and tries < budget:
-        if options[i] is None:
-            options[i] = _options(nodes[i], chosen[parent_of[i]].points[slot_of[i]])
+        opts = options[i]
+        if opts is None:
+            parent = chosen[parent_of[i]]  # set before: a tile hangs on an earlier one
+            assert parent is not None
+            opts = options[i] = _options(nodes[i], parent.points[slot_of[i]])
             tried[i] = 0
             conflicts[i] = {parent_of[i]}
         placed = False
-        while tried[i] < len(options[i]):
-            o = options[i][tried[i]]
+        while tried[i] < len(opts):
+            o = opts[tried[i]]
             tried[i] += 1
             tries += 1
             cells = cells_of(i, o)
@@ -223,29 +227,30 @@ def _place(
         conflicts[back] |= conflicts[i] - {back}
         for j in range(i, back - 1, -1):
             options[j] = options[j] if j == back else None
-            if chosen[j] is not None and j != i and j > 0:
-                for c in cells_of(j, chosen[j]):
+            cj = chosen[j]
+            if cj is not None and j != i and j > 0:
+                for c in cells_of(j, cj):
                     owner.pop(c, None)
                 chosen[j] = None
         i = back
     if i == n:
-        return chosen, 0
+        return [o for o in chosen if o is not None], 0
     # no clear drawing found in time: the preferred option clear of everything, else the
     # preferred one clear of the tiles, else the preferred one
-    chosen = chosen[:1] + [None] * (n - 1)
-    tiles = set(_cells(chosen[0].box))
-    taken = tiles | set(cells_of(0, chosen[0]))
+    drawn = [root]
+    tiles = set(_cells(root.box))
+    taken = tiles | set(cells_of(0, root))
     overlaps = 0
     for i in range(1, n):
-        opts = _options(nodes[i], chosen[parent_of[i]].points[slot_of[i]])
+        opts = _options(nodes[i], drawn[parent_of[i]].points[slot_of[i]])
         clear = [o for o in opts if taken.isdisjoint(cells_of(i, o))]
         apart = [o for o in opts if tiles.isdisjoint(_cells(o.box))]
         o = (clear or apart or opts)[0]
         overlaps += not apart
         tiles.update(_cells(o.box))
         taken.update(cells_of(i, o))
-        chosen[i] = o
-    return chosen, overlaps
+        drawn.append(o)
+    return drawn, overlaps
 
 
 def _point_kinds(node: Node, root: bool) -> list[bool]:
@@ -279,6 +284,7 @@ def draw_layout(layout: Layout) -> Drawing:
     parent_of, slot_of = [0] * len(nodes), [0] * len(nodes)
     root = nodes[0]
     for i, n in enumerate(nodes[1:], 1):
+        assert n.parent is not None  # every tile but the lead hangs on another
         p = index[n.parent.tile]
         parent_of[i] = p
         if p == 0 and root.kind == LINE:  # the lead's half it matched
@@ -314,7 +320,7 @@ def _finish(nodes: list[Node], chosen: list[_Option], marked, layout: Layout, ov
     ox, oy = min(xs), min(ys)
     glyphs = [
         TileGlyph(n.tile, x0 - ox, y0 - oy, x1 - x0, y1 - y0, o.first, o.second, n.kind == SPINNER, i)
-        for i, (n, o, (x0, y0, x1, y1)) in enumerate(zip(nodes, chosen, boxes), 1)
+        for i, (n, o, (x0, y0, x1, y1)) in enumerate(zip(nodes, chosen, boxes, strict=True), 1)
     ]
     ends = [EndMark(t, x - ox, y - oy, v, c) for t, x, y, v, c in marks]
     terms = [

@@ -1,0 +1,187 @@
+"""The All Fives new-match form, without Flet: players (2 to 5), partnerships for
+four, the presets (All Fives, Muggins, Five Up, Cribbage 61), the hand-size
+tables, every rule option and the first leader.
+
+>>> import tempfile
+>>> from scorekeeper.ui.base import Shared
+>>> f = NewMatchForm(Shared(tempfile.mkdtemp()), names=["Ann", "Ben"])
+>>> f.set_rule("target", "100"); f.default_of("target")
+250
+>>> f.set_rule("scale", 5); f.default_of("target"), f.rules().target
+(61, 100)
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from scorekeeper.allfives.rules import (
+    BLOCK_WINNERS,
+    CLAIM_MODES,
+    DEFAULT_HAND_SIZE,
+    HAND_ENDS,
+    HAND_SIZE_PRESETS,
+    RULE_KEYS,
+    SPINNER_POLICIES,
+    Rules,
+)
+from scorekeeper.errors import ScorekeeperError
+from scorekeeper.ui.base import FormModel, Shared, names_problem
+
+__all__ = ["HAND_SIZES", "PRESETS", "RULE_CHOICES", "NewMatchForm"]
+
+#: Rule presets offered by the new-match screen (rules on top of the defaults).
+PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
+    "all-fives": ("All Fives", {}),
+    "muggins": ("Muggins (no spinner)", {"spinner": "none"}),
+    "five-up": ("Five Up (all doubles spin)", {"spinner": "all-doubles"}),
+    "cribbage-61": ("Cribbage 61 (scale 5)", {"scale": 5}),
+}
+
+#: Hand-size tables offered beside the presets.
+HAND_SIZES: dict[str, str] = {
+    "default": "Standard",
+    "european": "European",
+    "holsey": "Holsey",
+    "newsom-bourne": "Newsom & Bourne",
+}
+
+#: Choices of every rule option with a fixed set of values (the rest are numbers).
+RULE_CHOICES: dict[str, tuple[Any, ...]] = {
+    "set": (6, 9, 12),
+    "spinner": SPINNER_POLICIES,
+    "hand_end": HAND_ENDS,
+    "block_winner": BLOCK_WINNERS,
+    "scale": (1, 5),
+    "exact_target": (False, True),
+    "boneyard_reserve": (0, 1, 2),
+    "claims": CLAIM_MODES,
+}
+
+#: The rule options typed as numbers.
+_NUMBERS = ("set", "hand_size", "scale", "target", "boneyard_reserve")
+
+
+class NewMatchForm(FormModel):
+    """The new-match screen: players, partnerships, rules, first leader."""
+
+    def __init__(self, shared: Shared, names: list[str] | None = None) -> None:
+        super().__init__(shared, names)
+        self.partners = False
+        self.preset = "all-fives"
+        self.hand_sizes = "default"
+        self.overrides: dict[str, Any] = {}
+        self.leader: str | None = None  # None: draw lots
+
+    # -- players
+    def set_count(self, n: int) -> None:
+        n = max(2, min(5, n))
+        self.names = self._fill(self.names, n)
+        if n != 4:
+            self.partners = False
+        if self.leader not in self.names:
+            self.leader = None
+        self._set_hand_sizes(self.hand_sizes)
+        self._changed()
+
+    def use_known(self, name: str) -> None:
+        """An earlier player's name tapped: it takes the first seat still "Player k" or empty
+        (else the last seat)."""
+        for i, current in enumerate(self.names):
+            if current.startswith("Player ") or not current.strip():
+                self.set_name(i, name)
+                return
+        self.set_name(len(self.names) - 1, name)
+
+    def set_partners(self, on: bool) -> None:
+        self.partners = bool(on) and len(self.names) == 4
+        self._changed()
+
+    def teams(self) -> dict[str, list[str]] | None:
+        if not self.partners:
+            return None
+        n = [s.strip() for s in self.names]
+        return {f"{n[0]} & {n[2]}": [n[0], n[2]], f"{n[1]} & {n[3]}": [n[1], n[3]]}
+
+    # -- rules
+    def set_preset(self, key: str) -> None:
+        self.preset = key
+        self.overrides = dict(PRESETS[key][1])
+        self._set_hand_sizes(self.hand_sizes)
+        self._changed()
+
+    def _set_hand_sizes(self, key: str) -> None:
+        self.hand_sizes = key
+        size = HAND_SIZE_PRESETS[key].get(len(self.names))
+        if key == "default" or size is None or size == DEFAULT_HAND_SIZE.get(len(self.names)):
+            self.overrides.pop("hand_size", None)
+        else:
+            self.overrides["hand_size"] = size
+
+    def set_hand_sizes(self, key: str) -> None:
+        self._set_hand_sizes(key)
+        self._changed()
+
+    def set_rule(self, key: str, value: Any) -> None:
+        """Set one rule option; a number typed as text is read as a number; "" goes back to the default."""
+        if key not in RULE_KEYS:
+            self.error = f"unknown rule {key!r}"
+        else:
+            if isinstance(value, str) and key in _NUMBERS:
+                value = value.strip()
+                if value == "":
+                    value = None
+                elif re.fullmatch(r"-?\d+", value):
+                    value = int(value)
+            if value is None:
+                self.overrides.pop(key, None)
+            else:
+                self.overrides[key] = value
+            self.error = None
+        self._changed()
+
+    def checked_rules(self) -> tuple[Rules | None, str | None]:
+        """The rules in effect (defaults filled in) and None, or None and why they are invalid."""
+        try:
+            return Rules.parse(self.overrides, len(self.names)), None
+        except ScorekeeperError as e:
+            return None, str(e)
+
+    def rules(self) -> Rules | None:
+        return self.checked_rules()[0]
+
+    def default_of(self, key: str) -> Any:
+        """What rule ``key`` would be if it were not set here (it follows the
+        others: the target is 61 at scale 5, else 250 or 200), or None."""
+        try:
+            rules = Rules.parse({k: v for k, v in self.overrides.items() if k != key}, len(self.names))
+        except ScorekeeperError:
+            return None
+        return getattr(rules, key, None)
+
+    def rules_error(self) -> str | None:
+        return self.checked_rules()[1]
+
+    def set_leader(self, name: str | None) -> None:
+        """The first leader (None: draw lots when the match starts)."""
+        self.leader = name
+        self._changed()
+
+    def record(self, rng: random.Random | None = None) -> dict[str, Any]:
+        names = [s.strip() for s in self.names]
+        leader = self.leader if self.leader in names else (rng or random).choice(names)
+        rec: dict[str, Any] = {"format": "scorekeeper/1", "game": "all-fives", "players": names}
+        teams = self.teams()
+        if teams:
+            rec["teams"] = teams
+        if self.overrides:
+            rec["rules"] = dict(self.overrides)
+        rec["title"] = PRESETS[self.preset][0]
+        rec["hands"] = [{"leader": leader, "turns": []}]
+        return rec
+
+    def start(self, rng: random.Random | None = None) -> str | None:
+        """Create the match in the store; returns its id (None, with ``error`` set, if refused)."""
+        return self._create(names_problem(self.names) or self.rules_error(), lambda: self.record(rng))

@@ -1,0 +1,190 @@
+"""The end of an All Fives hand, without Flet: what each player still holds
+(picked tile by tile, or the pips typed), the settlement previewed in words with
+its rounding ("23 -> 25") before it is entered, and who leads the next hand."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import TYPE_CHECKING
+
+from scorekeeper.allfives.engine import Hand, Match, round5
+from scorekeeper.allfives.record import parse_remaining
+from scorekeeper.dominoes import Tile
+from scorekeeper.errors import ScorekeeperError
+from scorekeeper.store import Store
+from scorekeeper.ui.allfives.part import Part
+
+if TYPE_CHECKING:
+    from scorekeeper.ui.allfives.table import TableModel
+
+__all__ = ["HandEnd", "settlement_lines"]
+
+
+class HandEnd(Part):
+    """``remaining``: per player, the tiles picked (a list) or the pips typed (text);
+    ``picking_for``: whose tiles the picker adds to."""
+
+    def __init__(self, table: TableModel) -> None:
+        super().__init__(table)
+        self.remaining: dict[str, list[str] | str] = {}
+        self.picking_for: str | None = None
+
+    def holding(self) -> list[tuple[str, int]]:
+        """Players who still hold tiles at the end of the hand: (name, tiles)."""
+        h = self.match.hand
+        if h is None or h.end is None:
+            return []
+        return [(n, h.held[i]) for i, n in enumerate(self.match.setup.players) if h.held[i]]
+
+    def pick_for(self, name: str | None) -> None:
+        self.picking_for = name
+        if name is not None and not isinstance(self.remaining.get(name), list):
+            self.remaining = dict(self.remaining, **{name: []})
+        self.t._changed()
+
+    def pick_remaining(self, tile: str) -> None:
+        """Add (or take back) a tile to the picked player's remaining tiles."""
+        name = self.picking_for
+        if name is None:
+            return
+        t = str(Tile.parse(tile))
+        mine = self.remaining.get(name)
+        tiles = list(mine) if isinstance(mine, list) else []
+        if t in tiles:
+            tiles.remove(t)
+        else:
+            for other, v in self.remaining.items():
+                if other != name and isinstance(v, list) and t in v:
+                    v.remove(t)
+            tiles.append(t)
+        self.remaining = dict(self.remaining, **{name: tiles})
+        held = dict(self.holding()).get(name, 0)
+        if len(tiles) >= held:  # this player is complete: go on to the next one still open
+            nxt = [n for n, k in self.holding() if n != name and not self._complete(n, k)]
+            self.picking_for = nxt[0] if nxt else None
+        self.t._changed()
+
+    def set_pips(self, name: str, text: str) -> None:
+        self.remaining = dict(self.remaining, **{name: text})
+        self.t._changed()
+
+    def _complete(self, name: str, held: int) -> bool:
+        v = self.remaining.get(name)
+        if isinstance(v, list):
+            return len(v) == held
+        return isinstance(v, str) and v.strip().isdigit()
+
+    def _remaining_value(self) -> dict[str, list[str] | int]:
+        out: dict[str, list[str] | int] = {}
+        for name, held in self.holding():
+            v = self.remaining.get(name)
+            if isinstance(v, list):
+                out[name] = list(v)
+            elif isinstance(v, str) and v.strip():
+                s = v.strip()
+                if not re.fullmatch(r"\d{1,4}", s):
+                    raise ValueError(f"{name}: pips must be a whole number, not {s!r}")
+                out[name] = int(s)
+            else:
+                raise ValueError(
+                    f"{name} still holds {held} tile{'s' if held != 1 else ''}: pick them or type their pips"
+                )
+        return out
+
+    def settlement_preview(self) -> tuple[list[str], str | None]:
+        """What the hand-end form would settle, in words with its rounding; or the reason it cannot."""
+        m = self.match
+        h = m.hand
+        number = h.number if h else 1
+        try:
+            value = self._remaining_value()
+        except ValueError as e:
+            return [], f"hand {number}, remaining: {e}"
+        try:
+            settle = parse_remaining(value, m.rules.set, number)
+            trial = Match.replay(m.setup, [*m.events, settle])
+        except ScorekeeperError as e:
+            return [], str(e)
+        assert trial.hand is not None
+        return settlement_lines(trial, trial.hand), None
+
+    def settle(self) -> None:
+        """Enter the remaining tiles or pips; after a domino the next hand starts by itself."""
+        lines, problem = self.settlement_preview()
+        if problem:
+            self._fail(problem)
+            return
+        value = self._remaining_value()
+        h = self.match.hand
+        assert h is not None
+        mid = self.t.mid
+
+        def go(st: Store) -> None:
+            st.append(mid, {"remaining": value})
+            m = st.match(mid)
+            if m.winner is None and h.end == "domino" and h.domino_player is not None:
+                st.append(mid, {"hand": {"leader": m.setup.players[h.domino_player]}})
+
+        if self.t._apply(go):
+            self.remaining = {}
+            self.picking_for = None
+            self.t._done(" ".join(lines))
+
+    def suggested_leader(self) -> str | None:
+        """Who leads the next hand: the domino player (the rules); after a block, the player
+        with the fewest pips (the first in seating order on a tie)."""
+        h = self.match.hand
+        if h is None:
+            return None
+        players = self.match.setup.players
+        if h.end == "domino" and h.domino_player is not None:
+            return players[h.domino_player]
+        pips = h.pips
+        if pips:
+            return players[min(range(len(players)), key=lambda i: pips[i])]
+        return None
+
+    def start_hand(self, leader: str | None, rng: random.Random | None = None) -> None:
+        """Start the next hand with ``leader`` (None: draw lots)."""
+        names = list(self.match.setup.players)
+        if leader is None:
+            leader = (rng or random).choice(names)
+        if self.t._apply(lambda st: st.append(self.t.mid, {"hand": {"leader": leader}})):
+            self.t._done(f"hand {self.t.hand_number}: {leader} leads")
+
+
+def settlement_lines(m: Match, h: Hand) -> list[str]:
+    """The settlement of a settled hand in words, showing the rounding ("23 -> 25")."""
+    s = m.setup
+    r = m.rules
+    scale = r.scale
+    pips = h.pips or []
+    lines = []
+    unit = "" if scale == 1 else f" (scale {scale}: divided by {scale})"
+    if r.hand_end == "each-subtracts":
+        for i, p in enumerate(pips):
+            lines.append(f"{s.players[i]} holds {p} -> -{round5(p) // scale}{unit}.")
+        return lines
+    side_pips = [0] * len(s.sides)
+    for i, p in enumerate(pips):
+        side_pips[s.side_of[i]] += p
+    settlement = h.settlement or []
+    won = [i for i, v in enumerate(settlement) if v]
+    if h.winner is not None:
+        pot = sum(v for i, v in enumerate(side_pips) if i != h.winner)
+        what = "dominoed" if h.end == "domino" else "won the block"
+        lines.append(
+            f"{s.sides[h.winner]} {what}: the others hold {pot} -> {round5(pot) // scale}{unit}"
+            + (" (voided: past the exact target)" if h.winner in h.voided else "")
+            + "."
+        )
+    elif won:
+        pot = sum(v for i, v in enumerate(side_pips) if i not in won)
+        lines.append(
+            f"Tie between {' and '.join(s.sides[i] for i in won)}: "
+            f"{pot} / {len(won)} -> {settlement[won[0]]} each{unit}."
+        )
+    else:
+        lines.append("Blocked and tied: nobody scores.")
+    return lines

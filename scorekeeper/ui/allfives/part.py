@@ -1,0 +1,27 @@
+"""The base of the small view-models a table is made of (entering a play, claims,
+corrections, the hand end): each keeps its own state of the entry being made and
+reaches the match, the store and the redraw through its table."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scorekeeper.allfives.engine import Match
+    from scorekeeper.ui.allfives.table import TableModel
+
+__all__ = ["Part"]
+
+
+class Part:
+    def __init__(self, table: TableModel) -> None:
+        self.t = table
+
+    @property
+    def match(self) -> Match:
+        return self.t.match
+
+    def _fail(self, message: str) -> None:
+        """Show ``message`` in place of the entry and redraw."""
+        self.t.error = message
+        self.t._changed()

@@ -1,0 +1,173 @@
+"""The All Fives table's view-model, without Flet: the match as the screen shows it
+(the layout, whose turn, each player's tiles, the boneyard, the scores), undo and
+redo -- and the small view-models of what is entered on it:
+
+* :attr:`TableModel.play` (:class:`~scorekeeper.ui.allfives.play.PlayEntry`): a tile
+  tapped in the picker, the end it goes on, draws and passes;
+* :attr:`TableModel.claims` (:class:`~scorekeeper.ui.allfives.claims.Claims`): the
+  points a player announces, and "Muggins!";
+* :attr:`TableModel.fixes` (:class:`~scorekeeper.ui.allfives.corrections.Corrections`):
+  correcting an earlier turn;
+* :attr:`TableModel.hand_end` (:class:`~scorekeeper.ui.allfives.hand_end.HandEnd`):
+  what was left in hands, the settlement, the next leader.
+
+The rules are the engine's: nothing here decides whether a tile fits or what it
+scores; it asks :class:`~scorekeeper.allfives.engine.Match`.
+
+>>> import tempfile
+>>> from scorekeeper.ui.allfives.form import NewMatchForm
+>>> from scorekeeper.ui.base import Shared
+>>> shared = Shared(tempfile.mkdtemp())
+>>> form = NewMatchForm(shared, names=["Ann", "Ben"])
+>>> form.leader = "Ann"
+>>> table = TableModel(shared, form.start())
+>>> table.phase, table.to_move
+('play', 'Ann')
+>>> table.play.tap("3-2"); table.flash
+'5!'
+>>> table.play.tap("6-6"); table.error
+'hand 1, turn 2: 6-6 matches no open end (open ends: 3, 2)'
+>>> table.scores
+{'Ann': 5, 'Ben': 0}
+>>> shared.close()
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorekeeper.allfives.engine import Match, Turn
+from scorekeeper.allfives.layout import Layout
+from scorekeeper.allfives.rules import Rules
+from scorekeeper.store import Store
+from scorekeeper.ui import base
+from scorekeeper.ui.allfives.claims import Claims
+from scorekeeper.ui.allfives.corrections import Corrections
+from scorekeeper.ui.allfives.drawing import Drawing, draw_layout
+from scorekeeper.ui.allfives.hand_end import HandEnd
+from scorekeeper.ui.allfives.play import PlayEntry
+
+__all__ = ["PlayerRow", "TableModel"]
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    name: str
+    side: str
+    held: int
+    to_move: bool
+
+
+class TableModel(base.TableModel):
+    """The table screen of one All Fives match."""
+
+    game = "all-fives"
+    _match: Match
+
+    def __init__(self, shared: base.Shared, mid: str) -> None:
+        super().__init__(shared, mid)
+        self.flash: str | None = None  # "15!" after a scoring play
+        self.play = PlayEntry(self)
+        self.claims = Claims(self)
+        self.fixes = Corrections(self)
+        self.hand_end = HandEnd(self)
+
+    # ------------------------------------------------------------- reading
+    @property
+    def match(self) -> Match:
+        return self._match
+
+    @property
+    def rules(self) -> Rules:
+        return self._match.rules
+
+    @property
+    def players(self) -> list[PlayerRow]:
+        m = self._match
+        s = m.setup
+        h = m.hand
+        held = h.held if h else [m.rules.hand_size] * len(s.players)
+        return [PlayerRow(n, s.sides[s.side_of[i]], held[i], m.to_move == n) for i, n in enumerate(s.players)]
+
+    @property
+    def scores(self) -> dict[str, int]:
+        return dict(zip(self._match.setup.sides, self._match.scores, strict=True))
+
+    @property
+    def target(self) -> int:
+        return self._match.rules.target
+
+    @property
+    def to_move(self) -> str | None:
+        return self._match.to_move
+
+    @property
+    def hand_number(self) -> int:
+        h = self._match.hand
+        return h.number if h else 0
+
+    @property
+    def boneyard(self) -> int:
+        h = self._match.hand
+        return h.boneyard if h else self._match.rules.boneyard
+
+    @property
+    def phase(self) -> str:
+        """``play``, ``hand-end`` (remaining to enter), ``leader`` (next hand to start) or ``over``."""
+        m = self._match
+        if m.winner is not None:
+            return "over"
+        h = m.hand
+        if h is None or h.settlement is not None:
+            return "leader"
+        if h.end is not None:
+            return "hand-end"
+        return "play"
+
+    @property
+    def winner(self) -> str | None:
+        m = self._match
+        return None if m.winner is None else m.setup.sides[m.winner]
+
+    def drawing(self) -> Drawing:
+        h = self._match.hand
+        return draw_layout(h.layout if h else Layout(self.rules.spinner))
+
+    def last_turn(self) -> Turn | None:
+        h = self._match.hand
+        return h.turns[-1] if h and h.turns else None
+
+    # ------------------------------------------------------------- acting
+    def _done(self, note: str | None, flash: str | None = None) -> None:
+        """After an entry went in: what it did, in words (and "15!" for a scoring play)."""
+        self.note = note
+        self.flash = flash
+
+    def _forget_entry(self) -> None:
+        """Drop what was being entered (a tile waiting for its end or its claim, draws)."""
+        self.play.choosing = None
+        self.play.draws = 0
+        self.claims.claiming = None
+
+    def undo(self) -> None:
+        """Take back the last entry (a hand started by itself after a domino goes with its
+        settlement); first, whatever was being entered."""
+        had_draws = bool(self.play.draws)
+        self._forget_entry()
+        if had_draws:
+            self._changed()
+            return
+
+        def go(st: Store) -> None:
+            entry = st.undo(self.mid)
+            if "hand" in entry:
+                m = st.match(self.mid)
+                if m.hand is not None and m.hand.end == "domino":  # the app started it: undo the settlement too
+                    st.undo(self.mid)
+
+        if self._apply(go):
+            self._done("last entry taken back")
+
+    def redo(self) -> None:
+        if self._apply(lambda st: st.redo(self.mid)):
+            self._done("entry put back")
