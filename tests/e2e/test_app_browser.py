@@ -199,3 +199,22 @@ def test_reload_and_restart_resume_mid_hand(server, app, context):
     wait_text(page2, "Ben holds 7 tiles")
     assert "6-2 on the table" in read_texts(page2)
     assert [u for u in harness.external_requests(context) if "rive" not in u] == []
+
+
+def test_correcting_an_older_turn_edits_that_turn(server, app):
+    """The corrections panel edits the turn picked, not the latest one (each field is bound
+    to its own hand and turn)."""
+    page = app
+    new_match(page, ["Ann", "Ben"], leader="Ann")
+    for tile in ["3-2", "2-2", "6-3"]:
+        click(page, f"tile {tile}")
+        wait_text(page, re.compile(f"^Note: .* set {tile}: "))
+    wait_text(page, "Score Ann 15")
+    click(page, "Correct an entry")
+    click(page, "Correct hand 1 turn 2")
+    fill(page, "Hand 1, turn 2", "2-0")
+    click(page, "Save correction")
+    wait_text(page, "Note: hand 1, turn 2 corrected; every score after it recounted")
+    wait_text(page, "Score Ann 5")  # 3-2 (5), 2-0 (3), 6-3 (6)
+    stored = stored_record(server)
+    assert stored["hands"][0]["turns"] == [{"play": "3-2"}, {"play": "2-0"}, {"play": "6-3", "on": "3-2"}]
