@@ -1,8 +1,9 @@
-"""The Broadway view-models (``scorekeeper.ui.broadway``), without any Flet: the
-new-match form (seats, rules, the leader of hand 1), the table (three taps to
-set a tile, the preview and its errors, the grid, passes and exposed tiles, a
-blocked hand and its unplayed tiles, undo / redo) and a property that plays
-random legal matches through the view-model only."""
+"""The Broadway view-models (``scorekeeper.ui.broadway.form`` and
+``scorekeeper.ui.broadway.table``), without any Flet: the new-match form (seats,
+rules, the leader of hand 1), the table (three taps to set a tile, the preview
+and its errors, the grid, passes and exposed tiles, a blocked hand and its
+unplayed tiles, undo / redo) and a property that plays random legal matches
+through the view-model only.  ``shared`` is the root ``tests/conftest.py``'s."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from hypothesis import strategies as st
 from scorekeeper.broadway.grid import Placement, adjacent
 from scorekeeper.broadway.record import load, result, score_record
 from scorekeeper.errors import RemainingError
-from scorekeeper.ui.broadway.models import ALL_TILES, BroadwayNewMatchForm, BroadwayTableModel
-from scorekeeper.ui.model import Shared
+from scorekeeper.ui.base import Shared
+from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
+from scorekeeper.ui.broadway.table import ALL_TILES, BroadwayTableModel
 
 #: Seat order North, East, South, West: North-South = Ann & Cy, East-West = Ben & Di.
 NAMES = ["Ann", "Ben", "Cy", "Di"]
@@ -50,15 +52,6 @@ SECTIONS = {
     4: (5, {(1, 0), (0, 1), (1, 2), (2, 2)}),
 }
 POINTS = {1: 0, 2: 1, 3: 5, 4: 10}
-
-
-@pytest.fixture
-def shared(tmp_path):
-    s = Shared(str(tmp_path / "db"))
-    try:
-        yield s
-    finally:
-        s.close()
 
 
 def new_table(shared, leader="Ann", orientation="seat", penalty="subtract") -> BroadwayTableModel:
@@ -588,7 +581,7 @@ def block(t: BroadwayTableModel) -> None:
     """Ann sets the double, Ben sets 6-1; four passes block the hand."""
     double_down(t)
     set_tile(t, "6-1", (2, 0), (2, 1))
-    for n in range(4):
+    for _ in range(4):
         assert t.phase == "play"
         t.pass_()
         assert t.error is None

@@ -1,8 +1,178 @@
-"""The Broadway screens (for the app shell; see ``scorekeeper/ui/base.py``'s GameScreens)."""
+"""The Broadway screens for the app shell (see ``scorekeeper/ui/base.py``'s
+``GameScreens``): a new match (``/new/broadway``) and the table (``/table/<id>``
+of a Broadway match).  They draw what the view-models
+(:mod:`scorekeeper.ui.broadway.form`, :mod:`scorekeeper.ui.broadway.table`)
+say; no rule lives here.
 
-from scorekeeper.ui.broadway.views import BroadwayTable as Table
-from scorekeeper.ui.broadway.views import NewBroadwayMatch as NewMatch
+The table, top to bottom: the top bar (hand, double, whose turn; undo / redo),
+the scores, the players and the tiles they hold, what the last entry did, an
+error in place, the grid of half-tile cells (:mod:`~scorekeeper.ui.broadway.grid_view`:
+it pans and zooms), the panel of the phase (:mod:`~scorekeeper.ui.broadway.panels`:
+setting a tile with its preview before "Set it", pass / exposed, the tiles left
+after a blocked hand, the next hand's leader, the winner), and the hand's turns.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import flet as ft
+
+from scorekeeper.broadway.engine import SEATS
+from scorekeeper.errors import ScorekeeperError
+from scorekeeper.ui.base import Shared
+from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
+from scorekeeper.ui.broadway.grid_view import grid_view
+from scorekeeper.ui.broadway.panels import over_panel, play_panel, start_panel, unplayed_panel
+from scorekeeper.ui.broadway.table import BroadwayTableModel
+from scorekeeper.ui.widgets import (
+    cannot_open,
+    choice_row,
+    error_box,
+    game_choice,
+    go,
+    heading,
+    name_field,
+    score_chips,
+    top_bar,
+)
+
+__all__ = ["BLURB", "NewMatch", "Table"]
 
 BLURB = "Broadway: the grid"
 
-__all__ = ["BLURB", "NewMatch", "Table"]
+# The view-models, observable: assigning ``revision`` (done by every action) redraws.
+FormVM = ft.observable(BroadwayNewMatchForm)
+TableVM = ft.observable(BroadwayTableModel)
+
+
+# ----------------------------------------------------------------- new match
+@ft.component
+def NewMatch(shared: Shared) -> ft.Control:
+    """Four names by seat, how tiles are set, the penalty for tiles left, who holds 6-6."""
+    form: BroadwayNewMatchForm
+    form, _ = ft.use_state(lambda: FormVM(shared))
+
+    def start(e: object) -> None:
+        mid = form.start()
+        if mid:
+            ft.context.page.navigate(f"/table/{mid}")
+
+    controls: list[ft.Control] = [
+        ft.Row([ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip="Back", on_click=go("/")), heading("New match")]),
+        game_choice("broadway"),
+        ft.Text("Four players, North-South against East-West; seven hands on the doubles 6-6 down to 0-0."),
+    ]
+    for i, name in enumerate(form.names):
+        controls.append(name_field(SEATS[i], name, partial(form.set_name, i), key=f"bw-name-{i}"))
+    controls.append(
+        choice_row("Tiles set", [("by seat", "seat"), ("any way", "free")], form.orientation, form.set_orientation)
+    )
+    controls.append(
+        ft.Text(
+            "By seat: North and South set tiles East-West, East and West North-South.",
+            color=ft.Colors.ON_SURFACE_VARIANT,
+        )
+    )
+    controls.append(
+        choice_row(
+            "Tiles left at the end",
+            [("-1 each to the holder's side", "subtract"), ("+1 each to the other side", "to-opponents")],
+            form.penalty,
+            form.set_penalty,
+        )
+    )
+    controls.append(choice_row("Who holds 6-6?", [(n, n) for n in form.names], form.leader, form.set_leader))
+    controls.append(error_box(form.error))
+    controls.append(ft.FilledButton(content="Start match", icon=ft.Icons.PLAY_ARROW, on_click=start, height=56))
+    return ft.Column(controls, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
+
+
+# --------------------------------------------------------------------- table
+def _status(t: BroadwayTableModel) -> str:
+    """What the top bar says: the hand (and its double) and what comes next."""
+    phase = t.phase
+    status = (
+        f"{t.to_move} to play"
+        if phase == "play"
+        else "tiles left"
+        if phase == "unplayed"
+        else "next hand"
+        if phase == "start"
+        else f"{t.winner} won"
+    )
+    hand = f"Hand {t.hand_number} on {t.double}" if phase in ("play", "unplayed") else f"Hand {t.hand_number}"
+    return f"{hand} · {status}"
+
+
+def _seats(t: BroadwayTableModel) -> ft.Control:
+    """Each player with seat and tiles held; the player to move stands out."""
+    return ft.Row(
+        [
+            ft.Container(
+                content=ft.Text(
+                    f"{n} ({SEATS[i][0]}) {held}",
+                    weight=ft.FontWeight.BOLD if n == t.to_move else None,
+                    semantics_label=f"{n} holds {held}{', to play' if n == t.to_move else ''}",
+                ),
+                bgcolor=ft.Colors.PRIMARY_CONTAINER if n == t.to_move else None,
+                padding=ft.Padding.symmetric(horizontal=8, vertical=2),
+                border_radius=8,
+            )
+            for i, (n, held) in enumerate(t.held())
+        ],
+        wrap=True,
+        spacing=6,
+    )
+
+
+def _open(shared: Shared, mid: str) -> BroadwayTableModel | str:
+    """The table's view-model, or why the match cannot be shown."""
+    try:
+        model: BroadwayTableModel = TableVM(shared, mid)
+        return model
+    except ScorekeeperError as e:
+        return str(e)
+
+
+@ft.component
+def Table(shared: Shared, mid: str) -> ft.Control:
+    """The table of one Broadway match."""
+    # (annotated: mypy cannot infer Flet's use_state from a factory returning a union)
+    made: tuple[BroadwayTableModel | str, object] = ft.use_state(partial(_open, shared, mid))
+    t = made[0]
+    if isinstance(t, str):
+        return cannot_open(t)
+    phase = t.phase
+    undo = ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=lambda e: t.undo())
+    redo = ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=lambda e: t.redo())
+    after = "sudden death: first to lead by 2" if t.sudden_death() else "seven hands"
+    body: list[ft.Control] = [
+        ft.Container(content=top_bar(_status(t), undo, redo), key="top"),
+        ft.Container(content=score_chips(t.totals, after), key="totals"),
+        ft.Container(content=_seats(t), key="seats"),
+        ft.Text(t.note or "", semantics_label=f"Note: {t.note}" if t.note else None, visible=bool(t.note), key="note"),
+        ft.Container(content=error_box(t.error), key="error"),
+        ft.Row(
+            [
+                ft.Text("North ^", color=ft.Colors.ON_SURFACE_VARIANT, expand=True),
+                ft.IconButton(icon=ft.Icons.ZOOM_OUT, tooltip="Zoom out", on_click=lambda e: t.zoom_by(0.8)),
+                ft.IconButton(icon=ft.Icons.ZOOM_IN, tooltip="Zoom in", on_click=lambda e: t.zoom_by(1.25)),
+            ],
+            key="zoom",
+        ),
+        ft.Container(content=grid_view(t), key="grid"),
+    ]
+    panels = {"play": play_panel, "unplayed": unplayed_panel, "start": start_panel}
+    kind = phase if phase in panels else "over"
+    panel = panels.get(phase, over_panel)(t)
+    body.append(ft.Column(panel, spacing=8, key=f"panel-{kind}"))
+    lines = t.turn_lines()
+    if lines:
+        title = "This hand" if phase in ("play", "unplayed") else f"Hand {t.hand_number}"
+        body.append(
+            ft.Container(
+                content=ft.Column([heading(title, 16), *(ft.Text(x, size=13) for x in lines)], spacing=2), key="turns"
+            )
+        )
+    return ft.Column(body, spacing=8, scroll=ft.ScrollMode.AUTO, expand=True)

@@ -1,6 +1,6 @@
-"""Broadway view-models: the new-match form and the table (a grid of half-tile
-cells) -- without Flet and without rules: whether a placement is legal, what it
-matches and scores, whose turn it is and who has won is the engine's
+"""The Broadway table view-model: one match on a grid of half-tile cells --
+without Flet and without rules: whether a placement is legal, what it matches
+and scores, whose turn it is and who has won is the engine's
 (:mod:`scorekeeper.broadway.engine`).
 
 A tile is set in three taps: the tile in the picker, the cell its first half
@@ -9,7 +9,8 @@ the direction the other half lies in).  Before it is entered the
 matched sections are highlighted and the points shown; "Set it" enters it.
 
 >>> import tempfile
->>> from scorekeeper.ui.model import Shared
+>>> from scorekeeper.ui.base import Shared
+>>> from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
 >>> shared = Shared(tempfile.mkdtemp())
 >>> form = BroadwayNewMatchForm(shared, names=["Ann", "Ben", "Cy", "Di"])
 >>> form.leader = "Ben"
@@ -27,73 +28,18 @@ matched sections are highlighted and the points shown; "Set it" enters it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from scorekeeper.broadway.engine import REGULAR_HANDS, SEATS, Match, Preview
+from scorekeeper.broadway.engine import REGULAR_HANDS, SEATS, Match, Preview, Setup
 from scorekeeper.broadway.grid import Cell, Placement, adjacent
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.ui.base import FormModel as _Form
-from scorekeeper.ui.base import TableModel as _Table
-from scorekeeper.ui.base import names_problem
+from scorekeeper.ui.base import Shared, TableModel
 
-__all__ = ["BroadwayNewMatchForm", "BroadwayTableModel", "GridCell", "broadway_match", "ALL_TILES"]
+__all__ = ["ALL_TILES", "BroadwayTableModel", "GridCell"]
 
 #: The double-six set, high to low.
 ALL_TILES = tuple(f"{a}-{b}" for a in range(6, -1, -1) for b in range(a, -1, -1))
 
 
-def broadway_match(shared, mid: str) -> Match:
-    match = shared.store.match(mid)
-    if not isinstance(match, Match):
-        raise ScorekeeperError(f"match {mid} is not a Broadway match")
-    return match
-
-
-# ----------------------------------------------------------------- new match
-class BroadwayNewMatchForm(_Form):
-    """Four players in seat order North, East, South, West; North-South against East-West."""
-
-    def __init__(self, shared, names: list[str] | None = None) -> None:
-        self._shared = shared
-        known = shared.names()
-        base = list(names) if names else (known[:4] + [f"Player {i}" for i in range(len(known[:4]) + 1, 5)])
-        self.names: list[str] = base[:4]
-        self.orientation = "seat"
-        self.penalty = "subtract"
-        self.leader: str | None = None  # who holds 6-6
-        self.error: str | None = None
-
-    def set_orientation(self, value: str) -> None:
-        self.orientation = value
-        self._changed()
-
-    def set_penalty(self, value: str) -> None:
-        self.penalty = value
-        self._changed()
-
-    def set_leader(self, name: str | None) -> None:
-        self.leader = name
-        self._changed()
-
-    def record(self) -> dict:
-        names = [s.strip() for s in self.names]
-        rules: dict[str, Any] = {}
-        if self.orientation == "free":
-            rules["orientation"] = "free"
-        if self.penalty != "subtract":
-            rules["unplayed_penalty"] = self.penalty
-        rec: dict[str, Any] = {"format": "scorekeeper/1", "game": "broadway", "players": names}
-        if rules:
-            rec["rules"] = rules
-        rec["title"] = "Broadway"
-        rec["hands"] = [{"leader": self.leader, "turns": []}] if self.leader in names else []
-        return rec
-
-    def start(self) -> str | None:
-        return self._create(names_problem(self.names), self.record)
-
-
-# --------------------------------------------------------------------- table
 @dataclass(frozen=True)
 class GridCell:
     """One cell of the drawn window: ``pips`` when covered; ``state`` says how to draw it:
@@ -109,21 +55,19 @@ class GridCell:
     partner: Cell | None = None  # the other cell of that tile
 
 
-class BroadwayTableModel(_Table):
+class BroadwayTableModel(TableModel):
     """The Broadway table of one match."""
 
-    def __init__(self, shared, mid: str) -> None:
-        self._shared = shared
-        self.mid = mid
-        self.error: str | None = None
-        self.note: str | None = None
+    game = "broadway"
+    _match: Match
+
+    def __init__(self, shared: Shared, mid: str) -> None:
+        super().__init__(shared, mid)
         self.tile: str | None = None  # the tile picked
         self.first: Cell | None = None  # the cell its first half goes on
         self.preview: Preview | None = None  # the placement waiting for "Set it"
         self.zoom = 1.0
         self.unplayed: dict[str, int] = {}
-        with shared.lock:
-            self._match = broadway_match(shared, mid)
 
     # ------------------------------------------------------------- reading
     @property
@@ -131,7 +75,7 @@ class BroadwayTableModel(_Table):
         return self._match
 
     @property
-    def setup(self):
+    def setup(self) -> Setup:
         return self._match.setup
 
     @property
@@ -176,7 +120,7 @@ class BroadwayTableModel(_Table):
 
     def winner_line(self) -> str | None:
         m = self._match
-        if m.winner is None:
+        if m.winner is None or m.won_at is None:
             return None
         hand, turn = m.won_at
         at = f"hand {hand}, turn {turn}" if turn is not None else f"the end of hand {hand}"
@@ -208,9 +152,9 @@ class BroadwayTableModel(_Table):
 
     def picker(self) -> tuple[list[str], list[str]]:
         """Tiles not down yet: those the player to move can set somewhere, then the others."""
-        if self.phase != "play":
-            return [], []
         h = self._match.hand
+        if self.phase != "play" or h is None:
+            return [], []
         if not h.turns:
             return [str(h.double)], []
         left = self.tiles_left()
@@ -219,14 +163,13 @@ class BroadwayTableModel(_Table):
 
     def spots(self) -> set[Cell]:
         """Free cells where the picked tile can go (the first half's cell: any of its two)."""
-        if self.tile is None or self.phase != "play":
-            return set()
         h = self._match.hand
-        if not h.turns:
+        if self.tile is None or self.phase != "play" or h is None or not h.turns:
             return set()
         out: set[Cell] = set()
         for p in self._match.legal_placements(self.tile):
-            out.update(p.placement.cells)
+            if p.placement is not None:
+                out.update(p.placement.cells)
         return out
 
     def grid(self) -> tuple[tuple[int, int, int, int], list[GridCell]]:
@@ -240,7 +183,7 @@ class BroadwayTableModel(_Table):
         else:
             x0, y0, x1, y1 = b[0] - 2, b[1] - 2, b[2] + 2, b[3] + 2
         pv = self.preview
-        new = set(pv.placement.cells) if pv is not None and pv.placement is not None else set()
+        setting = pv.placement if pv is not None else None  # the tile being set
         matched = set(pv.matched) if pv is not None else set()
         spots = self.spots()
         frontier = lay.frontier() if lay is not None and len(lay) else None
@@ -248,14 +191,13 @@ class BroadwayTableModel(_Table):
         for y in range(y1, y0 - 1, -1):
             for x in range(x0, x1 + 1):
                 c = (x, y)
-                pips = lay.pips_at(c) if lay is not None else None
-                if pips is not None:
-                    p = lay.placement_at(c)
+                p = lay.placement_at(c) if lay is not None else None
+                if p is not None:
                     other = p.cells[1] if p.cells[0] == c else p.cells[0]
-                    cells.append(GridCell(x, y, pips, "matched" if c in matched else "tile", str(p.tile), other))
-                    continue
-                if c in new:
-                    cells.append(GridCell(x, y, pv.placement.pips_at(c), "new"))
+                    state = "matched" if c in matched else "tile"
+                    cells.append(GridCell(x, y, p.pips_at(c), state, str(p.tile), other))
+                elif setting is not None and c in setting.cells:
+                    cells.append(GridCell(x, y, setting.pips_at(c), "new"))
                 elif c == self.first:
                     cells.append(GridCell(x, y, None, "first"))
                 elif c in spots:
@@ -274,7 +216,7 @@ class BroadwayTableModel(_Table):
             who = self.players[t.seat]
             if t.kind == "play":
                 pts = f" -> {self.setup.sides[self.setup.side_of[t.seat]]} +{t.points}" if t.points else ""
-                out.append(f"{t.number}. {who}: {t.placement.tile}, {len(t.matched)} matched{pts}")
+                out.append(f"{t.number}. {who}: {t.tile}, {len(t.matched)} matched{pts}")
             elif t.kind == "pass":
                 out.append(f"{t.number}. {who}: pass")
             else:
@@ -283,9 +225,10 @@ class BroadwayTableModel(_Table):
 
     def preview_line(self) -> str | None:
         pv = self.preview
-        if pv is None:
+        seat = self._match.seat_to_move
+        if pv is None or pv.placement is None or seat is None:
             return None
-        side = self.setup.sides[self.setup.side_of[self._match.seat_to_move]]
+        side = self.setup.sides[self.setup.side_of[seat]]
         return (
             f"{pv.placement.tile}: {pv.sections} matched section{'s' if pv.sections != 1 else ''}"
             f" -> {side} +{pv.points}"
@@ -316,38 +259,35 @@ class BroadwayTableModel(_Table):
             self.error = None
             self._changed()
             return
-        self._propose(self.first, cell)
+        self._propose(self.tile, self.first, cell)
 
     def directions(self) -> list[str]:
         """After the first tap: the directions (``"North"``, ``"East"``, ``"South"``, ``"West"``)
         the other half can go in -- those where the engine accepts the tile one way round."""
-        if self.tile is None or self.first is None or self.preview is not None:
+        tile, first = self.tile, self.first
+        if tile is None or first is None or self.preview is not None:
             return []
-        return [d for d, c in self._neighbours() if any(p.ok for p in self._tries(self.first, c))]
+        return [d for d, c in _neighbours(first) if any(p.ok for p in self._tries(tile, first, c))]
 
     def toward(self, direction: str) -> None:
         """A cell and a direction: the other half goes on the cell next to the first tap."""
-        if self.first is None:
+        if self.first is None or self.tile is None:  # (a first cell is only tapped with a tile picked)
             self.error = "tap the cell for the first half first"
             self._changed()
             return
-        cell = dict(self._neighbours())[direction]
-        self._propose(self.first, cell)
+        cell = dict(_neighbours(self.first))[direction]
+        self._propose(self.tile, self.first, cell)
 
-    def _neighbours(self) -> list[tuple[str, Cell]]:
-        x, y = self.first
-        return [("North", (x, y + 1)), ("East", (x + 1, y)), ("South", (x, y - 1)), ("West", (x - 1, y))]
-
-    def _tries(self, a: Cell, b: Cell) -> list[Preview]:
-        hi, lo = (int(x) for x in self.tile.split("-"))
+    def _tries(self, tile: str, a: Cell, b: Cell) -> list[Preview]:
+        hi, lo = (int(x) for x in tile.split("-"))
         tries = [self._match.preview(Placement(hi, lo, (a, b)))]
         if hi != lo:
             tries.append(self._match.preview(Placement(lo, hi, (a, b))))
         return tries
 
-    def _propose(self, a: Cell, b: Cell) -> None:
-        """The tile on ``a`` and ``b``: the way round that is legal (the better one if both are)."""
-        tries = self._tries(a, b)
+    def _propose(self, tile: str, a: Cell, b: Cell) -> None:
+        """``tile`` on ``a`` and ``b``: the way round that is legal (the better one if both are)."""
+        tries = self._tries(tile, a, b)
         good = [p for p in tries if p.ok]
         if good:
             self.preview = max(good, key=lambda p: p.points)
@@ -361,7 +301,7 @@ class BroadwayTableModel(_Table):
     def swap(self) -> None:
         """Turn the tile being set round (its halves change cells), if that is legal too."""
         pv = self.preview
-        if pv is None:
+        if pv is None or pv.placement is None:
             return
         p = pv.placement
         other = self._match.preview(Placement(p.second, p.first, p.cells))
@@ -379,12 +319,12 @@ class BroadwayTableModel(_Table):
 
     def confirm(self) -> None:
         pv = self.preview
-        if pv is None:
+        if pv is None or pv.placement is None:
             return
-        who = self.to_move
-        entry = pv.placement.entry()
+        who, placement, points = self.to_move, pv.placement, pv.points
+        entry = placement.entry()
         if self._apply(lambda st: st.append(self.mid, {"turn": entry})):
-            self.note = f"{who} set {pv.placement.tile}" + (f": +{pv.points}" if pv.points else "")
+            self.note = f"{who} set {placement.tile}" + (f": +{points}" if points else "")
             self._clear()
             self._after()
 
@@ -408,8 +348,8 @@ class BroadwayTableModel(_Table):
             self._after()
 
     def _after(self) -> None:
-        if self.phase == "unplayed":
-            h = self._match.hand
+        h = self._match.hand
+        if self.phase == "unplayed" and h is not None:
             self.unplayed = {p: h.held(i) for i, p in enumerate(self.players)}
         self._changed()
 
@@ -449,3 +389,9 @@ class BroadwayTableModel(_Table):
     def zoom_by(self, factor: float) -> None:
         self.zoom = min(2.0, max(0.5, round(self.zoom * factor, 2)))
         self._changed()
+
+
+def _neighbours(cell: Cell) -> list[tuple[str, Cell]]:
+    """The four cells next to ``cell``, by direction (North is up: ``y + 1``)."""
+    x, y = cell
+    return [("North", (x, y + 1)), ("East", (x + 1, y)), ("South", (x, y - 1)), ("West", (x - 1, y))]
