@@ -3,15 +3,30 @@
 ``run_cli`` runs the ``scorekeeper`` command in this process, with its own
 standard input, output and error: fast, and the same ``main`` the console
 script calls. ``run_cli_process`` runs it as a real process (``python -m
-scorekeeper``), for the few smoke tests that check what only a process shows.
+scorekeeper``), for the few smoke tests that check what only a process shows
+(start-up, the exit status the OS sees, a reader that closes the pipe early).
+
+``run_cli`` reproduces what a process does around ``main``, so that both give
+the same ``Ran`` for the same command (``tests/cli/test_smoke.py`` checks it):
+standard output is strict UTF-8 and standard error UTF-8 with backslash
+escapes (as under a UTF-8 locale); standard input is empty unless given;
+``SystemExit`` and ``main``'s return value become the exit status as Python
+makes them (``None`` is 0, an int is taken modulo 256, anything else is
+printed on standard error with status 1); an exception that escapes ``main``
+prints its traceback on standard error with status 1; argparse wraps its help
+at 80 columns (a process's output is a pipe) unless ``COLUMNS`` says otherwise.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import subprocess
 import sys
+import threading
+import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,46 +43,135 @@ class Ran:
     stderr: str | bytes
 
 
+def _as_bytes(stdin: str | bytes | None) -> bytes:
+    return stdin.encode("utf-8") if isinstance(stdin, str) else (stdin or b"")
+
+
+def _result(code: int, out: bytes, err: bytes, binary: bool) -> Ran:
+    if binary:
+        return Ran(code, out, err)
+    return Ran(code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"))
+
+
+def _exit_status(value: object) -> int:
+    """The status a process ends with when ``sys.exit(value)`` ends it (as CPython does it)."""
+    if value is None:
+        return 0
+    if isinstance(value, int):
+        return value & 0xFF
+    print(value, file=sys.stderr)
+    return 1
+
+
 def run_cli(*args: object, stdin: str | bytes | None = None, binary: bool = False) -> Ran:
     """``scorekeeper ARGS`` in this process; ``stdin`` is what standard input holds."""
     from scorekeeper.cli import main
 
-    data = stdin.encode("utf-8") if isinstance(stdin, str) else (stdin or b"")
     out, err = io.BytesIO(), io.BytesIO()
-    streams = (sys.stdin, sys.stdout, sys.stderr)
-    fake_in = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
-    fake_out = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
-    fake_err = io.TextIOWrapper(err, encoding="utf-8", write_through=True)
-    sys.stdin, sys.stdout, sys.stderr = fake_in, fake_out, fake_err
+    saved = (sys.stdin, sys.stdout, sys.stderr)
+    fake_in = io.TextIOWrapper(io.BytesIO(_as_bytes(stdin)), encoding="utf-8")
+    fake_out = io.TextIOWrapper(out, encoding="utf-8", errors="strict", write_through=True)
+    fake_err = io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", write_through=True)
+    ours = (fake_in, fake_out, fake_err)
+    columns_set = "COLUMNS" in os.environ
+    if not columns_set:
+        os.environ["COLUMNS"] = "80"
+    sys.stdin, sys.stdout, sys.stderr = ours
     try:
         try:
-            code = main([str(a) for a in args])
+            status: object = main([str(a) for a in args])
         except SystemExit as e:  # argparse: --help, --version, usage errors
-            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+            status = e.code
+        except Exception:  # what the interpreter does with an exception nobody caught
+            traceback.print_exc()
+            status = 1
+        code = _exit_status(status)
     finally:
-        sys.stdin, sys.stdout, sys.stderr = streams
+        # main may have replaced a stream (after a broken pipe it opens os.devnull): close that one
+        opened = [f for f in (sys.stdin, sys.stdout, sys.stderr) if f not in ours and f not in saved]
+        sys.stdin, sys.stdout, sys.stderr = saved
+        if not columns_set:
+            os.environ.pop("COLUMNS", None)
+        for f in opened:
+            f.close()
         for f in (fake_out, fake_err):
             if not f.closed:
                 f.flush()
-    o, e = out.getvalue(), err.getvalue()
-    if binary:
-        return Ran(code, o, e)
-    return Ran(code, o.decode("utf-8", "replace"), e.decode("utf-8", "replace"))
+    return _result(code, out.getvalue(), err.getvalue(), binary)
 
 
-def run_cli_process(*args: object, stdin: str | bytes | None = None, binary: bool = False, timeout: float = 60) -> Ran:
-    """``python -m scorekeeper ARGS`` as a real process."""
+def process_env(**changes: str | None) -> dict[str, str]:
+    """The environment ``run_cli_process`` gives the command: this one, with ``ROOT`` first on
+    ``PYTHONPATH`` (so it imports the package these tests import) and ``changes`` made
+    (a value of None removes the variable)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-    p = subprocess.run(
-        [sys.executable, "-m", "scorekeeper", *map(str, args)],
-        input=data,
-        capture_output=True,
-        cwd=ROOT,
-        env=env,
-        timeout=timeout,
-    )
-    if binary:
-        return Ran(p.returncode, p.stdout, p.stderr)
-    return Ran(p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"))
+    for name, value in changes.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    return env
+
+
+def run_cli_process(
+    *args: object,
+    stdin: str | bytes | None = None,
+    binary: bool = False,
+    timeout: float = 60,
+    env: Mapping[str, str | None] | None = None,
+    read_stdout: int | None = None,
+) -> Ran:
+    """``python -m scorekeeper ARGS`` as a real process.
+
+    ``stdin`` is what standard input holds (empty if None); ``env`` changes the
+    environment (see ``process_env``). ``read_stdout=N`` reads only the first N
+    bytes of standard output and then closes the pipe, like ``... | head -c N``
+    (0: the reader is gone before anything is written); ``stdout`` is then what was read.
+    """
+    command = [sys.executable, "-m", "scorekeeper", *map(str, args)]
+    kwargs = {"cwd": ROOT, "env": process_env(**dict(env or {}))}
+    if read_stdout is None:
+        p = subprocess.run(command, input=_as_bytes(stdin), capture_output=True, timeout=timeout, **kwargs)
+        return _result(p.returncode, p.stdout, p.stderr, binary)
+    code, out, err = _run_reader_leaving_early(command, _as_bytes(stdin), read_stdout, timeout, kwargs)
+    return _result(code, out, err, binary)
+
+
+def _run_reader_leaving_early(
+    command: list[str], data: bytes, n: int, timeout: float, kwargs: dict
+) -> tuple[int, bytes, bytes]:
+    errors: list[bytes] = []
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs
+    ) as p:
+        assert p.stdin is not None and p.stdout is not None and p.stderr is not None
+        child_in, child_out, child_err = p.stdin, p.stdout, p.stderr
+
+        def feed() -> None:
+            with contextlib.suppress(BrokenPipeError):  # the command did not read it all
+                child_in.write(data)
+            with contextlib.suppress(BrokenPipeError):
+                child_in.close()
+
+        threads = [
+            threading.Thread(target=feed, daemon=True),
+            threading.Thread(target=lambda: errors.append(child_err.read()), daemon=True),
+        ]
+        for t in threads:
+            t.start()
+        out = b""
+        while len(out) < n:
+            chunk = os.read(child_out.fileno(), n - len(out))
+            if not chunk:
+                break
+            out += chunk
+        child_out.close()
+        try:
+            p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            raise
+        for t in threads:
+            t.join(timeout)
+    return p.returncode, out, b"".join(errors)

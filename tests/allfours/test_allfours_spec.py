@@ -12,20 +12,15 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import run_cli
 
 from scorekeeper.allfours import VARIANTS, load, score_record
 from scorekeeper.errors import ScorekeeperError
-
-ROOT = Path(__file__).resolve().parents[2]
 
 # ------------------------------------------------------------ the spec's table
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -960,23 +955,16 @@ def test_load_api():
 
 
 # ---------------------------------------------------------- command line
-def run_cli(path):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return subprocess.run(
-        [sys.executable, "-m", "scorekeeper", "score", str(path)],
-        capture_output=True,
-        cwd=ROOT,
-        env=env,
-        timeout=60,
-    )
+def run_score(path):
+    """`scorekeeper score PATH` (in this process); stdout and stderr as bytes."""
+    return run_cli("score", path, binary=True)
 
 
 def test_cli_scores_an_all_fours_record(tmp_path):
     record = _at_13_13(dict(FULL, dealer="Ann", turn_up=["A"]))
     p = tmp_path / "r.json"
     p.write_text(json.dumps(record), encoding="utf-8")
-    proc = run_cli(p)
+    proc = run_score(p)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == b""
     assert json.loads(proc.stdout) == json.loads(json.dumps(score_record(record)))
@@ -1003,7 +991,7 @@ def _cli_won_then_more():
 def test_cli_errors(tmp_path, record, hand):
     p = tmp_path / "r.json"
     p.write_text(json.dumps(record), encoding="utf-8")
-    proc = run_cli(p)
+    proc = run_score(p)
     err = proc.stderr.decode("utf-8", errors="replace")
     assert proc.returncode == 2, (proc.returncode, err, proc.stdout)
     assert proc.stdout == b""

@@ -15,13 +15,10 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from support import run_cli
 
 from scorekeeper.broadway import load, render, score_record
 from scorekeeper.broadway.engine import (
@@ -45,7 +42,6 @@ from scorekeeper.errors import (
     WrongPlayerError,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ["Ann", "Ben", "Cy", "Di"]  # North, East, South, West
 NS, EW = "North-South", "East-West"
 
@@ -795,27 +791,20 @@ def test_the_record_is_not_changed():
 
 
 # ============================================================ 12. command line
-def run_cli(path, *args):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return subprocess.run(
-        [sys.executable, "-m", "scorekeeper", "score", str(path), *args],
-        capture_output=True,
-        cwd=ROOT,
-        env=env,
-        timeout=60,
-    )
+def run_score(path, *args):
+    """`scorekeeper score PATH ARGS` (in this process); stdout and stderr as bytes."""
+    return run_cli("score", path, *args, binary=True)
 
 
 def test_cli_scores_a_broadway_record(tmp_path):
     record = rec(ALTERNATE_6 + [LEVEL_7, H("Ann", WITH_30 + [P("3-4", (0, 0), (1, 0))])])
     p = tmp_path / "r.json"
     p.write_text(json.dumps(record), encoding="utf-8")
-    proc = run_cli(p)
+    proc = run_score(p)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == b""
     assert json.loads(proc.stdout) == json.loads(json.dumps(score_record(record)))
-    proc = run_cli(p, "--text")
+    proc = run_score(p, "--text")
     assert proc.returncode == 0, proc.stderr
     text = proc.stdout.decode()
     assert text == render(score_record(record))
@@ -846,7 +835,7 @@ def _cli_cases():
 def test_cli_errors(tmp_path, name, record, hand, turn):
     p = tmp_path / "r.json"
     p.write_text(json.dumps(record), encoding="utf-8")
-    proc = run_cli(p)
+    proc = run_score(p)
     err = proc.stderr.decode("utf-8", errors="replace")
     assert proc.returncode == 2, (proc.returncode, err, proc.stdout)
     assert proc.stdout == b""

@@ -1,35 +1,23 @@
-"""Black-box tests of `python -m scorekeeper score PATH [--text]`.
+"""Black-box tests of `scorekeeper score PATH [--text]`, run in this process (``support.run_cli``).
 
 record-format.md: success prints one JSON object on stdout (exit 0); a bad
 record exits with status 2, prints nothing on stdout and exactly one line on
 stderr that starts with `error: ` and names hand and turn where they apply;
-no bad input ever produces a Python traceback.
+no bad input ever produces a Python traceback. ``test_smoke.py`` checks the
+same through a real `python -m scorekeeper` process, and that both agree.
 """
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from support import RECORDS, run_cli
 
-ROOT = Path(__file__).resolve().parents[2]
-RECORDS = Path(__file__).resolve().parents[1] / "records"
 WORKED = RECORDS / "worked-example.json"
 
 
 def run(*args, stdin=None):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return subprocess.run(
-        [sys.executable, "-m", "scorekeeper", "score", *map(str, args)],
-        input=stdin,
-        capture_output=True,
-        cwd=ROOT,
-        env=env,
-        timeout=60,
-    )
+    """`scorekeeper score ARGS`; stdout and stderr as bytes."""
+    return run_cli("score", *args, stdin=stdin, binary=True)
 
 
 def ok_json(proc):

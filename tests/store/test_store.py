@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import run_cli
 
 from scorekeeper.allfives import random_record, score_record
 from scorekeeper.errors import IllegalPlacementError, ScorekeeperError
@@ -168,9 +167,8 @@ def test_default_location(monkeypatch, tmp_path):
 
 # ---------------------------------------------------------------- the CLI
 def run(*args, stdin=None):
-    return subprocess.run(
-        [sys.executable, "-m", "scorekeeper", *args], input=stdin, capture_output=True, text=True, timeout=60
-    )
+    """`scorekeeper ARGS` (in this process); stdout and stderr as text."""
+    return run_cli(*args, stdin=stdin)
 
 
 def test_cli_import_export_list_round_trip(tmp_path):

@@ -6,13 +6,12 @@ export, list and edit like All Fives."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import run_cli
 
 from scorekeeper.broadway import score_record
 from scorekeeper.broadway.engine import NoMatchError, OccupiedCellError
@@ -99,7 +98,7 @@ def test_a_random_match_entered_one_entry_at_a_time(tmp_path_factory, seed, rule
         assert store.record(mid) == rec
         m = store.match(mid)
         if m.phase != "unplayed":
-            assert dict(zip(m.setup.sides, m.scores)) == score_record(rec)["scores"]
+            assert dict(zip(m.setup.sides, m.scores, strict=True)) == score_record(rec)["scores"]
 
 
 def test_an_illegal_entry_is_refused_with_the_engine_message_and_nothing_changes(tmp_path):
@@ -210,9 +209,8 @@ def test_a_won_match_is_listed_as_won_and_refuses_more(tmp_path):
 
 
 def run(*args, stdin=None):
-    return subprocess.run(
-        [sys.executable, "-m", "scorekeeper", *args], input=stdin, capture_output=True, text=True, timeout=60
-    )
+    """`scorekeeper ARGS` (in this process); stdout and stderr as text."""
+    return run_cli(*args, stdin=stdin)
 
 
 def test_cli_import_export_list_round_trip(tmp_path):

@@ -3,11 +3,7 @@ tally and the cribbage pegboard as data, the score timeline they are built
 from, the score screen's displays, and the ``tally`` / ``pegboard`` commands."""
 
 import json
-import os
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -19,8 +15,6 @@ from scorekeeper.allfives.simulate import random_record
 from scorekeeper.allfives.timeline import EACH_SUBTRACTS_NOTE, timeline
 from scorekeeper.tally import Pegs, Symbol, Tally, TallyError, board_holes, pegboard, pegs, tally
 from scorekeeper.ui.score import score_displays
-
-ROOT = Path(__file__).resolve().parents[2]
 
 # One side's scoring events: positive multiples of five (scale 1), as a turn or a settlement scores them.
 events_1 = st.lists(st.integers(1, 40).map(lambda k: 5 * k), max_size=40)
@@ -237,13 +231,13 @@ def test_score_screen_displays_match_the_scores(args, claim_rate):
     rules = dict(rules, claims="muggins") if claim_rate else rules
     m = load(random_record(seed, players, teams=teams and players == 4, max_hands=6, claim_rate=claim_rate, **rules))
     d = score_displays(registry.get("all-fives"), m)
-    assert d.summary["scores"] == dict(zip(d.timeline.sides, m.scores))
+    assert d.summary["scores"] == dict(zip(d.timeline.sides, m.scores, strict=True))
     if rules.get("hand_end") == "each-subtracts":
         assert d.note == EACH_SUBTRACTS_NOTE and d.pegboard is None
         assert all(s.tally is None for s in d.sides)
         return
     assert d.note is None
-    for side, score in zip(d.sides, m.scores):
+    for side, score in zip(d.sides, m.scores, strict=True):
         assert side.score == score
         if side.tally is None:  # only a claim that is not whole fives (muggins, scale 1) stops a tally
             assert "not a multiple of 5" in side.note and m.rules.scale == 1
@@ -269,15 +263,10 @@ def test_each_subtracts_scores_dip_below_zero_on_the_timeline():
 
 
 # --------------------------------------------------------------- commands
-def cli(*args):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return subprocess.run(
-        [sys.executable, "-m", "scorekeeper", *args], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60
-    )
+# ``cli`` is the conftest fixture: ``scorekeeper ARGS`` run in this process, text output.
 
 
-def test_cli_tally_json_is_the_spec_example():
+def test_cli_tally_json_is_the_spec_example(cli):
     p = cli("tally", "--points", "10,10,5,15,35", "--json")
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout) == {
@@ -286,26 +275,26 @@ def test_cli_tally_json_is_the_spec_example():
     }
 
 
-def test_cli_pegboard_json_is_the_spec_example():
+def test_cli_pegboard_json_is_the_spec_example(cli):
     p = cli("pegboard", "--points", "3,2,4", "--json")
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout) == {"front": 9, "back": 5}
 
 
-def test_cli_pegboard_several_sides():
+def test_cli_pegboard_several_sides(cli):
     p = cli("pegboard", "--points", "3,2,4", "--points", "5", "--names", "Us,Them", "--json")
     assert json.loads(p.stdout) == [{"side": "Us", "front": 9, "back": 5}, {"side": "Them", "front": 5, "back": 0}]
     p = cli("pegboard", "--points", "3,2,4", "--points", "5")
     assert p.stdout.splitlines() == ["Side 1: front peg 9, back peg 5", "Side 2: front peg 5, back peg 0"]
 
 
-def test_cli_tally_text():
+def test_cli_tally_text(cli):
     p = cli("tally", "--points", "10,10,5,15,35")
     assert p.stdout.splitlines() == ["75 points", "[X o x o o]  50", "[X o / . .]  75"]
 
 
 @pytest.mark.parametrize("command", ["tally", "pegboard"])
-def test_cli_svg_parses_as_xml(command):
+def test_cli_svg_parses_as_xml(cli, command):
     p = cli(command, "--points", "10,10,5,15,35", "--svg")
     assert p.returncode == 0, p.stderr
     root = ET.fromstring(p.stdout)
@@ -326,7 +315,7 @@ def test_cli_svg_parses_as_xml(command):
         (["pegboard", "--points", "3", "--names", "A,B"], "2 names for 1 sides"),
     ],
 )
-def test_cli_refuses_bad_points_with_status_2(args, message):
+def test_cli_refuses_bad_points_with_status_2(cli, args, message):
     p = cli(*args)
     assert p.returncode == 2, (p.returncode, p.stdout, p.stderr)
     assert p.stdout == ""
