@@ -12,17 +12,20 @@ import json
 import os
 import re
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from scorekeeper import __version__
 from scorekeeper.errors import RecordFormatError, ScorekeeperError
+
+if TYPE_CHECKING:
+    from scorekeeper.store import Store
 
 EXIT_USAGE = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # argparse's own errors: one line, status 2
+    def error(self, message: str) -> NoReturn:  # argparse's own errors: one line, status 2
         self.exit(EXIT_USAGE, f"error: {message} (see '{self.prog} --help')\n")
 
 
@@ -89,7 +92,7 @@ def parse_points(text: str) -> list[int]:
     """
     if not text.strip():
         return []
-    out = []
+    out: list[int] = []
     for i, part in enumerate(text.split(","), 1):
         part = part.strip()
         if not re.fullmatch(r"[+-]?\d{1,9}", part):
@@ -124,7 +127,7 @@ def read_json(path: str) -> Any:
         raise RecordFormatError(f"{path}: JSON nested too deeply") from None
 
 
-def cmd_score(args) -> int:
+def cmd_score(args: argparse.Namespace) -> int:
     from scorekeeper import registry
 
     record = read_json(args.record)
@@ -138,13 +141,13 @@ def cmd_score(args) -> int:
     return 0
 
 
-def _store(args):
+def _store(args: argparse.Namespace) -> Store:
     from scorekeeper.store import Store
 
     return Store(args.db)
 
 
-def cmd_import(args) -> int:
+def cmd_import(args: argparse.Namespace) -> int:
     record = read_json(args.record)
     with _store(args) as store:
         mid = store.import_record(record)
@@ -152,14 +155,14 @@ def cmd_import(args) -> int:
     return 0
 
 
-def cmd_export(args) -> int:
+def cmd_export(args: argparse.Namespace) -> int:
     with _store(args) as store:
         text = store.export(args.id)
     sys.stdout.write(text)
     return 0
 
 
-def cmd_list(args) -> int:
+def cmd_list(args: argparse.Namespace) -> int:
     with _store(args) as store:
         rows = store.list(limit=None)
         problems = list(store.problems)
@@ -183,7 +186,7 @@ def cmd_list(args) -> int:
     return 0
 
 
-def cmd_tally(args) -> int:
+def cmd_tally(args: argparse.Namespace) -> int:
     from scorekeeper.tally import tally
 
     t = tally(parse_points(args.points), scale=args.scale)
@@ -201,7 +204,7 @@ def cmd_tally(args) -> int:
     return 0
 
 
-def cmd_pegboard(args) -> int:
+def cmd_pegboard(args: argparse.Namespace) -> int:
     from scorekeeper.tally import pegboard
 
     names = [n.strip() for n in args.names.split(",")] if args.names else []
@@ -210,7 +213,7 @@ def cmd_pegboard(args) -> int:
     if len(set(names)) != len(names):
         raise ScorekeeperError("--names: every side needs its own name")
     names = names or [f"Side {i}" for i in range(1, len(args.points) + 1)]
-    board = pegboard({n: parse_points(p) for n, p in zip(names, args.points)}, target=args.target)
+    board = pegboard({n: parse_points(p) for n, p in zip(names, args.points, strict=True)}, target=args.target)
     if args.json:
         out = board.sides[0][1].to_json() if len(board.sides) == 1 and not args.names else board.to_json()
         print(json.dumps(out))
@@ -224,7 +227,7 @@ def cmd_pegboard(args) -> int:
     return 0
 
 
-def cmd_web(args) -> int:
+def cmd_web(args: argparse.Namespace) -> int:
     from scorekeeper.ui.serve import run
 
     if not 0 < args.port < 65536:
@@ -232,7 +235,7 @@ def cmd_web(args) -> int:
     return run(args.db, web=True, host=args.host, port=args.port)
 
 
-def cmd_app(args) -> int:
+def cmd_app(args: argparse.Namespace) -> int:
     from scorekeeper.ui.serve import run
 
     return run(args.db, web=False, host=None, port=None, open_browser=True)
@@ -254,7 +257,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
     try:
-        return globals()[COMMANDS[args.command]](args)
+        command: Callable[[argparse.Namespace], int] = globals()[COMMANDS[args.command]]
+        return command(args)
     except ScorekeeperError as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE

@@ -85,6 +85,7 @@ class Envelope:
         players_t = tuple(players)
 
         teams = record.get("teams")
+        teams_t: dict[str, tuple[str, ...]] | None
         if teams is None:
             sides = players_t
             side_of = tuple(range(len(players_t)))
@@ -92,7 +93,7 @@ class Envelope:
         else:
             if not isinstance(teams, dict) or not teams:
                 raise RecordFormatError("must be an object mapping side names to players", field="teams")
-            side_of_l: list[int | None] = [None] * len(players_t)
+            side_by_player: dict[str, int] = {}
             teams_t = {}
             for s, (name, members) in enumerate(teams.items()):
                 if not name.strip():
@@ -102,18 +103,17 @@ class Envelope:
                 for m in members:
                     if m not in players_t:
                         raise RecordFormatError(f"side {name!r} names {m!r}, who is not a player", field="teams")
-                    i = players_t.index(m)
-                    if side_of_l[i] is not None:
+                    if m in side_by_player:
                         raise RecordFormatError(f"{m!r} is in more than one side", field="teams")
-                    side_of_l[i] = s
+                    side_by_player[m] = s
                 teams_t[name] = tuple(members)
-            missing = [p for p, s in zip(players_t, side_of_l) if s is None]
+            missing = [p for p in players_t if p not in side_by_player]
             if missing:
                 raise RecordFormatError(f"{missing[0]!r} is in no side", field="teams")
             sides = tuple(teams)
-            side_of = tuple(side_of_l)  # type: ignore[arg-type]
+            side_of = tuple(side_by_player[p] for p in players_t)
 
-        metadata = {}
+        metadata: dict[str, str] = {}
         for key in METADATA_KEYS:
             if key in record:
                 if not isinstance(record[key], str):

@@ -18,6 +18,18 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypedDict
+
+
+class Where(TypedDict, total=False):
+    """Where an error is: the keyword arguments of :class:`ScorekeeperError`, kept
+    together to be passed on as ``**where``."""
+
+    hand: int | None
+    turn: int | None
+    field: str | None
+
 
 class ScorekeeperError(ValueError):
     """Base of every error caused by bad input (a record, an entry, a rule)."""
@@ -52,11 +64,14 @@ class ScorekeeperError(ValueError):
         where = self.location
         return f"{where}: {self.reason}" if where else self.reason
 
-    def __reduce__(self):  # keep the location when pickled (multiprocessing)
+    def __reduce__(self) -> tuple[Callable[..., ScorekeeperError], tuple[object, ...]]:
+        # keep the location when pickled (multiprocessing)
         return (_rebuild, (type(self), self.reason, self.hand, self.turn, self.field))
 
 
-def _rebuild(cls, reason, hand, turn, field):
+def _rebuild(
+    cls: type[ScorekeeperError], reason: str, hand: int | None, turn: int | None, field: str | None
+) -> ScorekeeperError:
     return cls(reason, hand=hand, turn=turn, field=field)
 
 

@@ -9,6 +9,8 @@ the match, claims -- and the match record that carries them.
 {'Ann': 5, 'Ben': 0}
 """
 
+from typing import Any
+
 from scorekeeper.allfives.engine import Hand, LegalPlays, Match, Setup, Turn, round5
 from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
 from scorekeeper.allfives.layout import Layout
@@ -42,8 +44,16 @@ __all__ = [
 ]
 
 
-def random_record(*args, **kwargs):
+def random_record(
+    seed: int,
+    players: int = 2,
+    *,
+    teams: bool = False,
+    max_hands: int = 40,
+    claim_rate: float = 0.0,
+    **rules: Any,
+) -> dict[str, Any]:
     """A seeded random legal match record (see :mod:`scorekeeper.allfives.simulate`)."""
     from scorekeeper.allfives.simulate import random_record as _random_record
 
-    return _random_record(*args, **kwargs)
+    return _random_record(seed, players, teams=teams, max_hands=max_hands, claim_rate=claim_rate, **rules)

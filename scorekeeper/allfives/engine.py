@@ -27,10 +27,10 @@ Play(tile=Tile(2, 2), on=Tile(3, 2), draw=0, claim=None, muggins=None, player=No
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn, overload
 
 from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
 from scorekeeper.allfives.layout import Layout
@@ -50,6 +50,7 @@ from scorekeeper.errors import (
     NothingToUndoError,
     RecordFormatError,
     RemainingError,
+    Where,
     WrongPlayerError,
 )
 
@@ -116,7 +117,9 @@ class Turn(NamedTuple):
     player: int  # player index
     tile: Tile | None  # None for a pass
     on: Tile | None
-    count: int  # the count after the turn
+    # the count after the turn; the field hides tuple.count, which mypy reports as an incompatible
+    # override: Turn.count is the engine's public API (a turn is read by name, never counted)
+    count: int  # type: ignore[assignment]
     points: int  # what the turn added to the player's side
     drew: int
     claim: int | None = None
@@ -128,7 +131,7 @@ class Turn(NamedTuple):
     def passed(self) -> bool:
         return self.tile is None
 
-    def state(self) -> tuple:
+    def state(self) -> tuple[object, ...]:
         return tuple(self)
 
 
@@ -157,7 +160,9 @@ class Hand:
         "first_event",
     )
 
-    def __init__(self, number: int, leader: int, setup: Setup, scores_before: tuple, first_event: int):
+    def __init__(
+        self, number: int, leader: int, setup: Setup, scores_before: tuple[int, ...], first_event: int
+    ) -> None:
         rules = setup.rules
         self.number = number
         self.leader = leader
@@ -184,7 +189,7 @@ class Hand:
     def settled(self) -> bool:
         return self.settlement is not None
 
-    def state(self) -> tuple:
+    def state(self) -> tuple[object, ...]:
         return (
             self.number,
             self.leader,
@@ -284,7 +289,7 @@ class Match:
     def legal_plays(self) -> LegalPlays:
         return LegalPlays(self)
 
-    def placements(self, tile: Tile) -> list[Tile | None]:
+    def placements(self, tile: Tile) -> Sequence[Tile | None]:
         """Where ``tile`` can be set now: the tiles it fits (``[None]`` for the lead)."""
         h = self.hand
         if h is None or h.end is not None or self.winner is not None or tile in h.layout:
@@ -300,10 +305,11 @@ class Match:
         claims and the exact target.
         """
         h = self.hand
+        assert h is not None, "no hand has been started"
         count = h.layout.count_after(tile, on if h.turns else None)
         return count, worth(count, self._scale)
 
-    def state(self) -> tuple:
+    def state(self) -> tuple[object, ...]:
         """A comparable description of the whole state (for tests)."""
         return (
             tuple(h.state() for h in self.hands),
@@ -314,20 +320,30 @@ class Match:
         )
 
     # ------------------------------------------------------------------ entry points
-    def push(self, event: Event):
-        """Apply one event, checking every rule; returns the :class:`Turn` for turns.
+    @overload
+    def push(self, event: Play | Pass) -> Turn: ...
+    @overload
+    def push(self, event: StartHand) -> None: ...
+    @overload
+    def push(self, event: Settle) -> Hand: ...
+    @overload
+    def push(self, event: Event) -> Turn | Hand | None: ...
+    def push(self, event: Event) -> Turn | Hand | None:
+        """Apply one event, checking every rule; returns the :class:`Turn` for turns
+        (the settled :class:`Hand` for :class:`Settle`, None for :class:`StartHand`).
 
         On error nothing changes and a :class:`ScorekeeperError` naming the
         hand and turn is raised.
         """
-        t = type(event)
-        if t is Play:
+        result: Turn | Hand | None
+        if type(event) is Play:
             result = self._play(event)
-        elif t is Pass:
+        elif type(event) is Pass:
             result = self._pass(event)
-        elif t is StartHand:
-            result = self._start(event)
-        elif t is Settle:
+        elif type(event) is StartHand:
+            self._start(event)
+            result = None
+        elif type(event) is Settle:
             result = self._settle(event)
         else:
             raise TypeError(f"not an All Fives event: {event!r}")
@@ -338,7 +354,16 @@ class Match:
         for e in events:
             self.push(e)
 
-    def play(self, tile: str | Tile, on: str | Tile | None = None, **kw) -> Turn:
+    def play(
+        self,
+        tile: str | Tile,
+        on: str | Tile | None = None,
+        *,
+        draw: int = 0,
+        claim: int | None = None,
+        muggins: str | None = None,
+        player: str | None = None,
+    ) -> Turn:
         """Parse and push a play: ``m.play("5-0", on="5-5", draw=1, claim=5)``."""
         highest = self.rules.set
         where = self._where()
@@ -347,7 +372,7 @@ class Match:
             o = on if on is None or isinstance(on, Tile) else Tile.parse(on, highest)
         except IllegalTileError as e:
             raise IllegalTileError(e.reason, **where) from None
-        return self.push(Play(t, o, **kw))
+        return self.push(Play(t, o, draw, claim, muggins, player))
 
     def pass_(self, draw: int = 0, player: str | None = None) -> Turn:
         return self.push(Pass(draw, player))
@@ -387,7 +412,7 @@ class Match:
         return last
 
     # ------------------------------------------------------------------ internals
-    def _where(self) -> dict:
+    def _where(self) -> Where:
         """The location of the next turn, for errors raised before the engine sees it."""
         h = self.hand
         return {"hand": 1, "turn": 1} if h is None else {"hand": h.number, "turn": len(h.turns) + 1}
@@ -459,7 +484,9 @@ class Match:
                 on = self._only_fit(h, tile)
             count = layout.attach(tile, on)
             if count < 0:
-                raise IllegalPlacementError(layout.point_on(tile, on), hand=h.number, turn=len(turns) + 1)
+                raise IllegalPlacementError(
+                    layout.point_on(tile, on) or f"{tile} cannot be played on {on}", hand=h.number, turn=len(turns) + 1
+                )
         elif on is None:
             count = layout.lead(tile)
         else:
@@ -494,7 +521,7 @@ class Match:
         h.next_player = (p + 1) % self._n
         return turn
 
-    def _bad_tile(self, h: Hand, tile: Tile):
+    def _bad_tile(self, h: Hand, tile: Tile) -> NoReturn:
         turn = len(h.turns) + 1
         if tile in h.layout.nodes:
             raise IllegalTileError(f"{tile} is already on the table", hand=h.number, turn=turn)
@@ -512,13 +539,24 @@ class Match:
             f'{tile} fits {" and ".join(str(t) for t in fits)}: say which with "on"', hand=h.number, turn=turn
         )
 
-    def _muggins_turn(self, h, p, tile, on, count, value, draw, claim, caller) -> Turn:
+    def _muggins_turn(
+        self,
+        h: Hand,
+        p: int,
+        tile: Tile,
+        on: Tile | None,
+        count: int,
+        value: int,
+        draw: int,
+        claim: int | None,
+        caller: int | None,
+    ) -> Turn:
         """A play under ``claims: "muggins"``: the player scores only what they claim."""
         turn_no = len(h.turns) + 1
         c = claim or 0
         gained = c if c <= value else 0
         points, voided = self._score(self.setup.side_of[p], gained, h, turn_no) if gained else (0, False)
-        muggins = None
+        muggins: tuple[int, int, int, bool] | None = None
         if caller is not None and self.winner is None:
             csid = self.setup.side_of[caller]
             missed = value - c
@@ -526,7 +564,7 @@ class Match:
             muggins = (caller, csid, mpoints, mvoided)
         return Turn(p, tile, on, count, points, draw, claim, None, voided, muggins)
 
-    def _muggins_caller(self, h: Hand, p: int, name, turn_no: int) -> int:
+    def _muggins_caller(self, h: Hand, p: int, name: str, turn_no: int) -> int:
         players = self.setup.players
         if self.rules.claims != "muggins":
             raise ClaimError('"muggins" is only used with the rule claims: "muggins"', hand=h.number, turn=turn_no)
@@ -599,13 +637,14 @@ class Match:
                 field="remaining",
             )
         leader = ev.leader
-        if prev is not None and prev.end == "domino":
-            default = prev.domino_player
+        # the player who dominoed the hand before (set exactly when it ended in a domino) leads
+        default = None if prev is None else prev.domino_player
+        if default is not None:
             if leader is None:
                 leader_i = default
             elif leader != players[default]:
                 raise LeaderError(
-                    f"{players[default]} dominoed hand {prev.number} and leads, not {leader}",
+                    f"{players[default]} dominoed hand {number - 1} and leads, not {leader}",
                     hand=number,
                     field="leader",
                 )
@@ -627,22 +666,22 @@ class Match:
         h = self.hand
         if h is None:
             raise HandOverError("no hand has been started", hand=1, field="remaining")
-        where = {"hand": h.number, "field": "remaining"}
+        where: Where = {"hand": h.number, "field": "remaining"}
         if self.winner is not None:
             raise MatchOverError(self._over_reason(), **where)
         if h.end is None:
             raise RemainingError("the hand has not ended: remaining is given only after a domino or a block", **where)
         if h.settlement is not None:
             raise RemainingError("the hand has already been settled", **where)
-        given = {}
-        for name, value in ev.remaining:
+        given: dict[str, tuple[Tile, ...] | int] = {}
+        for name, left in ev.remaining:
             if name not in players:
                 raise RemainingError(f"{name!r} is not a player", **where)
             if name in given:
                 raise RemainingError(f"{name} is listed twice", **where)
-            given[name] = value
+            given[name] = left
         highest = self.rules.set
-        pips = []
+        pips: list[int] = []
         listed: list[Tile] = []
         for i, name in enumerate(players):
             held = h.held[i]
@@ -681,16 +720,15 @@ class Match:
         side_of = self.setup.side_of
         n_sides = len(self.setup.sides)
         side_pips = [0] * n_sides
-        fewest_player = [None] * n_sides
         for i, p in enumerate(pips):
-            s = side_of[i]
-            side_pips[s] += p
-            if fewest_player[s] is None or p < fewest_player[s]:
-                fewest_player[s] = p
-        if h.end == "domino":
+            side_pips[side_of[i]] += p
+        if h.domino_player is not None:  # the hand ended in a domino
             tied = [side_of[h.domino_player]]
         else:
-            measure = fewest_player if self.rules.block_winner == "player" else side_pips
+            if self.rules.block_winner == "player":  # each side's player with the fewest pips
+                measure = [min(p for i, p in enumerate(pips) if side_of[i] == s) for s in range(n_sides)]
+            else:
+                measure = side_pips
             fewest = min(measure)
             tied = [s for s in range(n_sides) if measure[s] == fewest]
         h.winner = tied[0] if len(tied) == 1 else None
@@ -713,11 +751,11 @@ class Match:
         h.settlement = settlement
         return h
 
-    def _bad_remaining(self, h: Hand, given: dict, where: dict):
+    def _bad_remaining(self, h: Hand, given: dict[str, tuple[Tile, ...] | int], where: Where) -> None:
         """Name the first impossible tile listed in ``remaining``."""
         seen: set[Tile] = set()
         for name, value in given.items():
-            if type(value) is int:
+            if isinstance(value, int):  # a pip total (exactly an int: _settle has checked)
                 continue
             for t in value:
                 if t.hi > self.rules.set:
@@ -729,12 +767,14 @@ class Match:
                 seen.add(t)
 
     def _end_text(self, h: Hand) -> str:
-        if h.end == "domino":
+        if h.domino_player is not None:  # set exactly when the hand ended in a domino
             return f"{self.setup.players[h.domino_player]} dominoed"
         return "blocked"
 
     def _over_reason(self) -> str:
-        hand, turn = self.won_at
+        winner, won_at = self.winner, self.won_at
+        assert winner is not None and won_at is not None, "the match is not over"
+        hand, turn = won_at
         at = f"hand {hand}, turn {turn}" if turn is not None else f"the settlement of hand {hand}"
-        side = self.setup.sides[self.winner]
-        return f"the match is over: {side} reached {self.scores[self.winner]} at {at}"
+        side = self.setup.sides[winner]
+        return f"the match is over: {side} reached {self.scores[winner]} at {at}"

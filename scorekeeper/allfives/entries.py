@@ -15,7 +15,7 @@ __all__ = ["AllFivesEntries"]
 
 
 class AllFivesEntries(TurnEntries):
-    kinds = ("hand", "turn", "remaining")
+    kinds: tuple[str, ...] = ("hand", "turn", "remaining")
     end = "remaining"
 
     def event(self, match: Match, kind: str, value: Any) -> Event:

@@ -18,10 +18,12 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import final
 
 from scorekeeper.dominoes.tiles import Tile
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class StartHand:
     """A new hand; ``leader`` may be None where the rules imply it (after a domino)."""
@@ -29,6 +31,7 @@ class StartHand:
     leader: str | None = None
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Play:
     """A turn that sets ``tile`` on ``on`` (None: the lead, or the only tile it fits)."""
@@ -41,6 +44,7 @@ class Play:
     player: str | None = None
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Pass:
     """A turn that passes, after drawing ``draw`` tiles."""
@@ -49,6 +53,7 @@ class Pass:
     player: str | None = None
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Settle:
     """What was left in hands at the end of a hand.

@@ -250,7 +250,7 @@ class Layout:
         """The count computed from scratch (the incremental one must equal it)."""
         return sum(node.counted() for node in self.nodes.values())
 
-    def state(self) -> tuple:
+    def state(self) -> tuple[object, ...]:
         """A comparable description of the layout (for tests)."""
         return tuple(
             (

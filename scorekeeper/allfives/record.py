@@ -18,19 +18,19 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Unpack
 
-from scorekeeper.allfives.engine import Hand, Match, Setup
+from scorekeeper.allfives.engine import Hand, Match, Setup, Turn
 from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
 from scorekeeper.dominoes.tiles import Tile
 from scorekeeper.envelope import FORMAT, METADATA_KEYS, type_name
-from scorekeeper.errors import RecordFormatError, RemainingError, ScorekeeperError
+from scorekeeper.errors import RecordFormatError, RemainingError, ScorekeeperError, Where
 
 HAND_KEYS = ("leader", "turns", "remaining")
 TURN_KEYS = ("player", "draw", "play", "on", "pass", "claim", "muggins")
 
 
-def _tile(value: Any, highest: int, what: str, **where) -> Tile:
+def _tile(value: Any, highest: int, what: str, **where: Unpack[Where]) -> Tile:
     try:
         return Tile.parse(value, highest)
     except ScorekeeperError as e:
@@ -39,7 +39,7 @@ def _tile(value: Any, highest: int, what: str, **where) -> Tile:
 
 def parse_turn(entry: Any, highest: int, hand: int, turn: int) -> Play | Pass:
     """One turn entry of a record as an event."""
-    where = {"hand": hand, "turn": turn}
+    where: Where = {"hand": hand, "turn": turn}
     if not isinstance(entry, dict):
         raise RecordFormatError(f"a turn must be an object, not {type_name(entry)}", **where)
     for key in entry:
@@ -73,7 +73,7 @@ def parse_turn(entry: Any, highest: int, hand: int, turn: int) -> Play | Pass:
     return Play(tile, on, draw, claim, muggins, player)
 
 
-def parse_leader(hand: dict, number: int) -> StartHand:
+def parse_leader(hand: dict[str, Any], number: int) -> StartHand:
     """The start of hand ``number`` from its ``leader`` (absent or null: implied by the rules)."""
     leader = hand.get("leader")
     if leader is not None and not isinstance(leader, str):
@@ -82,10 +82,10 @@ def parse_leader(hand: dict, number: int) -> StartHand:
 
 
 def parse_remaining(value: Any, highest: int, hand: int) -> Settle:
-    where = {"hand": hand, "field": "remaining"}
+    where: Where = {"hand": hand, "field": "remaining"}
     if not isinstance(value, dict):
         raise RecordFormatError(f"must be an object of players, not {type_name(value)}", **where)
-    pairs = []
+    pairs: list[tuple[str, tuple[Tile, ...] | int]] = []
     for name, held in value.items():
         if type(held) is int:
             pairs.append((name, held))
@@ -96,7 +96,7 @@ def parse_remaining(value: Any, highest: int, hand: int) -> Settle:
     return Settle(tuple(pairs))
 
 
-def iter_events(record: dict, setup: Setup) -> Iterator[Event]:
+def iter_events(record: dict[str, Any], setup: Setup) -> Iterator[Event]:
     """The record's entries as events, in order (a malformed entry raises when reached)."""
     hands = record.get("hands", [])
     if not isinstance(hands, list):
@@ -148,7 +148,7 @@ def check_complete(match: Match) -> None:
 
 
 # ---------------------------------------------------------------------- writing
-def event_entry(event: Play | Pass) -> dict:
+def event_entry(event: Play | Pass) -> dict[str, Any]:
     """A turn event as a record entry."""
     entry: dict[str, Any] = {}
     if event.player is not None:
@@ -181,13 +181,12 @@ def to_record(match: Match) -> dict[str, Any]:
         for key in METADATA_KEYS:
             if key in env.metadata:
                 record[key] = env.metadata[key]
-    hands: list[dict] = []
+    hands: list[dict[str, Any]] = []
     for e in match.events:
-        t = type(e)
-        if t is StartHand:
+        if type(e) is StartHand:
             hands.append({"leader": e.leader, "turns": []} if e.leader is not None else {"turns": []})
-        elif t is Settle:
-            hands[-1]["remaining"] = {n: (v if type(v) is int else [str(x) for x in v]) for n, v in e.remaining}
+        elif type(e) is Settle:
+            hands[-1]["remaining"] = {n: ([str(x) for x in v] if isinstance(v, tuple) else v) for n, v in e.remaining}
         else:
             hands[-1]["turns"].append(event_entry(e))
     record["hands"] = hands
@@ -195,7 +194,7 @@ def to_record(match: Match) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- scoring
-def _turn_out(match: Match, t) -> dict:
+def _turn_out(match: Match, t: Turn) -> dict[str, Any]:
     s = match.setup
     out: dict[str, Any] = {"player": s.players[t.player]}
     if t.tile is None:
@@ -224,7 +223,7 @@ def _turn_out(match: Match, t) -> dict:
     return out
 
 
-def _hand_out(match: Match, h: Hand, scores_after: list[int]) -> dict:
+def _hand_out(match: Match, h: Hand, scores_after: list[int]) -> dict[str, Any]:
     s = match.setup
     sides = s.sides
     out: dict[str, Any] = {
@@ -234,16 +233,16 @@ def _hand_out(match: Match, h: Hand, scores_after: list[int]) -> dict:
         "end": h.end or "open",
         "winner": None if h.winner is None else sides[h.winner],
         "settlement": {side: (h.settlement[i] if h.settlement else 0) for i, side in enumerate(sides)},
-        "scores": dict(zip(sides, scores_after)),
+        "scores": dict(zip(sides, scores_after, strict=True)),
     }
     if h.pips is not None:
-        out["pips"] = dict(zip(s.players, h.pips))
+        out["pips"] = dict(zip(s.players, h.pips, strict=True))
     if h.voided:
         out["voided"] = [sides[i] for i in h.voided]
     return out
 
 
-def result(match: Match) -> dict:
+def result(match: Match) -> dict[str, Any]:
     """The ``scorekeeper score`` JSON object for a match."""
     s = match.setup
     hands = match.hands
@@ -269,12 +268,12 @@ def result(match: Match) -> dict:
             "claims": r.claims,
         },
         "hands": outs,
-        "scores": dict(zip(s.sides, match.scores)),
+        "scores": dict(zip(s.sides, match.scores, strict=True)),
         "winner": None if match.winner is None else s.sides[match.winner],
     }
 
 
-def score_record(record: Any) -> dict:
+def score_record(record: Any) -> dict[str, Any]:
     """Check a record through the engine and return the scored JSON object.
 
     Raises a :class:`ScorekeeperError` naming the hand and turn on any fault.

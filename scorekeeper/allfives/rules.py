@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from scorekeeper.dominoes.tiles import set_size
 from scorekeeper.errors import RulesError
+
+T = TypeVar("T")
 
 SPINNER_POLICIES = ("first-double", "none", "all-doubles")
 HAND_ENDS = ("winner-takes", "each-subtracts")
@@ -77,11 +79,22 @@ def _int(key: str, value: Any) -> int:
     return value
 
 
-def _choice(key: str, value: Any, choices: tuple) -> Any:
-    if value not in choices or type(value) is bool:
-        allowed = ", ".join(repr(c) for c in choices)
-        raise _bad(key, f"{value!r} is not one of {allowed}")
-    return value
+def _choice(key: str, value: object, choices: tuple[T, ...]) -> T:
+    """``value`` if it is one of ``choices``, of the same type: ``true`` is not 1, nor is
+    ``6.0`` the set 6.
+
+    >>> _choice("set", 9, (6, 9, 12))
+    9
+    >>> _choice("set", 6.0, (6, 9, 12))
+    Traceback (most recent call last):
+    ...
+    scorekeeper.errors.RulesError: rules.set: 6.0 is not one of 6, 9, 12
+    """
+    for choice in choices:
+        if type(value) is type(choice) and value == choice:
+            return choice
+    allowed = ", ".join(repr(c) for c in choices)
+    raise _bad(key, f"{value!r} is not one of {allowed}")
 
 
 @dataclass(frozen=True, slots=True)

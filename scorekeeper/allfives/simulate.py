@@ -22,7 +22,7 @@ from typing import Any
 from scorekeeper.allfives.engine import Match, Setup
 from scorekeeper.allfives.events import Pass, Play, Settle, StartHand
 from scorekeeper.allfives.record import event_entry
-from scorekeeper.dominoes.tiles import tiles_of_set
+from scorekeeper.dominoes.tiles import Tile, tiles_of_set
 
 
 def random_record(
@@ -33,7 +33,7 @@ def random_record(
     max_hands: int = 40,
     claim_rate: float = 0.0,
     **rules: Any,
-) -> dict:
+) -> dict[str, Any]:
     """A legal match record decided by ``seed``.
 
     ``teams=True`` seats partners alternately (4 players: two sides of two,
@@ -54,7 +54,7 @@ def random_record(
     setup = Setup.of(record)
     r = setup.rules
     m = Match(setup)
-    hands_out: list[dict] = []
+    hands_out: list[dict[str, Any]] = []
     leader: str | None = rng.choice(names)
     all_tiles = list(tiles_of_set(r.set))
 
@@ -67,11 +67,12 @@ def random_record(
         m.push(StartHand(leader))
         hand_out: dict[str, Any] = {"turns": []} if leader is None else {"leader": leader, "turns": []}
         hands_out.append(hand_out)
-        h = m.hand
+        h = m.hands[-1]
         while h.end is None and not m.over:
             p = h.next_player
             mine = held[p]
             drew = 0
+            on: Tile | None
             if not h.turns:
                 tile, on = rng.choice(mine), None
             else:
@@ -84,14 +85,15 @@ def random_record(
                     if h.layout.fits(t):
                         fitting = [t]
                 if not fitting:
-                    ev = Pass(drew)
-                    m.push(ev)
-                    hand_out["turns"].append(event_entry(ev))
+                    passed = Pass(drew)
+                    m.push(passed)
+                    hand_out["turns"].append(event_entry(passed))
                     continue
                 tile = rng.choice(fitting)
                 ons = h.layout.fits(tile)
                 on = rng.choice(ons)
-            claim = muggins = None
+            claim: int | None = None
+            muggins: str | None = None
             if claim_rate and rng.random() < claim_rate:
                 _, worth = m.preview(tile, on)
                 roll = rng.random()
@@ -106,13 +108,13 @@ def random_record(
                         opponents = [n for i, n in enumerate(names) if setup.side_of[i] != side]
                         muggins = rng.choice(opponents)
             write_on = on if (on is not None and (len(h.layout.fits(tile)) > 1 or rng.random() < 0.7)) else None
-            ev = Play(tile, write_on, drew, claim, muggins)
-            m.push(ev)
+            played = Play(tile, write_on, drew, claim, muggins)
+            m.push(played)
             mine.remove(tile)
-            hand_out["turns"].append(event_entry(ev))
+            hand_out["turns"].append(event_entry(played))
         if m.over:
             break
-        remaining = []
+        remaining: list[tuple[str, tuple[Tile, ...] | int]] = []
         for i, name in enumerate(names):
             if held[i]:
                 if rng.random() < 0.3:
@@ -121,8 +123,8 @@ def random_record(
                     remaining.append((name, tuple(held[i])))
         settle = Settle(tuple(remaining))
         m.push(settle)
-        hand_out["remaining"] = {n: (v if type(v) is int else [str(t) for t in v]) for n, v in remaining}
-        if h.end == "domino":
+        hand_out["remaining"] = {n: ([str(t) for t in v] if isinstance(v, tuple) else v) for n, v in remaining}
+        if h.domino_player is not None:  # the hand ended in a domino
             leader = None if rng.random() < 0.5 else names[h.domino_player]
         else:
             leader = rng.choice(names)

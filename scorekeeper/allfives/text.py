@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
 
-def _entry(t: dict) -> str:
+
+def _entry(t: dict[str, Any]) -> str:
     drew = f"drew {t['drew']}, " if t.get("drew") else ""
     if t.get("pass"):
         return f"{drew}pass"
@@ -11,7 +13,7 @@ def _entry(t: dict) -> str:
     return f"{drew}{t['tile']}{on}"
 
 
-def _notes(t: dict) -> str:
+def _notes(t: dict[str, Any]) -> str:
     notes = []
     if "claim" in t:
         ok = t.get("claim_ok")
@@ -24,11 +26,11 @@ def _notes(t: dict) -> str:
     return "; ".join(notes)
 
 
-def _scores(d: dict) -> str:
+def _scores(d: dict[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in d.items())
 
 
-def render(out: dict) -> str:
+def render(out: dict[str, Any]) -> str:
     """Render the output of :func:`score_record` as text."""
     lines = [f"All Fives: {' vs '.join(out['sides'])}; target {out['target']}"]
     for h in out["hands"]:

@@ -93,6 +93,15 @@ class Rules:
 
     @classmethod
     def parse(cls, rules: Any, players: int) -> Rules:
+        """Check a record's ``rules`` object and fill in the defaults.
+
+        >>> Rules.parse({"variant": "seven-up"}, players=2).target
+        7
+        >>> Rules.parse({"variant": []}, players=2)
+        Traceback (most recent call last):
+        ...
+        scorekeeper.errors.RulesError: rules.variant: unknown variant [] (known: trinidad, tobago, west-yorkshire, lancashire, english-1674, running, north-american, seven-up, pitch)
+        """
         if rules is None:
             rules = {}
         if not isinstance(rules, Mapping):
@@ -101,7 +110,7 @@ class Rules:
             if key not in RULE_KEYS:
                 raise RulesError(f"unknown rule {key!r} (All Fours rules: {', '.join(RULE_KEYS)})", field="rules")
         variant = rules.get("variant", DEFAULT_VARIANT)
-        if variant not in VARIANTS or not isinstance(variant, str):
+        if not isinstance(variant, str) or variant not in VARIANTS:  # (a list or an object cannot be looked up)
             raise RulesError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})", field="rules.variant")
         target = rules.get("target", VARIANTS[variant].default_target(players))
         if type(target) is not int or target < 1:
@@ -601,9 +610,9 @@ class Match:
                 add(won, 3, "hang-jack")
         # 7. Game
         if hand.card_points is not None:
-            s = self._game_side(hand.card_points, dealer_side)
-            if s is not None and s not in barred:
-                add(s, 1, "game")
+            game_side = self._game_side(hand.card_points, dealer_side)
+            if game_side is not None and game_side not in barred:
+                add(game_side, 1, "game")
 
     def _game_side(self, pts: tuple[int, ...], dealer_side: int) -> int | None:
         best = max(pts)

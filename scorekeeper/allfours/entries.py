@@ -24,8 +24,8 @@ Record = dict[str, Any]
 
 
 class AllFoursEntries(EntryCodecBase):
-    kinds = ("hand", "fact")
-    object_kinds = ("hand", "fact")
+    kinds: tuple[str, ...] = ("hand", "fact")
+    object_kinds: tuple[str, ...] = ("hand", "fact")
 
     def entries_of(self, record: Record) -> list[Record]:
         out: list[Record] = []

@@ -216,7 +216,7 @@ def to_record(match: Match) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- scoring
-def _hand_out(m: Match, h: HandResult) -> dict:
+def _hand_out(m: Match, h: HandResult) -> dict[str, Any]:
     sides = m.setup.sides
     out: dict[str, Any] = {
         "number": h.number,
@@ -224,7 +224,7 @@ def _hand_out(m: Match, h: HandResult) -> dict:
         "points": [{"side": sides[i.side], "points": i.points, "for": i.label, **dict(i.extra)} for i in h.items],
     }
     if h.card_points is not None:
-        out["card_points"] = dict(zip(sides, h.card_points))
+        out["card_points"] = dict(zip(sides, h.card_points, strict=True))
     if h.all_four is not None:
         out["all_four"] = sides[h.all_four]
     if h.void:
@@ -232,11 +232,11 @@ def _hand_out(m: Match, h: HandResult) -> dict:
     if h.honour_revoke is not None:
         out["honour_revoke"] = sides[h.honour_revoke]
     out["end"] = "scored" if h.complete else "open"
-    out["scores"] = dict(zip(sides, h.scores_after))
+    out["scores"] = dict(zip(sides, h.scores_after, strict=True))
     return out
 
 
-def result(m: Match) -> dict:
+def result(m: Match) -> dict[str, Any]:
     """The ``scorekeeper score`` JSON object of an All Fours match."""
     sides = m.setup.sides
     return {
@@ -245,10 +245,10 @@ def result(m: Match) -> dict:
         "target": m.rules.target,
         "rules": {"variant": m.rules.variant, "target": m.rules.target},
         "hands": [_hand_out(m, h) for h in m.hands],
-        "scores": dict(zip(sides, m.scores)),
+        "scores": dict(zip(sides, m.scores, strict=True)),
         "winner": None if m.winner is None else sides[m.winner],
     }
 
 
-def score_record(record: Any) -> dict:
+def score_record(record: Any) -> dict[str, Any]:
     return result(load(record))

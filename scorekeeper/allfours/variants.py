@@ -1,4 +1,4 @@
-"""The All Fours variants of ``../shared/spec/all-fours.md`` as data.
+"""The All Fours variants of ``docs/rules/all-fours.md`` as data.
 
 >>> VARIANTS["trinidad"].turn_up_points("J"), VARIANTS["trinidad"].turn_up_points("5")
 (3, 0)

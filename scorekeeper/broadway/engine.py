@@ -3,7 +3,7 @@
 :class:`Match` applies one event at a time (:meth:`Match.push`) -- a hand's
 start (its leader), a turn (a tile set on two cells, a pass, a tile
 exposed), the tiles left unplayed -- checking every rule of
-``../shared/spec/broadway.md``. Each event makes a new :class:`Hand` value
+``docs/rules/broadway.md``. Each event makes a new :class:`Hand` value
 (nothing is changed in place), so :meth:`Match.pop` simply goes back to the
 value before; a refused event changes nothing. Contract and choices:
 ``docs/broadway-engine.md``.
@@ -34,7 +34,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, final, overload
 
 from scorekeeper.broadway.grid import HIGHEST, Cell, Layout, Placement, adjacent, neighbours, parse_pips, points_for
 from scorekeeper.dominoes.tiles import Tile
@@ -51,6 +51,7 @@ from scorekeeper.errors import (
     RemainingError,
     RulesError,
     ScorekeeperError,
+    Where,
     WrongPlayerError,
 )
 
@@ -159,7 +160,7 @@ class Rules:
             )
         return cls(orientation, penalty)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, str]:
         return {"orientation": self.orientation, "unplayed_penalty": self.unplayed_penalty}
 
 
@@ -186,6 +187,8 @@ class Setup:
                 f"Broadway is played by four players, in seat order North, East, South, West (here {len(players)})",
                 field="players",
             )
+        sides: tuple[str, ...]
+        side_of: tuple[int, ...]
         if env.teams is None:
             sides, side_of = DEFAULT_SIDES, (0, 1, 0, 1)
         else:
@@ -200,7 +203,12 @@ class Setup:
         return cls(players, tuple(sides), tuple(side_of), Rules.parse(record.get("rules")), env)
 
     @classmethod
-    def new(cls, players: Iterable[str], teams: Mapping | None = None, rules: Mapping | None = None) -> Setup:
+    def new(
+        cls,
+        players: Iterable[str],
+        teams: Mapping[str, Iterable[str]] | None = None,
+        rules: Mapping[str, Any] | None = None,
+    ) -> Setup:
         """A setup from the four players (North, East, South, West) for a new match."""
         record: dict[str, Any] = {"format": "scorekeeper/1", "game": "broadway", "players": list(players)}
         if teams is not None:
@@ -239,6 +247,7 @@ class Setup:
 
 
 # ---------------------------------------------------------------------- events
+@final
 @dataclass(frozen=True, slots=True)
 class StartHand:
     """A hand begins; ``leader`` (a player, or a seat's name) holds the hand's double."""
@@ -246,6 +255,7 @@ class StartHand:
     leader: str
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Play:
     """A turn that sets a tile (``{"play": ..., "at": ...}``)."""
@@ -254,6 +264,7 @@ class Play:
     player: str | None = None
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Pass:
     """A turn that passes (``{"pass": true}``)."""
@@ -261,6 +272,7 @@ class Pass:
     player: str | None = None
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Expose:
     """A turn lost because the player exposed ``tile`` (``{"exposed": ...}``)."""
@@ -269,6 +281,7 @@ class Expose:
     player: str | None = None
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Unplayed:
     """The tiles each player was left with: a count, or the tiles (a tuple)."""
@@ -482,7 +495,7 @@ class Hand:
             return ()
         layout = self.layout
         cells = layout.cells
-        found: dict[frozenset, Placement] = {}
+        found: dict[frozenset[tuple[Cell, int]], Placement] = {}
         for v, w in ((a, b), (b, a)):
             for c in layout.cells_showing(v):
                 for n in neighbours(c):
@@ -554,7 +567,7 @@ class Hand:
                 **where,
             )
         if tile in self.layout:
-            t = self.set_at(tile)
+            t = self._turn_that_set(tile)
             raise IllegalTileError(
                 f"{tile} is already on the table (set by {self.setup.players[t.seat]} at turn {t.number}): "
                 f"{who} cannot expose it",
@@ -574,7 +587,7 @@ class Hand:
         """Settle the ended hand from what each player was left with (a count or the tiles)."""
         setup = self.setup
         players = setup.players
-        where = {"hand": self.number, "field": "unplayed"}
+        where: Where = {"hand": self.number, "field": "unplayed"}
         if self.end is None:
             raise RemainingError(
                 "the hand has not ended: unplayed tiles are given once all 28 tiles are down or "
@@ -619,7 +632,7 @@ class Hand:
                 if t.hi > HIGHEST:
                     raise RemainingError(f"{t} is not in a double-{HIGHEST} set", **where)
                 if t in self.layout:
-                    st = self.set_at(t)
+                    st = self._turn_that_set(t)
                     raise RemainingError(
                         f"{name} cannot hold {t}: {players[st.seat]} set it at turn {st.number}", **where
                     )
@@ -635,8 +648,10 @@ class Hand:
                 listed[t] = seat
             for t in self.known_held(seat):
                 if t not in value:
+                    ex = self.exposed_by(t)
+                    assert ex is not None, f"{t} was not exposed"  # known_held lists exposed tiles
                     raise RemainingError(
-                        f"{name} exposed {t} at turn {self.exposed_by(t)[1]} and never set it: "
+                        f"{name} exposed {t} at turn {ex[1]} and never set it: "
                         f"it must be among {name}'s unplayed tiles",
                         **where,
                     )
@@ -648,16 +663,23 @@ class Hand:
         )
 
     # -- checks
-    def _where(self) -> dict:
+    def _where(self) -> Where:
         return {"hand": self.number, "turn": len(self.turns) + 1}
 
+    def _turn_that_set(self, tile: Tile) -> Turn:
+        """The turn that set ``tile``, a tile on the table."""
+        t = self.set_at(tile)
+        assert t is not None, f"{tile} is not on the table"
+        return t
+
     def _open_seat(self) -> int:
+        """The seat to move; raises once the hand has ended."""
         if self.end is not None:
             how = "all 28 tiles are down" if self.end == "complete" else "four passes in succession"
             raise HandOverError(f"the hand has ended ({how}): no more turns", **self._where())
-        return self.next_seat  # type: ignore[return-value]
+        return (self.leader + len(self.turns)) % 4  # next_seat, the hand being open
 
-    def _check_owner(self, tile: Tile, seat: int, where: dict) -> None:
+    def _check_owner(self, tile: Tile, seat: int, where: Where) -> None:
         ex = self.exposed_by(tile)
         if ex is not None and ex[0] != seat:
             raise IllegalTileError(
@@ -666,7 +688,7 @@ class Hand:
                 **where,
             )
 
-    def _check_room(self, seat: int, pending: tuple[Tile, ...], tile: Tile, where: dict) -> None:
+    def _check_room(self, seat: int, pending: tuple[Tile, ...], tile: Tile, where: Where) -> None:
         """``seat`` still holds ``pending`` (exposed, not set): is there room for ``tile`` too?"""
         held = self.held(seat)
         who = self.setup.who(seat)
@@ -678,7 +700,7 @@ class Hand:
                 f"{who} holds {_plural(held, 'tile')} and exposed {shown}: {tile} cannot be among them", **where
             )
 
-    def _check_tile(self, tile: Tile, seat: int, where: dict) -> None:
+    def _check_tile(self, tile: Tile, seat: int, where: Where) -> None:
         """May ``seat`` set ``tile`` now, wherever it goes?"""
         if not self.turns:
             if tile is not self.double:
@@ -687,7 +709,7 @@ class Hand:
                     **where,
                 )
         elif tile in self.layout:
-            t = self.set_at(tile)
+            t = self._turn_that_set(tile)
             raise IllegalTileError(
                 f"{tile} is already on the table (set by {self.setup.players[t.seat]} at turn {t.number})", **where
             )
@@ -700,7 +722,7 @@ class Hand:
         """The matched cells of ``p`` set by ``seat``; raises naming hand and turn if illegal."""
         where = self._where()
         if seat is None or self.end is not None:
-            self._open_seat()
+            seat = self._open_seat()  # raises: the hand has ended (no seat is to move)
         setup = self.setup
         who = setup.who(seat)
         tile = p.tile
@@ -712,9 +734,10 @@ class Hand:
                 f"cells {c0} and {c1} are not adjacent: {tile} covers two cells that share an edge", **where
             )
         for c in p.cells:
-            if c in layout.cells:
-                t = self.set_at(layout.tile_at(c))
-                raise OccupiedCellError(f"cell {c} is already covered by {t.placement.tile} (turn {t.number})", **where)
+            covering = layout.placement_at(c)
+            if covering is not None:
+                t = self._turn_that_set(covering.tile)
+                raise OccupiedCellError(f"cell {c} is already covered by {covering.tile} (turn {t.number})", **where)
         axis = setup.axis(seat)
         if axis is not None and p.axis != axis:
             same = "same y" if axis == "east-west" else "same x"
@@ -731,6 +754,11 @@ class Hand:
 
 
 # ---------------------------------------------------------------------- the match
+#: What an event changed, to put back on undo: the last hand (None: the event started it),
+#: the scores, the winner, ``won_at``.
+_Before = tuple[Hand | None, tuple[int, ...], int | None, tuple[int, int | None] | None]
+
+
 class Match:
     """A Broadway match being played or replayed: the fold of its events.
 
@@ -748,7 +776,7 @@ class Match:
         self.scores: list[int] = [0, 0]
         self.winner: int | None = None
         self.won_at: tuple[int, int | None] | None = None
-        self._before: list[tuple[Hand | None, tuple[int, ...], int | None, Any]] = []
+        self._before: list[_Before] = []
 
     # ------------------------------------------------------------ reading
     @property
@@ -792,13 +820,13 @@ class Match:
     @property
     def totals(self) -> dict[str, int]:
         """``{side: score}``."""
-        return dict(zip(self.setup.sides, self.scores))
+        return dict(zip(self.setup.sides, self.scores, strict=True))
 
     def preview(self, tile: Any, cells: Any = None) -> Preview:
         """What the player to move would score by setting ``tile`` on ``cells`` (see
         :meth:`Hand.preview`); never raises."""
         try:
-            h = self._turn_hand()
+            h, _ = self._turn_hand()
         except ScorekeeperError as e:
             p = tile if isinstance(tile, Placement) else None
             return Preview(p, error=e)
@@ -806,9 +834,10 @@ class Match:
 
     def legal_placements(self, tile: Any) -> tuple[Preview, ...]:
         """Where the player to move can set ``tile`` now (see :meth:`Hand.legal_placements`)."""
-        if self.phase != "play":
+        h = self.hand
+        if h is None or self.phase != "play":
             return ()
-        return self.hand.legal_placements(tile)
+        return h.legal_placements(tile)
 
     def penalties_preview(self, unplayed: Mapping[str, Any]) -> dict[str, int]:
         """``{side: penalty}`` the ended hand would settle with ``unplayed`` (``{player:
@@ -820,26 +849,36 @@ class Match:
         event = parse_unplayed(dict(unplayed), number)
         if h is None:
             raise HandOverError("no hand has been started", hand=1, field="unplayed")
-        settled = h.with_unplayed(event.given)
-        return dict(zip(self.setup.sides, settled.settlement))
+        settlement = h.with_unplayed(event.given).settlement
+        assert settlement is not None, "with_unplayed settles the hand"
+        return dict(zip(self.setup.sides, settlement, strict=True))
 
-    def state(self) -> tuple:
+    def state(self) -> tuple[object, ...]:
         """A comparable description of the whole state (for tests)."""
         return (tuple(self.hands), tuple(self.scores), self.winner, self.won_at, len(self.events))
 
     # ------------------------------------------------------------ changing
+    @overload
+    def push(self, event: Play | Pass | Expose) -> Turn: ...
+    @overload
+    def push(self, event: StartHand) -> None: ...
+    @overload
+    def push(self, event: Unplayed) -> Hand: ...
+    @overload
+    def push(self, event: Event) -> Turn | Hand | None: ...
     def push(self, event: Event) -> Turn | Hand | None:
         """Apply one event, checking every rule; returns the :class:`Turn` of a turn, the
         settled :class:`Hand` for :class:`Unplayed`. On error nothing changes and a
         :class:`ScorekeeperError` naming the hand and turn is raised."""
-        before = (self.hand, tuple(self.scores), self.winner, self.won_at)
-        t = type(event)
-        if t is StartHand:
-            result = self._start(event)
+        before: _Before = (self.hand, tuple(self.scores), self.winner, self.won_at)
+        result: Turn | Hand | None
+        if type(event) is StartHand:
+            self._start(event)
+            result = None
             before = (None,) + before[1:]
-        elif t is Play or t is Pass or t is Expose:
+        elif type(event) is Play or type(event) is Pass or type(event) is Expose:
             result = self._turn(event)
-        elif t is Unplayed:
+        elif type(event) is Unplayed:
             result = self._unplayed(event)
         else:
             raise TypeError(f"not a Broadway event: {event!r}")
@@ -881,7 +920,7 @@ class Match:
     # -- convenience for people and UIs: parse, then push
     def start(self, leader: str) -> None:
         """Start the next hand; ``leader`` holds its double (:attr:`next_double`)."""
-        return self.push(StartHand(leader))
+        self.push(StartHand(leader))
 
     def play(self, tile: Any, cells: Any = None, player: str | None = None) -> Turn:
         """``m.play("6-3", [[1, 0], [2, 0]])``: the 6 on (1, 0), the 3 on (2, 0); or ``m.play(placement)``."""
@@ -909,24 +948,25 @@ class Match:
         return self.push(parse_unplayed(dict(unplayed), h.number if h is not None else 1))
 
     # ------------------------------------------------------------ internals
-    def _where(self) -> dict:
+    def _where(self) -> Where:
         h = self.hand
         return {"hand": 1, "turn": 1} if h is None else {"hand": h.number, "turn": len(h.turns) + 1}
 
     def _over_reason(self) -> str:
-        hand, turn = self.won_at
+        w, won_at = self.winner, self.won_at
+        assert w is not None and won_at is not None, "the match is not over"
+        hand, turn = won_at
         at = f"hand {hand}, turn {turn}" if turn is not None else f"the end of hand {hand}"
-        w = self.winner
         return f"the match is over: {self.setup.sides[w]} won {self.scores[w]} to {self.scores[1 - w]} at {at}"
 
-    def _turn_hand(self) -> Hand:
+    def _turn_hand(self) -> tuple[Hand, int]:
+        """The hand a turn goes into and the seat to move (raises if no turn can be entered)."""
         h = self.hand
         if h is None:
             raise HandOverError("no hand has been started: give the leader first", hand=1, turn=1)
         if self.winner is not None:
             raise MatchOverError(self._over_reason(), hand=h.number, turn=len(h.turns) + 1)
-        h._open_seat()
-        return h
+        return h, h._open_seat()
 
     def _start(self, ev: StartHand) -> None:
         number = len(self.hands) + 1
@@ -940,7 +980,7 @@ class Match:
                 hand=number,
             )
         if prev is not None and not prev.settled:
-            due = ", ".join(f"{n} {c}" for n, c in zip(self.setup.players, prev.due) if c)
+            due = ", ".join(f"{n} {c}" for n, c in zip(self.setup.players, prev.due, strict=True) if c)
             raise RemainingError(
                 f"the hand ended (four passes in succession) but its unplayed tiles are missing ({due})",
                 hand=prev.number,
@@ -961,8 +1001,7 @@ class Match:
         return None
 
     def _turn(self, ev: Play | Pass | Expose) -> Turn:
-        h = self._turn_hand()
-        seat = h.next_seat
+        h, seat = self._turn_hand()
         if ev.player is not None:
             named = self.setup.seat_of(ev.player)
             if named != seat:
@@ -972,10 +1011,9 @@ class Match:
                 raise WrongPlayerError(
                     f"turn out of order: it is {self.setup.who(seat)}'s turn, not {self.setup.who(named)}'s", **where
                 )
-        t = type(ev)
-        if t is Play:
+        if type(ev) is Play:
             new, turn = h.with_play(ev.placement)
-        elif t is Pass:
+        elif type(ev) is Pass:
             new, turn = h.with_pass()
         else:
             new, turn = h.with_exposed(ev.tile)
@@ -996,7 +1034,9 @@ class Match:
         new = h.with_unplayed(ev.given)
         self.hands[-1] = new
         if not h.settled:
-            for s, pts in enumerate(new.settlement):
+            settlement = new.settlement
+            assert settlement is not None, "with_unplayed settles the hand"
+            for s, pts in enumerate(settlement):
                 self.scores[s] += pts
             self._decide(new, None, settled=True)
         return new

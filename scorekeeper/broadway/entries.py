@@ -15,7 +15,7 @@ __all__ = ["BroadwayEntries"]
 
 
 class BroadwayEntries(TurnEntries):
-    kinds = ("hand", "turn", "unplayed")
+    kinds: tuple[str, ...] = ("hand", "turn", "unplayed")
     end = "unplayed"
 
     def event(self, match: Match, kind: str, value: Any) -> Event:

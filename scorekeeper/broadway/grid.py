@@ -212,11 +212,11 @@ class Placement:
             return self
         return Placement._trusted(self.second, self.first, (self.cells[1], self.cells[0]))
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[int, int, tuple[Cell, Cell]]:
         c = self.canonical()
         return (c.first, c.second, c.cells)
 
-    def entry(self) -> dict:
+    def entry(self) -> dict[str, Any]:
         """``{"play": "6-3", "at": [[x, y], [x, y]]}`` (canonical: higher half first)."""
         c = self.canonical()
         return {"play": f"{c.first}-{c.second}", "at": [list(c.cells[0]), list(c.cells[1])]}
@@ -229,13 +229,13 @@ class Placement:
     def __hash__(self) -> int:
         return hash(self._key())
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Placement is immutable")
 
-    def __delattr__(self, name):
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("Placement is immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Placement], tuple[int, int, tuple[Cell, Cell]]]:
         return (Placement, (self.first, self.second, self.cells))
 
     def __repr__(self) -> str:
@@ -255,6 +255,10 @@ class Layout:
     __slots__ = ("placements", "_pips", "_owner", "_tiles", "_by_pips")
 
     placements: tuple[Placement, ...]
+    _pips: dict[Cell, int]  # every covered cell -> the pips it shows
+    _owner: dict[Cell, int]  # every covered cell -> the index of the placement covering it
+    _tiles: frozenset[Tile]
+    _by_pips: tuple[tuple[Cell, ...], ...]  # pips -> the covered cells showing them
 
     def __init__(self, placements: Iterable[Placement] = ()) -> None:
         pips: dict[Cell, int] = {}
@@ -389,7 +393,7 @@ class Layout:
     def __hash__(self) -> int:
         return hash(self.placements)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Layout is immutable")
 
     def __repr__(self) -> str:

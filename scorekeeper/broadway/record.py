@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from scorekeeper.broadway.engine import (
     SEATS,
@@ -34,7 +34,7 @@ from scorekeeper.broadway.engine import (
 from scorekeeper.broadway.grid import Placement, parse_cells, parse_pips
 from scorekeeper.dominoes.tiles import Tile
 from scorekeeper.envelope import FORMAT, METADATA_KEYS, type_name
-from scorekeeper.errors import LeaderError, RecordFormatError, RemainingError, ScorekeeperError
+from scorekeeper.errors import LeaderError, RecordFormatError, RemainingError, ScorekeeperError, Where
 
 __all__ = [
     "HAND_KEYS",
@@ -53,8 +53,10 @@ __all__ = [
 HAND_KEYS = ("leader", "turns", "unplayed")
 TURN_KEYS = ("player", "play", "at", "pass", "exposed")
 
+T = TypeVar("T")
 
-def _located(fn: Callable, value: Any, what: str, where: dict):
+
+def _located(fn: Callable[[Any], T], value: Any, what: str, where: Where) -> T:
     """``fn(value)``, its error re-raised at ``where`` (and prefixed with ``what``)."""
     try:
         return fn(value)
@@ -67,7 +69,7 @@ def _tile(value: Any) -> Tile:
 
 
 # ---------------------------------------------------------------------- reading
-def parse_leader(hand: dict, number: int) -> StartHand:
+def parse_leader(hand: dict[str, Any], number: int) -> StartHand:
     """The start of hand ``number`` from its ``leader`` (required: the player who holds the double)."""
     if "leader" not in hand or hand["leader"] is None:
         from scorekeeper.broadway.engine import double_of
@@ -84,7 +86,7 @@ def parse_leader(hand: dict, number: int) -> StartHand:
 def parse_turn(entry: Any, hand: int, turn: int) -> Play | Pass | Expose:
     """One turn entry as an event: ``{"play": "6-3", "at": [[1, 0], [2, 0]]}``,
     ``{"pass": true}`` or ``{"exposed": "5-2"}``, each with an optional ``"player"``."""
-    where = {"hand": hand, "turn": turn}
+    where: Where = {"hand": hand, "turn": turn}
     if not isinstance(entry, dict):
         raise RecordFormatError(f"a turn must be an object, not {type_name(entry)}", **where)
     for key in entry:
@@ -116,10 +118,10 @@ def parse_turn(entry: Any, hand: int, turn: int) -> Play | Pass | Expose:
 
 def parse_unplayed(value: Any, hand: int) -> Unplayed:
     """``{"Ann": 2, "Ben": ["5-2"], ...}``: a count or the tiles, per player."""
-    where = {"hand": hand, "field": "unplayed"}
+    where: Where = {"hand": hand, "field": "unplayed"}
     if not isinstance(value, dict):
         raise RecordFormatError(f"must be an object of players, not {type_name(value)}", **where)
-    pairs: list[tuple[str, Any]] = []
+    pairs: list[tuple[str, int | tuple[Tile, ...]]] = []
     for name, held in value.items():
         if type(held) is int:
             pairs.append((name, held))
@@ -130,7 +132,7 @@ def parse_unplayed(value: Any, hand: int) -> Unplayed:
     return Unplayed(tuple(pairs))
 
 
-def iter_events(record: dict) -> Iterator[Event]:
+def iter_events(record: dict[str, Any]) -> Iterator[Event]:
     """The record's entries as events, in order (a malformed entry raises when reached)."""
     hands = record.get("hands", [])
     if not isinstance(hands, list):
@@ -165,7 +167,7 @@ def check_complete(match: Match) -> None:
     """A scored record must not stop between a blocked hand and its ``unplayed``."""
     h = match.hand
     if h is not None and h.end is not None and not h.settled and match.winner is None:
-        due = ", ".join(f"{n} {c}" for n, c in zip(match.setup.players, h.due) if c)
+        due = ", ".join(f"{n} {c}" for n, c in zip(match.setup.players, h.due, strict=True) if c)
         raise RemainingError(
             f"the hand ended (four passes in succession) but its unplayed tiles are missing ({due})",
             hand=h.number,
@@ -174,7 +176,7 @@ def check_complete(match: Match) -> None:
 
 
 # ---------------------------------------------------------------------- writing
-def event_entry(event: Play | Pass | Expose) -> dict:
+def event_entry(event: Play | Pass | Expose) -> dict[str, Any]:
     """A turn event as a record entry (tiles written higher half first)."""
     entry: dict[str, Any] = {}
     if event.player is not None:
@@ -188,7 +190,7 @@ def event_entry(event: Play | Pass | Expose) -> dict:
     return entry
 
 
-def to_record(match: Match) -> dict:
+def to_record(match: Match) -> dict[str, Any]:
     """Write a match back as a ``scorekeeper/1`` record (rules only where not the default)."""
     setup = match.setup
     env = setup.envelope
@@ -206,13 +208,12 @@ def to_record(match: Match) -> dict:
         for key in METADATA_KEYS:
             if key in env.metadata:
                 record[key] = env.metadata[key]
-    hands: list[dict] = []
+    hands: list[dict[str, Any]] = []
     for e in match.events:
-        t = type(e)
-        if t is StartHand:
+        if type(e) is StartHand:
             hands.append({"leader": e.leader, "turns": []})
-        elif t is Unplayed:
-            hands[-1]["unplayed"] = {n: (v if type(v) is int else [str(x) for x in v]) for n, v in e.given}
+        elif type(e) is Unplayed:
+            hands[-1]["unplayed"] = {n: ([str(x) for x in v] if isinstance(v, tuple) else v) for n, v in e.given}
         else:
             hands[-1]["turns"].append(event_entry(e))
     record["hands"] = hands
@@ -220,7 +221,7 @@ def to_record(match: Match) -> dict:
 
 
 # ---------------------------------------------------------------------- scoring
-def _turn_out(match: Match, t: Turn) -> dict:
+def _turn_out(match: Match, t: Turn) -> dict[str, Any]:
     out: dict[str, Any] = {"player": match.setup.players[t.seat]}
     if t.placement is not None:
         entry = t.placement.entry()
@@ -236,7 +237,7 @@ def _turn_out(match: Match, t: Turn) -> dict:
     return out
 
 
-def _hand_out(match: Match, h: Hand, scores_after: tuple[int, ...]) -> dict:
+def _hand_out(match: Match, h: Hand, scores_after: tuple[int, ...]) -> dict[str, Any]:
     s = match.setup
     sides = s.sides
     out: dict[str, Any] = {
@@ -246,16 +247,16 @@ def _hand_out(match: Match, h: Hand, scores_after: tuple[int, ...]) -> dict:
         "sudden_death": h.sudden_death,
         "turns": [_turn_out(match, t) for t in h.turns],
         "end": h.end or "open",
-        "points": dict(zip(sides, h.points)),
+        "points": dict(zip(sides, h.points, strict=True)),
     }
     if h.unplayed is not None:
-        out["unplayed"] = dict(zip(s.players, h.unplayed))
-    out["settlement"] = dict(zip(sides, h.settlement if h.settlement is not None else (0, 0)))
-    out["scores"] = dict(zip(sides, scores_after))
+        out["unplayed"] = dict(zip(s.players, h.unplayed, strict=True))
+    out["settlement"] = dict(zip(sides, h.settlement if h.settlement is not None else (0, 0), strict=True))
+    out["scores"] = dict(zip(sides, scores_after, strict=True))
     return out
 
 
-def result(match: Match) -> dict:
+def result(match: Match) -> dict[str, Any]:
     """The ``scorekeeper score`` JSON object of a Broadway match."""
     s = match.setup
     hands = match.hands
@@ -269,17 +270,19 @@ def result(match: Match) -> dict:
     return {
         "game": "broadway",
         "sides": list(s.sides),
-        "teams": {side: [p for p, si in zip(s.players, s.side_of) if si == i] for i, side in enumerate(s.sides)},
-        "seats": dict(zip(SEATS, s.players)),
+        "teams": {
+            side: [p for p, si in zip(s.players, s.side_of, strict=True) if si == i] for i, side in enumerate(s.sides)
+        },
+        "seats": dict(zip(SEATS, s.players, strict=True)),
         "rules": s.rules.to_json(),
         "hands": outs,
-        "scores": dict(zip(s.sides, match.scores)),
+        "scores": dict(zip(s.sides, match.scores, strict=True)),
         "winner": None if match.winner is None else s.sides[match.winner],
         "won_at": won_at,
     }
 
 
-def score_record(record: Any) -> dict:
+def score_record(record: Any) -> dict[str, Any]:
     """Check a record through the engine and return the scored JSON object.
 
     Raises a :class:`ScorekeeperError` naming the hand and turn on any fault.

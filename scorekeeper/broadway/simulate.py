@@ -15,6 +15,7 @@ turn). A blocked hand is settled with counts or tile lists.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from scorekeeper.broadway.engine import Match, Setup
@@ -31,8 +32,8 @@ def random_match(
     seed: int,
     *,
     players: tuple[str, ...] = PLAYERS,
-    teams: dict | None = None,
-    rules: dict | None = None,
+    teams: Mapping[str, Iterable[str]] | None = None,
+    rules: Mapping[str, Any] | None = None,
     max_hands: int | None = None,
     pass_rate: float = 0.05,
     expose_rate: float = 0.03,
@@ -52,13 +53,15 @@ def random_match(
         rng.shuffle(tiles)
         held = [set(tiles[i * 7 : (i + 1) * 7]) for i in range(4)]
         double = m.next_double
+        assert double is not None, "the match is not over"
         leader = next(i for i in range(4) if double in held[i])
         m.start(m.setup.players[leader])
         while m.phase == "play":
             if stop_rate and rng.random() < stop_rate:
                 return m
-            h = m.hand
+            h = m.hands[-1]
             seat = m.seat_to_move
+            assert seat is not None, "a turn is due"
             mine = sorted(held[seat])
             if not h.turns:
                 x, y = rng.randint(-3, 3), rng.randint(-3, 3)
@@ -71,7 +74,7 @@ def random_match(
             if mine and r < expose_rate and len(h.turns) < 150:
                 m.expose(rng.choice(mine))
                 continue
-            options = [pv.placement for t in mine for pv in h.legal_placements(t)]
+            options = [pv.placement for t in mine for pv in h.legal_placements(t) if pv.placement is not None]
             if options and r >= expose_rate + pass_rate:
                 p = rng.choice(options)
                 m.play(p)
@@ -90,6 +93,31 @@ def random_match(
     return m
 
 
-def random_record(seed: int, **kwargs) -> dict:
+def random_record(
+    seed: int,
+    *,
+    players: tuple[str, ...] = PLAYERS,
+    teams: Mapping[str, Iterable[str]] | None = None,
+    rules: Mapping[str, Any] | None = None,
+    max_hands: int | None = None,
+    pass_rate: float = 0.05,
+    expose_rate: float = 0.03,
+    list_rate: float = 0.5,
+    stop_rate: float = 0.0,
+    match: Match | None = None,
+) -> dict[str, Any]:
     """:func:`random_match` as a ``scorekeeper/1`` record."""
-    return to_record(random_match(seed, **kwargs))
+    return to_record(
+        random_match(
+            seed,
+            players=players,
+            teams=teams,
+            rules=rules,
+            max_hands=max_hands,
+            pass_rate=pass_rate,
+            expose_rate=expose_rate,
+            list_rate=list_rate,
+            stop_rate=stop_rate,
+            match=match,
+        )
+    )

@@ -9,11 +9,11 @@ from scorekeeper.broadway.grid import Layout, Placement
 __all__ = ["render"]
 
 
-def _cells(at: list) -> str:
+def _cells(at: list[list[int]]) -> str:
     return " ".join(f"({x},{y})" for x, y in at)
 
 
-def _scores(d: dict) -> str:
+def _scores(d: dict[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in d.items())
 
 

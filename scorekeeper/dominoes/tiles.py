@@ -98,19 +98,19 @@ class Tile:
     def __repr__(self) -> str:
         return f"Tile({self.hi}, {self.lo})"
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Tile is immutable")
 
-    def __delattr__(self, name):
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("Tile is immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
         return (Tile, (self.hi, self.lo))
 
-    def __copy__(self):
+    def __copy__(self) -> Tile:
         return self
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, object]) -> Tile:
         return self
 
     def __lt__(self, other: Tile) -> bool:

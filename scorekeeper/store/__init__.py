@@ -12,8 +12,9 @@ True
 """
 
 from scorekeeper.store.entries import entries_of
+from scorekeeper.store.errors import StoreError, StoreLockedError
 from scorekeeper.store.storage import AtomicJSONStorage, atomic_write
-from scorekeeper.store.store import SCHEMA, Store, StoreError, StoreLockedError, default_path
+from scorekeeper.store.store import SCHEMA, Store, default_path
 
 __all__ = [
     "SCHEMA",

@@ -87,9 +87,9 @@ class AtomicJSONStorage(Storage):
     :class:`CorruptFileError`.
     """
 
-    def __init__(self, path: str | os.PathLike, **_: Any) -> None:
+    def __init__(self, path: str | os.PathLike[str], **_: Any) -> None:
         self.path = Path(path)
-        self._cache: dict | None = None
+        self._cache: dict[str, dict[str, Any]] | None = None
 
     def read(self) -> dict[str, dict[str, Any]] | None:
         if self._cache is not None:

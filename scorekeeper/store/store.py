@@ -38,6 +38,8 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store.errors import StoreError, StoreLockedError
 from scorekeeper.store.storage import TEMP_MARK, AtomicJSONStorage, CorruptFileError, fsync_dir
 
+Record = dict[str, Any]  # a match record, or another JSON object (an entry, a document of the index)
+
 SCHEMA = 1
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -98,9 +100,9 @@ class _Open:
     """A match the store has in memory: its TinyDB file, record, redo stack and engine state."""
 
     db: TinyDB
-    record: dict
-    redo: list
-    match: Any  # the game's engine state (allfives or allfours Match)
+    record: Record
+    redo: list[Record]  # entries taken back by undo, the last one first to come back
+    match: Any  # the game's engine state: its Match, whose type depends on the game (see registry.Game.load)
     created: str
     path: Path
     dirty: bool = False  # the index's cached fields are behind the file
@@ -109,7 +111,7 @@ class _Open:
 class Store:
     """A database of match records in a directory. ``with Store(path) as store: ...``"""
 
-    def __init__(self, path: str | os.PathLike | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
         self.problems: list[str] = []
         self.matches_dir = self.path / "matches"
@@ -117,7 +119,7 @@ class Store:
             _durable_mkdir(self.matches_dir)
         except OSError as e:
             raise StoreError(f"cannot use {self.path} as a database: {e.strerror or e}") from None
-        self._lock_fd = self._lock()
+        self._lock_fd: int | None = self._lock()
         try:
             self._open_matches: dict[str, _Open] = {}
             self._index_db = self._open_index()
@@ -149,7 +151,8 @@ class Store:
         return fd
 
     def _unlock(self) -> None:
-        fd, self._lock_fd = getattr(self, "_lock_fd", None), None
+        fd: int | None = getattr(self, "_lock_fd", None)
+        self._lock_fd = None
         if fd is not None:
             try:
                 fcntl.flock(fd, fcntl.LOCK_UN)
@@ -171,7 +174,7 @@ class Store:
     def __enter__(self) -> Store:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def _check_open(self) -> None:
@@ -266,7 +269,7 @@ class Store:
     def _match_path(self, mid: str) -> Path:
         return self.matches_dir / f"{mid}.json"
 
-    def _read_match_doc(self, path: Path) -> dict:
+    def _read_match_doc(self, path: Path) -> Record:
         if not path.exists():
             raise FileNotFoundError(path)
         db = TinyDB(path, storage=AtomicJSONStorage)
@@ -330,7 +333,7 @@ class Store:
         o.dirty = True
 
     # ------------------------------------------------------------ index
-    def _meta_of(self, mid: str, record: dict, created: str | None, path: Path, match: Any = None) -> dict:
+    def _meta_of(self, mid: str, record: Record, created: str | None, path: Path, match: Any = None) -> Record:
         if match is None:
             match = registry.game_of(record).load(record)
         setup = match.setup
@@ -347,7 +350,7 @@ class Store:
             .isoformat(timespec="milliseconds")
             .replace("+00:00", "Z"),
             "status": status,
-            "scores": dict(zip(setup.sides, match.scores)),
+            "scores": dict(zip(setup.sides, match.scores, strict=True)),
             "winner": None if match.winner is None else setup.sides[match.winner],
             "hands": len(match.hands),
             "sig": _signature(st),
@@ -359,6 +362,7 @@ class Store:
         for mid in mids:
             path = self._match_path(mid)
             o = self._open_matches.get(mid)
+            created: str | None
             try:
                 if o is not None:
                     record, created, match = o.record, o.created, o.match
@@ -398,13 +402,13 @@ class Store:
         self._check_open()
         return len(self._meta)
 
-    def create(self, record: dict) -> str:
+    def create(self, record: Record) -> str:
         """Store a new match from a record (validated through the engine); returns its id."""
         return self.bulk_import([record])[0]
 
     import_record = create
 
-    def bulk_import(self, records: Iterable[dict]) -> list[str]:
+    def bulk_import(self, records: Iterable[Record]) -> list[str]:
         """Store many records; each is validated first, and the index is written once."""
         self._check_open()
         checked = [self._checked_copy(r) for r in records]
@@ -426,26 +430,26 @@ class Store:
                 self._open_matches.pop(mid, None)
         return ids
 
-    def _checked_copy(self, record: Any) -> tuple[dict, Any]:
+    def _checked_copy(self, record: Any) -> tuple[Record, Any]:
         """A private, JSON-clean copy of a record, and its engine state (every entry legal)."""
         if not isinstance(record, dict):
             raise StoreError(f"a record must be a JSON object, not {type_name(record)}")
         copied = json.loads(json.dumps(record))
         return copied, registry.game_of(copied).load(copied)  # a match may be in progress
 
-    def record(self, mid: str) -> dict:
+    def record(self, mid: str) -> Record:
         """A copy of the stored record."""
         return copy.deepcopy(self._load(mid).record)
 
-    def match(self, mid: str):
-        """The engine state of a match (do not push to it: use append)."""
+    def match(self, mid: str) -> Any:
+        """The engine state of a match, the game's ``Match`` (do not push to it: use append)."""
         return self._load(mid).match
 
     def export(self, mid: str) -> str:
         """The stored record as JSON text that imports back to the same record."""
         return json.dumps(self._load(mid).record, ensure_ascii=False, indent=2) + "\n"
 
-    def append(self, mid: str, entry: dict, *, _redo: bool = False) -> None:
+    def append(self, mid: str, entry: Record, *, _redo: bool = False) -> None:
         """Add one entry; durable when this returns. An illegal entry changes nothing."""
         o = self._load(mid)
         codec = registry.game_of(o.record).entries
@@ -465,7 +469,7 @@ class Store:
         if m.winner is not None:  # listed as won at once; the index file follows at close or list
             self._meta[mid] = self._meta_of(mid, o.record, o.created, o.path, m)
 
-    def undo(self, mid: str) -> dict:
+    def undo(self, mid: str) -> Record:
         """Take back the last entry (kept for redo); returns it."""
         o = self._load(mid)
         codec = registry.game_of(o.record).entries
@@ -475,7 +479,7 @@ class Store:
         self._save(mid, o)
         return entry
 
-    def redo(self, mid: str) -> dict:
+    def redo(self, mid: str) -> Record:
         """Enter again the entry the last undo took back; returns it."""
         o = self._load(mid)
         if not o.redo:
@@ -524,13 +528,13 @@ class Store:
         self._load(mid)
         self._refresh([mid])
 
-    def summary(self, mid: str) -> dict:
+    def summary(self, mid: str) -> Record:
         """One match's list entry, fresh from its record (the index is not written)."""
         o = self._load(mid)
         meta = self._meta_of(mid, o.record, o.created, o.path, o.match)
         return {k: v for k, v in meta.items() if k != "sig"}
 
-    def list(self, offset: int = 0, limit: int | None = 20) -> list[dict]:
+    def list(self, offset: int = 0, limit: int | None = 20) -> list[Record]:
         """Matches, newest first (by creation), paged; cached fields refreshed where stale."""
         self._check_open()
         order = sorted(self._meta.values(), key=lambda m: (m.get("created") or "", m["id"]), reverse=True)

@@ -1,4 +1,4 @@
-"""The cribbage pegboard as data (``../shared/spec/tally.md``).
+"""The cribbage pegboard as data (``docs/rules/tally.md``).
 
 Each side has two pegs.  The front peg marks the score; the back peg marks the
 score before the last scoring event -- on every score the back peg leapfrogs
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from scorekeeper.tally.xtally import TallyError
 
@@ -43,7 +44,7 @@ class Pegs:
     front: int = 0
     back: int = 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, int]:
         return {"front": self.front, "back": self.back}
 
 
@@ -108,7 +109,7 @@ class Pegboard:
         lap, hole = divmod(score - 1, self.track)
         return (lap, hole + 1)
 
-    def to_json(self) -> list[dict]:
+    def to_json(self) -> list[dict[str, Any]]:
         return [{"side": name, **p.to_json()} for name, p in self.sides]
 
 

@@ -116,7 +116,7 @@ _SMALL = 0.17  # length of a small stroke, as a fraction of the cell
 _O_RADIUS = 0.08
 
 
-def _stroke(x1: float, y1: float, x2: float, y2: float, size: float, key: tuple, bow: float) -> str:
+def _stroke(x1: float, y1: float, x2: float, y2: float, size: float, key: tuple[object, ...], bow: float) -> str:
     """A pen stroke from (x1, y1) to (x2, y2): a quadratic curve bowed a little."""
     j = size * 0.018
     x1 += j * _rand(*key, "x1")
@@ -132,7 +132,7 @@ def _stroke(x1: float, y1: float, x2: float, y2: float, size: float, key: tuple,
     return f"M{_n(x1)} {_n(y1)} Q{_n(cx)} {_n(cy)} {_n(x2)} {_n(y2)}"
 
 
-def _o_path(cx: float, cy: float, r: float, key: tuple) -> str:
+def _o_path(cx: float, cy: float, r: float, key: tuple[object, ...]) -> str:
     """A small hand-drawn o: a closed, slightly irregular loop."""
     n = 8
     start = math.pi * (0.9 + 0.3 * _rand(*key, "start"))  # pens start an o at the upper left

@@ -57,7 +57,7 @@ class Timeline:
         out: list[list[int]] = [[] for _ in self.sides]
         before = (0,) * len(self.sides)
         for step in self.steps:
-            for i, (a, b) in enumerate(zip(before, step.scores)):
+            for i, (a, b) in enumerate(zip(before, step.scores, strict=True)):
                 if a != b:
                     out[i].append(b - a)
             before = step.scores

@@ -1,4 +1,4 @@
-"""The Holsey-Tidwell X tally as data (``../shared/spec/tally.md``).
+"""The Holsey-Tidwell X tally as data (``docs/rules/tally.md``).
 
 Every stroke is worth five points.  A *symbol* is worth 50: the large X (two
 strokes, 10), then a small x of two strokes in each of the four spaces around
@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from scorekeeper.errors import ScorekeeperError
 
@@ -82,7 +83,7 @@ class Symbol:
         """True when the symbol is full (50 points)."""
         return self.strokes == 10
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"x": self.x, "spaces": list(self.spaces)}
 
     def __str__(self) -> str:
@@ -101,7 +102,7 @@ class Tally:
     def strokes(self) -> int:
         return sum(s.strokes for s in self.symbols)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The object ``scorekeeper tally --json`` prints."""
         return {"total": self.total, "symbols": [s.to_json() for s in self.symbols]}
 
@@ -138,9 +139,15 @@ class Tally:
             marks = m.group(1).split()
             if len(marks) != 5 or marks[0] not in _X_FROM_TEXT or any(k not in _FROM_TEXT for k in marks[1:]):
                 raise TallyError(f"not a tally symbol: {m.group(0)!r}")
-            symbols.append(Symbol(_X_FROM_TEXT[marks[0]], tuple(_FROM_TEXT[k] for k in marks[1:])))  # type: ignore[arg-type]
+            symbols.append(Symbol(_X_FROM_TEXT[marks[0]], _four([_FROM_TEXT[k] for k in marks[1:]])))
         strokes = sum(s.strokes for s in symbols)
         return cls(strokes * (5 if scale == 1 else 1), tuple(symbols), scale)
+
+
+def _four(spaces: Sequence[str]) -> tuple[str, str, str, str]:
+    """The four spaces of a symbol as a tuple (``spaces`` holds exactly four)."""
+    top, right, bottom, left = spaces
+    return (top, right, bottom, left)
 
 
 def strokes_of(points: int, scale: int = 1, event: int | None = None) -> int:
@@ -167,21 +174,22 @@ def tally(points: Iterable[int], scale: int = 1) -> Tally:
     """Build a side's tally from its scoring events, in order (the spec's rules)."""
     if scale not in (1, 5):
         raise TallyError(f"scale must be 1 or 5, not {scale!r}")
-    symbols: list[list] = []  # [x, [spaces]]
+    xs: list[int] = []  # per symbol: the strokes of its large X
+    spaces_of: list[list[str]] = []  # per symbol: its four spaces
     total = 0
     for i, p in enumerate(points, 1):
         n = strokes_of(p, scale, event=i)
         total += p
         while n:
-            if not symbols or (symbols[-1][0] == 2 and all(_STROKES[s] == 2 for s in symbols[-1][1])):
-                symbols.append([0, ["", "", "", ""]])
-            sym = symbols[-1]
-            if sym[0] < 2:
-                take = min(n, 2 - sym[0])
-                sym[0] += take
+            if not xs or (xs[-1] == 2 and all(_STROKES[s] == 2 for s in spaces_of[-1])):
+                xs.append(0)
+                spaces_of.append(["", "", "", ""])
+            if xs[-1] < 2:
+                take = min(n, 2 - xs[-1])
+                xs[-1] += take
                 n -= take
                 continue
-            spaces = sym[1]
+            spaces = spaces_of[-1]
             k = next(j for j, s in enumerate(spaces) if _STROKES[s] < 2)
             if spaces[k] == "/":
                 spaces[k], n = "x", n - 1
@@ -189,7 +197,7 @@ def tally(points: Iterable[int], scale: int = 1) -> Tally:
                 spaces[k], n = "o", n - 2
             else:
                 spaces[k], n = "/", n - 1
-    return Tally(total, tuple(Symbol(x, tuple(sp)) for x, sp in symbols), scale)  # type: ignore[arg-type]
+    return Tally(total, tuple(Symbol(x, _four(sp)) for x, sp in zip(xs, spaces_of, strict=True)), scale)
 
 
 def tallies(events: Sequence[Iterable[int]], scale: int = 1) -> list[Tally]:
