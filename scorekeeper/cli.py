@@ -253,12 +253,28 @@ COMMANDS = {
 }
 
 
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so that what is left in its buffer does not
+    make Python complain again when it flushes at exit (the recipe of Python's docs)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor (an in-process stream)
+        try:
+            sys.stdout = open(os.devnull, "w")  # the process's standard output from now on
+        except OSError:
+            pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
     try:
         command: Callable[[argparse.Namespace], int] = globals()[COMMANDS[args.command]]
-        return command(args)
+        status = command(args)
+        sys.stdout.flush()  # a reader gone away shows here, not in Python's flush at exit
+        return status
     except ScorekeeperError as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE
@@ -266,10 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: the record is nested too deeply", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # the reader went away (`... | head`): not an error
-        try:
-            sys.stdout = open(os.devnull, "w")  # no second complaint when Python flushes at exit
-        except OSError:
-            pass
+        _quiet_stdout()
         return 0
     except OSError as e:
         print(f"error: {e.filename or 'the database'}: {e.strerror or e}", file=sys.stderr)

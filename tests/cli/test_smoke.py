@@ -83,15 +83,7 @@ def test_a_reader_that_closes_early_is_not_an_error(tmp_path, env):
 @pytest.mark.parametrize(
     "env",
     [
-        pytest.param(
-            BUFFERED,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="scorekeeper/cli.py catches BrokenPipeError only inside main(); output small enough to "
-                "stay in stdout's buffer is written when Python flushes at exit, which then prints "
-                "'Exception ignored ... BrokenPipeError' and exits 120",
-            ),
-        ),
+        BUFFERED,
         UNBUFFERED,
     ],
     ids=["buffered", "unbuffered"],
