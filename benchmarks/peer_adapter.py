@@ -123,7 +123,7 @@ def load_peer(peer_dir: str = DEFAULT_PEER_DIR):
             raise RuntimeError(f"a different top-level 'src' is already imported ({where})")
     if peer_dir not in sys.path:
         sys.path.insert(0, peer_dir)
-    import src  # noqa: the peer's top-level package
+    import src  # the peer's top-level package, found once its directory is on sys.path
 
     if not os.path.abspath(src.__file__).startswith(peer_dir + os.sep):
         raise RuntimeError(f"'src' resolved to {src.__file__}, not the peer in {peer_dir}")
@@ -226,7 +226,7 @@ def oracle_points(record: dict) -> list[list[dict | None]]:
                 ]
                 if len(fit) != 1:
                     raise ValueError(f"{where_msg}: {turn['play']} without 'on' fits {len(fit)} tiles")
-                on = "%d-%d" % fit[0]
+                on = "{}-{}".format(*fit[0])
             if on is None:
                 is_sp = key[0] == key[1]
                 node = _OracleTile(key, lead=True, spinner=is_sp)
@@ -382,10 +382,10 @@ def diagnose(prepared: Prepared) -> dict:
     differing = Counter()
     count_differs = 0
     plays = 0
-    for hand, hinfo in zip(prepared.hands, prepared.info):
+    for hand, hinfo in zip(prepared.hands, prepared.info, strict=True):
         board = Board()
         placed = {}
-        for (key, on, expected), o in zip(hand, hinfo):
+        for (key, on, expected), o in zip(hand, hinfo, strict=True):
             plays += 1
             piece = Piece(key[0], key[1])
             if on is None:

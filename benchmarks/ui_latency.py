@@ -65,7 +65,6 @@ from e2e.app_driver import new_match, play_note, web_command  # noqa: E402
 
 from scorekeeper.allfives.engine import Match, Setup  # noqa: E402
 from scorekeeper.allfives.events import Settle, StartHand  # noqa: E402
-from scorekeeper.envelope import Envelope  # noqa: E402
 
 GOAL_P95_MS = 150.0
 PLAYERS = ("Ann", "Ben")
@@ -231,7 +230,7 @@ def _settle_hand(page, m: Match) -> None:
 
 def _check_scores(page, m: Match) -> None:
     texts = harness.read_texts(page)
-    for side, score in zip(m.setup.sides, m.scores):
+    for side, score in zip(m.setup.sides, m.scores, strict=True):
         if f"Score {side} {score}" not in texts:
             raise RuntimeError(f"the screen and the engine disagree: expected 'Score {side} {score}' in {texts!r}")
 

@@ -319,7 +319,7 @@ def broadway_shots(browser, out: Path, scale: float) -> list[Path]:
             page = harness.open_app(ctx, server.url)
             click(page, "New match")
             click(page, "Game: Broadway")
-            for seat, name in zip(["North", "East", "South", "West"], ["Ann", "Ben", "Cy", "Di"]):
+            for seat, name in zip(["North", "East", "South", "West"], ["Ann", "Ben", "Cy", "Di"], strict=True):
                 harness.enter(page, seat, name)
             click(page, "Who holds 6-6?: Ben")
             click(page, "Start match")

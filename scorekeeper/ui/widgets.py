@@ -207,7 +207,3 @@ def tile_button(
         content=labelled(ft.Container(content=face, on_click=on_click, ink=True, border_radius=6), label, on_click),
         key=key,
     )
-
-
-# The names the screens used before these blocks were public (removed once every screen uses the above).
-_go, _heading, _error, _labelled, _choice_row, _svg = go, heading, error_box, labelled, choice_row, svg_image

@@ -1,7 +1,7 @@
 """Black-box specification tests: All Fives rules.
 
-Every expected number here is derived by hand from shared/spec/all-fives.md,
-shared/spec/record-format.md and docs/rules-decisions.md; the arithmetic is
+Every expected number here is derived by hand from docs/rules/all-fives.md,
+docs/record-format.md and docs/rules-decisions.md; the arithmetic is
 in the comments next to it.  The engine is only seen through
 `score_record(record) -> dict` (the JSON object `scorekeeper score` prints).
 

@@ -10,15 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.allfives.engine import Match
+from scorekeeper.allfives.notation import parse_turn_text
 from scorekeeper.allfives.record import load, parse_record, score_record
 from scorekeeper.allfives.simulate import random_record
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.allfives.drawing import draw_layout
-from scorekeeper.ui.base import Shared
-from scorekeeper.ui.history import HistoryModel
-from scorekeeper.allfives.notation import parse_turn_text
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
+from scorekeeper.ui.base import Shared
+from scorekeeper.ui.history import HistoryModel
 
 WORKED = [("3-2", None), ("2-2", None), ("4-2", "2-2"), ("2-0", "2-2"), ("6-3", None), ("5-2", None)]
 

@@ -1,7 +1,7 @@
 """Black-box specification tests: All Fours.
 
-Every expected number here is derived by hand from shared/spec/all-fours.md,
-shared/spec/record-format.md (the envelope) and docs/all-fours-engine.md (the
+Every expected number here is derived by hand from docs/rules/all-fours.md,
+docs/record-format.md (the envelope) and docs/all-fours-engine.md (the
 engine's contract, which fixes what the spec leaves open); the arithmetic is
 in the comments.  The engine is seen only through ``score_record(record)``
 (the object ``scorekeeper score`` prints), ``load(record)`` and the command

@@ -1,11 +1,14 @@
-"""The All Fours view-models (``scorekeeper.ui.fours``), without any Flet: the
-new-match form, the hand screen, the Game-point helper, penalties, the win at
-the exact point of the counting order, undo / redo, chips and pegboard."""
+"""The All Fours view-models (``scorekeeper.ui.allfours``: ``form``, ``table``,
+``count``, ``words``), without any Flet: the new-match form, the hand screen,
+the Game-point helper, penalties, the win at the exact point of the counting
+order, undo / redo, chips and pegboard."""
 
 from __future__ import annotations
 
 import random
 import shutil
+import subprocess
+import sys
 import tempfile
 
 import pytest
@@ -14,15 +17,11 @@ from hypothesis import strategies as st
 
 from scorekeeper.allfours.record import score_record
 from scorekeeper.allfours.variants import CARD_POINTS, RANKS, VARIANTS
-from scorekeeper.ui.allfours.models import (
-    COUNTING_RANKS,
-    CardCount,
-    Chips,
-    FoursNewMatchForm,
-    FoursTableModel,
-    item_text,
-)
-from scorekeeper.ui.model import Shared
+from scorekeeper.ui.allfours.count import COUNTING_RANKS, CardCount, Chips
+from scorekeeper.ui.allfours.form import FoursNewMatchForm
+from scorekeeper.ui.allfours.table import FoursTableModel
+from scorekeeper.ui.allfours.words import item_text
+from scorekeeper.ui.base import Shared
 
 #: The spec's table (``all-fours.md``): default target per variant (two players, more).
 SPEC_TARGETS = {
@@ -42,37 +41,13 @@ NAMES = ("Ann", "Ben", "Cy", "Di", "Ed", "Flo")
 PHASES = ("hand", "deal", "over")
 
 
-@pytest.fixture
-def shared(tmp_path):
-    s = Shared(str(tmp_path / "db"))
-    try:
-        yield s
-    finally:
-        s.close()
-
-
-def six_teams(names) -> dict[str, list[str]]:
-    """The spec's six-player partnerships: 1 & 4, 2 & 5, 3 & 6."""
-    return {f"{names[i]} & {names[i + 3]}": [names[i], names[i + 3]] for i in range(3)}
-
-
 def new_table(shared, n=2, variant="trinidad", dealer="Ann", target="", seed=0) -> FoursTableModel:
-    names = list(NAMES[:n])
-    form = FoursNewMatchForm(shared, names=names)
+    form = FoursNewMatchForm(shared, names=list(NAMES[:n]))
     form.set_variant(variant)
     form.set_target(target)
     form.set_dealer(dealer)
-    if n == 6:
-        # FoursNewMatchForm.teams() is wrong for six players (see
-        # test_form_six_players_three_partnerships): store the form's record
-        # with the spec's partnerships so the table can still be tested.
-        rec = form.record(random.Random(seed))
-        rec["teams"] = six_teams(names)
-        with shared.lock:
-            mid = shared.store.create(rec)
-    else:
-        mid = form.start(random.Random(seed))
-        assert mid, form.error
+    mid = form.start(random.Random(seed))
+    assert mid, form.error
     return FoursTableModel(shared, mid)
 
 
@@ -86,9 +61,15 @@ def consistent(shared, table) -> None:
     assert table.phase in PHASES
 
 
-def count_entries(shared, mid) -> int:
-    rec = shared.store.record(mid)
-    return sum(len(h) for h in rec["hands"])
+def test_view_models_import_no_flet():
+    code = (
+        "import sys\n"
+        "import scorekeeper.ui.allfours\n"
+        "from scorekeeper.ui.allfours import count, form, table, words\n"
+        "print(sorted(m for m in sys.modules if m == 'flet' or m.startswith('flet.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 # ------------------------------------------------------------------ new match

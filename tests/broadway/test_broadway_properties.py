@@ -235,7 +235,7 @@ def test_undo_is_the_inverse_of_push(cfg, seed):
             assert m.state() == before
             assert m.push(e) == after
             assert m.state() == pushed
-    for e, before in zip(reversed(events), reversed(states)):
+    for e, before in zip(reversed(events), reversed(states), strict=True):
         assert m.pop() == e
         assert m.state() == before
     assert m.state() == Match(m.setup).state()
@@ -284,7 +284,7 @@ def test_legal_placements_are_exactly_the_previews_that_pass(cfg, seed):
     tiles = [t for t in tiles_of_set(6) if t not in h.layout]
     for tile in rng.sample(tiles, min(4, len(tiles))):
         legal = {
-            frozenset(zip(pv.placement.cells, (pv.placement.first, pv.placement.second))): pv
+            frozenset(zip(pv.placement.cells, (pv.placement.first, pv.placement.second), strict=True)): pv
             for pv in m.legal_placements(tile)
         }
         brute = {}
@@ -316,7 +316,7 @@ def test_unplayed_and_hand_values(cfg):
             assert h.turns[turn - 1].exposed is tile and h.turns[turn - 1].seat == seat
             setter = h.set_at(tile)
             assert setter is None or setter.seat == seat
-    assert m.totals == dict(zip(m.setup.sides, m.scores))
+    assert m.totals == dict(zip(m.setup.sides, m.scores, strict=True))
     if m.winner is not None:
         assert m.phase == "over" and m.to_move is None and m.next_double is None
         assert m.legal_placements("6-6") == () and not m.preview("6-6", [[0, 0], [1, 0]]).ok

@@ -1011,3 +1011,20 @@ def test_a_direction_needs_a_first_cell(shared):
     t.pick("6-1")
     t.toward("North")
     assert t.error == "tap the cell for the first half first" and t.preview is None
+
+
+def test_a_blocked_hand_opened_again_is_ready_to_settle(shared):
+    """A reload or a resume after a block: the tiles left are prefilled, as right after the block."""
+    record = {
+        "format": "scorekeeper/1",
+        "game": "broadway",
+        "players": ["Ann", "Ben", "Cy", "Di"],
+        "hands": [{"leader": "Ann", "turns": [{"play": "6-6", "at": [[0, 0], [1, 0]]}] + [{"pass": True}] * 4}],
+    }
+    mid = shared.store.import_record(record)
+    t = BroadwayTableModel(shared, mid)
+    assert t.phase == "unplayed" and t.unplayed == {"Ann": 6, "Ben": 7, "Cy": 7, "Di": 7}
+    penalties, problem = t.penalty_preview()
+    assert problem is None and penalties == {"North-South": -13, "East-West": -14}
+    t.settle()
+    assert t.error is None and t.phase == "start" and t.totals == {"North-South": -13, "East-West": -14}

@@ -43,7 +43,6 @@ import time
 import urllib.error
 import urllib.request
 from re import Pattern
-from typing import Union
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -407,7 +406,7 @@ def read_texts(page) -> list[str]:
     return page.evaluate(_READ_TEXTS_JS)
 
 
-TextMatch = Union[str, Pattern[str]]
+TextMatch = str | Pattern[str]
 
 
 def wait_text(page, text: TextMatch, timeout: float = ACTION_TIMEOUT) -> None:

@@ -49,11 +49,11 @@ class Table:
         self.check()
 
     def check(self):
-        for side, score in zip(self.m.setup.sides, self.m.scores):
+        for side, score in zip(self.m.setup.sides, self.m.scores, strict=True):
             wait_text(self.page, f"Score {side} {score}")
 
     def scores(self):
-        return dict(zip(self.m.setup.sides, self.m.scores))
+        return dict(zip(self.m.setup.sides, self.m.scores, strict=True))
 
 
 def test_a_trinidad_match_to_14(server, app):

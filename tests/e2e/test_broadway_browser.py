@@ -56,7 +56,7 @@ def new_match(page, leader: str | None) -> None:
     tap(page, "New match")
     tap(page, "Game: Broadway")
     wait_text(page, "Who holds 6-6?")
-    for seat, name in zip(SEATS, NAMES):
+    for seat, name in zip(SEATS, NAMES, strict=True):
         harness.enter(page, seat, name)
     if leader:
         tap(page, f"Who holds 6-6?: {leader}")
@@ -93,7 +93,7 @@ def test_a_short_broadway_hand(server, app):
         tap(page, "Pass")
         m.pass_()
     wait_text(page, "Hand 1 on 6-6, tiles left")
-    due = dict(zip(NAMES, m.hand.due))
+    due = dict(zip(NAMES, m.hand.due, strict=True))
     for name, n in due.items():
         wait_text(page, f"{name} left {n}")  # prefilled: 7 - tiles set
     pens = m.penalties_preview(due)
@@ -143,7 +143,7 @@ def short_hand(
             wait_text(page, re.compile(rf"^Hand {m.hand.number} on {d}-{d}, {who} to play"))
             tap(page, "Redo")
     wait_text(page, f"Hand {m.hand.number} on {d}-{d}, tiles left")
-    due = dict(zip(NAMES, m.hand.due))
+    due = dict(zip(NAMES, m.hand.due, strict=True))
     for name, n in due.items():
         wait_text(page, f"{name} left {n}")
     tap(page, "Settle hand")

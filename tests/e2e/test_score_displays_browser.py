@@ -16,8 +16,8 @@ from e2e.app_driver import new_match, play_note
 from e2e.harness import read_texts, wait_text
 from scorekeeper.allfives.engine import Match, Setup
 from scorekeeper.allfives.events import StartHand
-from scorekeeper.tally import pegs, tally
 from scorekeeper.allfives.timeline import EACH_SUBTRACTS_NOTE
+from scorekeeper.tally import pegs, tally
 
 pytestmark = pytest.mark.browser
 

@@ -273,7 +273,7 @@ class CrashHarness:
                 os.kill(int(line.split()[1]), signal.SIGKILL)
             proc.kill()
             proc.wait()
-            raise AssertionError(f"{syscall} #{nth} was never reached")
+            raise AssertionError(f"{syscall} #{nth} was never reached") from None
         assert proc.returncode in (-signal.SIGKILL, 128 + signal.SIGKILL), (
             f"{syscall} #{nth}: exit {proc.returncode}; stderr: {err.read_text(errors='replace')[-2000:]}"
         )
@@ -1058,7 +1058,7 @@ def test_only_one_of_several_instances_started_at_once_gets_the_database(tmp_pat
         lines = [p.stdout.readline().decode() for p in procs]
         holding = [line for line in lines if line.startswith("holding ")]
         assert len(holding) == 1, lines
-        for p, line in zip(procs, lines):
+        for p, line in zip(procs, lines, strict=True):
             if not line.startswith("holding "):
                 assert p.wait(timeout=30) == 3 and line.startswith("locked "), (line, p.stderr.read())
                 assert_locked_message(line, db)

@@ -1,4 +1,4 @@
-"""The paper-style displays (../shared/spec/tally.md): the Holsey-Tidwell X
+"""The paper-style displays (docs/rules/tally.md): the Holsey-Tidwell X
 tally and the cribbage pegboard as data, the score timeline they are built
 from, the score screen's displays, and the ``tally`` / ``pegboard`` commands."""
 

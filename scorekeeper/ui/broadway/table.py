@@ -68,6 +68,7 @@ class BroadwayTableModel(TableModel):
         self.preview: Preview | None = None  # the placement waiting for "Set it"
         self.zoom = 1.0
         self.unplayed: dict[str, int] = {}
+        self._prefill_unplayed()  # a blocked hand opened again (reload, resume) is ready to settle
 
     # ------------------------------------------------------------- reading
     @property
@@ -347,10 +348,14 @@ class BroadwayTableModel(TableModel):
             self._clear()
             self._after()
 
-    def _after(self) -> None:
+    def _prefill_unplayed(self) -> None:
+        """After a blocked hand: each player's tiles left, 7 minus the tiles they set."""
         h = self._match.hand
         if self.phase == "unplayed" and h is not None:
             self.unplayed = {p: h.held(i) for i, p in enumerate(self.players)}
+
+    def _after(self) -> None:
+        self._prefill_unplayed()
         self._changed()
 
     def set_unplayed(self, player: str, n: int) -> None:

@@ -1,0 +1,76 @@
+"""The house rules of the layout: the engines know nothing of Flet or TinyDB (only
+each game's ``entries.py``, the store's view of it, reaches the store), the
+view-models know nothing of Flet, and no module of the app grows past about 400 lines."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from support import ROOT
+
+ENGINES = [
+    "scorekeeper.registry",
+    "scorekeeper.envelope",
+    "scorekeeper.dominoes",
+    "scorekeeper.allfives",
+    "scorekeeper.allfives.notation",
+    "scorekeeper.allfives.timeline",
+    "scorekeeper.allfives.simulate",
+    "scorekeeper.allfours",
+    "scorekeeper.allfours.timeline",
+    "scorekeeper.broadway",
+    "scorekeeper.broadway.timeline",
+    "scorekeeper.broadway.simulate",
+    "scorekeeper.tally.svg",
+]
+VIEW_MODELS = [
+    "scorekeeper.ui.base",
+    "scorekeeper.ui.history",
+    "scorekeeper.ui.score",
+    "scorekeeper.ui.allfives.form",
+    "scorekeeper.ui.allfives.table",
+    "scorekeeper.ui.allfives.drawing",
+    "scorekeeper.ui.allfours.form",
+    "scorekeeper.ui.allfours.table",
+    "scorekeeper.ui.broadway.form",
+    "scorekeeper.ui.broadway.table",
+]
+
+
+def loaded_after_importing(modules: list[str]) -> set[str]:
+    """The top-level packages a fresh interpreter has loaded after importing ``modules``."""
+    code = "import sys\n" + "".join(f"import {m}\n" for m in modules) + "print(' '.join(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    return {name.split(".")[0] for name in out.stdout.split()}
+
+
+def test_the_engines_import_neither_flet_nor_tinydb():
+    loaded = loaded_after_importing(ENGINES)
+    assert "scorekeeper" in loaded
+    assert not loaded & {"flet", "flet_web", "tinydb"}
+
+
+def test_the_view_models_import_no_flet():
+    loaded = loaded_after_importing(VIEW_MODELS)
+    assert "tinydb" in loaded  # they reach the store
+    assert not loaded & {"flet", "flet_web"}
+
+
+def test_no_module_of_the_app_is_over_about_400_lines():
+    sizes = {
+        p.relative_to(ROOT): len(p.read_text(encoding="utf-8").splitlines())
+        for p in (ROOT / "scorekeeper" / "ui").rglob("*.py")
+    }
+    assert len(sizes) > 20
+    assert {str(p): n for p, n in sizes.items() if n > 420} == {}
+
+
+def test_every_game_of_the_registry_has_the_same_engine_package_shape():
+    from scorekeeper import registry
+
+    for game in registry.games():
+        package = Path(ROOT, "scorekeeper", game.id.replace("-", ""))
+        present = {p.stem for p in package.glob("*.py")}
+        assert {"engine", "record", "text", "timeline", "entries", "game"} <= present, game.id
