@@ -122,6 +122,11 @@ class GameScreens(Protocol):
         """The table screen of one match (``/table/<id>``)."""
         ...
 
+    def history_blocks(self, summary: dict[str, Any]) -> list[str]:
+        """A stored match on the History screen: blocks of text (``summary`` is the
+        ``scorekeeper score`` object)."""
+        ...
+
 
 def screens_of(game: Any) -> GameScreens | None:
     """The screens of a game (imported on first use), or None when it has none."""

@@ -15,6 +15,7 @@ from collections.abc import Callable
 import flet as ft
 
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.ui.allfives.history import history_blocks
 from scorekeeper.ui.allfives.layout_view import count_line, layout_view
 from scorekeeper.ui.allfives.new_match_view import NewMatch
 from scorekeeper.ui.allfives.panels import Editing, corrections_panel, hand_end_panel, leader_panel, play_panel
@@ -22,7 +23,7 @@ from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.base import Shared
 from scorekeeper.ui.widgets import PAD, cannot_open, error_box, go, score_chips, top_bar
 
-__all__ = ["BLURB", "NewMatch", "Table"]
+__all__ = ["BLURB", "NewMatch", "Table", "history_blocks"]
 
 BLURB = "All Fives at the table: enter each tile as it is set"
 
