@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +21,25 @@ from scorekeeper.errors import RecordFormatError
 FORMAT = "scorekeeper/1"
 ENVELOPE_KEYS = ("format", "game", "players", "teams", "rules", "hands")
 METADATA_KEYS = ("id", "title", "started", "notes")
+
+
+def new_record(
+    game: str,
+    players: Iterable[str],
+    teams: Mapping[str, Iterable[str]] | None = None,
+    rules: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The envelope of a new match's record (what every game's ``Setup.new`` reads).
+
+    >>> new_record("all-fives", ["Ann", "Ben"], rules={"target": 100})
+    {'format': 'scorekeeper/1', 'game': 'all-fives', 'players': ['Ann', 'Ben'], 'rules': {'target': 100}}
+    """
+    record: dict[str, Any] = {"format": FORMAT, "game": game, "players": list(players)}
+    if teams is not None:
+        record["teams"] = {k: list(v) for k, v in teams.items()}
+    if rules is not None:
+        record["rules"] = dict(rules)
+    return record
 
 
 def type_name(value: Any) -> str:

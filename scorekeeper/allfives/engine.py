@@ -36,7 +36,7 @@ from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
 from scorekeeper.allfives.layout import Layout
 from scorekeeper.allfives.rules import Rules, worth
 from scorekeeper.dominoes.tiles import Tile, tiles_of_set
-from scorekeeper.envelope import FORMAT, Envelope
+from scorekeeper.envelope import Envelope, new_record
 from scorekeeper.errors import (
     AmbiguousPlacementError,
     ClaimError,
@@ -103,12 +103,7 @@ class Setup:
         rules: Mapping[str, Any] | None = None,
     ) -> Setup:
         """A setup for a new match: the players in seating order, the sides, the rule options."""
-        record: dict[str, Any] = {"format": FORMAT, "game": GAME_ID, "players": list(players)}
-        if teams is not None:
-            record["teams"] = {k: list(v) for k, v in teams.items()}
-        if rules is not None:
-            record["rules"] = dict(rules)
-        return cls.of(record)
+        return cls.of(new_record(GAME_ID, players, teams, rules))
 
 
 class Turn(NamedTuple):

@@ -47,7 +47,7 @@ from scorekeeper.allfours.events import (
     TurnUp,
 )
 from scorekeeper.allfours.variants import CARD_POINTS, DEFAULT_VARIANT, RANKS, VARIANTS, Variant
-from scorekeeper.envelope import FORMAT, Envelope, type_name
+from scorekeeper.envelope import Envelope, new_record, type_name
 from scorekeeper.errors import (
     HandOverError,
     IllegalEntryError,
@@ -152,12 +152,7 @@ class Setup:
         rules: Mapping[str, Any] | None = None,
     ) -> Setup:
         """A setup for a new match: the players in seating order, the teams, the rule options."""
-        record: dict[str, Any] = {"format": FORMAT, "game": GAME_ID, "players": list(players)}
-        if teams is not None:
-            record["teams"] = {k: list(v) for k, v in teams.items()}
-        if rules is not None:
-            record["rules"] = dict(rules)
-        return cls.of(record)
+        return cls.of(new_record(GAME_ID, players, teams, rules))
 
     def next_dealer(self, dealer: int) -> int:
         """The next dealer: to the right in Trinidad (counter-clockwise), else to the left."""

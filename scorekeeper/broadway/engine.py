@@ -38,7 +38,7 @@ from typing import Any, final, overload
 
 from scorekeeper.broadway.grid import HIGHEST, Cell, Layout, Placement, adjacent, neighbours, parse_pips, points_for
 from scorekeeper.dominoes.tiles import Tile
-from scorekeeper.envelope import Envelope, type_name
+from scorekeeper.envelope import Envelope, new_record, type_name
 from scorekeeper.errors import (
     HandOverError,
     IllegalEntryError,
@@ -210,12 +210,7 @@ class Setup:
         rules: Mapping[str, Any] | None = None,
     ) -> Setup:
         """A setup from the four players (North, East, South, West) for a new match."""
-        record: dict[str, Any] = {"format": "scorekeeper/1", "game": "broadway", "players": list(players)}
-        if teams is not None:
-            record["teams"] = {k: list(v) for k, v in teams.items()}
-        if rules is not None:
-            record["rules"] = dict(rules)
-        return cls.of(record)
+        return cls.of(new_record("broadway", players, teams, rules))
 
     def seat_of(self, name: Any) -> int | None:
         """The seat (0..3) of a player's name, or of a seat's name (``"East"``) when no

@@ -37,6 +37,7 @@ __all__ = [
     "game_of",
     "game_title",
     "games_with_screens",
+    "history_blocks",
     "names_problem",
     "open_match",
     "screens_of",
@@ -122,10 +123,8 @@ class GameScreens(Protocol):
         """The table screen of one match (``/table/<id>``)."""
         ...
 
-    def history_blocks(self, summary: dict[str, Any]) -> list[str]:
-        """A stored match on the History screen: blocks of text (``summary`` is the
-        ``scorekeeper score`` object)."""
-        ...
+    # Optional: ``history_blocks(summary) -> list[str]``, a stored match on the History
+    # screen as blocks of text (else :func:`history_blocks` shows its ``--text`` table).
 
 
 def screens_of(game: Any) -> GameScreens | None:
@@ -134,6 +133,16 @@ def screens_of(game: Any) -> GameScreens | None:
     if name is None:
         return None
     return cast(GameScreens, importlib.import_module(name))
+
+
+def history_blocks(summary: dict[str, Any]) -> list[str]:
+    """A stored match on the History screen (``summary``: its ``scorekeeper score`` object):
+    its game's screens' own blocks of text where they have them, else its ``--text`` table."""
+    screens = screens_of(summary.get("game"))
+    own: Callable[[dict[str, Any]], list[str]] | None = getattr(screens, "history_blocks", None)
+    if own is not None:
+        return own(summary)
+    return [registry.get(summary["game"]).render(summary)]
 
 
 def games_with_screens() -> list[registry.Game]:

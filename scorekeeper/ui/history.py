@@ -103,7 +103,3 @@ class HistoryModel(Model):
             self.error = str(e)
             self._changed()
             return None
-
-    def text(self, summary: dict[str, Any]) -> str:
-        """The scored match as the ``scorekeeper score --text`` table."""
-        return registry.get(summary["game"]).render(summary)

@@ -6,7 +6,7 @@ from typing import Any
 
 import flet as ft
 
-from scorekeeper.ui.base import Shared, screens_of
+from scorekeeper.ui.base import Shared, history_blocks
 from scorekeeper.ui.history import PAGE_SIZE, HistoryModel
 from scorekeeper.ui.widgets import cannot_open, error_box, go, heading
 
@@ -44,12 +44,6 @@ def _card(m: dict[str, Any]) -> ft.Control:
             ),
         )
     )
-
-
-def _blocks(hist: HistoryModel, summary: dict[str, Any]) -> list[str]:
-    """The game's own History view of a match, else its ``--text`` table."""
-    screens = screens_of(summary.get("game"))
-    return screens.history_blocks(summary) if screens is not None else [hist.text(summary)]
 
 
 @ft.component
@@ -120,7 +114,7 @@ def StoredMatch(shared: Shared, mid: str) -> ft.Control:
             ", ".join(f"{k} {v}" for k, v in summary["scores"].items())
             + (f" - {summary['winner']} won" if summary["winner"] else "")
         ),
-        *[ft.Text(block, font_family="monospace", size=13) for block in _blocks(hist, summary)],
+        *[ft.Text(block, font_family="monospace", size=13) for block in history_blocks(summary)],
         ft.Row(
             [
                 ft.FilledTonalButton(

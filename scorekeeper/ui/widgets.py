@@ -30,6 +30,7 @@ __all__ = [
     "tile_button",
     "tile_face",
     "top_bar",
+    "winner_panel",
 ]
 
 PAD = 12
@@ -152,6 +153,27 @@ def score_chips(scores: dict[str, int], after: str) -> ft.Control:
     ]
     chips.append(ft.Text(after, color=ft.Colors.ON_SURFACE_VARIANT))
     return ft.Row(chips, wrap=True, spacing=8)
+
+
+def winner_panel(line: str, new_match: str) -> ft.Control:
+    """The match is won: ``line`` says who, how and when; a new match (``new_match``: its
+    route) or History."""
+    return ft.Container(
+        content=ft.Column(
+            [
+                ft.Text(line, size=24, weight=ft.FontWeight.BOLD, semantics_label=f"Winner {line}"),
+                ft.Row(
+                    [
+                        ft.OutlinedButton(content="New match", on_click=go(new_match)),
+                        ft.OutlinedButton(content="History", on_click=go("/history")),
+                    ]
+                ),
+            ]
+        ),
+        bgcolor=ft.Colors.PRIMARY_CONTAINER,
+        padding=PAD,
+        border_radius=12,
+    )
 
 
 def svg_image(svg: str, label: str, max_width: float = 390) -> ft.Control:

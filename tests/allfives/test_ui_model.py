@@ -8,6 +8,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import RECORDS
 
 from scorekeeper.allfives.engine import Match
 from scorekeeper.allfives.notation import parse_turn_text
@@ -575,3 +576,19 @@ def test_an_all_fours_match_opens_in_its_own_screens_and_the_all_fives_ones_refu
         assert hist.export(mid)
     finally:
         shared.close()
+
+
+def test_history_shows_each_game_its_own_way(shared):
+    """All Fives: one short block per hand; All Fours (no blocks of its own): its --text table."""
+    from scorekeeper import registry
+    from scorekeeper.ui.base import history_blocks
+
+    fives = shared.store.import_record(json.loads((RECORDS / "two-hands.json").read_text()))
+    fours = shared.store.import_record(
+        {"format": "scorekeeper/1", "game": "all-fours", "players": ["Ann", "Ben"], "hands": [{"dealer": "Ann"}]}
+    )
+    hist = HistoryModel(shared)
+    blocks = history_blocks(hist.summary(fives))
+    assert len(blocks) == 2 and blocks[0].startswith("Hand 1 (") and "(count " in blocks[0]
+    summary = hist.summary(fours)
+    assert history_blocks(summary) == [registry.get("all-fours").render(summary)]

@@ -12,7 +12,7 @@ import pytest
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store, entries_of
-from scorekeeper.ui.base import games_with_screens, screens_of
+from scorekeeper.ui.base import games_with_screens, history_blocks, screens_of
 from scorekeeper.ui.history import HistoryModel
 
 from .toygame.game import GAME
@@ -91,7 +91,7 @@ def test_history_shows_it_and_the_shell_offers_no_table_for_it(toy, shared):
     assert item["title"] == "Tens" and item["playable"] is False  # no screens: no "Play"
     summary = hist.summary(mid)
     assert summary is not None and summary["scores"] == {"Ann": 20, "Ben": 4}
-    assert hist.text(summary).startswith("Tens: Ann vs Ben")
+    assert history_blocks(summary) == [GAME.render(summary)]  # no screens: its --text table
     assert json.loads(hist.export(mid) or "") == RECORD
     assert screens_of("toy-tens") is None and "toy-tens" not in [g.id for g in games_with_screens()]
     assert shared.resume() is None  # Home resumes only what it can show

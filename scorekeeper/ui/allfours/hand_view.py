@@ -14,22 +14,14 @@ import flet as ft
 
 from scorekeeper.allfours.variants import RANKS
 from scorekeeper.tally.svg import SIDE_COLOURS, pegboard_svg
+from scorekeeper.ui import widgets
 from scorekeeper.ui.allfours.count import COUNTING_RANKS, Chips
 from scorekeeper.ui.allfours.table import FoursTableModel
-from scorekeeper.ui.widgets import PAD, choice_row, error_box, go, heading, labelled, svg_image
+from scorekeeper.ui.widgets import PAD, choice_row, error_box, heading, labelled, on, svg_image
 
 __all__ = ["board", "deal_next", "deal_section", "end_section", "penalty_section", "winner_panel"]
 
 _UNSET = "-unset-"  # a fact not entered yet (None is "nobody")
-
-
-def _tap(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
-    """A click handler calling ``fn(*args)`` (the arguments bound now, not at the click)."""
-
-    def handler(e: Any = None) -> None:
-        fn(*args)
-
-    return handler
 
 
 def _section(title: str, rows: list[ft.Control]) -> ft.Control:
@@ -111,13 +103,13 @@ def deal_section(t: FoursTableModel) -> ft.Control | None:
     buttons: list[ft.Control] = []
     for r in RANKS:
         text = f"{r} +{values[r]}" if r in values else r
-        handler = _tap(t.turn_up, r)
+        handler = on(t.turn_up, r)
         kind = ft.FilledButton if r in turned else ft.FilledTonalButton if r in values else ft.OutlinedButton
         btn = kind(content=text, on_click=handler)
         buttons.append(labelled(btn, f"turn up {r}", handler))
     rows.append(ft.Row(buttons, wrap=True, spacing=4, run_spacing=4))
     if turned:
-        rows.append(ft.TextButton(content="Clear the turn-up", on_click=_tap(t.clear_turn_up)))
+        rows.append(ft.TextButton(content="Clear the turn-up", on_click=on(t.clear_turn_up)))
     rows.append(
         choice_row(
             f"{t.beggar} begs?",
@@ -163,7 +155,7 @@ def end_section(t: FoursTableModel) -> ft.Control:
     if "game_cards" in f or ("game" in f and card_points and sum(card_points) > 1):
         rows.append(ft.Text("Card points: " + t.entered().get("game", "")))
     rows.append(
-        ft.OutlinedButton(content="Count the cards for Game", icon=ft.Icons.CALCULATE, on_click=_tap(t.open_counting))
+        ft.OutlinedButton(content="Count the cards for Game", icon=ft.Icons.CALCULATE, on_click=on(t.open_counting))
     )
     if t.counting is not None:
         rows.append(_counting(t))
@@ -178,7 +170,7 @@ def _counting(t: FoursTableModel) -> ft.Control:
     for side in c.sides:
         buttons: list[ft.Control] = []
         for r in COUNTING_RANKS:
-            handler = _tap(t.count_card, side, r)
+            handler = on(t.count_card, side, r)
             buttons.append(
                 labelled(
                     ft.OutlinedButton(content=f"+{r}", on_click=handler, disabled=c.left(r) == 0),
@@ -186,7 +178,7 @@ def _counting(t: FoursTableModel) -> ft.Control:
                     handler,
                 )
             )
-        undo = _tap(t.uncount, side)
+        undo = on(t.uncount, side)
         buttons.append(
             labelled(
                 ft.IconButton(icon=ft.Icons.BACKSPACE_OUTLINED, on_click=undo), f"{side} remove the last card", undo
@@ -207,9 +199,9 @@ def _counting(t: FoursTableModel) -> ft.Control:
             [
                 ft.FilledButton(
                     content="Enter Game (" + ", ".join(f"{s} {p}" for s, p in pts.items()) + ")",
-                    on_click=_tap(t.enter_counted),
+                    on_click=on(t.enter_counted),
                 ),
-                ft.TextButton(content="Cancel", on_click=_tap(t.close_counting)),
+                ft.TextButton(content="Cancel", on_click=on(t.close_counting)),
             ],
             wrap=True,
         )
@@ -220,7 +212,7 @@ def _counting(t: FoursTableModel) -> ft.Control:
 
 
 # ---------------------------------------------------------------- penalties
-def _penalty_tap(t: FoursTableModel, kind: str) -> Callable[[Any], None]:
+def _penaltyon(t: FoursTableModel, kind: str) -> Callable[[Any], None]:
     """A misdeal is entered at once; the other penalties open (or close) their question."""
 
     def handler(e: Any = None) -> None:
@@ -252,7 +244,7 @@ def penalty_section(t: FoursTableModel, award_points: str, set_award_points: Cal
     rows: list[ft.Control] = []
     buttons: list[ft.Control] = []
     for text, kind in kinds:
-        handler = _penalty_tap(t, kind)
+        handler = _penaltyon(t, kind)
         buttons.append(labelled(ft.OutlinedButton(content=text, on_click=handler), f"penalty {text.lower()}", handler))
     rows.append(ft.Row(buttons, wrap=True, spacing=6))
     asked = t.penalty
@@ -268,7 +260,7 @@ def penalty_section(t: FoursTableModel, award_points: str, set_award_points: Cal
             "peek": t.peek,
         }[asked]
         rows.append(choice_row(what, [(p, p) for p in t.players], None, act))
-        rows.append(ft.TextButton(content="Cancel", on_click=_tap(t.ask_penalty, None)))
+        rows.append(ft.TextButton(content="Cancel", on_click=on(t.ask_penalty, None)))
     elif asked == "award":
         rows.append(
             ft.TextField(
@@ -291,7 +283,7 @@ def penalty_section(t: FoursTableModel, award_points: str, set_award_points: Cal
                 t.ask_penalty("award")
 
         rows.append(choice_row("Award to", [(s, s) for s in t.sides], None, give))
-        rows.append(ft.TextButton(content="Cancel", on_click=_tap(t.ask_penalty, None)))
+        rows.append(ft.TextButton(content="Cancel", on_click=on(t.ask_penalty, None)))
     pens = t.facts.get("penalties") or []
     if pens:
         rows.append(ft.Text("This hand: " + "; ".join(_penalty_text(p) for p in pens)))
@@ -305,7 +297,7 @@ def deal_next(t: FoursTableModel) -> list[ft.Control]:
     suggested = t.suggested_dealer()
     buttons: list[ft.Control] = [
         (ft.FilledButton if name == suggested else ft.OutlinedButton)(
-            content=f"{name} deals", on_click=_tap(t.start_hand, name)
+            content=f"{name} deals", on_click=on(t.start_hand, name)
         )
         for name in t.players
     ]
@@ -315,20 +307,4 @@ def deal_next(t: FoursTableModel) -> list[ft.Control]:
 
 def winner_panel(t: FoursTableModel) -> ft.Control:
     """The match is won: who, where in the counting order; a new match or History."""
-    line = t.winner_line() or ""
-    return ft.Container(
-        content=ft.Column(
-            [
-                ft.Text(line, size=24, weight=ft.FontWeight.BOLD, semantics_label=f"Winner {line}"),
-                ft.Row(
-                    [
-                        ft.OutlinedButton(content="New match", on_click=go("/new/all-fours")),
-                        ft.OutlinedButton(content="History", on_click=go("/history")),
-                    ]
-                ),
-            ]
-        ),
-        bgcolor=ft.Colors.PRIMARY_CONTAINER,
-        padding=PAD,
-        border_radius=12,
-    )
+    return widgets.winner_panel(t.winner_line() or "", "/new/all-fours")

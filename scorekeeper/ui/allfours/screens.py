@@ -19,7 +19,6 @@ from typing import Any
 
 import flet as ft
 
-from scorekeeper.allfours.game import GAME
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.allfours.form import PLAYER_COUNTS, VARIANT_CHOICES, FoursNewMatchForm, variant_line
 from scorekeeper.ui.allfours.hand_view import (
@@ -45,14 +44,9 @@ from scorekeeper.ui.widgets import (
     top_bar,
 )
 
-__all__ = ["BLURB", "NewMatch", "Table", "history_blocks"]
+__all__ = ["BLURB", "NewMatch", "Table"]
 
 BLURB = "All Fours: the facts of each hand"
-
-
-def history_blocks(summary: dict[str, Any]) -> list[str]:
-    """A stored match on the History screen: the ``scorekeeper score --text`` table."""
-    return [GAME.render(summary)]
 
 
 FoursFormVM = ft.observable(FoursNewMatchForm)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import flet as ft
 
 from scorekeeper.ui.broadway.table import BroadwayTableModel
-from scorekeeper.ui.widgets import PAD, go, heading, labelled, on
+from scorekeeper.ui.widgets import PAD, heading, labelled, on, winner_panel
 
 __all__ = ["over_panel", "play_panel", "start_panel", "unplayed_panel"]
 
@@ -134,22 +134,4 @@ def start_panel(t: BroadwayTableModel) -> list[ft.Control]:
 
 def over_panel(t: BroadwayTableModel) -> list[ft.Control]:
     """The match is won: who won, how and when; a new match, History."""
-    line = t.winner_line() or ""
-    return [
-        ft.Container(
-            content=ft.Column(
-                [
-                    ft.Text(line, size=24, weight=ft.FontWeight.BOLD, semantics_label=f"Winner {line}"),
-                    ft.Row(
-                        [
-                            ft.OutlinedButton(content="New match", on_click=go("/new/broadway")),
-                            ft.OutlinedButton(content="History", on_click=go("/history")),
-                        ]
-                    ),
-                ]
-            ),
-            bgcolor=ft.Colors.PRIMARY_CONTAINER,
-            padding=PAD,
-            border_radius=12,
-        )
-    ]
+    return [winner_panel(t.winner_line() or "", "/new/broadway")]

@@ -15,12 +15,10 @@ after a blocked hand, the next hand's leader, the winner), and the hand's turns.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 import flet as ft
 
 from scorekeeper.broadway.engine import SEATS
-from scorekeeper.broadway.game import GAME
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.base import Shared
 from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
@@ -39,14 +37,9 @@ from scorekeeper.ui.widgets import (
     top_bar,
 )
 
-__all__ = ["BLURB", "NewMatch", "Table", "history_blocks"]
+__all__ = ["BLURB", "NewMatch", "Table"]
 
 BLURB = "Broadway: the grid"
-
-
-def history_blocks(summary: dict[str, Any]) -> list[str]:
-    """A stored match on the History screen: the ``scorekeeper score --text`` table."""
-    return [GAME.render(summary)]
 
 
 # The view-models, observable: assigning ``revision`` (done by every action) redraws.
