@@ -109,7 +109,7 @@ def play(page, tile: str, on: str | None) -> None:
     click(page, f"tile {tile}")
     if on is not None:
         wait_text(page, re.compile(f"^{re.escape(tile)} fits \\d ends"))
-        click(page, f"on {on}")
+        harness.button_starting(page, f"set {tile} on {on}: ").click()
     wait_text(page, re.compile(f"^Note: .* set {re.escape(tile)}: "))
 
 
@@ -372,7 +372,7 @@ def run(out: Path, scale: float) -> list[Path]:
                     go_home(page)
 
                     # 3. hand end: hand size 3, Ann dominoes, Ben's 4-4 picked
-                    new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand size": 3})
+                    new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand_size": 3})
                     for tile in HAND_END_PLAYS:
                         play(page, tile, None)
                     wait_text(page, "Hand 1, hand over")

@@ -27,7 +27,7 @@ from scorekeeper.ui.base import GameScreens, Shared, game_of, game_title, games_
 from scorekeeper.ui.history_view import History, StoredMatch
 from scorekeeper.ui.home_view import Home
 from scorekeeper.ui.score_view import Score
-from scorekeeper.ui.widgets import PAD, cannot_open
+from scorekeeper.ui.widgets import PAD, Viewport, ViewportContext, cannot_open
 
 __all__ = ["App", "GameTable", "make_main"]
 
@@ -51,7 +51,7 @@ def _new_match(screens: GameScreens, shared: Shared) -> Callable[[], Any]:
 
 
 @ft.component
-def App(shared: Shared) -> ft.Control:
+def App(shared: Shared, viewport: Viewport | None = None) -> ft.Control:
     def param_screen(comp: Callable[..., Any]) -> Callable[[], Any]:
         @ft.component
         def Screen() -> Any:
@@ -67,24 +67,21 @@ def App(shared: Shared) -> ft.Control:
         if not new_routes:
             new_routes.append(ft.Route(path="new", component=_new_match(screens, shared)))
         new_routes.append(ft.Route(path=f"new/{g.id}", component=_new_match(screens, shared)))
-    return ft.SafeArea(
-        content=ft.Container(
-            content=ft.Router(
-                [
-                    ft.Route(index=True, component=lambda: Home(shared)),
-                    *new_routes,
-                    ft.Route(path="table/:mid", component=param_screen(GameTable)),
-                    ft.Route(path="score/:mid", component=param_screen(Score)),
-                    ft.Route(path="history", component=lambda: History(shared)),
-                    ft.Route(path="history/:mid", component=param_screen(StoredMatch)),
-                ],
-                not_found=lambda: Home(shared),
-            ),
-            padding=PAD,
-            expand=True,
+    router = ViewportContext(
+        viewport or Viewport(),
+        lambda: ft.Router(
+            [
+                ft.Route(index=True, component=lambda: Home(shared)),
+                *new_routes,
+                ft.Route(path="table/:mid", component=param_screen(GameTable)),
+                ft.Route(path="score/:mid", component=param_screen(Score)),
+                ft.Route(path="history", component=lambda: History(shared)),
+                ft.Route(path="history/:mid", component=param_screen(StoredMatch)),
+            ],
+            not_found=lambda: Home(shared),
         ),
-        expand=True,
     )
+    return ft.SafeArea(content=ft.Container(content=router, padding=PAD, expand=True), expand=True)
 
 
 def make_main(shared: Shared) -> Callable[[ft.Page], None]:
@@ -96,6 +93,8 @@ def make_main(shared: Shared) -> Callable[[ft.Page], None]:
         page.theme = ft.Theme(color_scheme_seed=ft.Colors.TEAL)
         page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.TEAL)
         page.padding = 0
-        page.render(App, shared)
+        viewport = Viewport(page.width, page.height)
+        page.on_resize = lambda e: viewport.resize(e.width, e.height)
+        page.render(App, shared, viewport)
 
     return main

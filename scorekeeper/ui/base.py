@@ -52,6 +52,17 @@ class Shared:
     def __init__(self, path: Any = None) -> None:
         self.store = Store(path)
         self.lock = threading.RLock()
+        self._notices: dict[str, str] = {}
+
+    def announce(self, mid: str, note: str) -> None:
+        """A word for the next screen that opens match ``mid`` (e.g. who won the lots)."""
+        with self.lock:
+            self._notices[mid] = note
+
+    def take_notice(self, mid: str) -> str | None:
+        """The word left for match ``mid``, once."""
+        with self.lock:
+            return self._notices.pop(mid, None)
 
     def close(self) -> None:
         with self.lock:
@@ -171,7 +182,7 @@ class TableModel(Model):
         self._shared = shared
         self.mid = mid
         self.error: str | None = None
-        self.note: str | None = None  # what the last entry did, in words
+        self.note: str | None = shared.take_notice(mid)  # what the last entry did, in words
         with shared.lock:
             self._match = open_match(shared, mid, self.game)
 

@@ -16,6 +16,9 @@ from scorekeeper.ui.base import games_with_screens
 
 __all__ = [
     "PAD",
+    "Viewport",
+    "ViewportContext",
+    "use_viewport",
     "cannot_open",
     "choice_row",
     "error_box",
@@ -34,6 +37,34 @@ __all__ = [
 ]
 
 PAD = 12
+
+
+@ft.observable
+class Viewport:
+    """The size of the page (the browser window, the phone's screen), kept up to date by
+    the shell from the page's resize events: screens lay out to the width they have."""
+
+    def __init__(self, width: float | None = None, height: float | None = None) -> None:
+        self.width = float(width or 412)
+        self.height = float(height or 915)
+
+    def resize(self, width: float, height: float) -> None:
+        if (width, height) != (self.width, self.height):
+            self.width, self.height = float(width), float(height)
+
+    @property
+    def content_width(self) -> float:
+        """The width inside the page's padding."""
+        return max(240.0, self.width - 2 * PAD)
+
+
+#: The page's :class:`Viewport`, for any component that lays out to the width it has.
+ViewportContext = ft.create_context(Viewport())
+
+
+def use_viewport() -> Viewport:
+    """The page's size in a component (it renders again when the page is resized)."""
+    return ft.use_context(ViewportContext)
 
 
 def on(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
@@ -138,8 +169,9 @@ def top_bar(title: str, *actions: ft.Control) -> ft.Control:
     )
 
 
-def score_chips(scores: dict[str, int], after: str) -> ft.Control:
-    """Each side's score as a chip, then ``after`` (e.g. "to 250")."""
+def score_chips(scores: dict[str, int], after: str, wrap: bool = True) -> ft.Control:
+    """Each side's score as a chip, then ``after`` (e.g. "to 250"); ``wrap=False``: one
+    line of fixed height (it scrolls sideways when it is too long)."""
     chips: list[ft.Control] = [
         ft.Container(
             content=ft.Text(
@@ -152,7 +184,9 @@ def score_chips(scores: dict[str, int], after: str) -> ft.Control:
         for side, score in scores.items()
     ]
     chips.append(ft.Text(after, color=ft.Colors.ON_SURFACE_VARIANT))
-    return ft.Row(chips, wrap=True, spacing=8)
+    if wrap:
+        return ft.Row(chips, wrap=True, spacing=8)
+    return ft.Row(chips, spacing=8, scroll=ft.ScrollMode.HIDDEN)
 
 
 def winner_panel(line: str, new_match: str) -> ft.Control:
@@ -190,7 +224,12 @@ def svg_image(svg: str, label: str, max_width: float = 390) -> ft.Control:
 # ------------------------------------------------------------------ dominoes
 def _half(pips: int, size: float, strong: bool = True) -> ft.Control:
     return ft.Container(
-        content=ft.Text(str(pips), size=max(9, size * 0.55), weight=ft.FontWeight.BOLD if strong else None),
+        content=ft.Text(
+            str(pips),
+            size=max(9, size * 0.55),
+            weight=ft.FontWeight.BOLD if strong else None,
+            color=None if strong else ft.Colors.ON_SURFACE_VARIANT,
+        ),
         width=size,
         height=size,
         alignment=ft.Alignment.CENTER,
@@ -198,23 +237,33 @@ def _half(pips: int, size: float, strong: bool = True) -> ft.Control:
 
 
 def tile_face(
-    first: int, second: int, horizontal: bool, half: float, spinner: bool = False, mark: str | None = None
+    first: int,
+    second: int,
+    horizontal: bool,
+    half: float,
+    spinner: bool = False,
+    mark: str | None = None,
+    lit: bool = False,
+    dim: bool = False,
 ) -> ft.Control:
-    """A domino drawn as two halves with a line between them."""
+    """A domino drawn as two halves with a line between them (``lit``: a strong border,
+    ``dim``: pale digits)."""
     line = ft.Container(
         width=1 if horizontal else half * 0.8,
         height=half * 0.8 if horizontal else 1,
         bgcolor=ft.Colors.OUTLINE,
     )
-    parts = [_half(first, half), line, _half(second, half)]
+    parts = [_half(first, half, not dim), line, _half(second, half, not dim)]
     inner = ft.Row(parts, spacing=0, tight=True) if horizontal else ft.Column(parts, spacing=0, tight=True)
-    edge = 3 if spinner else 1
+    edge = 3 if spinner else 2 if lit or dim else 1  # a picker tile keeps its size, lit or not
     return ft.Container(
         content=inner,
         width=(2 * half + 1 if horizontal else half) + 2 * edge,
         height=(half if horizontal else 2 * half + 1) + 2 * edge,
         bgcolor=mark or ft.Colors.SURFACE_CONTAINER_HIGHEST,
-        border=ft.Border.all(edge, ft.Colors.PRIMARY if spinner else ft.Colors.OUTLINE),
+        border=ft.Border.all(
+            edge, ft.Colors.PRIMARY if spinner or lit else ft.Colors.OUTLINE_VARIANT if dim else ft.Colors.OUTLINE
+        ),
         border_radius=max(3, half * 0.15),
     )
 
@@ -222,9 +271,18 @@ def tile_face(
 def tile_button(
     tile: str, on_click: Any, label: str, fits: bool = True, half: float = 40, key: str | None = None
 ) -> ft.Control:
-    """A tile to tap (upright); a tile that does not fit now is drawn smaller and paler."""
+    """A tile to tap (upright): one that fits now is lit, one that does not is pale (at the same
+    size, so that it stays in its place when it comes to fit)."""
     a, b = (int(x) for x in tile.split("-"))
-    face = tile_face(a, b, False, half * (1 if fits else 0.8), mark=None if fits else ft.Colors.SURFACE_CONTAINER)
+    face = tile_face(
+        a,
+        b,
+        False,
+        half,
+        mark=ft.Colors.PRIMARY_CONTAINER if fits else ft.Colors.SURFACE_CONTAINER_LOW,
+        lit=fits,
+        dim=not fits,
+    )
     return ft.Container(
         content=labelled(ft.Container(content=face, on_click=on_click, ink=True, border_radius=6), label, on_click),
         key=key,

@@ -270,7 +270,9 @@ def test_correcting_an_earlier_entry_recounts_everything(shared):
     for tile, on in WORKED:
         play(t, tile, on)
     entries = t.fixes.entries()
-    assert entries[0] == (1, 1, "Ann: 3-2") and entries[2] == (1, 3, "Ann: 4-2 on 2-2")
+    assert (entries[0].hand, entries[0].where, entries[0].text) == (1, "leader", "Ann leads")
+    turns = [(e.hand, e.where, e.text) for e in entries if isinstance(e.where, int)]
+    assert turns[0] == (1, 1, "Ann: 3-2") and turns[2] == (1, 3, "Ann: 4-2 on 2-2")
     t.fixes.correct(1, 5, "6-3 on 3-2 junk")
     assert t.error.startswith("hand 1, turn 5: cannot read")
     t.fixes.correct(1, 1, "3-1")  # then 2-2 no longer fits: refused, nothing changed
@@ -315,7 +317,7 @@ def test_muggins_mode_and_the_muggins_button(shared):
 def _play_out(t: TableModel, rng: random.Random, stop_at_end=True) -> None:
     """Play random legal tiles (drawing when none fits, passing when nothing can be drawn)."""
     while t.phase == "play":
-        fits, _ = t.play.picker()
+        fits = [c.tile for c in t.play.picker() if c.state == "fits"]
         if fits and (rng.random() < 0.8 or t.play.drawable == 0):
             tile = rng.choice(fits)
             t.play.tap(tile)
@@ -335,7 +337,10 @@ def test_hand_end_tiles_picked_settlement_and_next_hand(shared):
     play(t2, "2-4", "2-2")  # Ann: her last tile -> domino
     assert t2.phase == "hand-end" and t2.hand_end.holding() == [("Ben", 1)]
     lines, problem = t2.hand_end.settlement_preview()
-    assert lines == [] and problem == "hand 1, remaining: Ben still holds 1 tile: pick them or type their pips"
+    # nothing entered yet: no error line, only who is still to be entered (issue 15: no error before an entry)
+    assert lines == [] and problem is None and t2.hand_end.waiting() == ["Ben"]
+    t2.hand_end.settle()
+    assert t2.error == "Ben: pick the tiles left or type their pips" and t2.phase == "hand-end"
     t2.hand_end.pick_for("Ben")
     t2.hand_end.pick_remaining("6-6")  # taps in the picker go to Ben's remaining tiles
     assert t2.hand_end.remaining == {"Ben": ["6-6"]} and t2.hand_end.picking_for is None

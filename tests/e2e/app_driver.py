@@ -12,7 +12,7 @@ import sys
 from e2e import harness
 
 #: text fields of the rule options (the others are rows of buttons)
-_TEXT_RULES = ("hand size", "target")
+_TEXT_RULES = ("hand_size", "target")
 
 
 def web_command(db: str, port: int) -> list[str]:
@@ -21,15 +21,18 @@ def web_command(db: str, port: int) -> list[str]:
 
 
 def new_match(page, names, *, leader, partners=False, hand_sizes=None, rules=None, start=True) -> None:
-    """Fill the new-match screen from Home; ``rules`` maps an option's label
-    ("hand size", "spinner", ...) to its value. With ``start`` the match is
-    started and the table is up with ``leader`` to play."""
+    """Fill the new-match screen from Home; ``rules`` maps a rule option's record key
+    (``hand_size``, ``spinner``, ...) to its record value; the option is found by the
+    words the screen shows for it. With ``start`` the match is started and the table is
+    up with ``leader`` to play."""
+    from scorekeeper.ui.allfives.form import RULE_WORDS
+
     harness.tap(page, "New match")
     harness.wait_text(page, "Start match")
     harness.tap(page, f"Players: {len(names)}")
     for i, name in enumerate(names, 1):
         harness.enter(page, f"Player {i}", name)
-    if partners:
+    if len(names) == 4 and not partners:  # four players play in partnerships unless switched off
         switch = page.get_by_role("switch")
         harness.settle(page, switch)
         switch.click()
@@ -39,10 +42,11 @@ def new_match(page, names, *, leader, partners=False, hand_sizes=None, rules=Non
     if rules:
         harness.tap(page, "All rule options")
         for key, value in rules.items():
+            words = RULE_WORDS[key]
             if key in _TEXT_RULES:
-                harness.enter(page, key, str(value))
+                harness.enter(page, words.name, str(value))
             else:
-                harness.tap(page, f"{key}: {value}")
+                harness.tap(page, f"{words.name}: {words.values[value]}")
         harness.scroll_to_top(page)  # before the form shrinks (see harness.scroll_to_top)
         harness.tap(page, "Hide rule options")
     harness.tap(page, f"First leader: {leader}")

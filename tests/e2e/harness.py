@@ -345,6 +345,14 @@ def button(page, name: str):
     return exact.or_(tooltip).or_(labelled)
 
 
+def button_starting(page, prefix: str):
+    """Locator for the one clickable control whose name starts with ``prefix`` (e.g. an end
+    of the All Fives drawing, ``set 6-2 on 2-2: count 12, scores 0``)."""
+    return page.locator(f"flt-semantics[role=button][aria-label^={_css_str(prefix)}]").or_(
+        page.locator("flt-semantics[role=button]").filter(has_text=re.compile("^" + re.escape(prefix)))
+    )
+
+
 def click(page, name: str, timeout: float = ACTION_TIMEOUT, dom: bool = False) -> None:
     """Click the control ``button(page, name)``.
 

@@ -59,7 +59,7 @@ def stored_record(server):
 
 def test_two_player_hand_to_a_domino(server, app):
     page = app
-    new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand size": 3})
+    new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand_size": 3})
     m = engine_for(["Ann", "Ben"], rules={"hand_size": 3})
     m.push(StartHand("Ann"))
     entries = []
@@ -180,7 +180,7 @@ def test_reload_and_restart_resume_mid_hand(server, app, context):
     # a tile that fits two ends asks which; the end is picked on the drawing
     click(page, "tile 6-2")
     wait_text(page, re.compile(r"^6-2 fits 2 ends"))
-    click(page, "set 6-2 on 2-2")
+    click(page, "set 6-2 on 2-2: count 12, scores 0")
     wait_text(page, "Note: Ben set 6-2: count 12")
     url = page.url
     assert "/table/" in url
@@ -212,9 +212,97 @@ def test_correcting_an_older_turn_edits_that_turn(server, app):
     wait_text(page, "Score Ann 15")
     click(page, "Correct an entry")
     click(page, "Correct hand 1 turn 2")
-    fill(page, "Hand 1, turn 2", "2-0")
+    wait_text(page, "Now: Ben: 2-2 on 3-2")
+    click(page, "tile 2-0")  # on the 2 of 3-2, the only place it fits before turn 2
+    wait_text(page, re.compile(r"^Change: hand 1, turn 2: Ben 2-0 on 3-2, count 3 \(was 7\)"))
     click(page, "Save correction")
-    wait_text(page, "Note: hand 1, turn 2 corrected; every score after it recounted")
+    wait_text(page, re.compile(r"^Note: corrected: hand 1, turn 2: "))
     wait_text(page, "Score Ann 5")  # 3-2 (5), 2-0 (3), 6-3 (6)
     stored = stored_record(server)
-    assert stored["hands"][0]["turns"] == [{"play": "3-2"}, {"play": "2-0"}, {"play": "6-3", "on": "3-2"}]
+    assert stored["hands"][0]["turns"] == [{"play": "3-2"}, {"play": "2-0", "on": "3-2"}, {"play": "6-3", "on": "3-2"}]
+
+
+def _positions(page, names):
+    """Where each control stands, relative to the top bar's Home button (so that scrolling
+    the page does not count as moving)."""
+    home = harness.button(page, "Home").bounding_box()
+    out = {}
+    for name in names:
+        loc = harness.button(page, name)
+        if loc.count():
+            box = loc.bounding_box()
+            out[name] = (round(box["x"] - home["x"]), round(box["y"] - home["y"]))
+    return out
+
+
+def test_the_picker_holds_still_over_a_whole_hand(server, app):
+    """Every tile of the picker stays in its place, turn after turn, through draws, "15!",
+    the choice of an end and passes, until it is set (issue 15: a screen that holds still)."""
+    page = app
+    new_match(page, ["Ann", "Ben"], leader="Ann")
+    m = engine_for(["Ann", "Ben"])
+    m.push(StartHand("Ann"))
+    names = [f"tile {t}" for t in m.tiles]
+    first = _positions(page, names)
+    assert len(first) == 28
+    rng = __import__("random").Random(8)
+    moved = []
+    while m.hand.end is None and m.winner is None and len(m.hand.turns) < 24:
+        fits = [t for t in m.tiles if m.placements(t)]
+        if not fits or (rng.random() < 0.2 and m.hand.boneyard > 0 and m.hand.turns):
+            if m.hand.boneyard > 0:
+                click(page, "Draw +1")
+                wait_text(page, "Drew 1 (clear)")
+                now = _positions(page, [n for n in names if n in first])
+                moved += [(n, first[n], now[n]) for n in now if now[n] != first[n]]
+                click(page, "Drew 1 (clear)")
+            if not fits:
+                m.pass_()
+                click(page, "Pass")
+                wait_text(page, re.compile(r"^Note: .* passed"))
+                continue
+        tile = rng.choice(fits)
+        places = m.placements(tile)
+        on = rng.choice(places)
+        turn = m.play(tile, on)
+        click(page, f"tile {tile}")
+        if len(places) > 1:
+            wait_text(page, re.compile(f"^{tile} fits {len(places)} ends"))
+            now = _positions(page, [n for n in names if n in first and n != f"tile {tile}"])
+            moved += [(n, first[n], now[n]) for n in now if now[n] != first[n]]
+            click(page, f"set {tile} on {on}: count {turn.count}, scores {turn.points}")
+        wait_text(page, play_note(m, turn))
+        now = _positions(page, names)
+        assert f"tile {tile}" not in now  # set: its cell is empty
+        moved += [(n, first[n], now[n]) for n in now if now[n] != first[n]]
+    assert len(m.hand.turns) >= 8
+    assert moved == []
+
+
+def test_correcting_a_turn_of_an_earlier_hand_by_taps(server, app):
+    page = app
+    new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand_size": 2})
+    for tile in ["3-2", "2-2", "4-2"]:  # Ann dominoes on her second tile
+        click(page, f"tile {tile}")
+        wait_text(page, re.compile(f"^Note: .* set {tile}: "))
+    fill(page, "Ben pips", "7")
+    click(page, "Settle hand")
+    wait_text(page, re.compile(r"^Hand 2, Ann to play"))
+    click(page, "tile 5-5")
+    wait_text(page, "Score Ann 20")  # 5 + settlement 5 + 10
+    click(page, "Correct an entry")
+    click(page, "Correct hand 1 turn 3")
+    wait_text(page, "Now: Ann: 4-2 on 2-2")
+    click(page, "tile 3-3")  # on the 3 of 3-2: 3-3 (6) + the spinner 2-2 (4) = 10, still her last tile
+    wait_text(
+        page,
+        "Change: hand 1, turn 3: Ann 3-3 on 3-2, count 10 (was 7); Ann +10 (was +0); "
+        "scores now Ann 30, Ben 0 (were 20, 0)",
+    )
+    click(page, "Save correction")
+    wait_text(page, re.compile(r"^Note: corrected: hand 1, turn 3"))
+    wait_text(page, "Score Ann 30")
+    wait_text(page, re.compile(r"^Hand 2, Ben to play"))
+    stored = stored_record(server)
+    assert stored["hands"][0]["turns"][2] == {"play": "3-3", "on": "3-2"}
+    assert score_record(stored)["hands"][1]["turns"][0]["tile"] == "5-5"

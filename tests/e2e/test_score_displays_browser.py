@@ -55,7 +55,7 @@ def test_a_scoring_play_changes_that_sides_tally_and_pegs(server, app):
     page = app
     names = ["Ann", "Ben"]
     rules = {"scale": 5, "hand_size": 5}
-    new_match(page, names, leader="Ann", rules={"scale": 5, "hand size": 5})
+    new_match(page, names, leader="Ann", rules={"scale": 5, "hand_size": 5})
     m = engine(names, rules)
     events = {"Ann": [], "Ben": []}
 
@@ -89,7 +89,7 @@ def test_a_scoring_play_changes_that_sides_tally_and_pegs(server, app):
 
 def test_each_subtracts_shows_a_note_instead_of_tally_and_board(server, app):
     page = app
-    new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand end": "each-subtracts", "scale": 5})
+    new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand_end": "each-subtracts", "scale": 5})
     tap(page, "tile 5-5")
     wait_text(page, "Score Ann 2")
     open_score(page)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper.allfives.rules import (
@@ -30,7 +31,7 @@ from scorekeeper.allfives.rules import (
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.base import FormModel, Shared, names_problem
 
-__all__ = ["HAND_SIZES", "PRESETS", "RULE_CHOICES", "NewMatchForm"]
+__all__ = ["HAND_SIZES", "PRESETS", "RULE_CHOICES", "RULE_WORDS", "NewMatchForm", "RuleWords"]
 
 #: Rule presets offered by the new-match screen (rules on top of the defaults).
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -64,23 +65,79 @@ RULE_CHOICES: dict[str, tuple[Any, ...]] = {
 _NUMBERS = ("set", "hand_size", "scale", "target", "boneyard_reserve")
 
 
+@dataclass(frozen=True)
+class RuleWords:
+    """A rule option in a player's words: its name, a line saying what it does, and
+    each of its values (for the options chosen with buttons)."""
+
+    name: str
+    line: str
+    values: dict[Any, str] = field(default_factory=dict)
+
+
+#: Every rule option in plain words (the record's keys and values stay as they are).
+RULE_WORDS: dict[str, RuleWords] = {
+    "hand_size": RuleWords("Tiles per player", "How many tiles each player draws at the start of a hand."),
+    "target": RuleWords("Target", "The score that wins the match."),
+    "set": RuleWords(
+        "Set", "Which set of tiles is played.", {6: "double-6 (28)", 9: "double-9 (55)", 12: "double-12 (91)"}
+    ),
+    "spinner": RuleWords(
+        "Spinner",
+        "A spinner is a double that can be played on from all four sides.",
+        {"first-double": "the first double", "none": "no spinner", "all-doubles": "every double"},
+    ),
+    "hand_end": RuleWords(
+        "Hand end",
+        "What happens to the pips left in hands when a hand ends.",
+        {"winner-takes": "the winner scores them", "each-subtracts": "each loses their own"},
+    ),
+    "block_winner": RuleWords(
+        "Blocked hand",
+        "Who wins a hand nobody can go on with.",
+        {"player": "the player with fewest pips", "side": "the side with fewest pips"},
+    ),
+    "scale": RuleWords(
+        "Points",
+        "Score the count as it is, or one point per five (the cribbage-board way, to 61).",
+        {1: "the count", 5: "count / 5"},
+    ),
+    "exact_target": RuleWords(
+        "Exact target",
+        "Must the target be hit exactly? Points that would go past it are then lost.",
+        {False: "no, passing it wins", True: "yes, hit it exactly"},
+    ),
+    "boneyard_reserve": RuleWords(
+        "Boneyard",
+        "Tiles that stay in the boneyard: nobody may draw them.",
+        {0: "draw them all", 1: "leave 1", 2: "leave 2"},
+    ),
+    "claims": RuleWords(
+        "Claims",
+        "Who counts the points: the app, or each player who must call them (Muggins: an opponent "
+        'may call "Muggins!" and take what was missed).',
+        {"check": "the app counts", "muggins": "players call them"},
+    ),
+}
+
+
 class NewMatchForm(FormModel):
     """The new-match screen: players, partnerships, rules, first leader."""
 
     def __init__(self, shared: Shared, names: list[str] | None = None) -> None:
         super().__init__(shared, names)
-        self.partners = False
+        self.partners = len(self.names) == 4  # four players play in partnerships, unless told not to
         self.preset = "all-fives"
         self.hand_sizes = "default"
         self.overrides: dict[str, Any] = {}
         self.leader: str | None = None  # None: draw lots
+        self.lots: str | None = None  # who the lots named, once drawn
 
     # -- players
     def set_count(self, n: int) -> None:
         n = max(2, min(5, n))
         self.names = self._fill(self.names, n)
-        if n != 4:
-            self.partners = False
+        self.partners = n == 4
         if self.leader not in self.names:
             self.leader = None
         self._set_hand_sizes(self.hand_sizes)
@@ -171,7 +228,10 @@ class NewMatchForm(FormModel):
 
     def record(self, rng: random.Random | None = None) -> dict[str, Any]:
         names = [s.strip() for s in self.names]
-        leader = self.leader if self.leader in names else (rng or random).choice(names)
+        leader = self.leader if self.leader in names else None
+        if leader is None:
+            leader = (rng or random).choice(names)
+            self.lots = leader
         rec: dict[str, Any] = {"format": "scorekeeper/1", "game": "all-fives", "players": names}
         teams = self.teams()
         if teams:
@@ -183,5 +243,10 @@ class NewMatchForm(FormModel):
         return rec
 
     def start(self, rng: random.Random | None = None) -> str | None:
-        """Create the match in the store; returns its id (None, with ``error`` set, if refused)."""
-        return self._create(names_problem(self.names) or self.rules_error(), lambda: self.record(rng))
+        """Create the match in the store; returns its id (None, with ``error`` set, if refused).
+        Lots drawn for the first leader are announced on the table."""
+        self.lots = None
+        mid = self._create(names_problem(self.names) or self.rules_error(), lambda: self.record(rng))
+        if mid is not None and self.lots is not None:
+            self._shared.announce(mid, f"lots drawn: {self.lots} leads")
+        return mid

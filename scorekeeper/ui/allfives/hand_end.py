@@ -92,11 +92,22 @@ class HandEnd(Part):
                 )
         return out
 
+    def waiting(self) -> list[str]:
+        """The players whose tiles or pips are not entered yet."""
+        return [n for n, held in self.holding() if not self._complete(n, held) and not self._typed(n)]
+
+    def _typed(self, name: str) -> bool:
+        v = self.remaining.get(name)
+        return isinstance(v, str) and bool(v.strip())
+
     def settlement_preview(self) -> tuple[list[str], str | None]:
-        """What the hand-end form would settle, in words with its rounding; or the reason it cannot."""
+        """What the hand-end form would settle, in words with its rounding; or the reason it
+        cannot (none while players are still to be entered: :meth:`waiting` says who)."""
         m = self.match
         h = m.hand
         number = h.number if h else 1
+        if self.waiting():
+            return [], None
         try:
             value = self._remaining_value()
         except ValueError as e:
@@ -110,10 +121,12 @@ class HandEnd(Part):
         return settlement_lines(trial, trial.hand), None
 
     def settle(self) -> None:
-        """Enter the remaining tiles or pips; after a domino the next hand starts by itself."""
+        """Enter the remaining tiles or pips; after a domino the next hand starts by itself
+        (the player who dominoed leads it)."""
         lines, problem = self.settlement_preview()
-        if problem:
-            self._fail(problem)
+        if problem or not lines:
+            waiting = self.waiting()
+            self._fail(problem or f"{waiting[0]}: pick the tiles left or type their pips")
             return
         value = self._remaining_value()
         h = self.match.hand
@@ -129,7 +142,11 @@ class HandEnd(Part):
         if self.t._apply(go):
             self.remaining = {}
             self.picking_for = None
-            self.t._done(" ".join(lines))
+            m = self.match
+            nxt = m.hand
+            started = nxt is not None and nxt.number == h.number + 1
+            lead = f" {m.setup.players[nxt.leader]} leads hand {nxt.number}." if started and nxt is not None else ""
+            self.t._done(f"Hand {h.number}: " + " ".join(lines) + lead)
 
     def suggested_leader(self) -> str | None:
         """Who leads the next hand: the domino player (the rules); after a block, the player
@@ -146,25 +163,43 @@ class HandEnd(Part):
         return None
 
     def start_hand(self, leader: str | None, rng: random.Random | None = None) -> None:
-        """Start the next hand with ``leader`` (None: draw lots)."""
+        """Start the next hand with ``leader`` (None: draw lots; the note says who won them)."""
         names = list(self.match.setup.players)
-        if leader is None:
-            leader = (rng or random).choice(names)
-        if self.t._apply(lambda st: st.append(self.t.mid, {"hand": {"leader": leader}})):
-            self.t._done(f"hand {self.t.hand_number}: {leader} leads")
+        lots = leader is None
+        chosen = (rng or random).choice(names) if leader is None else leader
+        if self.t._apply(lambda st: st.append(self.t.mid, {"hand": {"leader": chosen}})):
+            how = "lots drawn: " if lots else ""
+            self.t._done(f"hand {self.t.hand_number}: {how}{chosen} leads")
+
+
+def _rounded(pips: int, scale: int) -> str:
+    """A pip total, rounded to the nearest five, in the match's scale: ``23 -> 25``, or at
+    scale 5 ``28 -> 30 -> 6 (scale 5: divided by 5)``."""
+    r = round5(pips)
+    if scale == 1:
+        return f"{pips} -> {r}"
+    return f"{pips} -> {r} -> {r // scale} (scale {scale}: divided by {scale})"
 
 
 def settlement_lines(m: Match, h: Hand) -> list[str]:
-    """The settlement of a settled hand in words, showing the rounding ("23 -> 25")."""
+    """The settlement of a settled hand in words, showing the rounding ("23 -> 25").
+
+    The side that dominoed is named by the player who did it ("Cy dominoed (Ann & Cy)").
+    """
     s = m.setup
     r = m.rules
     scale = r.scale
     pips = h.pips or []
     lines = []
-    unit = "" if scale == 1 else f" (scale {scale}: divided by {scale})"
     if r.hand_end == "each-subtracts":
         for i, p in enumerate(pips):
-            lines.append(f"{s.players[i]} holds {p} -> -{round5(p) // scale}{unit}.")
+            rounded = round5(p)
+            if scale == 1:
+                lines.append(f"{s.players[i]} holds {p} -> -{rounded}.")
+            else:
+                lines.append(
+                    f"{s.players[i]} holds {p} -> {rounded} -> -{rounded // scale} (scale {scale}: divided by {scale})."
+                )
         return lines
     side_pips = [0] * len(s.sides)
     for i, p in enumerate(pips):
@@ -173,14 +208,20 @@ def settlement_lines(m: Match, h: Hand) -> list[str]:
     won = [i for i, v in enumerate(settlement) if v]
     if h.winner is not None:
         pot = sum(v for i, v in enumerate(side_pips) if i != h.winner)
-        what = "dominoed" if h.end == "domino" else "won the block"
+        side = s.sides[h.winner]
+        if h.end == "domino" and h.domino_player is not None:
+            who = s.players[h.domino_player]
+            what = f"{who} dominoed" + (f" ({side})" if side != who else "")
+        else:
+            what = f"{side} won the block"
         lines.append(
-            f"{s.sides[h.winner]} {what}: the others hold {pot} -> {round5(pot) // scale}{unit}"
+            f"{what}: the others hold {_rounded(pot, scale)}"
             + (" (voided: past the exact target)" if h.winner in h.voided else "")
             + "."
         )
     elif won:
         pot = sum(v for i, v in enumerate(side_pips) if i not in won)
+        unit = "" if scale == 1 else f" (scale {scale}: divided by {scale})"
         lines.append(
             f"Tie between {' and '.join(s.sides[i] for i in won)}: "
             f"{pot} / {len(won)} -> {settlement[won[0]]} each{unit}."

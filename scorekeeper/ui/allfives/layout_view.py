@@ -1,7 +1,11 @@
-"""The All Fives layout as drawn on the table screen: the tiles where
-:mod:`scorekeeper.ui.allfives.drawing` puts them, the open ends' marks, the count
-as a sum; and the picker's tiles. Tiles are memoized components: a tap redraws
-only the tiles whose look changed."""
+"""The All Fives layout as drawn on the table screen, and the picker's tiles.
+
+The drawing fills the width it has (a phone's or a desktop's) in a box of fixed
+height, so nothing under it moves as the layout grows. While a tile that fits
+several places waits, each place it may go is a round button at least 44 px
+wide on the drawing, saying what the tile would score there. Tiles are memoized
+components: a tap redraws only the tiles whose look changed.
+"""
 
 from __future__ import annotations
 
@@ -10,35 +14,42 @@ from typing import Any
 
 import flet as ft
 
-from scorekeeper.ui.allfives.drawing import Drawing
+from scorekeeper.ui.allfives.drawing import Drawing, EndMark
+from scorekeeper.ui.allfives.play import EndChoice, PickerCell
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.widgets import labelled, tile_button, tile_face
+from scorekeeper.ui.widgets import labelled, on, tile_button, tile_face
 
-__all__ = ["TILE_W", "LaidTile", "PickerTile", "count_line", "layout_view"]
+__all__ = [
+    "CELL_H",
+    "CELL_W",
+    "TILE_W",
+    "LaidTile",
+    "PickerTile",
+    "count_line",
+    "drawing_height",
+    "layout_view",
+    "picker_grid",
+]
 
 TILE_W = 40  # picker tile: width of one half (px)
+CELL_W = TILE_W + 4  # a picker cell: the tile and its border, the same for every tile
+CELL_H = 2 * TILE_W + 4
+END_BUTTON = 44.0  # the least size of a button a thumb hits at a noisy table (px)
+MAX_UNIT = 16.0  # px per drawing unit (a half tile is 2 units): big enough to read, not a poster
+
+
+def drawing_height(width: float) -> float:
+    """The height of the drawing's box for a content ``width`` (fixed for the whole match)."""
+    return max(200.0, min(width * 0.55, 420.0))
 
 
 @ft.component
 def _LaidTile(
-    tile: str,
-    first: int,
-    second: int,
-    horizontal: bool,
-    half: float,
-    spinner: bool,
-    setting: str | None,
-    on_choose: Callable[[str], Any],
+    tile: str, first: int, second: int, horizontal: bool, half: float, spinner: bool, lit: bool
 ) -> ft.Control:
-    """A tile of the layout drawing; ``setting``: the tile being set, when this one is an end it may go on."""
-    face = tile_face(first, second, horizontal, half, spinner, ft.Colors.TERTIARY_CONTAINER if setting else None)
-    if setting is None:
-        return labelled(face, f"{tile}{' spinner' if spinner else ''} on the table")
-
-    def handler(e: Any) -> None:
-        on_choose(tile)
-
-    return labelled(ft.Container(content=face, on_click=handler), f"set {setting} on {tile}", handler)
+    """A tile of the layout drawing (``lit``: a place the tile being set may go)."""
+    face = tile_face(first, second, horizontal, half, spinner, ft.Colors.TERTIARY_CONTAINER if lit else None)
+    return labelled(face, f"{tile}{' spinner' if spinner else ''} on the table")
 
 
 #: Memoized like the picker tiles: a tap redraws only the tiles whose look changed.
@@ -46,8 +57,22 @@ LaidTile = ft.memo(_LaidTile)
 
 
 @ft.component
-def _PickerTile(tile: str, label: str, fits: bool, half: float, on_tap: Callable[[str], Any]) -> ft.Control:
-    return tile_button(tile, lambda e: on_tap(tile), label, fits, half)
+def _PickerTile(tile: str, state: str, on_tap: Callable[[str], Any], label: str) -> ft.Control:
+    """One cell of the picker: the tile (lit where it fits now), or an empty cell once it is down."""
+    if state == "down":
+        return ft.Container(
+            width=CELL_W,
+            height=CELL_H,
+            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+            border_radius=6,
+        )
+    fits = state == "fits"
+    return ft.Container(
+        content=tile_button(tile, lambda e: on_tap(tile), f"{label} {tile}", fits, TILE_W),
+        width=CELL_W,
+        height=CELL_H,
+        alignment=ft.Alignment.CENTER,
+    )
 
 
 #: A picker tile re-renders only when its own arguments change (``on_tap`` is a
@@ -56,14 +81,54 @@ def _PickerTile(tile: str, label: str, fits: bool, half: float, on_tap: Callable
 PickerTile = ft.memo(_PickerTile)
 
 
-def layout_view(table: TableModel, d: Drawing, width: float = 380, height: float = 300) -> ft.Control:
+def picker_grid(
+    cells: list[PickerCell], on_tap: Callable[[str], Any], key: str = "picker", label: str = "tile"
+) -> ft.Control:
+    """Every tile of the set, each always in the same cell (``label``: what a tile is read out as,
+    before its name)."""
+    return ft.Row(
+        [PickerTile(c.tile, c.state, on_tap, label, key=f"cell-{c.tile}") for c in cells],
+        wrap=True,
+        spacing=4,
+        run_spacing=4,
+        key=key,
+    )
+
+
+def _end_button(tile: str, choice: EndChoice, mark: EndMark, unit: float, choose: Callable[[str], Any]) -> ft.Control:
+    size = max(END_BUTTON, 2.4 * unit)
+    handler = on(choose, choice.on)
+    return ft.Container(
+        content=labelled(
+            ft.Container(
+                content=ft.Text(choice.label, size=16, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_TERTIARY),
+                width=size,
+                height=size,
+                border_radius=size / 2,
+                bgcolor=ft.Colors.TERTIARY,
+                border=ft.Border.all(3, ft.Colors.ON_TERTIARY),
+                alignment=ft.Alignment.CENTER,
+                on_click=handler,
+            ),
+            f"set {tile} on {choice.on}: count {choice.count}, scores {choice.points}",
+            handler,
+        ),
+        left=mark.x * unit - size / 2,
+        top=mark.y * unit - size / 2,
+        key=f"end-{choice.on}",
+    )
+
+
+def layout_view(table: TableModel, d: Drawing, width: float, height: float) -> ft.Control:
+    """The drawing in a box of ``width`` x ``height``; the places to choose while a tile waits."""
     if not d.tiles:
         return ft.Container(
             content=ft.Text("No tile down yet: tap the lead tile below."),
-            height=80,
+            height=height,
             alignment=ft.Alignment.CENTER,
         )
-    unit = max(4.0, min(width / d.width, height / d.height, 14.0))
+    room = END_BUTTON / 2  # an end button may reach past the drawing's edge
+    unit = max(4.0, min((width - 2 * room) / d.width, (height - 2 * room) / d.height, MAX_UNIT))
     choosing = table.play.choosing
     targets = set(choosing[1]) if choosing else set()
     children: list[ft.Control] = []
@@ -72,16 +137,7 @@ def layout_view(table: TableModel, d: Drawing, width: float = 380, height: float
         half = 2 * unit - (4 if g.spinner else 2)
         children.append(
             ft.Container(
-                content=LaidTile(
-                    t,
-                    g.first,
-                    g.second,
-                    g.w > g.h,
-                    half,
-                    g.spinner,
-                    choosing[0] if choosing and t in targets else None,
-                    table.play.choose,
-                ),
+                content=LaidTile(t, g.first, g.second, g.w > g.h, half, g.spinner, t in targets),
                 width=g.w * unit,
                 height=g.h * unit,
                 left=g.x * unit,
@@ -110,10 +166,16 @@ def layout_view(table: TableModel, d: Drawing, width: float = 380, height: float
                 tooltip=f"open end {m.value}",
             )
         )
-    stack = ft.Stack(children, width=d.width * unit, height=d.height * unit)
+    if choosing:
+        marks = {str(m.tile): m for m in reversed(d.ends)}  # the first open end of each tile
+        for choice in table.play.end_choices():
+            mark = marks.get(choice.on)
+            if mark is not None:
+                children.append(_end_button(choosing[0], choice, mark, unit, table.play.choose))
+    stack = ft.Stack(children, width=d.width * unit, height=d.height * unit, clip_behavior=ft.ClipBehavior.NONE)
     # scaled to fit (no pinch-zoom: on the web a mouse wheel over a zoomable
     # area zooms it instead of scrolling the page)
-    return ft.Container(content=stack, alignment=ft.Alignment.CENTER, height=min(height, d.height * unit) + 8)
+    return ft.Container(content=stack, alignment=ft.Alignment.CENTER, width=width, height=height)
 
 
 def count_line(d: Drawing) -> ft.Control:
@@ -121,7 +183,13 @@ def count_line(d: Drawing) -> ft.Control:
     return ft.Row(
         [
             ft.Text(f"Count {d.count}", size=22, weight=ft.FontWeight.BOLD, semantics_label=f"Count {d.count}"),
-            ft.Text(f"= {terms}", size=14, color=ft.Colors.ON_SURFACE_VARIANT),
+            ft.Text(
+                f"= {terms}",
+                size=14,
+                color=ft.Colors.ON_SURFACE_VARIANT,
+                max_lines=1,
+                overflow=ft.TextOverflow.ELLIPSIS,
+                expand=True,
+            ),
         ],
-        wrap=True,
     )

@@ -7,7 +7,7 @@ from typing import Any
 
 import flet as ft
 
-from scorekeeper.ui.allfives.form import HAND_SIZES, PRESETS, RULE_CHOICES, NewMatchForm
+from scorekeeper.ui.allfives.form import HAND_SIZES, PRESETS, RULE_CHOICES, RULE_WORDS, NewMatchForm
 from scorekeeper.ui.base import Shared
 from scorekeeper.ui.widgets import choice_row, error_box, game_choice, go, heading, name_field, on
 
@@ -23,34 +23,42 @@ def _rule_typed(form: NewMatchForm, key: str) -> Any:
     return handler
 
 
+def _explained(control: ft.Control, line: str) -> ft.Control:
+    """A rule option with the line of plain words that says what it does."""
+    return ft.Column([control, ft.Text(line, size=12, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=2)
+
+
 def _rule_options(form: NewMatchForm) -> list[ft.Control]:
-    """Every rule option: the numbers as fields, the others as rows of choices."""
+    """Every rule option, in plain words: the numbers as fields, the others as rows of choices."""
     rules = form.rules()
     opts: list[ft.Control] = []
     for key in ("hand_size", "target"):
         default = form.default_of(key)
+        words = RULE_WORDS[key]
         opts.append(
-            ft.TextField(
-                label=key.replace("_", " "),
-                value=str(form.overrides.get(key, "" if default is None else default)),
-                keyboard_type=ft.KeyboardType.NUMBER,
-                on_change=_rule_typed(form, key),
-                dense=True,
-                width=160,
-                # A new field when the default moves (target 250 -> 61 at scale 5): changing
-                # the text of the same field from the server raced the client, which sent
-                # its old text back as typed.
-                key=f"rule-{key}-{default}",
+            _explained(
+                ft.TextField(
+                    label=words.name,
+                    value=str(form.overrides.get(key, "" if default is None else default)),
+                    keyboard_type=ft.KeyboardType.NUMBER,
+                    on_change=_rule_typed(form, key),
+                    dense=True,
+                    width=160,
+                    # A new field when the default moves (target 250 -> 61 at scale 5): changing
+                    # the text of the same field from the server raced the client, which sent
+                    # its old text back as typed.
+                    key=f"rule-{key}-{default}",
+                ),
+                words.line,
             )
         )
     for key, choices in RULE_CHOICES.items():
         current = getattr(rules, key, None) if rules is not None else form.overrides.get(key)
+        words = RULE_WORDS[key]
         opts.append(
-            choice_row(
-                key.replace("_", " "),
-                [(str(c).lower() if isinstance(c, bool) else str(c), c) for c in choices],
-                current,
-                partial(form.set_rule, key),
+            _explained(
+                choice_row(words.name, [(words.values[c], c) for c in choices], current, partial(form.set_rule, key)),
+                words.line,
             )
         )
     return opts
@@ -117,6 +125,8 @@ def NewMatch(shared: Shared) -> ft.Control:
         )
     leaders = [("Draw lots", None)] + [(nm, nm) for nm in form.names]
     controls.append(choice_row("First leader", leaders, form.leader, form.set_leader))
+    if form.leader is None:
+        controls.append(ft.Text("The lots are drawn when the match starts; the table says who won them."))
     controls.append(error_box(form.error or rules_error))
     controls.append(ft.FilledButton(content="Start match", icon=ft.Icons.PLAY_ARROW, on_click=start, height=56))
     return ft.Column(controls, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)

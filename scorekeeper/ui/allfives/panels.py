@@ -1,6 +1,9 @@
-"""The panels under the All Fives layout, one per phase of the table: entering a
-play (prompts, draws, pass, claims, the picker), the hand end, the next leader,
-and the corrections."""
+"""The panels under the All Fives layout, one per phase of the table: entering a play
+(the actions row, then the picker), the hand end, the next leader.
+
+Every row above the picker has a fixed height, and the picker keeps every tile
+of the set in the same cell, so a tile is where it was on every turn.
+"""
 
 from __future__ import annotations
 
@@ -9,16 +12,16 @@ from typing import Any
 
 import flet as ft
 
-from scorekeeper.ui.allfives.layout_view import TILE_W, PickerTile
+from scorekeeper.ui.allfives.layout_view import picker_grid
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.widgets import PAD, heading, labelled, on, tile_button
+from scorekeeper.ui.widgets import PAD, heading, labelled, on
 
-__all__ = ["corrections_panel", "hand_end_panel", "leader_panel", "play_panel"]
+__all__ = ["ACTIONS_H", "hand_end_panel", "leader_panel", "play_panel", "typed"]
 
-Editing = tuple[int, int, str] | None
+ACTIONS_H = 48  # the actions row's fixed height (px)
 
 
-def _typed(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
+def typed(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
     """A text field's change handler that calls ``fn(*args, text)``."""
 
     def handler(e: Any) -> None:
@@ -27,63 +30,9 @@ def _typed(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
     return handler
 
 
-def _prompt(table: TableModel, question: str, buttons: list[ft.Control]) -> ft.Control:
-    """A question about the entry being made, its answers and Cancel."""
-    return ft.Container(
-        bgcolor=ft.Colors.TERTIARY_CONTAINER,
-        padding=PAD,
-        border_radius=8,
-        content=ft.Column(
-            [
-                ft.Text(question),
-                ft.Row([*buttons, ft.TextButton(content="Cancel", on_click=on(table.play.cancel))], wrap=True),
-            ]
-        ),
-    )
-
-
-def _prompts(table: TableModel) -> list[ft.Control]:
-    prompts: list[ft.Control] = []
+def _actions(table: TableModel) -> ft.Control:
+    """Draw +1, +3, the draws entered, Pass (when legal), Claims, Muggins!: one row of fixed height."""
     play, claims = table.play, table.claims
-    if play.choosing:
-        tile, ends = play.choosing
-        prompts.append(
-            _prompt(
-                table,
-                f"{tile} fits {len(ends)} ends: tap the one it goes on (on the drawing or here)",
-                [ft.FilledButton(content=f"on {end}", on_click=on(play.choose, end)) for end in ends],
-            )
-        )
-    if claims.claiming:
-        tile, where = claims.claiming
-        buttons = []
-        for p in claims.choices():
-            handler = on(claims.claim, p)
-            buttons.append(labelled(ft.OutlinedButton(content=str(p), on_click=handler), f"claim {p}", handler))
-        prompts.append(_prompt(table, f"{tile}{' on ' + where if where else ''}: points announced?", buttons))
-    callers = claims.muggins_callers()
-    if callers:
-        prompts.append(
-            ft.Row(
-                [
-                    ft.FilledButton(
-                        content=f"Muggins! ({c})",
-                        on_click=on(claims.call_muggins, c),
-                        bgcolor=ft.Colors.ERROR,
-                        color=ft.Colors.ON_ERROR,
-                    )
-                    for c in callers
-                ],
-                wrap=True,
-            )
-        )
-    return prompts
-
-
-def play_panel(table: TableModel) -> list[ft.Control]:
-    play, claims = table.play, table.claims
-    out: list[ft.Control] = [ft.Column(_prompts(table), spacing=8, key="prompts")]
-    # draw / pass / claims
     actions: list[ft.Control] = [
         ft.OutlinedButton(content="Draw +1", on_click=on(play.draw, 1), disabled=play.drawable == 0),
         ft.OutlinedButton(content="+3", on_click=on(play.draw, 3), disabled=play.drawable < 3, tooltip="Drew 3"),
@@ -96,34 +45,60 @@ def play_panel(table: TableModel) -> list[ft.Control]:
         )
     if play.can_pass:
         actions.append(ft.FilledTonalButton(content="Pass", on_click=on(play.pass_)))
-    if table.rules.claims == "check":
+    if table.rules.claims == "check" and not table.fixes.active:
         actions.append(
             ft.Switch(label="Claims", value=claims.mode, on_change=lambda e: claims.set_mode(e.control.value))
         )
-    out.append(ft.Row(actions, wrap=True, spacing=6, key="actions"))
-    fits, others = play.picker()
-    out.append(ft.Text(f"Fits an open end ({len(fits)})", weight=ft.FontWeight.W_500))
-    out.append(
-        ft.Row(
-            [PickerTile(t, f"tile {t}", True, TILE_W, play.tap, key=f"fit-{t}") for t in fits],
-            wrap=True,
-            spacing=6,
-            run_spacing=6,
+    for c in claims.muggins_callers():
+        actions.append(
+            ft.FilledButton(
+                content=f"Muggins! ({c})",
+                on_click=on(claims.call_muggins, c),
+                bgcolor=ft.Colors.ERROR,
+                color=ft.Colors.ON_ERROR,
+            )
         )
+    return ft.Container(
+        content=ft.Row(actions, spacing=6, scroll=ft.ScrollMode.HIDDEN),
+        height=ACTIONS_H,
+        alignment=ft.Alignment.CENTER_LEFT,
+        key="actions",
     )
-    out.append(ft.Text(f"Other tiles not down ({len(others)})", color=ft.Colors.ON_SURFACE_VARIANT))
-    out.append(
-        ft.Row(
-            [PickerTile(t, f"tile {t}", False, 30, play.tap, key=f"other-{t}") for t in others],
-            wrap=True,
-            spacing=4,
-            run_spacing=4,
-        )
+
+
+def _claim_prompt(table: TableModel) -> ft.Control:
+    """The points announced for the play waiting for them (in place of the picker)."""
+    claims = table.claims
+    assert claims.claiming is not None
+    tile, where = claims.claiming
+    buttons: list[ft.Control] = []
+    for p in claims.choices():
+        handler = on(claims.claim, p)
+        buttons.append(labelled(ft.OutlinedButton(content=str(p), on_click=handler), f"claim {p}", handler))
+    buttons.append(ft.TextButton(content="Cancel", on_click=on(table.play.cancel)))
+    return ft.Container(
+        bgcolor=ft.Colors.TERTIARY_CONTAINER,
+        padding=PAD,
+        border_radius=8,
+        content=ft.Column(
+            [ft.Text(f"{tile}{' on ' + where if where else ''}: points announced?"), ft.Row(buttons, wrap=True)]
+        ),
+        key="claims",
     )
+
+
+def play_panel(table: TableModel) -> list[ft.Control]:
+    out: list[ft.Control] = [_actions(table)]
+    if table.claims.claiming:
+        out.append(_claim_prompt(table))
+    else:
+        out.append(picker_grid(table.play.picker(), table.play.tap))
     return out
 
 
 def hand_end_panel(table: TableModel) -> list[ft.Control]:
+    """What each player holds (their tiles picked, or their pips typed), the tiles to pick
+    from, then the settlement with its rounding and the button that enters it."""
     end = table.hand_end
     h = table.match.hand
     assert h is not None
@@ -133,11 +108,12 @@ def hand_end_panel(table: TableModel) -> list[ft.Control]:
     for name, held in end.holding():
         v = end.remaining.get(name)
         picked = v if isinstance(v, list) else []
-        typed = v if isinstance(v, str) else ""
+        text = v if isinstance(v, str) else ""
+        tiles = "tile" if held == 1 else "tiles"
         rows.append(
             ft.Row(
                 [
-                    ft.Text(f"{name} ({held})", width=70, semantics_label=f"{name} holds {held}"),
+                    ft.Text(f"{name} ({held})", width=70, semantics_label=f"{name} holds {held} {tiles}"),
                     ft.OutlinedButton(
                         content=("Picking" if end.picking_for == name else f"Pick {len(picked)}/{held}"),
                         on_click=on(end.pick_for, name),
@@ -145,11 +121,11 @@ def hand_end_panel(table: TableModel) -> list[ft.Control]:
                     ),
                     ft.TextField(
                         label=f"{name} pips",
-                        value=typed,
+                        value=text,
                         width=100,
                         dense=True,
                         keyboard_type=ft.KeyboardType.NUMBER,
-                        on_change=_typed(end.set_pips, name),
+                        on_change=typed(end.set_pips, name),
                         key=f"pips-{h.number}-{name}",
                     ),
                 ],
@@ -158,23 +134,23 @@ def hand_end_panel(table: TableModel) -> list[ft.Control]:
         )
         if picked:
             rows.append(ft.Text(f"   {name}: {' '.join(picked)}", color=ft.Colors.ON_SURFACE_VARIANT))
+    if end.picking_for:
+        rows.append(ft.Text(f"Tap {end.picking_for}'s tiles:"))
+        rows.append(
+            picker_grid(table.play.picker(), end.pick_remaining, key="remaining-picker", label="remaining tile")
+        )
     lines, problem = end.settlement_preview()
     if lines:
         rows += [ft.Text(line, size=18, weight=ft.FontWeight.BOLD) for line in lines]
+        if who is not None:
+            rows.append(ft.Text(f"Then {who} leads hand {h.number + 1}."))
     elif problem:
-        rows.append(ft.Text(problem, color=ft.Colors.ON_SURFACE_VARIANT, italic=True))
+        rows.append(ft.Text(problem, color=ft.Colors.ERROR, italic=True))
+    else:
+        waiting = end.waiting()
+        if waiting:
+            rows.append(ft.Text(f"Still to enter: {', '.join(waiting)}.", color=ft.Colors.ON_SURFACE_VARIANT))
     rows.append(ft.FilledButton(content="Settle hand", on_click=on(end.settle), disabled=not lines, height=52))
-    if end.picking_for:
-        _, others = table.play.picker()
-        rows.append(ft.Text(f"Tap {end.picking_for}'s tiles:"))
-        rows.append(
-            ft.Row(
-                [tile_button(t, on(end.pick_remaining, t), f"remaining tile {t}", fits=True, half=30) for t in others],
-                wrap=True,
-                spacing=4,
-                run_spacing=4,
-            )
-        )
     return [
         ft.Container(
             content=ft.Column(rows, spacing=8),
@@ -198,55 +174,3 @@ def leader_panel(table: TableModel) -> list[ft.Control]:
     ]
     buttons.append(ft.TextButton(content="Draw lots", on_click=on(end.start_hand, None)))
     return [heading(f"Hand {nxt}: who leads?", 18), ft.Row(buttons, wrap=True)]
-
-
-def corrections_panel(table: TableModel, editing: Editing, set_editing: Callable[[Editing], None]) -> list[ft.Control]:
-    rows: list[ft.Control] = [heading("Correct an entry", 18)]
-    entries = table.fixes.entries()
-
-    def save(hand: int, turn: int, text: str) -> None:
-        table.fixes.correct(hand, turn, text)
-        if table.error is None:
-            set_editing(None)
-
-    def edit(hand: int, turn: int, text: str) -> None:
-        set_editing((hand, turn, text))
-
-    for hand, turn, text in entries[-12:]:
-        if editing and editing[:2] == (hand, turn):
-            rows.append(
-                ft.Column(
-                    [
-                        ft.TextField(
-                            label=f"Hand {hand}, turn {turn}",
-                            value=editing[2],
-                            on_change=_typed(edit, hand, turn),
-                            helper="e.g. 5-3 on 5-5, +2 5-3, pass, +3 pass",
-                            key=f"edit-{hand}-{turn}",
-                        ),
-                        ft.Row(
-                            [
-                                ft.FilledButton(content="Save correction", on_click=on(save, hand, turn, editing[2])),
-                                ft.TextButton(content="Cancel", on_click=on(set_editing, None)),
-                            ]
-                        ),
-                    ]
-                )
-            )
-        else:
-            short = text.split(": ", 1)[1]
-            rows.append(
-                ft.Row(
-                    [
-                        ft.Text(f"{hand}.{turn}  {text}", expand=True),
-                        ft.IconButton(
-                            icon=ft.Icons.EDIT,
-                            tooltip=f"Correct hand {hand} turn {turn}",
-                            on_click=on(set_editing, (hand, turn, short)),
-                        ),
-                    ]
-                )
-            )
-    if not entries:
-        rows.append(ft.Text("No turns entered yet."))
-    return rows

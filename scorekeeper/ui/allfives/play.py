@@ -1,56 +1,124 @@
-"""Entering a play on the All Fives table, without Flet: the picker (every tile not
-down, those that fit first), a tile that fits one end is set at once, a tile that
-fits several asks which end; draws are counted until the tile or the pass that
-follows them; a pass is offered only when it is legal."""
+"""Entering a play on the All Fives table, without Flet.
+
+The picker shows every tile of the set, always in the same place (the tiles
+that fit an open end now lit, the tiles down left empty), so a thumb finds a
+tile where it was. A tile that fits one place is set with one tap; a tile that
+fits several makes the drawing's open ends where it may go into buttons, each
+saying what it would score there. Draws are counted (and shown at once in the
+boneyard and the player's tiles) until the tile or the pass that follows them;
+a pass is offered only when it is legal.
+
+The same entry serves a correction: while an earlier turn is being corrected,
+the table's *entry match* is the match as it stood before that turn, and the
+entry goes to the correction instead of the store.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.dominoes import Tile
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.allfives.part import Part
 
-__all__ = ["PlayEntry"]
+__all__ = ["EndChoice", "PickerCell", "PlayEntry"]
+
+
+@dataclass(frozen=True)
+class PickerCell:
+    """One tile of the set in the picker: ``state`` is ``"fits"`` (it can be set now),
+    ``"other"`` (not down, fits no open end now) or ``"down"`` (already on the table)."""
+
+    tile: str
+    state: str
+
+
+@dataclass(frozen=True)
+class EndChoice:
+    """Where a tile that fits several places may go: on ``on``, making ``count``
+    and scoring ``points`` (before claims and the exact target)."""
+
+    on: str
+    count: int
+    points: int
+
+    @property
+    def label(self) -> str:
+        """``"+10"``, or ``"0"`` where it scores nothing (what the button says)."""
+        return f"+{self.points}" if self.points else "0"
 
 
 class PlayEntry(Part):
-    """The tile being set (``choosing``: a tile and the ends it fits) and the draws before it."""
+    """The tile being set (``choosing``: a tile and the places it fits) and the draws before it."""
 
     draws = 0
     choosing: tuple[str, list[str]] | None = None
 
     # ------------------------------------------------------------- reading
     @property
+    def match_for_entry(self) -> Any:
+        return self.t.entry_match
+
+    @property
+    def playing(self) -> bool:
+        """A turn can be entered (the live hand is being played, or a turn is being corrected)."""
+        return self.t.fixes.active or self.t.phase == "play"
+
+    @property
     def drawable(self) -> int:
         """Tiles that can still be drawn this turn (beyond the draws entered)."""
-        return max(0, self.t.boneyard - self.t.rules.boneyard_reserve - self.draws)
+        m = self.match_for_entry
+        h = m.hand
+        boneyard = h.boneyard if h else m.rules.boneyard
+        return max(0, boneyard - m.rules.boneyard_reserve - self.draws)
 
     @property
     def can_pass(self) -> bool:
-        h = self.match.hand
-        return self.t.phase == "play" and self.drawable == 0 and h is not None and h.turns != []
+        h = self.match_for_entry.hand
+        return self.playing and self.drawable == 0 and h is not None and h.turns != []
 
-    def picker(self) -> tuple[list[str], list[str]]:
-        """The tiles not yet down: those that fit an open end now, and the others."""
-        m = self.match
+    def picker(self) -> list[PickerCell]:
+        """Every tile of the set, in the same order on every turn."""
+        m = self.match_for_entry
         h = m.hand
         down = h.layout.nodes if h else {}
-        fits: list[str] = []
-        others: list[str] = []
-        playing = self.t.phase == "play"
+        playing = self.playing
+        cells = []
         for t in m.tiles:
             if t in down:
-                continue
-            (fits if playing and m.placements(t) else others).append(str(t))
-        return fits, others
+                cells.append(PickerCell(str(t), "down"))
+            elif playing and m.placements(t):
+                cells.append(PickerCell(str(t), "fits"))
+            else:
+                cells.append(PickerCell(str(t), "other"))
+        return cells
+
+    def end_choices(self) -> list[EndChoice]:
+        """While a tile that fits several places waits: each place, its count and its points."""
+        if self.choosing is None:
+            return []
+        m = self.match_for_entry
+        tile = Tile.parse(self.choosing[0])
+        out = []
+        for on in self.choosing[1]:
+            count, points = m.preview(tile, Tile.parse(on))
+            out.append(EndChoice(on, count, points))
+        return out
 
     # ------------------------------------------------------------- acting
     def tap(self, tile: str) -> None:
-        """A tile tapped in the picker: played at once if it fits one place; else asks where."""
+        """A tile tapped in the picker: set at once if it fits one place; else the drawing
+        asks where. Tapping the tile waiting for its end again puts it back."""
+        again = self.choosing is not None and self.choosing[0] == tile
         self.choosing = None
         self.t.claims.claiming = None
-        if self.t.phase != "play":
+        self.t.flash = None  # the last play's banner goes once the next player acts
+        if again:
+            self.t.error = None
+            self.t._changed()
+            return
+        if not self.playing:
             winner = self.t.winner
             self._fail("no tile can be set now" + (f": {winner} has won the match" if winner else ""))
             return
@@ -59,7 +127,7 @@ class PlayEntry(Part):
         except ScorekeeperError as e:
             self._fail(str(e))
             return
-        places = self.match.placements(t)
+        places = self.match_for_entry.placements(t)
         if len(places) > 1:
             self.choosing = (str(t), [str(p) for p in places])
             self.t.error = None
@@ -69,7 +137,7 @@ class PlayEntry(Part):
         self._set(str(t), None if on is None else str(on))
 
     def choose(self, on: str) -> None:
-        """The end picked for a tile that fits several."""
+        """The place picked for a tile that fits several."""
         if self.choosing is None:
             return
         tile = self.choosing[0]
@@ -94,52 +162,24 @@ class PlayEntry(Part):
         if self.draws:
             entry["draw"] = self.draws
         entry["play"] = tile
-        h = self.match.hand
+        h = self.match_for_entry.hand
         if on is not None and h is not None and h.turns:
             entry["on"] = on
         if claim is not None:
             entry["claim"] = claim
-        if self.t._apply(lambda st: st.append(self.t.mid, {"turn": entry})):
-            self.draws = 0
-            self._after_turn()
+        self._submit(entry)
 
-    def _after_turn(self) -> None:
-        t = self.t.last_turn()
-        if t is None:
-            return
-        m = self.match
-        s = m.setup
-        who = s.players[t.player]
-        if t.tile is None:
-            self.t._done(f"{who} passed" + (f" after drawing {t.drew}" if t.drew else ""))
-            return
-        bits = [f"count {t.count}"]
-        if t.points:
-            bits.append(f"{s.sides[s.side_of[t.player]]} +{t.points}")
-        if t.voided:
-            bits.append("points voided: past the exact target")
-        if t.claim is not None:
-            if t.claim_ok is False:
-                bits.append(f"wrong claim: said {t.claim}, scored {t.points}")
-            elif t.claim_ok:
-                bits.append("claim right")
-            elif m.rules.claims == "muggins":
-                worth = m.rules.worth(t.count)
-                if t.claim > worth:
-                    bits.append(f"claimed {t.claim}: too much, nothing scored")
-                elif t.claim < worth:
-                    bits.append(f"claimed {t.claim} of {worth}: {worth - t.claim} missed")
-        h = m.hand
-        if h is not None and h.end == "domino":
-            bits.append(f"{who} dominoed")
-        self.t._done(f"{who} set {t.tile}: " + ", ".join(bits), f"{t.points}!" if t.points else None)
+    def _submit(self, entry: dict[str, Any]) -> None:
+        if self.t.submit_turn(entry):
+            self.draws = 0
 
     def draw(self, n: int = 1) -> None:
         """The player to move drew ``n`` more tiles (entered with their play or pass)."""
-        if self.t.phase != "play":
+        if not self.playing:
             return
+        self.t.flash = None
         if n > self.drawable:
-            h = self.match.hand
+            h = self.match_for_entry.hand
             number, turn = (h.number, len(h.turns) + 1) if h is not None else (1, 1)
             self.t.error = (
                 f"hand {number}, turn {turn}: cannot draw {n}: "
@@ -158,6 +198,5 @@ class PlayEntry(Part):
         entry: dict[str, Any] = {"pass": True}
         if self.draws:
             entry = {"draw": self.draws, "pass": True}
-        if self.t._apply(lambda st: st.append(self.t.mid, {"turn": entry})):
-            self.draws = 0
-            self._after_turn()
+        self.t.flash = None
+        self._submit(entry)

@@ -3,25 +3,27 @@
 of an All Fives match). They draw what the view-models say; no rule lives here.
 
 The table, top to bottom: the top bar, the scores, the players and the boneyard,
-"15!" after a scoring play, what the last entry did, an error in place, the
-layout with its open ends, the count as a sum, then the panel of the phase:
-entering a play, the hand end, the next leader, the winner (or the corrections).
+a message strip of fixed height ("15!" after a scoring play, what the last entry
+did, an error in place, where a tile may go), the layout in a box of fixed
+height filling the width, the count as a sum, then the panel of the phase:
+entering a play (a row of actions of fixed height, then the picker), the hand
+end, the next leader, the winner -- or the corrections. Everything above the
+picker keeps its height, so the picker's tiles never move under the thumb.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import flet as ft
 
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.ui.allfives.corrections_view import corrections_panel
 from scorekeeper.ui.allfives.history import history_blocks
-from scorekeeper.ui.allfives.layout_view import count_line, layout_view
+from scorekeeper.ui.allfives.layout_view import count_line, drawing_height, layout_view
 from scorekeeper.ui.allfives.new_match_view import NewMatch
-from scorekeeper.ui.allfives.panels import Editing, corrections_panel, hand_end_panel, leader_panel, play_panel
+from scorekeeper.ui.allfives.panels import hand_end_panel, leader_panel, play_panel
 from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.base import Shared
-from scorekeeper.ui.widgets import PAD, cannot_open, error_box, go, score_chips, top_bar
+from scorekeeper.ui.widgets import PAD, cannot_open, error_box, go, score_chips, top_bar, use_viewport
 
 __all__ = ["BLURB", "NewMatch", "Table", "history_blocks"]
 
@@ -30,24 +32,67 @@ BLURB = "All Fives at the table: enter each tile as it is set"
 # The view-model, observable: assigning ``revision`` (done by every action) redraws.
 TableVM = ft.observable(TableModel)
 
+STRIP_H = 56  # the message strip's fixed height (px)
+
 
 def _players_strip(table: TableModel) -> ft.Control:
     items: list[ft.Control] = []
     for p in table.players:
         items.append(
             ft.Container(
-                content=ft.Text(
-                    f"{p.name} · {p.held} tile{'s' if p.held != 1 else ''}{' · to play' if p.to_move else ''}",
-                    weight=ft.FontWeight.BOLD if p.to_move else None,
-                    semantics_label=f"{p.name} holds {p.held} tiles{', to play' if p.to_move else ''}",
-                ),
+                content=ft.Text(p.text, weight=ft.FontWeight.BOLD if p.to_move else None, semantics_label=p.label),
                 bgcolor=ft.Colors.PRIMARY_CONTAINER if p.to_move else None,
                 padding=ft.Padding.symmetric(horizontal=8, vertical=2),
                 border_radius=8,
             )
         )
     items.append(ft.Text(f"Boneyard {table.boneyard}", semantics_label=f"Boneyard {table.boneyard}"))
-    return ft.Row(items, wrap=True, spacing=6)
+    return ft.Row(items, spacing=6, scroll=ft.ScrollMode.HIDDEN)
+
+
+def _message(table: TableModel) -> tuple[str | None, str | None]:
+    """What the strip says besides "15!", and how it is read out: where a waiting tile may
+    go, else what the last entry did ("Note: ...")."""
+    choosing = table.play.choosing
+    if choosing:
+        tile, ends = choosing
+        text = f"{tile} fits {len(ends)} ends: tap the one it goes on, on the drawing (or {tile} again to put it back)"
+        return text, text
+    note = table.note
+    return note, (f"Note: {note}" if note else None)
+
+
+def _strip(table: TableModel) -> ft.Control:
+    """ "15!", the message or the error: one strip of fixed height."""
+    message, label = _message(table)
+    body: ft.Control
+    if table.error:
+        body = error_box(table.error)
+    else:
+        body = ft.Text(
+            message or "",
+            semantics_label=label,
+            max_lines=3,
+            overflow=ft.TextOverflow.ELLIPSIS,
+        )
+    return ft.Container(
+        content=ft.Row(
+            [
+                ft.Text(
+                    table.flash or "",
+                    size=36,
+                    weight=ft.FontWeight.BOLD,
+                    color=ft.Colors.PRIMARY,
+                    semantics_label=f"Scored {table.flash}" if table.flash else None,
+                    visible=bool(table.flash),
+                ),
+                ft.Container(content=body, expand=True),
+            ],
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+        height=STRIP_H,
+        key="strip",
+    )
 
 
 def _over_panel(table: TableModel) -> list[ft.Control]:
@@ -56,7 +101,7 @@ def _over_panel(table: TableModel) -> list[ft.Control]:
             content=ft.Column(
                 [
                     ft.Text(
-                        f"{table.winner} wins the match!",
+                        table.winner_line() or "",
                         size=28,
                         weight=ft.FontWeight.BOLD,
                         semantics_label=f"Winner {table.winner}",
@@ -77,6 +122,11 @@ def _over_panel(table: TableModel) -> list[ft.Control]:
 
 
 def _status(table: TableModel) -> str:
+    fixes = table.fixes
+    if fixes.picked is not None:
+        hand, where = fixes.picked
+        what = f"turn {where}" if isinstance(where, int) else where
+        return f"correcting hand {hand}, {what}"
     phase = table.phase
     if phase == "play":
         return f"{table.to_move} to play"
@@ -98,50 +148,33 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     # (annotated: mypy cannot infer Flet's use_state from a factory)
     made: tuple[TableModel | str, object] = ft.use_state(make)
     table = made[0]
-    show_fixes, set_show_fixes = ft.use_state(False)
-    fixing: tuple[Editing, Callable[[Editing], None]] = ft.use_state(None)
-    editing, set_editing = fixing
+    viewport = use_viewport()
     if isinstance(table, str):
         return cannot_open(table)
+    fixes = table.fixes
     phase = table.phase
     top = top_bar(
         f"Hand {table.hand_number} · {_status(table)}",
         ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=lambda e: table.undo()),
         ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=lambda e: table.redo()),
-        ft.IconButton(
-            icon=ft.Icons.EDIT_NOTE, tooltip="Correct an entry", on_click=lambda e: set_show_fixes(not show_fixes)
-        ),
+        ft.IconButton(icon=ft.Icons.EDIT_NOTE, tooltip="Correct an entry", on_click=lambda e: fixes.open()),
         ft.IconButton(icon=ft.Icons.LEADERBOARD, tooltip="Score", on_click=go(f"/score/{mid}")),
     )
+    width = viewport.content_width
     # The same keyed items in the same order on every render: Flet then patches
     # only what changed instead of re-sending the drawing and the picker.
     drawing = table.drawing()
     body: list[ft.Control] = [
         ft.Container(content=top, key="top"),
-        ft.Container(content=score_chips(table.scores, f"to {table.target}"), key="scores"),
-        ft.Container(content=_players_strip(table), key="players"),
-        ft.Text(
-            table.flash or "",
-            size=44,
-            weight=ft.FontWeight.BOLD,
-            color=ft.Colors.PRIMARY,
-            semantics_label=f"Scored {table.flash}" if table.flash else None,
-            visible=bool(table.flash),
-            key="flash",
-        ),
-        ft.Text(
-            table.note or "",
-            semantics_label=f"Note: {table.note}" if table.note else None,
-            visible=bool(table.note),
-            key="note",
-        ),
-        ft.Container(content=error_box(table.error), key="error"),
-        ft.Container(content=layout_view(table, drawing), key="layout"),
-        ft.Container(content=count_line(drawing), key="count"),
+        ft.Container(content=score_chips(table.scores, f"to {table.target}", wrap=False), height=40, key="scores"),
+        ft.Container(content=_players_strip(table), height=32, key="players"),
+        _strip(table),
+        ft.Container(content=layout_view(table, drawing, width, drawing_height(width)), key="layout"),
+        ft.Container(content=count_line(drawing), height=32, key="count"),
     ]
     panel: list[ft.Control]
-    if show_fixes:
-        panel, kind = corrections_panel(table, editing, set_editing), "fixes"
+    if fixes.listing:
+        panel, kind = corrections_panel(table), "fixes"
     elif phase == "play":
         panel, kind = play_panel(table), "play"
     elif phase == "hand-end":
@@ -151,4 +184,4 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     else:
         panel, kind = _over_panel(table), "over"
     body.append(ft.Column(panel, spacing=8, key=f"panel-{kind}"))
-    return ft.Column(body, spacing=8, scroll=ft.ScrollMode.AUTO, expand=True)
+    return ft.Column(body, spacing=6, scroll=ft.ScrollMode.AUTO, expand=True)

@@ -35,6 +35,7 @@ scores; it asks :class:`~scorekeeper.allfives.engine.Match`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from scorekeeper.allfives.engine import Match, Turn
 from scorekeeper.allfives.layout import Layout
@@ -56,6 +57,20 @@ class PlayerRow:
     side: str
     held: int
     to_move: bool
+
+    @property
+    def text(self) -> str:
+        """``Ben · 1 tile · to play``"""
+        return f"{self.name} · {self.held} {self._tiles}" + (" · to play" if self.to_move else "")
+
+    @property
+    def label(self) -> str:
+        """``Ben holds 1 tile, to play`` (what it is read out as)."""
+        return f"{self.name} holds {self.held} {self._tiles}" + (", to play" if self.to_move else "")
+
+    @property
+    def _tiles(self) -> str:
+        return "tile" if self.held == 1 else "tiles"
 
 
 class TableModel(base.TableModel):
@@ -82,12 +97,23 @@ class TableModel(base.TableModel):
         return self._match.rules
 
     @property
+    def entry_match(self) -> Match:
+        """The match a turn is entered on: the live one, or, while an earlier turn is being
+        corrected, the match as it stood before that turn."""
+        before = self.fixes.before
+        return before if before is not None else self._match
+
+    @property
     def players(self) -> list[PlayerRow]:
-        m = self._match
+        """Each player with the tiles they hold, the draws being entered counted at once."""
+        m = self.entry_match
         s = m.setup
         h = m.hand
-        held = h.held if h else [m.rules.hand_size] * len(s.players)
-        return [PlayerRow(n, s.sides[s.side_of[i]], held[i], m.to_move == n) for i, n in enumerate(s.players)]
+        held = list(h.held) if h else [m.rules.hand_size] * len(s.players)
+        to_move = m.to_move
+        if h is not None and to_move is not None:
+            held[h.next_player] += self.play.draws
+        return [PlayerRow(n, s.sides[s.side_of[i]], held[i], to_move == n) for i, n in enumerate(s.players)]
 
     @property
     def scores(self) -> dict[str, int]:
@@ -99,7 +125,7 @@ class TableModel(base.TableModel):
 
     @property
     def to_move(self) -> str | None:
-        return self._match.to_move
+        return self.entry_match.to_move
 
     @property
     def hand_number(self) -> int:
@@ -108,8 +134,10 @@ class TableModel(base.TableModel):
 
     @property
     def boneyard(self) -> int:
-        h = self._match.hand
-        return h.boneyard if h else self._match.rules.boneyard
+        """Tiles left in the boneyard, the draws being entered taken out at once."""
+        m = self.entry_match
+        h = m.hand
+        return (h.boneyard if h else m.rules.boneyard) - self.play.draws
 
     @property
     def phase(self) -> str:
@@ -129,8 +157,16 @@ class TableModel(base.TableModel):
         m = self._match
         return None if m.winner is None else m.setup.sides[m.winner]
 
+    def winner_line(self) -> str | None:
+        """``Ann wins the match!``, ``Ben & Di win the match!`` (None until a side has won)."""
+        m = self._match
+        if m.winner is None:
+            return None
+        members = sum(1 for s in m.setup.side_of if s == m.winner)
+        return f"{m.setup.sides[m.winner]} {'win' if members > 1 else 'wins'} the match!"
+
     def drawing(self) -> Drawing:
-        h = self._match.hand
+        h = self.entry_match.hand
         return draw_layout(h.layout if h else Layout(self.rules.spinner))
 
     def last_turn(self) -> Turn | None:
@@ -149,9 +185,53 @@ class TableModel(base.TableModel):
         self.play.draws = 0
         self.claims.claiming = None
 
+    def submit_turn(self, entry: dict[str, Any]) -> bool:
+        """A turn entered on the table: into the store (the live match), or, while an earlier
+        turn is being corrected, into that correction. True when it went in."""
+        if self.fixes.active:
+            return self.fixes.propose(entry)
+        if not self._apply(lambda st: st.append(self.mid, {"turn": entry})):
+            return False
+        self._after_turn()
+        return True
+
+    def _after_turn(self) -> None:
+        t = self.last_turn()
+        if t is None:
+            return
+        m = self._match
+        s = m.setup
+        who = s.players[t.player]
+        if t.tile is None:
+            self._done(f"{who} passed" + (f" after drawing {t.drew}" if t.drew else ""))
+            return
+        bits = [f"count {t.count}"]
+        if t.points:
+            bits.append(f"{s.sides[s.side_of[t.player]]} +{t.points}")
+        if t.voided:
+            bits.append("points voided: past the exact target")
+        if t.claim is not None:
+            if t.claim_ok is False:
+                bits.append(f"wrong claim: said {t.claim}, scored {t.points}")
+            elif t.claim_ok:
+                bits.append("claim right")
+            elif m.rules.claims == "muggins":
+                worth = m.rules.worth(t.count)
+                if t.claim > worth:
+                    bits.append(f"claimed {t.claim}: too much, nothing scored")
+                elif t.claim < worth:
+                    bits.append(f"claimed {t.claim} of {worth}: {worth - t.claim} missed")
+        h = m.hand
+        if h is not None and h.end == "domino":
+            bits.append(f"{who} dominoed")
+        self._done(f"{who} set {t.tile}: " + ", ".join(bits), f"{t.points}!" if t.points else None)
+
     def undo(self) -> None:
         """Take back the last entry (a hand started by itself after a domino goes with its
         settlement); first, whatever was being entered."""
+        if self.fixes.active:
+            self.fixes.close()
+            return
         had_draws = bool(self.play.draws)
         self._forget_entry()
         if had_draws:
