@@ -526,7 +526,9 @@ class Match:
             self._count(hand, facts, penalties, credit, honour)
         except _Won:
             decided = True
-        all_four = None if decided else self._all_four(credit.items)
+        # from the items credited: a hand that decides the match carries the mark
+        # only if all four were credited before (or at) the winning item
+        all_four = self._all_four(credit.items)
         return dataclasses.replace(
             hand,
             items=tuple(credit.items),

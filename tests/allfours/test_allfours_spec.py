@@ -809,6 +809,32 @@ def test_all_four_teams():
     assert out["scores"] == {"Us": 4, "Them": 0}
 
 
+def test_all_four_marked_on_the_hand_that_wins_the_match(tmp_path):
+    # hand 1 (Ben deals): an award takes Ann to 10 (target 14); Game tied.
+    # hand 2: Ann high (11), low (12), jack (13), game (14): the match is won
+    # on Game, the last item, so every item of all four was credited.
+    record = rec([neutral("Ben", awards=[("Ann", 10)]), _all_four_hand(dealer="Ann")])
+    out = score_record(record)
+    assert items(out, 1) == [("Ann", 1, "high"), ("Ann", 1, "low"), ("Ann", 1, "jack"), ("Ann", 1, "game")]
+    assert out["winner"] == "Ann"
+    assert out["hands"][1]["all_four"] == "Ann"
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(record), encoding="utf-8")
+    proc = run_cli("score", "--text", p)
+    assert proc.returncode == 0, proc.stderr
+    hand2 = proc.stdout.split("Hand 2 (dealer Ann)")[1]
+    assert "  all four: Ann\n" in hand2
+
+
+def test_all_four_not_marked_when_the_match_is_won_before_game():
+    # Ann at 11: high (12), low (13), jack (14) wins; Game is not credited,
+    # so the hand did not make all four.
+    out = score_record(rec([neutral("Ben", awards=[("Ann", 11)]), _all_four_hand(dealer="Ann")]))
+    assert items(out, 1) == [("Ann", 1, "high"), ("Ann", 1, "low"), ("Ann", 1, "jack")]
+    assert out["winner"] == "Ann"
+    assert "all_four" not in out["hands"][1]
+
+
 # ========================================================== 6. game_cards
 def _card_sum(ranks):
     return sum(CARD_POINTS.get(r, 0) for r in ranks)

@@ -510,6 +510,22 @@ def test_hand_lines_newest_first(shared):
     assert lines[1].startswith("Hand 1, Ann dealt") and "Ann +3 turn-up (J)" in lines[1] and lines[1].endswith("3 - 1")
 
 
+def test_hand_line_marks_all_four_on_the_hand_that_wins_the_match(shared):
+    table = new_table(shared, n=2)
+    table.award("Ann", 10)
+    table.game_to(None)
+    table.start_hand(table.suggested_dealer())
+    table.set_high("Ann")
+    table.set_low("Ann")
+    table.hold_jack("Ann")
+    table.jack_won("Ann")
+    table.game_to("Ann")  # Ann 14: the match is won on Game, the last of all four
+    assert table.phase == "over" and table.winner == "Ann"
+    line = table.hand_lines()[0]
+    assert line.startswith("Hand 2, Ben dealt - all four: Ann:") and line.endswith("14 - 0")
+    consistent(shared, table)
+
+
 # ------------------------------------------------------- Game-point helper
 def test_counting_helper_decides_game(shared):
     table = new_table(shared, n=2)

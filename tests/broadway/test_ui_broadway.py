@@ -166,6 +166,27 @@ def test_form_without_leader_starts_in_phase_start(shared):
     assert shared.store.record(mid)["hands"] == [{"leader": "Di", "turns": []}]
 
 
+def test_the_top_bar_of_a_new_match_asks_who_holds_the_double(shared):
+    form = BroadwayNewMatchForm(shared, names=list(NAMES))
+    t = BroadwayTableModel(shared, form.start())
+    assert t.status() == "New match · who holds 6-6?"  # not "Hand 0 · next hand"
+    t.start_hand("Di")
+    assert t.status() == "Hand 1 on 6-6 · Di to play"
+    t.undo()  # the hand's start taken back: a new match again
+    assert t.phase == "start" and t.status() == "New match · who holds 6-6?"
+
+
+def test_the_top_bar_between_hands_and_at_the_end(shared):
+    t = new_table(shared, leader="Ann")
+    assert t.status() == "Hand 1 on 6-6 · Ann to play"
+    double_down(t)
+    for _ in range(4):
+        t.pass_()
+    assert t.status() == "Hand 1 on 6-6 · tiles left"
+    t.settle()
+    assert t.error is None and t.status() == "Hand 1 · next hand"
+
+
 @pytest.mark.parametrize(
     "names, message",
     [
@@ -239,6 +260,26 @@ def test_the_double_obeys_the_seat_orientation(shared):
     assert t.error.startswith("hand 1, turn 1: ")
     assert "Ann (North) sets tiles East-West" in t.error
     assert turns(shared, t) == []
+
+
+def test_pass_and_exposed_are_open_only_after_the_double(shared):
+    form = BroadwayNewMatchForm(shared, names=list(NAMES))
+    t = BroadwayTableModel(shared, form.start())
+    assert t.phase == "start" and not t.pass_open  # no hand yet
+    t.start_hand("Ann")
+    assert t.phase == "play" and not t.pass_open  # the first turn sets the double
+    t.pick("6-6")
+    assert not t.pass_open
+    t.cancel()
+    double_down(t)
+    assert t.pass_open
+    t.pass_()
+    assert t.pass_open
+    for _ in range(3):
+        t.pass_()
+    assert t.phase == "unplayed" and not t.pass_open
+    t.undo()  # the fourth pass taken back: the hand is open again
+    assert t.phase == "play" and t.pass_open
 
 
 def test_the_first_turn_is_not_a_pass_nor_an_exposed_tile(shared):

@@ -46,6 +46,46 @@ def place(page, m: Match, tile: str, a, b, direction: str | None = None):
     wait_scores(page, m)
 
 
+#: The grid's free cells ("cell x,y") and the scrolling box they are drawn in (their
+#: semantics parent): the left and right edges of each, in CSS pixels.
+_GRID_JS = r"""
+() => {
+  const own = el => [...el.childNodes].filter(n => n.nodeType === Node.TEXT_NODE)
+    .map(n => n.textContent).join('').trim();
+  const cells = [...document.querySelectorAll('flt-semantics')]
+    .filter(el => /^cell -?\d+,-?\d+(\n|$)/.test(own(el)));
+  if (!cells.length) return null;
+  const box = cells[0].parentElement.closest('flt-semantics');
+  const rects = cells.map(el => el.getBoundingClientRect());
+  const r = box.getBoundingClientRect();
+  return {
+    box: [r.left, r.right],
+    cells: [Math.min(...rects.map(c => c.left)), Math.max(...rects.map(c => c.right))],
+    rows: [Math.min(...rects.map(c => c.top)), Math.max(...rects.map(c => c.bottom))],
+    one_box: cells.every(el => el.parentElement.closest('flt-semantics') === box),
+  };
+}
+"""
+
+
+def grid_edges(page) -> dict:
+    harness.wait_idle(page, quiet=0.2)
+    g = page.evaluate(_GRID_JS)
+    assert g is not None and g["one_box"], g
+    return g
+
+
+def assert_grid_centred(page) -> None:
+    """The grid's cells sit in the middle of their box, as much room left as right.
+    (The drawn cells are the free ones around the layout, one column on each side
+    of it, so their extent is the grid's.)"""
+    g = grid_edges(page)
+    (box_l, box_r), (cells_l, cells_r) = g["box"], g["cells"]
+    assert cells_r - cells_l < box_r - box_l, g
+    left, right = cells_l - box_l, box_r - cells_r
+    assert abs(left - right) <= 2, f"grid not centred in its box: {left:.0f} px left, {right:.0f} px right ({g})"
+
+
 def wait_scores(page, m: Match) -> None:
     for s, v in m.totals.items():
         wait_text(page, f"Score {s} {v}")
@@ -72,8 +112,12 @@ def test_a_short_broadway_hand(server, app):
     m.start("Ben")
     texts = read_texts(page)
     assert "tile 6-6" in texts and "tile 6-3" not in texts, "the first turn sets the hand's double"
+    assert "Pass" not in texts and "Exposed" not in texts, "the first turn can only set the double"
+    assert_grid_centred(page)  # the empty table's 5 x 5 cells
     place(page, m, "6-6", (0, 0), (0, 1))  # Ben sits East: his tiles run North-South
     wait_text(page, "Hand 1 on 6-6, Cy to play")
+    texts = read_texts(page)
+    assert "Pass" in texts and "Exposed" in texts
 
     # Cy sits South: a North-South tile is refused, with the hand and turn named
     tap(page, "tile 6-3")
@@ -87,6 +131,7 @@ def test_a_short_broadway_hand(server, app):
     place(page, m, "6-3", (1, 0), (2, 0))  # one matched section: 0 points
     place(page, m, "6-1", (1, 1), (1, 2))  # Di: the 6 touches two 6s: 1 point to East-West
     assert m.totals == {"North-South": 0, "East-West": 1}
+    assert_grid_centred(page)
 
     for who in ["Ann", "Ben", "Cy", "Di"]:  # four passes in succession block the hand
         wait_text(page, re.compile(rf"^Hand 1 on 6-6, {who} to play"))
@@ -119,6 +164,7 @@ def short_hand(
     tap(page, f"{leader} holds {d}-{d}")
     m.start(leader)
     wait_text(page, f"Hand {m.hand.number} on {d}-{d}, {leader} to play")
+    assert "Pass" not in read_texts(page), "the first turn can only set the double"
     seat = NAMES.index(leader)
     if AXIS[SEATS[seat]] == "x":  # the double East-West, the next tile North-South on its first half
         double, nxt, way = [(0, 0), (1, 0)], [(0, 1), (0, 2)], "North"
@@ -155,6 +201,7 @@ def test_a_seven_hand_match_and_its_sudden_death(server, app):
     page = app
     new_match(page, None)  # nobody picked for 6-6: the table asks
     m = Match(Setup.new(NAMES))
+    wait_text(page, "New match, who holds 6-6?")  # the top bar (not "Hand 0, next hand")
     wait_text(page, "Hand 1 on 6-6: who holds it?")
 
     short_hand(page, m, "Ann", direction=True)
@@ -201,3 +248,36 @@ def test_a_seven_hand_match_and_its_sudden_death(server, app):
     assert "Hand 8 on 6-6 (sudden death; leader Ann)" in text
     assert "exposed 0-0 (turn lost)" in text
     assert "Winner: North-South (at hand 8, turn 5)" in text
+
+
+@pytest.mark.parametrize("viewport", [harness.PHONE_VIEWPORT, {"width": 1280, "height": 800}], ids=["phone", "desktop"])
+def test_the_grid_is_centred_in_its_box_and_pans_when_wider(server, browser, viewport):
+    ctx = harness.new_context(browser, viewport=dict(viewport))
+    try:
+        page = harness.open_app(ctx, server.url)
+        new_match(page, "Ann")
+        wait_text(page, "Hand 1 on 6-6, Ann to play")
+        assert_grid_centred(page)  # the empty table's 5 x 5 cells
+        m = Match(Setup.new(NAMES))
+        m.start("Ann")
+        place(page, m, "6-6", (0, 0), (1, 0))  # Ann (North): East-West
+        assert_grid_centred(page)  # the window: columns -2..3, free cells drawn on -1..2
+        for _ in range(4):  # zoom 2: cells of 68 px, the window 6 x 68 = 408 px wide
+            tap(page, "Zoom in")
+        g = grid_edges(page)
+        (box_l, box_r), (cells_l, cells_r) = g["box"], g["cells"]
+        cell = (cells_r - cells_l) / 4
+        assert cell == pytest.approx(68, abs=1), g
+        if 6 * cell <= box_r - box_l:  # (the desktop) still room: still centred
+            assert_grid_centred(page)
+            return
+        # (the phone) wider than its box: it starts at the box's left edge (column -2
+        # is empty, the cells start at -1) and pans sideways to its right edge
+        assert cells_l - box_l == pytest.approx(cell, abs=2), g
+        page.mouse.move((box_l + box_r) / 2, (g["rows"][0] + g["rows"][1]) / 2)
+        page.mouse.wheel(6 * cell, 0)
+        g = grid_edges(page)
+        (box_l, box_r), (cells_l, cells_r) = g["box"], g["cells"]
+        assert box_r - cells_r == pytest.approx(cell, abs=2), g  # column 3 is empty
+    finally:
+        ctx.close()

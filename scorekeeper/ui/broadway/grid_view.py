@@ -1,9 +1,9 @@
 """The Broadway grid drawn: the window of half-tile cells the table view-model
-(:class:`~scorekeeper.ui.broadway.table.BroadwayTableModel`) describes, in a
-box that pans (scrolls both ways) and zooms (``zoom``).  Every tile down is one
-framed domino whose halves are read out as ``down x,y: pips`` (or ``matched
-x,y: pips`` when the tile being set matches it); every other cell drawn is a
-tappable ``cell x,y``."""
+(:class:`~scorekeeper.ui.broadway.table.BroadwayTableModel`) describes, centred
+in a box that pans (scrolls both ways, when the grid is larger) and zooms
+(``zoom``).  Every tile down is one framed domino whose halves are read out as
+``down x,y: pips`` (or ``matched x,y: pips`` when the tile being set matches
+it); every other cell drawn is a tappable ``cell x,y``."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def _cell(t: BroadwayTableModel, c: GridCell, x0: int, y1: int, size: float) -> 
 
 
 def grid_view(t: BroadwayTableModel) -> ft.Control:
-    """The grid of the table ``t``, in a box that scrolls both ways."""
+    """The grid of the table ``t``, centred in a box that scrolls both ways (when it is larger)."""
     (x0, y0, x1, y1), cells = t.grid()
     size = CELL * t.zoom
     children: list[ft.Control] = []
@@ -107,8 +107,13 @@ def grid_view(t: BroadwayTableModel) -> ft.Control:
             children.append(_cell(t, c, x0, y1, size))
     w, h = (x1 - x0 + 1) * size, (y1 - y0 + 1) * size
     stack = ft.Stack(children, width=w, height=h)
+    # the sideways scrolling Row fills the box: centred in it while narrower, from its
+    # left edge (and scrolling) when wider
     return ft.Container(
-        content=ft.Column([ft.Row([stack], scroll=ft.ScrollMode.AUTO)], scroll=ft.ScrollMode.AUTO),
+        content=ft.Column(
+            [ft.Row([stack], scroll=ft.ScrollMode.AUTO, alignment=ft.MainAxisAlignment.CENTER)],
+            scroll=ft.ScrollMode.AUTO,
+        ),
         height=min(h + 16, 380),
         border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
         border_radius=8,

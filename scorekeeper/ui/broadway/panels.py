@@ -75,20 +75,21 @@ def play_panel(t: BroadwayTableModel) -> list[ft.Control]:
             buttons.append(labelled(ft.OutlinedButton(content=d, on_click=handler), f"Other half {d}", handler))
         if buttons:
             out.append(ft.Row(buttons, wrap=True))
-    out.append(
-        ft.Row(
-            [
-                ft.FilledTonalButton(content="Pass", on_click=lambda e: t.pass_()),
-                ft.OutlinedButton(
-                    content="Exposed",
-                    on_click=lambda e: t.expose(),
-                    tooltip="The player showed the picked tile: turn lost",
-                    disabled=t.tile is None,
-                ),
-            ],
-            wrap=True,
+    if t.pass_open:  # not on a hand's first turn: it can only set the double
+        out.append(
+            ft.Row(
+                [
+                    ft.FilledTonalButton(content="Pass", on_click=lambda e: t.pass_()),
+                    ft.OutlinedButton(
+                        content="Exposed",
+                        on_click=lambda e: t.expose(),
+                        tooltip="The player showed the picked tile: turn lost",
+                        disabled=t.tile is None,
+                    ),
+                ],
+                wrap=True,
+            )
         )
-    )
     out += _picker(t)
     return out
 

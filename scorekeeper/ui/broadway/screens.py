@@ -90,22 +90,6 @@ def NewMatch(shared: Shared) -> ft.Control:
 
 
 # --------------------------------------------------------------------- table
-def _status(t: BroadwayTableModel) -> str:
-    """What the top bar says: the hand (and its double) and what comes next."""
-    phase = t.phase
-    status = (
-        f"{t.to_move} to play"
-        if phase == "play"
-        else "tiles left"
-        if phase == "unplayed"
-        else "next hand"
-        if phase == "start"
-        else f"{t.winner} won"
-    )
-    hand = f"Hand {t.hand_number} on {t.double}" if phase in ("play", "unplayed") else f"Hand {t.hand_number}"
-    return f"{hand} · {status}"
-
-
 def _seats(t: BroadwayTableModel) -> ft.Control:
     """Each player with seat and tiles held; the player to move stands out."""
     return ft.Row(
@@ -149,7 +133,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     redo = ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=lambda e: t.redo())
     after = "sudden death: first to lead by 2" if t.sudden_death() else "seven hands"
     body: list[ft.Control] = [
-        ft.Container(content=top_bar(_status(t), undo, redo), key="top"),
+        ft.Container(content=top_bar(t.status(), undo, redo), key="top"),
         ft.Container(content=score_chips(t.totals, after), key="totals"),
         ft.Container(content=_seats(t), key="seats"),
         ft.Text(t.note or "", semantics_label=f"Note: {t.note}" if t.note else None, visible=bool(t.note), key="note"),

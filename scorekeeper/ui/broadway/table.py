@@ -128,6 +128,33 @@ class BroadwayTableModel(TableModel):
         other = m.scores[1 - m.winner]
         return f"{self.winner} win {m.scores[m.winner]} to {other} at {at}"
 
+    def status(self) -> str:
+        """What the top bar says: the hand (and its double) and what the table must do now.
+        Before the first hand (its leader not chosen on the new-match form): who holds the double."""
+        phase = self.phase
+        if phase == "start" and self._match.hand is None:
+            return f"New match · who holds {self.double}?"
+        status = (
+            f"{self.to_move} to play"
+            if phase == "play"
+            else "tiles left"
+            if phase == "unplayed"
+            else "next hand"
+            if phase == "start"
+            else f"{self.winner} won"
+        )
+        hand = (
+            f"Hand {self.hand_number} on {self.double}" if phase in ("play", "unplayed") else f"Hand {self.hand_number}"
+        )
+        return f"{hand} · {status}"
+
+    @property
+    def pass_open(self) -> bool:
+        """Pass and Exposed can be entered: a hand is being played and its double is down
+        (the first turn of a hand can only set the double)."""
+        h = self._match.hand
+        return self.phase == "play" and h is not None and bool(h.turns)
+
     def sudden_death(self) -> bool:
         """The hand being played is a sudden-death hand -- or, between hands, the next one is."""
         h = self._match.hand
