@@ -94,6 +94,32 @@ def _new_id() -> str:
     return f"{_dt.datetime.now(_dt.UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
 
 
+#: What a record says that does not make it another match (see Store.find).
+_LABELS = ("id", "title", "notes")
+
+
+def _brief(record: Record, match: Any) -> tuple[Any, ...]:
+    """What the index caches of a match and :meth:`Store.find` compares first."""
+    setup = match.setup
+    return (
+        record.get("game"),
+        list(setup.players),
+        len(match.hands),
+        dict(zip(setup.sides, match.scores, strict=True)),
+    )
+
+
+def _sameness(record: Record, match: Any) -> str:
+    """A match as :meth:`Store.find` compares it: the engine's own record (tiles spelled
+    one way) without its labels, with the rules as the engine reads them."""
+    normal = {k: v for k, v in match.to_record().items() if k not in _LABELS}
+    normal["started"] = record.get("started")
+    rules = getattr(match.setup, "rules", None)
+    if rules is not None:
+        normal["rules"] = repr(rules)  # every option, the defaults too
+    return json.dumps(normal, sort_keys=True, ensure_ascii=False)
+
+
 # ------------------------------------------------------------------ open matches
 @dataclass
 class _Open:
@@ -436,6 +462,40 @@ class Store:
             raise StoreError(f"a record must be a JSON object, not {type_name(record)}")
         copied = json.loads(json.dumps(record))
         return copied, registry.game_of(copied).load(copied)  # a match may be in progress
+
+    def find(self, record: Any) -> str | None:
+        """The id of a stored match that is the same as ``record``, or None (the newest
+        one if there are several). The same: the same game, players, teams, rules (as the
+        engine reads them: a default written out or left out is the same), ``started``
+        (both the same time, or both none) and the same hands, entry by entry, however a
+        tile is spelled; the ``id``, ``title`` and ``notes`` do not count. ``record`` is
+        checked through its engine first (its error is raised).
+
+        Cheap: the index's cached fields (game, players, number of hands, scores, started)
+        rule out every other match; only the matches that pass are read from their files."""
+        self._check_open()
+        copied, match = self._checked_copy(record)
+        key = _sameness(copied, match)
+        brief = _brief(copied, match)
+        started = copied.get("started")
+        found: list[tuple[str, str]] = []
+        for mid, meta in self._meta.items():
+            o = self._open_matches.get(mid)
+            if o is not None:  # its cached fields may be behind what was appended since
+                if _brief(o.record, o.match) == brief and _sameness(o.record, o.match) == key:
+                    found.append((o.created, mid))
+                continue
+            cached = (meta.get("game"), meta.get("players"), meta.get("hands"), meta.get("scores"))
+            if cached != brief or (started is not None and meta.get("started") != started):
+                continue
+            try:
+                doc = self._read_match_doc(self._match_path(mid))
+                other = doc["record"]
+                if _sameness(other, registry.game_of(other).load(other)) == key:
+                    found.append((str(doc.get("created") or ""), mid))
+            except (OSError, CorruptFileError, ScorekeeperError):
+                continue  # a file that cannot be read is not this record (opening it says why)
+        return max(found)[1] if found else None
 
     def record(self, mid: str) -> Record:
         """A copy of the stored record."""

@@ -207,7 +207,12 @@ class TableModel(Model):
 
 class FormModel(Model):
     """Base of the new-match forms: the players' names (earlier players offered first),
-    ``error``, and :meth:`_create` to store the new match."""
+    ``error``, and :meth:`_create` to store the new match.
+
+    ``typed`` holds what each name field holds (empty until a name is typed or an earlier
+    player's name is offered); ``names`` the names the match gets: a field left empty
+    gives its seat's placeholder ("Player 2"), shown in the field, never typed into it.
+    """
 
     #: The attribute naming a player that follows a renamed seat (the first leader, dealer...).
     _picked = "leader"
@@ -215,26 +220,35 @@ class FormModel(Model):
     def __init__(self, shared: Shared, names: list[str] | None = None) -> None:
         self._shared = shared
         self.known = shared.names()
-        # two earlier players, if there are two; else "Player 1" and "Player 2"
-        default = self.known[:2] if len(self.known) >= 2 else ["Player 1", "Player 2"]
-        self.names: list[str] = list(names) if names else default
+        # two earlier players, if there are two; else two empty fields
+        default = self.known[:2] if len(self.known) >= 2 else ["", ""]
+        self.typed: list[str] = list(names) if names else default
         self.error: str | None = None
 
-    def _fill(self, names: list[str], n: int) -> list[str]:
-        """``names`` cut or filled to ``n``: earlier players not yet seated first, then "Player k"."""
-        out = list(names[:n])
+    @property
+    def names(self) -> list[str]:
+        """The players' names: what was typed, else the seat's placeholder."""
+        return [t.strip() or self.placeholder(i) for i, t in enumerate(self.typed)]
+
+    def placeholder(self, seat: int) -> str:
+        """The name of a seat left empty (and what its field shows while empty)."""
+        return f"Player {seat + 1}"
+
+    def _resize(self, n: int) -> None:
+        """``n`` seats: cut, or filled with earlier players not yet seated, then empty fields."""
+        out = list(self.typed[:n])
         pool = [k for k in self.known if k not in out]
         while len(out) < n:
-            out.append(pool.pop(0) if pool else f"Player {len(out) + 1}")
-        return out
+            out.append(pool.pop(0) if pool else "")
+        self.typed = out
 
     def set_name(self, seat: int, name: str) -> None:
         old = self.names[seat]
-        names = list(self.names)
-        names[seat] = name
-        self.names = names
+        typed = list(self.typed)
+        typed[seat] = name
+        self.typed = typed
         if getattr(self, self._picked) == old:
-            setattr(self, self._picked, name.strip() or None)
+            setattr(self, self._picked, self.names[seat])
         self._changed()
 
     def _create(self, problem: str | None, make_record: Callable[[], dict[str, Any]]) -> str | None:

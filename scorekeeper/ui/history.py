@@ -18,11 +18,29 @@ from typing import Any
 
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.ui.base import Model, Shared, game_title, screens_of
+from scorekeeper.ui.base import Model, Shared, game_title
 
 __all__ = ["PAGE_SIZE", "HistoryModel"]
 
 PAGE_SIZE = 10
+
+#: The JSON parser's reasons, in words.
+_JSON_WORDS = {
+    "Expecting value": "expecting a value",
+    "Expecting property name enclosed in double quotes": "expecting a name in double quotes",
+    "Expecting ',' delimiter": "expecting a comma",
+    "Expecting ':' delimiter": "expecting a colon",
+    "Unterminated string starting at": "a text in quotes is not closed",
+    "Invalid control character at": "a line break or tab inside quotes",
+    "Invalid \\escape": "a backslash that escapes nothing",
+    "Extra data": "more text after the record",
+}
+
+
+def _json_problem(e: json.JSONDecodeError) -> str:
+    """Where and why text is not JSON, for people: "expecting a value at line 2, column 11"."""
+    why = _JSON_WORDS.get(e.msg, e.msg[:1].lower() + e.msg[1:])
+    return f"{why} at line {e.lineno}, column {e.colno}"
 
 
 class HistoryModel(Model):
@@ -35,6 +53,9 @@ class HistoryModel(Model):
         self.message: str | None = None
         self.items: list[dict[str, Any]] = []
         self.total = 0
+        #: A question for the player about the record being imported (it is already stored).
+        self.question: str | None = None
+        self._pending: Any = None  # the record the question is about
         self.load()
 
     def load(self) -> None:
@@ -50,7 +71,7 @@ class HistoryModel(Model):
         for m in items:
             game = m.get("game")
             m["title"] = m.get("title") or game_title(game)
-            m["playable"] = m.get("status") != "won" and screens_of(game) is not None
+            m["playable"] = m.get("status") != "won" and isinstance(game, str) and registry.ui_module(game) is not None
         self.items = items
         self._changed()
 
@@ -72,26 +93,84 @@ class HistoryModel(Model):
             self._changed()
             return None
 
+    # ------------------------------------------------------------ import
     def import_text(self, text: str) -> str | None:
-        """Import a record given as JSON text; returns the new id (None, with ``error`` set, if refused)."""
+        """Import a record given as JSON text; returns the new id. None when refused
+        (``error`` says why) or when the match is already stored (``question`` asks
+        whether to import it again as a copy: :meth:`import_copy` or :meth:`cancel_import`)."""
+        self._pending = None
+        self.question = None
+        if not text.strip():
+            self._refuse("paste a match record first")
+            return None
         try:
             record = json.loads(text)
-        except ValueError as e:
-            self.error = f"not a JSON record: {e}"
-            self._changed()
+        except json.JSONDecodeError as e:
+            self._refuse(f"that is not a match record (JSON): {_json_problem(e)}")
             return None
+        try:
+            with self._shared.lock:
+                same = self._shared.store.find(record)
+                stored = None if same is None else self._shared.store.summary(same)
+        except ScorekeeperError as e:
+            self._refuse(f"not imported: {e}")
+            return None
+        if stored is None:
+            return self._store(record)
+        when = (stored.get("started") or "")[:10]
+        # the title the list shows; an untitled match is told by its game and its players
+        title = stored.get("title") or f"{game_title(stored.get('game'))}: {' · '.join(stored.get('players') or [])}"
+        self._pending = record
+        self.question = f"This match is already stored ({title}, {when}): import it again as a copy?"
+        self.error = self.message = None
+        self._changed()
+        return None
+
+    def import_file(self, name: str, data: bytes | None) -> str | None:
+        """Import a picked file (its bytes: a browser gives no path), the way :meth:`import_text` does."""
+        if data is None:
+            self._refuse(f"{name} could not be read")
+            return None
+        if not data:
+            self._refuse(f"{name} is empty")
+            return None
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            self._refuse(f"{name} is not a match record: it is not text")
+            return None
+        return self.import_text(text)
+
+    def import_copy(self) -> str | None:
+        """The answer "Import a copy" to :attr:`question`: the record is stored again."""
+        record, self._pending, self.question = self._pending, None, None
+        if record is None:
+            return None
+        return self._store(record)
+
+    def cancel_import(self) -> None:
+        """The answer "Cancel" to :attr:`question`: nothing is stored."""
+        self._pending = self.question = self.error = None
+        self.message = "nothing imported: the match was already stored"
+        self._changed()
+
+    def _store(self, record: Any) -> str | None:
         try:
             with self._shared.lock:
                 mid = self._shared.store.import_record(record)
         except ScorekeeperError as e:
-            self.error = f"not imported: {e}"
-            self._changed()
+            self._refuse(f"not imported: {e}")
             return None
         self.error = None
         self.message = f"imported as {mid}"
         self.offset = 0
         self.load()
         return mid
+
+    def _refuse(self, why: str) -> None:
+        self.error = why
+        self.message = None
+        self._changed()
 
     def summary(self, mid: str) -> dict[str, Any] | None:
         """The scored hands of a stored match (the ``scorekeeper score`` object)."""

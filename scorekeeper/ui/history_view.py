@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import flet as ft
@@ -46,10 +47,57 @@ def _card(m: dict[str, Any]) -> ft.Control:
     )
 
 
+def _bytes(data: Any) -> bytes | None:
+    """A picked file's content as bytes (the client may send a list of numbers)."""
+    if data is None or isinstance(data, bytes):
+        return data
+    return bytes(data)
+
+
+def _picker(on_result: Callable[[Any], None]) -> Any:
+    """The page's file picker for History (a service of the page: made once per screen)."""
+    return ft.FilePicker(on_result=on_result)
+
+
+def _question(hist: HistoryModel) -> ft.AlertDialog | None:
+    """The record being imported is already stored: import a copy, or not."""
+    if not hist.question:
+        return None
+
+    def copy(e: Any) -> None:
+        hist.import_copy()
+
+    def cancel(e: Any) -> None:
+        hist.cancel_import()
+
+    return ft.AlertDialog(
+        modal=True,
+        title=ft.Text("Already stored"),
+        content=ft.Text(hist.question),
+        actions=[
+            ft.TextButton(content="Cancel", on_click=cancel),
+            ft.FilledButton(content="Import a copy", on_click=copy),
+        ],
+    )
+
+
 @ft.component
 def History(shared: Shared) -> ft.Control:
     hist, _ = ft.use_state(lambda: HistoryVM(shared))
     paste, set_paste = ft.use_state("")
+
+    def picked(e: Any) -> None:  # the browser read the file: its bytes, no path
+        files = getattr(e, "files", None) or []
+        if files:
+            hist.import_file(files[0].name, _bytes(files[0].bytes))
+
+    picker, _ = ft.use_state(lambda: _picker(picked))
+
+    def import_paste(e: Any) -> None:
+        if hist.import_text(paste) or hist.question:  # stored, or held for the question
+            set_paste("")
+
+    ft.use_dialog(_question(hist))
     body: list[ft.Control] = [
         ft.Row([ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip="Back", on_click=go("/")), heading("History")]),
         ft.Text(f"{hist.total} match{'es' if hist.total != 1 else ''}"),
@@ -72,6 +120,12 @@ def History(shared: Shared) -> ft.Control:
     )
     body += [
         heading("Import a record", 16),
+        ft.OutlinedButton(
+            content="Import a file",
+            icon=ft.Icons.UPLOAD_FILE,
+            tooltip="Import a saved record (scorekeeper-….json)",
+            action=ft.PickFiles(picker, with_data=True, cancel_upload_on_window_blur=False),
+        ),
         ft.TextField(
             label="Paste a match record (JSON)",
             value=paste,
@@ -81,7 +135,7 @@ def History(shared: Shared) -> ft.Control:
             on_change=lambda e: set_paste(e.control.value),
             key="import-text",
         ),
-        ft.FilledTonalButton(content="Import", on_click=lambda e: hist.import_text(paste) and set_paste("")),
+        ft.FilledTonalButton(content="Import", on_click=import_paste),
         error_box(hist.error),
     ]
     if hist.message:

@@ -23,7 +23,7 @@ from scorekeeper.registry import Game
 from scorekeeper.tally import Pegboard, Tally, TallyError, pegboard, tally
 from scorekeeper.tally.timeline import Timeline
 
-__all__ = ["ScoreDisplays", "SideDisplay", "score_displays"]
+__all__ = ["HandCell", "HandRow", "ScoreDisplays", "SideDisplay", "hand_rows", "score_displays"]
 
 
 @dataclass(frozen=True)
@@ -65,3 +65,65 @@ def score_displays(game: Game, match: Any) -> ScoreDisplays:
             shown.append(SideDisplay(name, score, None, None, f"No X tally: {e.reason}."))
     board = pegboard(dict(zip(tl.sides, events, strict=True)), target=tl.target) if tl.scale == 5 else None
     return ScoreDisplays(summary, tl, tuple(shown), board, None)
+
+
+# ------------------------------------------------------------------ the per-hand table
+@dataclass(frozen=True)
+class HandCell:
+    """One side after one hand: the running total (shown large) and, under it, what
+    the hand added -- never written as a sum, so no cell reads as a wrong one."""
+
+    side: str
+    total: str  # "105"
+    lines: tuple[str, ...]  # ("+40 in play", "+30 at the end")
+    label: str  # for screen readers: "Ann after hand 2: 105 (+40 in play, +30 at the end)"
+
+    @property
+    def detail(self) -> str:
+        return ", ".join(self.lines)
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """One hand of the per-hand table: "Hand 2 · domino" and one cell per side."""
+
+    number: int
+    title: str
+    cells: tuple[HandCell, ...]
+
+
+def hand_rows(summary: dict[str, Any]) -> list[HandRow]:
+    """The per-hand table of a scored match (the ``scorekeeper score`` object) as text.
+
+    A hand's points are split into those made in play and those of the hand-end
+    settlement where the game has one (All Fives, Broadway); else they are the hand's.
+
+    >>> rows = hand_rows({"sides": ["Ann", "Ben"], "hands": [
+    ...     {"number": 1, "end": "domino", "settlement": {"Ann": 30, "Ben": 0}, "scores": {"Ann": 70, "Ben": 0}}]})
+    >>> [(c.total, c.detail) for c in rows[0].cells]
+    [('70', '+40 in play, +30 at the end'), ('0', 'no points')]
+    """
+    sides = summary["sides"]
+    before = dict.fromkeys(sides, 0)
+    rows = []
+    for h in summary["hands"]:
+        open_hand = h["end"] == "open"
+        cells = []
+        for s in sides:
+            total = h["scores"][s]
+            if "settlement" in h:
+                settle = h["settlement"].get(s, 0)
+                play = total - before[s] - settle  # every point of the hand not from its settlement
+                lines = [f"{play:+d} in play"] if play else []
+                if settle:
+                    lines.append(f"{settle:+d} at the end")
+            else:
+                added = total - before[s]
+                lines = [f"{added:+d} this hand"] if added else []
+            lines = lines or ["no points"]
+            when = f"after hand {h['number']}" + (" so far" if open_hand else "")
+            cells.append(HandCell(s, str(total), tuple(lines), f"{s} {when}: {total} ({', '.join(lines)})"))
+        title = f"Hand {h['number']} · {'playing' if open_hand else h['end']}"
+        rows.append(HandRow(h["number"], title, tuple(cells)))
+        before = h["scores"]
+    return rows

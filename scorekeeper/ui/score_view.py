@@ -12,33 +12,58 @@ from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.tally.svg import chart_svg, pegboard_svg, tally_svg
 from scorekeeper.ui.base import Shared
-from scorekeeper.ui.score import SideDisplay, score_displays
+from scorekeeper.ui.score import HandCell, SideDisplay, hand_rows, score_displays
 from scorekeeper.ui.widgets import PAD, cannot_open, go, heading, svg_image
 
 __all__ = ["Score"]
 
 
-def _score_table(summary: dict[str, Any]) -> ft.Control:
-    sides = summary["sides"]
-    rows = []
-    before = dict.fromkeys(sides, 0)
-    for h in summary["hands"]:
-        cells = [ft.DataCell(ft.Text(str(h["number"])))]
-        for s in sides:
-            settle = h.get("settlement", {}).get(s, 0)
-            plays = h["scores"][s] - before[s] - settle  # every point of the hand not from its settlement
-            text = f"{plays}" + (f" {settle:+d}" if settle else "") + f" = {h['scores'][s]}"
-            cells.append(ft.DataCell(ft.Text(text)))
-        cells.append(ft.DataCell(ft.Text(h["end"] if h["end"] != "open" else "playing")))
-        rows.append(ft.DataRow(cells=cells))
-        before = h["scores"]
-    return ft.DataTable(
-        columns=[ft.DataColumn(label=ft.Text("Hand"))]
-        + [ft.DataColumn(label=ft.Text(s)) for s in sides]
-        + [ft.DataColumn(label=ft.Text("End"))],
-        rows=rows,
-        column_spacing=16,
+def _hand_cell(cell: HandCell) -> ft.Control:
+    """A side after a hand: its total, large, and under it what the hand added, small."""
+    return ft.Semantics(
+        label=cell.label,
+        container=True,
+        exclude_semantics=True,
+        content=ft.Column(
+            [
+                ft.Text(cell.total, size=22, weight=ft.FontWeight.BOLD),
+                *[ft.Text(line, size=13, color=ft.Colors.ON_SURFACE_VARIANT) for line in cell.lines],
+            ],
+            spacing=0,
+        ),
     )
+
+
+def _score_table(summary: dict[str, Any]) -> ft.Control:
+    """One block per hand ("Hand 2 · domino"), one column per side: it fits a phone
+    with up to four sides (two partnerships: two columns)."""
+    sides = summary["sides"]
+    blocks: list[ft.Control] = [
+        ft.Row(
+            [ft.Text(s, weight=ft.FontWeight.BOLD, expand=1) for s in sides],
+            spacing=8,
+            vertical_alignment=ft.CrossAxisAlignment.START,
+        )
+    ]
+    for row in hand_rows(summary):
+        blocks.append(
+            ft.Container(
+                content=ft.Column(
+                    [
+                        ft.Text(row.title, size=13, weight=ft.FontWeight.W_500, color=ft.Colors.PRIMARY),
+                        ft.Row(
+                            [ft.Container(_hand_cell(c), expand=1) for c in row.cells],
+                            spacing=8,
+                            vertical_alignment=ft.CrossAxisAlignment.START,
+                        ),
+                    ],
+                    spacing=2,
+                ),
+                border=ft.Border.only(top=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)),
+                padding=ft.Padding.only(top=6, bottom=4),
+            )
+        )
+    return ft.Column(blocks, spacing=4)
 
 
 def _side_tally(side: SideDisplay, per_row: int) -> ft.Control:
@@ -116,6 +141,7 @@ def Score(shared: Shared, mid: str) -> ft.Control:
         chart_label += f"; lowest {low}"
     body.append(heading("Score over the turns", 16))
     body.append(svg_image(chart_svg(tl), chart_label))
-    body.append(ft.Text("Per hand: points from plays, hand-end settlement = running total", italic=True))
-    body.append(ft.Row([_score_table(summary)], scroll=ft.ScrollMode.AUTO))
+    body.append(heading("Hand by hand", 16))
+    body.append(ft.Text("Each side's total after the hand; under it, what the hand added.", italic=True))
+    body.append(_score_table(summary))
     return ft.Column(body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)

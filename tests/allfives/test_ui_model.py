@@ -157,8 +157,9 @@ def test_invalid_rules_and_names_are_refused_with_reasons(shared):
     form.set_rule("hand_size", "")
     form.set_name(1, "Ann")
     assert form.start() is None and form.error == "two players have the same name"
-    form.set_name(1, "  ")
-    assert form.start() is None and form.error == "every player needs a name"
+    form.set_name(1, "  ")  # a field left empty is its placeholder, "Player 2"
+    form.set_name(2, "Player 2")
+    assert form.start() is None and form.error == "two players have the same name"
     assert shared.store.count() == 0
 
 
@@ -461,9 +462,10 @@ def test_history_pages_export_import(shared):
     assert h.offset == 0
     text = h.export(ids[0])
     assert json.loads(text)["players"] == ["Ann", "Ben"]
-    new = h.import_text(text)
+    assert h.import_text(text) is None and h.question.startswith("This match is already stored")
+    new = h.import_copy()
     assert new and h.total == 13 and h.message == f"imported as {new}"
-    assert h.import_text("{") is None and h.error.startswith("not a JSON record")
+    assert h.import_text("{") is None and h.error.startswith("that is not a match record (JSON)")
     assert h.import_text('{"format": "scorekeeper/1", "game": "all-fives", "players": ["A"]}') is None
     assert h.error.startswith("not imported:")
     assert h.total == 13

@@ -262,3 +262,24 @@ def test_correcting_a_turn_to_what_it_was_changes_nothing(shared, seed):
         assert t.fixes.preview is not None and t.fixes.preview.endswith("scores unchanged"), (n, t.error)
         t.fixes.close()
     assert h.turns == t.match.hands[0].turns
+
+
+def test_with_the_boneyard_empty_the_last_players_pips_follow_from_the_others(shared):
+    """Every tile not down is in someone's hand: the last player's pips need no entry."""
+    t = table(shared, names=("Ann", "Ben", "Cy", "Di"), leader="Ann", rules={"hand_size": "7"})
+    for tile in ["6-6", "6-5", "5-5", "5-4"]:  # then all four pass: blocked (4 x 7 = 28, no boneyard)
+        play(t, tile)
+    for _ in range(4):
+        t.play.pass_()
+    assert t.phase == "hand-end" and t.boneyard == 0
+    left = sum(x.pips for x in t.match.tiles if x not in t.match.hand.layout.nodes)  # 168 - 42
+    assert left == 126
+    t.hand_end.set_pips("Ann", "30")
+    t.hand_end.set_pips("Ben", "40")
+    assert t.hand_end.implied() is None and t.hand_end.waiting() == ["Cy", "Di"]
+    t.hand_end.set_pips("Cy", "20")
+    assert t.hand_end.implied() == ("Di", 36) and t.hand_end.waiting() == []
+    lines, problem = t.hand_end.settlement_preview()
+    assert problem is None and lines == ["Cy won the block: the others hold 106 -> 105."]  # Cy holds fewest
+    t.hand_end.settle()
+    assert shared.store.record(t.mid)["hands"][0]["remaining"] == {"Ann": 30, "Ben": 40, "Cy": 20, "Di": 36}

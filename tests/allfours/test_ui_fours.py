@@ -220,10 +220,9 @@ def test_form_chosen_dealer_and_rename(shared):
 @pytest.mark.parametrize(
     "names, words",
     [
-        (["Ann", " "], "needs a name"),
-        (["", "Ben", "Cy"], "needs a name"),
         (["Ann", "Ann "], "same name"),
         (["Ann", "Ben", "Cy", "Ben"], "same name"),
+        (["", "Player 1"], "same name"),  # the first field left empty is "Player 1" too
     ],
 )
 def test_form_bad_names_refused(shared, names, words):
@@ -232,6 +231,17 @@ def test_form_bad_names_refused(shared, names, words):
     assert form.start() is None
     assert words in form.error
     assert shared.store.count() == before
+
+
+@pytest.mark.parametrize(
+    "names, players", [(["Ann", " "], ["Ann", "Player 2"]), (["", "Ben", "Cy"], ["Player 1", "Ben", "Cy"])]
+)
+def test_a_name_left_empty_is_its_placeholder(shared, names, players):
+    """Name fields start empty and show "Player k" (typing gives "Ann", not "Player 1Ann")."""
+    form = FoursNewMatchForm(shared, names=names)
+    assert form.typed == names
+    mid = form.start()
+    assert mid and shared.store.record(mid)["players"] == players
 
 
 def test_form_offers_known_names(shared):

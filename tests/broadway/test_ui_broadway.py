@@ -190,8 +190,7 @@ def test_the_top_bar_between_hands_and_at_the_end(shared):
 @pytest.mark.parametrize(
     "names, message",
     [
-        (["Ann", "", "Cy", "Di"], "every player needs a name"),
-        (["Ann", "Ben", "   ", "Di"], "every player needs a name"),
+        (["Ann", "", "Cy", "East"], "two players have the same name"),  # the empty seat is East
         (["Ann", "Ben", "Ann", "Di"], "two players have the same name"),
         (["Ann", "Ben", "Cy", " Ben "], "two players have the same name"),  # the same once trimmed
     ],
@@ -223,7 +222,11 @@ def test_form_names_are_trimmed_and_the_leader_follows_a_renamed_seat(shared):
 
 
 def test_form_default_names(shared):
-    assert BroadwayNewMatchForm(shared).names == ["Player 1", "Player 2", "Player 3", "Player 4"]
+    form = BroadwayNewMatchForm(shared)
+    assert form.typed == ["", "", "", ""]  # empty fields: no "Player 1" to type over
+    assert form.names == ["North", "East", "South", "West"]  # a seat left empty is called by its name
+    mid = form.start()
+    assert mid and shared.store.record(mid)["players"] == ["North", "East", "South", "West"]
     new_table(shared)
     assert sorted(BroadwayNewMatchForm(shared).names) == sorted(NAMES)  # from the earlier match
 

@@ -136,7 +136,7 @@ class NewMatchForm(FormModel):
     # -- players
     def set_count(self, n: int) -> None:
         n = max(2, min(5, n))
-        self.names = self._fill(self.names, n)
+        self._resize(n)
         self.partners = n == 4
         if self.leader not in self.names:
             self.leader = None
@@ -146,8 +146,8 @@ class NewMatchForm(FormModel):
     def use_known(self, name: str) -> None:
         """An earlier player's name tapped: it takes the first seat still "Player k" or empty
         (else the last seat)."""
-        for i, current in enumerate(self.names):
-            if current.startswith("Player ") or not current.strip():
+        for i, current in enumerate(self.typed):
+            if not current.strip():
                 self.set_name(i, name)
                 return
         self.set_name(len(self.names) - 1, name)

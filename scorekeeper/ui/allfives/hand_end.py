@@ -75,11 +75,42 @@ class HandEnd(Part):
             return len(v) == held
         return isinstance(v, str) and v.strip().isdigit()
 
+    def implied(self) -> tuple[str, int] | None:
+        """With the boneyard empty every tile not down is in someone's hand: once all players
+        but one are entered, the last one's pips follow (``(name, pips)``), else None."""
+        m = self.match
+        h = m.hand
+        holding = self.holding()
+        if h is None or h.boneyard != 0 or not holding:
+            return None
+        open_ = [n for n, held in holding if not self._complete(n, held) and not self._typed(n)]
+        if len(open_) != 1:
+            return None
+        known = 0
+        for name, held in holding:
+            v = self.remaining.get(name)
+            if name == open_[0]:
+                continue
+            if isinstance(v, list):
+                if len(v) != held:
+                    return None
+                known += sum(Tile.parse(t).pips for t in v)
+            elif isinstance(v, str) and re.fullmatch(r"\d{1,4}", v.strip()):
+                known += int(v.strip())
+            else:
+                return None
+        rest = sum(t.pips for t in m.tiles if t not in h.layout.nodes) - known
+        held = dict(holding)[open_[0]]
+        return (open_[0], rest) if 0 <= rest <= held * 2 * m.rules.set else None
+
     def _remaining_value(self) -> dict[str, list[str] | int]:
         out: dict[str, list[str] | int] = {}
+        implied = self.implied()
         for name, held in self.holding():
             v = self.remaining.get(name)
-            if isinstance(v, list):
+            if implied is not None and name == implied[0]:
+                out[name] = implied[1]
+            elif isinstance(v, list):
                 out[name] = list(v)
             elif isinstance(v, str) and v.strip():
                 s = v.strip()
@@ -93,8 +124,13 @@ class HandEnd(Part):
         return out
 
     def waiting(self) -> list[str]:
-        """The players whose tiles or pips are not entered yet."""
-        return [n for n, held in self.holding() if not self._complete(n, held) and not self._typed(n)]
+        """The players whose tiles or pips are not entered yet (and do not follow from the others')."""
+        implied = self.implied()
+        return [
+            n
+            for n, held in self.holding()
+            if not self._complete(n, held) and not self._typed(n) and (implied is None or n != implied[0])
+        ]
 
     def _typed(self, name: str) -> bool:
         v = self.remaining.get(name)

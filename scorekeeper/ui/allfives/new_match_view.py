@@ -92,7 +92,7 @@ def NewMatch(shared: Shared) -> ft.Control:
         choice_row("Players", [(str(k), k) for k in range(2, 6)], n, form.set_count),
         *[
             name_field(f"Player {i + 1}", name, partial(form.set_name, i), f"name-{i}-{n}")
-            for i, name in enumerate(form.names)
+            for i, name in enumerate(form.typed)
         ],
         suggestions,
     ]

@@ -33,10 +33,13 @@ def typed(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
 def _actions(table: TableModel) -> ft.Control:
     """Draw +1, +3, the draws entered, Pass (when legal), Claims, Muggins!: one row of fixed height."""
     play, claims = table.play, table.claims
-    actions: list[ft.Control] = [
-        ft.OutlinedButton(content="Draw +1", on_click=on(play.draw, 1), disabled=play.drawable == 0),
-        ft.OutlinedButton(content="+3", on_click=on(play.draw, 3), disabled=play.drawable < 3, tooltip="Drew 3"),
-    ]
+    actions: list[ft.Control] = []
+    if play.drawable:  # once nothing can be drawn, Pass takes their place
+        actions += [
+            ft.OutlinedButton(content="Draw +1", on_click=on(play.draw, 1)),
+            ft.OutlinedButton(content="+2", on_click=on(play.draw, 2), disabled=play.drawable < 2, tooltip="Drew 2"),
+            ft.OutlinedButton(content="+3", on_click=on(play.draw, 3), disabled=play.drawable < 3, tooltip="Drew 3"),
+        ]
     if play.draws:
         actions.append(
             ft.TextButton(
@@ -105,10 +108,12 @@ def hand_end_panel(table: TableModel) -> list[ft.Control]:
     who = table.match.setup.players[h.domino_player] if h.end == "domino" and h.domino_player is not None else None
     title = f"Hand {h.number} over: " + (f"{who} dominoed" if who else "blocked")
     rows: list[ft.Control] = [heading(title, 18), ft.Text("What is left in hands? Pick the tiles or type the pips.")]
+    implied = end.implied()
     for name, held in end.holding():
         v = end.remaining.get(name)
         picked = v if isinstance(v, list) else []
         text = v if isinstance(v, str) else ""
+        hint = f"the rest: {implied[1]}" if implied is not None and implied[0] == name else None
         tiles = "tile" if held == 1 else "tiles"
         rows.append(
             ft.Row(
@@ -126,6 +131,7 @@ def hand_end_panel(table: TableModel) -> list[ft.Control]:
                         dense=True,
                         keyboard_type=ft.KeyboardType.NUMBER,
                         on_change=typed(end.set_pips, name),
+                        hint_text=hint,
                         key=f"pips-{h.number}-{name}",
                     ),
                 ],

@@ -59,6 +59,7 @@ class FoursNewMatchForm(FormModel):
         self.variant = DEFAULT_VARIANT
         self.target_text = ""  # "" = the variant's target
         self.dealer: str | None = None  # None: cut for the deal when the match starts
+        self.cut: str | None = None  # who the cut named, once made
 
     @property
     def spec(self) -> Variant:
@@ -67,7 +68,7 @@ class FoursNewMatchForm(FormModel):
     def set_count(self, n: int) -> None:
         if n not in PLAYER_COUNTS:
             return
-        self.names = self._fill(self.names, n)
+        self._resize(n)
         if self.dealer not in self.names:
             self.dealer = None
         self._changed()
@@ -107,8 +108,11 @@ class FoursNewMatchForm(FormModel):
         self._changed()
 
     def record(self, rng: random.Random | None = None) -> dict[str, Any]:
-        names = [s.strip() for s in self.names]
-        dealer = self.dealer if self.dealer in names else (rng or random).choice(names)
+        names = self.names
+        dealer = self.dealer if self.dealer in names else None
+        if dealer is None:
+            dealer = (rng or random).choice(names)
+            self.cut = dealer
         rec: dict[str, Any] = {"format": "scorekeeper/1", "game": "all-fours", "players": names}
         teams = self.teams()
         if teams:
@@ -122,5 +126,10 @@ class FoursNewMatchForm(FormModel):
         return rec
 
     def start(self, rng: random.Random | None = None) -> str | None:
-        """Create the match (its first hand dealt); the new id, or None with ``error`` set."""
-        return self._create(names_problem(self.names) or self.target_error(), lambda: self.record(rng))
+        """Create the match (its first hand dealt); the new id, or None with ``error`` set.
+        A cut for the deal is announced on the table."""
+        self.cut = None
+        mid = self._create(names_problem(self.names) or self.target_error(), lambda: self.record(rng))
+        if mid is not None and self.cut is not None:
+            self._shared.announce(mid, f"cut for the deal: {self.cut} deals")
+        return mid

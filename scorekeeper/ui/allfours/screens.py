@@ -71,7 +71,7 @@ def NewMatch(shared: Shared) -> ft.Control:
         game_choice("all-fours"),
         choice_row("Players", [(str(k), k) for k in PLAYER_COUNTS], n, form.set_count),
     ]
-    for i, name in enumerate(form.names):
+    for i, name in enumerate(form.typed):
         controls.append(name_field(f"Player {i + 1}", name, partial(form.set_name, i), f"fours-name-{i}-{n}"))
     controls.append(
         ft.Text("Sides: " + " against ".join(form.sides()) + ("  (partners sit opposite)" if form.teams() else ""))

@@ -6,12 +6,12 @@ the defaults, and who holds 6-6 (the leader of hand 1), if that is known yet.
 >>> from scorekeeper.ui.base import Shared
 >>> shared = Shared(tempfile.mkdtemp())
 >>> form = BroadwayNewMatchForm(shared)
->>> form.names
-['Player 1', 'Player 2', 'Player 3', 'Player 4']
+>>> form.typed, form.names
+(['', '', '', ''], ['North', 'East', 'South', 'West'])
 >>> form.set_name(0, "Ann"); form.set_leader("Ann"); form.set_orientation("free")
 >>> rec = form.record()
 >>> rec["players"], rec["rules"], rec["hands"]
-(['Ann', 'Player 2', 'Player 3', 'Player 4'], {'orientation': 'free'}, [{'leader': 'Ann', 'turns': []}])
+(['Ann', 'East', 'South', 'West'], {'orientation': 'free'}, [{'leader': 'Ann', 'turns': []}])
 >>> form.set_name(1, " Ann "); form.start(), form.error
 (None, 'two players have the same name')
 >>> shared.close()
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.broadway.engine import SEATS
 from scorekeeper.ui.base import FormModel, Shared, names_problem
 
 __all__ = ["BroadwayNewMatchForm"]
@@ -31,8 +32,9 @@ class BroadwayNewMatchForm(FormModel):
 
     def __init__(self, shared: Shared, names: list[str] | None = None) -> None:
         super().__init__(shared, names)
-        # the four seats: the names given, else earlier players, then "Player k"
-        self.names = self._fill(list(names or []), 4)
+        # the four seats: the names given, else earlier players, then empty (named after the seat)
+        self.typed = list(names or [])
+        self._resize(4)
         self.orientation = "seat"
         self.penalty = "subtract"
         self.leader: str | None = None  # who holds 6-6
@@ -45,13 +47,17 @@ class BroadwayNewMatchForm(FormModel):
         self.penalty = value
         self._changed()
 
+    def placeholder(self, seat: int) -> str:
+        """A seat left empty is called by its name ("East")."""
+        return SEATS[seat]
+
     def set_leader(self, name: str | None) -> None:
         self.leader = name
         self._changed()
 
     def record(self) -> dict[str, Any]:
         """The record of the new match (rules only where they differ from the defaults)."""
-        names = [s.strip() for s in self.names]
+        names = self.names
         rules: dict[str, Any] = {}
         if self.orientation == "free":
             rules["orientation"] = "free"

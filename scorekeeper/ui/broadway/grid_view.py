@@ -10,7 +10,8 @@ from __future__ import annotations
 import flet as ft
 
 from scorekeeper.broadway.grid import Cell
-from scorekeeper.ui.broadway.table import BroadwayTableModel, GridCell
+from scorekeeper.ui.broadway.cells import GridCell
+from scorekeeper.ui.broadway.table import BroadwayTableModel
 from scorekeeper.ui.widgets import labelled, on
 
 __all__ = ["CELL", "grid_view"]

@@ -64,7 +64,7 @@ def NewMatch(shared: Shared) -> ft.Control:
         game_choice("broadway"),
         ft.Text("Four players, North-South against East-West; seven hands on the doubles 6-6 down to 0-0."),
     ]
-    for i, name in enumerate(form.names):
+    for i, name in enumerate(form.typed):
         controls.append(name_field(SEATS[i], name, partial(form.set_name, i), key=f"bw-name-{i}"))
     controls.append(
         choice_row("Tiles set", [("by seat", "seat"), ("any way", "free")], form.orientation, form.set_orientation)

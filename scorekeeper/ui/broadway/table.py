@@ -27,32 +27,16 @@ matched sections are highlighted and the points shown; "Set it" enters it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from scorekeeper.broadway.engine import REGULAR_HANDS, SEATS, Match, Preview, Setup
 from scorekeeper.broadway.grid import Cell, Placement, adjacent
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.base import Shared, TableModel
+from scorekeeper.ui.broadway.cells import GridCell, grid_window
 
-__all__ = ["ALL_TILES", "BroadwayTableModel", "GridCell"]
+__all__ = ["ALL_TILES", "BroadwayTableModel"]
 
 #: The double-six set, high to low.
 ALL_TILES = tuple(f"{a}-{b}" for a in range(6, -1, -1) for b in range(a, -1, -1))
-
-
-@dataclass(frozen=True)
-class GridCell:
-    """One cell of the drawn window: ``pips`` when covered; ``state`` says how to draw it:
-    ``"tile"``, ``"matched"`` (a covered cell the tile being set matches), ``"new"`` (a
-    cell of the tile being set), ``"first"`` (its first half, waiting for the second),
-    ``"spot"`` (a free cell where the picked tile can go), ``"free"``."""
-
-    x: int
-    y: int
-    pips: int | None
-    state: str
-    tile: str | None = None  # the tile covering it
-    partner: Cell | None = None  # the other cell of that tile
 
 
 class BroadwayTableModel(TableModel):
@@ -201,38 +185,11 @@ class BroadwayTableModel(TableModel):
         return out
 
     def grid(self) -> tuple[tuple[int, int, int, int], list[GridCell]]:
-        """The window to draw ``(min_x, min_y, max_x, max_y)`` -- the layout and two cells
-        around it -- and its cells worth drawing (covered, or free next to the layout)."""
+        """The window to draw -- the layout and two cells around it -- and its cells worth
+        drawing (see :func:`~scorekeeper.ui.broadway.cells.grid_window`)."""
         h = self._match.hand
         lay = h.layout if h is not None and not h.settled else None
-        b = lay.bounds() if lay is not None else None
-        if b is None:  # an empty table: room for the double and two cells around it
-            x0, y0, x1, y1 = -2, -2, 2, 2
-        else:
-            x0, y0, x1, y1 = b[0] - 2, b[1] - 2, b[2] + 2, b[3] + 2
-        pv = self.preview
-        setting = pv.placement if pv is not None else None  # the tile being set
-        matched = set(pv.matched) if pv is not None else set()
-        spots = self.spots()
-        frontier = lay.frontier() if lay is not None and len(lay) else None
-        cells: list[GridCell] = []
-        for y in range(y1, y0 - 1, -1):
-            for x in range(x0, x1 + 1):
-                c = (x, y)
-                p = lay.placement_at(c) if lay is not None else None
-                if p is not None:
-                    other = p.cells[1] if p.cells[0] == c else p.cells[0]
-                    state = "matched" if c in matched else "tile"
-                    cells.append(GridCell(x, y, p.pips_at(c), state, str(p.tile), other))
-                elif setting is not None and c in setting.cells:
-                    cells.append(GridCell(x, y, setting.pips_at(c), "new"))
-                elif c == self.first:
-                    cells.append(GridCell(x, y, None, "first"))
-                elif c in spots:
-                    cells.append(GridCell(x, y, None, "spot"))
-                elif frontier is None or c in frontier:
-                    cells.append(GridCell(x, y, None, "free"))
-        return (x0, y0, x1, y1), cells
+        return grid_window(lay, self.preview, self.first, self.spots())
 
     def turn_lines(self) -> list[str]:
         """This hand's turns, newest first."""

@@ -1,0 +1,101 @@
+"""History in a real browser: a record pasted, saved by export, imported again from
+the saved file (read from its bytes in the browser) -- which asks first, since the
+match is already stored -- and the messages of a paste that is empty or not JSON;
+the Score screen's per-hand table of the imported match."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from support import RECORDS
+
+from e2e import harness
+from e2e.harness import read_texts, wait_text
+
+pytestmark = pytest.mark.browser
+
+tap = harness.tap
+PASTE = "Paste a match record (JSON)"
+TITLE = "Two hands: Ben dominoes hand 1 and leads hand 2"
+
+
+def open_history(page) -> None:
+    tap(page, "History")
+    wait_text(page, "Import a record")
+
+
+def paste(page, text: str) -> None:
+    harness.enter(page, PASTE, text)
+    tap(page, "Import")
+
+
+def imported_id(page) -> str:
+    wait_text(page, re.compile(r"^imported as "))
+    return next(t for t in read_texts(page) if t.startswith("imported as "))[len("imported as ") :]
+
+
+def test_a_saved_file_imports_again_only_after_asking(server, app, tmp_path):
+    page = app
+    open_history(page)
+    paste(page, json.dumps(json.loads((RECORDS / "two-hands.json").read_text())))
+    mid = imported_id(page)
+    wait_text(page, "1 match")
+
+    # Save writes scorekeeper-<id>.json (a download in the browser)
+    tap(page, "Open")  # the one match's
+    wait_text(page, re.compile(r"\n  Ann: \+1 4-1 on 2-1 \(count 7\)\n"))  # a play after a draw shows the draw
+    with page.expect_download() as download:
+        tap(page, "Save the record as a file")
+    assert download.value.suggested_filename == f"scorekeeper-{mid}.json"
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    tap(page, "Back")
+    wait_text(page, "Import a record")
+
+    question = re.compile(r"^This match is already stored \(" + re.escape(TITLE) + r", \d{4}-\d\d-\d\d\): import")
+    for answer in ("Cancel", "Import a copy"):
+        with page.expect_file_chooser() as chooser:
+            tap(page, "Import a file")
+        chooser.value.set_files(str(saved))
+        wait_text(page, question)
+        tap(page, answer)
+        harness.wait_idle(page, quiet=0.3)
+        assert not any(question.search(t) for t in read_texts(page)), "the question is gone once answered"
+        if answer == "Cancel":
+            wait_text(page, "nothing imported: the match was already stored")
+            assert "1 match" in read_texts(page)
+    copy = imported_id(page)
+    assert copy != mid
+    wait_text(page, "2 matches")
+
+
+def test_what_cannot_be_imported_says_why_in_words(server, app, tmp_path):
+    page = app
+    open_history(page)
+    tap(page, "Import")
+    wait_text(page, "paste a match record first")
+    paste(page, '{"format": "scorekeeper/1", "game": all-fives}')
+    wait_text(page, "that is not a match record (JSON): expecting a value at line 1, column 37")
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00")
+    with page.expect_file_chooser() as chooser:
+        tap(page, "Import a file")
+    chooser.value.set_files(str(photo))
+    wait_text(page, "photo.jpg is not a match record: it is not text")
+    assert "0 matches" in read_texts(page)
+
+
+def test_the_score_table_of_an_imported_match(server, app, context):
+    page = app
+    open_history(page)
+    paste(page, json.dumps(json.loads((RECORDS / "two-hands.json").read_text())))
+    mid = imported_id(page)
+    score = harness.open_app(context, f"{server.url}score/{mid}")
+    wait_text(score, "Hand 1 · domino")
+    wait_text(score, "Ben after hand 1: 10 (+10 at the end)")
+    wait_text(score, "Ann after hand 1: 0 (no points)")
+    wait_text(score, "Hand 2 · playing")
+    wait_text(score, "Ben after hand 2 so far: 15 (+5 in play)")
+    assert not [t for t in read_texts(score) if "=" in t], "no cell reads as a sum"
