@@ -171,7 +171,7 @@ class Screen:
     DRAW2 = "+2"
     DRAW3 = "+3"
     DRAW3_SIZE = 3
-    DRAWN = "Drew {n} (clear)"  # shown once draws are counted
+    DRAWN = r"^(Drew {n} \(clear\)|\S.* drew {n}\. )"  # shown once draws are counted (before / after issue 15)
     PASS = "Pass"
     PIPS = "{name} pips"  # the hand end's fields
     IMPLIES_LAST = True  # with the boneyard empty the app works out the last holder's pips
@@ -219,7 +219,7 @@ class Screen:
         for step, label in steps:
             ui.tap(label)
             done += step
-            harness.wait_text(ui.page, cls.DRAWN.format(n=done))
+            harness.wait_text(ui.page, re.compile(cls.DRAWN.format(n=done)))
 
     @classmethod
     def play(cls, ui: Taps, tile: Tile, on: Tile | None) -> None:

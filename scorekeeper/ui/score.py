@@ -23,7 +23,7 @@ from scorekeeper.registry import Game
 from scorekeeper.tally import Pegboard, Tally, TallyError, pegboard, tally
 from scorekeeper.tally.timeline import Timeline
 
-__all__ = ["HandCell", "HandRow", "ScoreDisplays", "SideDisplay", "hand_rows", "score_displays"]
+__all__ = ["HandCell", "HandRow", "ScoreDisplays", "SideDisplay", "hand_rows", "score_displays", "winner_line"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,16 @@ class ScoreDisplays:
     sides: tuple[SideDisplay, ...]
     pegboard: Pegboard | None  # one point, one hole (scale 5) only
     note: str | None  # why there are no tallies and no board (the scores can go down)
+    winner_line: str | None = None  # "Ann wins the match!", "Ann & Cy win the match!"
+
+
+def winner_line(match: Any) -> str | None:
+    """Who won the match, in words (a partnership wins in the plural), or None."""
+    if match.winner is None:
+        return None
+    setup = match.setup
+    members = sum(1 for s in setup.side_of if s == match.winner)
+    return f"{setup.sides[match.winner]} {'win' if members > 1 else 'wins'} the match!"
 
 
 def score_displays(game: Game, match: Any) -> ScoreDisplays:
@@ -55,7 +65,7 @@ def score_displays(game: Game, match: Any) -> ScoreDisplays:
     summary = game.result(match)
     if tl.note:
         sides = tuple(SideDisplay(n, sc, None, None) for n, sc in zip(tl.sides, tl.scores, strict=True))
-        return ScoreDisplays(summary, tl, sides, None, tl.note)
+        return ScoreDisplays(summary, tl, sides, None, tl.note, winner_line(match))
     events = tl.events()
     shown = []
     for name, score, ev in zip(tl.sides, tl.scores, events, strict=True):
@@ -64,7 +74,7 @@ def score_displays(game: Game, match: Any) -> ScoreDisplays:
         except TallyError as e:  # a muggins claim of, say, 7 in a scale-1 match
             shown.append(SideDisplay(name, score, None, None, f"No X tally: {e.reason}."))
     board = pegboard(dict(zip(tl.sides, events, strict=True)), target=tl.target) if tl.scale == 5 else None
-    return ScoreDisplays(summary, tl, tuple(shown), board, None)
+    return ScoreDisplays(summary, tl, tuple(shown), board, None, winner_line(match))
 
 
 # ------------------------------------------------------------------ the per-hand table

@@ -108,7 +108,7 @@ def Score(shared: Shared, mid: str) -> ft.Control:
         body.append(
             ft.Container(
                 content=ft.Text(
-                    f"{summary['winner']} wins the match!",
+                    shown.winner_line or "",
                     size=24,
                     weight=ft.FontWeight.BOLD,
                     semantics_label=f"Winner {summary['winner']}",

@@ -162,7 +162,15 @@ def top_bar(title: str, *actions: ft.Control) -> ft.Control:
     return ft.Row(
         [
             ft.IconButton(icon=ft.Icons.HOME, tooltip="Home", on_click=go("/")),
-            ft.Text(title, size=16, weight=ft.FontWeight.BOLD, expand=True, semantics_label=title.replace(" · ", ", ")),
+            ft.Text(
+                title,
+                size=16,
+                weight=ft.FontWeight.BOLD,
+                expand=True,
+                max_lines=1,
+                overflow=ft.TextOverflow.ELLIPSIS,
+                semantics_label=title.replace(" · ", ", "),
+            ),
             *actions,
         ],
         spacing=0,

@@ -45,8 +45,9 @@ def test_draws_show_at_once_in_the_boneyard_and_the_players_tiles(shared):
     assert t.boneyard == 10 and t.players[1].held == 9
     t.play.draw(3)
     assert t.boneyard == 7 and t.players[1].held == 12  # before the tile is entered
-    t.play.clear_draws()
-    assert t.boneyard == 10 and t.players[1].held == 9
+    t.undo()  # takes back the draws not yet entered, and only them
+    assert t.boneyard == 10 and t.players[1].held == 9 and t.play.draws == 0
+    assert len(t.match.hand.turns) == 1
 
 
 def test_the_last_plays_banner_goes_once_the_next_player_acts(shared):
@@ -283,3 +284,50 @@ def test_with_the_boneyard_empty_the_last_players_pips_follow_from_the_others(sh
     assert problem is None and lines == ["Cy won the block: the others hold 106 -> 105."]  # Cy holds fewest
     t.hand_end.settle()
     assert shared.store.record(t.mid)["hands"][0]["remaining"] == {"Ann": 30, "Ben": 40, "Cy": 20, "Di": 36}
+
+
+# ------------------------------------------------------------ new match
+def test_every_rule_option_and_value_has_plain_words(shared):
+    from scorekeeper.allfives.rules import RULE_KEYS
+    from scorekeeper.ui.allfives.form import RULE_CHOICES, RULE_WORDS
+
+    assert set(RULE_WORDS) == set(RULE_KEYS)
+    for key, choices in RULE_CHOICES.items():
+        words = RULE_WORDS[key]
+        assert words.line and set(words.values) == set(choices), key
+        for value in choices:  # no engine key shown as it is ("first-double", "winner-takes", false)
+            assert words.values[value] not in (str(value), str(value).lower()), (key, value)
+
+
+def test_four_players_play_in_partnerships_unless_switched_off(shared):
+    form = NewMatchForm(shared, names=["Ann", "Ben"])
+    assert not form.partners
+    form.set_count(4)
+    assert form.partners and form.teams() == {
+        "Ann & Player 3": ["Ann", "Player 3"],
+        "Ben & Player 4": ["Ben", "Player 4"],
+    }
+    form.set_partners(False)
+    assert form.teams() is None
+    form.set_count(3)
+    form.set_count(4)
+    assert form.partners
+
+
+def test_lots_drawn_for_the_first_leader_are_announced_on_the_table(shared):
+    form = NewMatchForm(shared, names=["Ann", "Ben", "Cy"])
+    assert form.leader is None  # "Draw lots"
+    mid = form.start(random.Random(2))
+    leader = shared.store.record(mid)["hands"][0]["leader"]
+    t = TableModel(shared, mid)
+    assert t.note == f"lots drawn: {leader} leads" and t.to_move == leader
+    assert TableModel(shared, mid).note is None  # said once
+
+
+def test_the_corrections_list_offers_every_entry_of_the_match(shared):
+    rec = random_record(3, 2, max_hands=3)
+    t = TableModel(shared, shared.store.import_record(rec))
+    rows = t.fixes.entries()
+    turns = sum(len(h["turns"]) for h in rec["hands"])
+    ends = sum(1 for h in rec["hands"] if "remaining" in h)
+    assert turns > 12 and len(rows) == len(rec["hands"]) + turns + ends

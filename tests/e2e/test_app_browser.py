@@ -252,10 +252,11 @@ def test_the_picker_holds_still_over_a_whole_hand(server, app):
         if not fits or (rng.random() < 0.2 and m.hand.boneyard > 0 and m.hand.turns):
             if m.hand.boneyard > 0:
                 click(page, "Draw +1")
-                wait_text(page, "Drew 1 (clear)")
+                wait_text(page, re.compile(r"^Ann drew 1\. |^Ben drew 1\. "))
                 now = _positions(page, [n for n in names if n in first])
                 moved += [(n, first[n], now[n]) for n in now if now[n] != first[n]]
-                click(page, "Drew 1 (clear)")
+                click(page, "Undo")  # takes back the draws not yet entered
+                wait_text(page, re.compile(r"^Note: "))
             if not fits:
                 m.pass_()
                 click(page, "Pass")
@@ -293,6 +294,8 @@ def test_correcting_a_turn_of_an_earlier_hand_by_taps(server, app):
     click(page, "Correct an entry")
     click(page, "Correct hand 1 turn 3")
     wait_text(page, "Now: Ann: 4-2 on 2-2")
+    wait_text(page, "The table as it stood before hand 1, turn 3.")  # not the last entry's note
+    wait_text(page, re.compile(r"^Correcting$"))  # the top bar, on one line
     click(page, "tile 3-3")  # on the 3 of 3-2: 3-3 (6) + the spinner 2-2 (4) = 10, still her last tile
     wait_text(
         page,
@@ -306,3 +309,53 @@ def test_correcting_a_turn_of_an_earlier_hand_by_taps(server, app):
     stored = stored_record(server)
     assert stored["hands"][0]["turns"][2] == {"play": "3-3", "on": "3-2"}
     assert score_record(stored)["hands"][1]["turns"][0]["tile"] == "5-5"
+
+
+def _box(page, name):
+    return harness.button(page, name).bounding_box()
+
+
+def _laid(page, tile):
+    return page.get_by_text(f"{tile} on the table", exact=True).bounding_box()
+
+
+def _drawing_at(browser, server, width, height):
+    ctx = harness.new_context(browser, viewport={"width": width, "height": height})
+    try:
+        page = harness.open_app(ctx, server.url)
+        new_match(page, ["Ann", "Ben"], leader="Ann")
+        for tile in ["3-2", "2-2", "6-3"]:
+            click(page, f"tile {tile}")
+            wait_text(page, re.compile(f"^Note: .* set {tile}: "))
+        click(page, "tile 6-2")  # fits the 6 of 6-3 and the spinner 2-2: the drawing asks where
+        wait_text(page, re.compile(r"^6-2 fits 2 ends"))
+        ends = [harness.button_starting(page, f"set 6-2 on {on}: ").bounding_box() for on in ("6-3", "2-2")]
+        return _laid(page, "3-2"), ends
+    finally:
+        ctx.close()
+
+
+def test_the_drawing_fills_the_width_and_its_ends_are_buttons_a_thumb_hits(server, browser):
+    phone_tile, phone_ends = _drawing_at(browser, server, 412, 915)
+    desk_tile, desk_ends = _drawing_at(browser, server, 1280, 800)
+    assert phone_tile["width"] >= 56  # a tile of 4 units at 14 px and more: digits a player reads
+    assert desk_tile["width"] > phone_tile["width"]  # the drawing grows with the room it has
+    for box in phone_ends + desk_ends:
+        assert box["width"] >= 44 and box["height"] >= 44
+
+
+def test_the_hand_end_picker_opens_above_the_settle_button(server, app):
+    page = app
+    new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand_size": 2})
+    for tile in ["3-2", "2-2", "4-2"]:  # Ann dominoes; Ben still holds one tile
+        click(page, f"tile {tile}")
+        wait_text(page, re.compile(f"^Note: .* set {tile}: "))
+    wait_text(page, "Hand 1, hand over")
+    assert "Settle hand" in read_texts(page)
+    click(page, "Pick Ben's tiles")
+    wait_text(page, "Tap Ben's tiles:")
+    assert _box(page, "remaining tile 6-6")["y"] < _box(page, "Settle hand")["y"]
+    click(page, "remaining tile 6-6")
+    wait_text(page, "Ann dominoed: the others hold 12 -> 10.")
+    click(page, "Settle hand")
+    wait_text(page, "Note: Hand 1: Ann dominoed: the others hold 12 -> 10. Ann leads hand 2.")

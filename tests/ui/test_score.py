@@ -114,3 +114,27 @@ def test_each_cell_is_the_total_and_what_the_hand_added(record) -> None:
             assert int(c.total) == h["scores"][c.side]
             assert before[c.side] + added(c.lines) == h["scores"][c.side], (row.title, c)
         before = h["scores"]
+
+
+def test_a_partnership_wins_in_the_plural():
+    from scorekeeper import registry
+    from scorekeeper.ui.score import score_displays
+
+    game = registry.get("all-fives")
+    record = {
+        "format": "scorekeeper/1",
+        "game": "all-fives",
+        "players": ["Ann", "Ben", "Cy", "Dee"],
+        "teams": {"Ann & Cy": ["Ann", "Cy"], "Ben & Dee": ["Ben", "Dee"]},
+        "rules": {"target": 5},
+        "hands": [{"leader": "Ben", "turns": [{"play": "5-0"}]}],
+    }
+    assert score_displays(game, game.load(record)).winner_line == "Ben & Dee win the match!"
+    alone = {
+        **record,
+        "players": ["Ann", "Ben"],
+        "teams": None,
+        "hands": [{"leader": "Ben", "turns": [{"play": "5-0"}]}],
+    }
+    del alone["teams"]
+    assert score_displays(game, game.load(alone)).winner_line == "Ben wins the match!"

@@ -71,7 +71,6 @@ def _proposal(table: TableModel) -> ft.Control:
                     [
                         ft.FilledButton(content="Save correction", on_click=on(fixes.save)),
                         ft.OutlinedButton(content="Enter it again", on_click=on(fixes.again)),
-                        ft.TextButton(content="Cancel", on_click=on(fixes.close)),
                     ],
                     wrap=True,
                 ),

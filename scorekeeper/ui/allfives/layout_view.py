@@ -35,7 +35,12 @@ TILE_W = 40  # picker tile: width of one half (px)
 CELL_W = TILE_W + 4  # a picker cell: the tile and its border, the same for every tile
 CELL_H = 2 * TILE_W + 4
 END_BUTTON = 44.0  # the least size of a button a thumb hits at a noisy table (px)
-MAX_UNIT = 16.0  # px per drawing unit (a half tile is 2 units): big enough to read, not a poster
+
+
+def max_unit(width: float) -> float:
+    """The largest drawing unit (a half tile is 2 units) for a box ``width`` wide: about 16 px
+    on a phone, up to 28 px on a desktop -- big enough to read, never a poster."""
+    return max(14.0, min(28.0, width / 24))
 
 
 def drawing_height(width: float) -> float:
@@ -128,7 +133,7 @@ def layout_view(table: TableModel, d: Drawing, width: float, height: float) -> f
             alignment=ft.Alignment.CENTER,
         )
     room = END_BUTTON / 2  # an end button may reach past the drawing's edge
-    unit = max(4.0, min((width - 2 * room) / d.width, (height - 2 * room) / d.height, MAX_UNIT))
+    unit = max(4.0, min((width - 2 * room) / d.width, (height - 2 * room) / d.height, max_unit(width)))
     choosing = table.play.choosing
     targets = set(choosing[1]) if choosing else set()
     children: list[ft.Control] = []

@@ -31,21 +31,16 @@ def typed(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
 
 
 def _actions(table: TableModel) -> ft.Control:
-    """Draw +1, +3, the draws entered, Pass (when legal), Claims, Muggins!: one row of fixed height."""
+    """Draw +1, +2, +3 or Pass (when legal), Claims, Muggins!: one row of fixed height (the
+    draws counted show in the message strip; Undo takes them back)."""
     play, claims = table.play, table.claims
     actions: list[ft.Control] = []
     if play.drawable:  # once nothing can be drawn, Pass takes their place
         actions += [
             ft.OutlinedButton(content="Draw +1", on_click=on(play.draw, 1)),
-            ft.OutlinedButton(content="+2", on_click=on(play.draw, 2), disabled=play.drawable < 2, tooltip="Drew 2"),
-            ft.OutlinedButton(content="+3", on_click=on(play.draw, 3), disabled=play.drawable < 3, tooltip="Drew 3"),
+            ft.OutlinedButton(content="+2", on_click=on(play.draw, 2), disabled=play.drawable < 2, tooltip="Draw 2"),
+            ft.OutlinedButton(content="+3", on_click=on(play.draw, 3), disabled=play.drawable < 3, tooltip="Draw 3"),
         ]
-    if play.draws:
-        actions.append(
-            ft.TextButton(
-                content=f"Drew {play.draws} (clear)", on_click=on(play.clear_draws), tooltip="Clear the draws"
-            )
-        )
     if play.can_pass:
         actions.append(ft.FilledTonalButton(content="Pass", on_click=on(play.pass_)))
     if table.rules.claims == "check" and not table.fixes.active:

@@ -190,10 +190,6 @@ class PlayEntry(Part):
             self.t.error = None
         self.t._changed()
 
-    def clear_draws(self) -> None:
-        self.draws = 0
-        self.t._changed()
-
     def pass_(self) -> None:
         entry: dict[str, Any] = {"pass": True}
         if self.draws:

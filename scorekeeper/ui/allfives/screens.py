@@ -58,6 +58,16 @@ def _message(table: TableModel) -> tuple[str | None, str | None]:
         tile, ends = choosing
         text = f"{tile} fits {len(ends)} ends: tap the one it goes on, on the drawing (or {tile} again to put it back)"
         return text, text
+    draws = table.play.draws
+    if draws and table.phase == "play":
+        them = "it" if draws == 1 else "them"
+        text = f"{table.to_move} drew {draws}. Undo puts {them} back."
+        return text, text
+    picked = table.fixes.picked
+    if picked is not None:  # the last entry's note would not match the table shown
+        hand, where = picked
+        text = f"The table as it stood before hand {hand}, turn {where}." if isinstance(where, int) else ""
+        return text, text or None
     note = table.note
     return note, (f"Note: {note}" if note else None)
 
@@ -122,11 +132,6 @@ def _over_panel(table: TableModel) -> list[ft.Control]:
 
 
 def _status(table: TableModel) -> str:
-    fixes = table.fixes
-    if fixes.picked is not None:
-        hand, where = fixes.picked
-        what = f"turn {where}" if isinstance(where, int) else where
-        return f"correcting hand {hand}, {what}"
     phase = table.phase
     if phase == "play":
         return f"{table.to_move} to play"
@@ -154,7 +159,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     fixes = table.fixes
     phase = table.phase
     top = top_bar(
-        f"Hand {table.hand_number} · {_status(table)}",
+        "Correcting" if fixes.picked is not None else f"Hand {table.hand_number} · {_status(table)}",
         ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=lambda e: table.undo()),
         ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=lambda e: table.redo()),
         ft.IconButton(icon=ft.Icons.EDIT_NOTE, tooltip="Correct an entry", on_click=lambda e: fixes.open()),

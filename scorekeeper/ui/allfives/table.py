@@ -47,6 +47,7 @@ from scorekeeper.ui.allfives.corrections import Corrections
 from scorekeeper.ui.allfives.drawing import Drawing, draw_layout
 from scorekeeper.ui.allfives.hand_end import HandEnd
 from scorekeeper.ui.allfives.play import PlayEntry
+from scorekeeper.ui.score import winner_line
 
 __all__ = ["PlayerRow", "TableModel"]
 
@@ -159,11 +160,7 @@ class TableModel(base.TableModel):
 
     def winner_line(self) -> str | None:
         """``Ann wins the match!``, ``Ben & Di win the match!`` (None until a side has won)."""
-        m = self._match
-        if m.winner is None:
-            return None
-        members = sum(1 for s in m.setup.side_of if s == m.winner)
-        return f"{m.setup.sides[m.winner]} {'win' if members > 1 else 'wins'} the match!"
+        return winner_line(self._match)
 
     def drawing(self) -> Drawing:
         h = self.entry_match.hand
