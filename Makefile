@@ -16,10 +16,10 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.stamp
 
-# What `make run` starts: the app (a desktop window where a Flet desktop
-# client is available, else the web app at http://127.0.0.1:8550/, opened
-# in the default browser).
-RUN_CMD ?= $(BIN)/scorekeeper
+# What `make run` starts: the app served for the phones at the table
+# (http://<this machine>:8550/; it prints the join address, the table code and
+# a QR code), opened in this machine's browser when there is a display.
+RUN_CMD ?= $(BIN)/scorekeeper web --browser
 
 VENV_HINT := error: '$(PYTHON) -m venv' is unusable (no ensurepip). On Debian/Ubuntu run: sudo apt-get install python3-venv
 

@@ -50,6 +50,17 @@ def _build_parser() -> argparse.ArgumentParser:
         help="address to listen on (default 0.0.0.0: every interface, so phones on the same network reach it)",
     )
     w.add_argument("--port", type=int, default=8550, help="port (default 8550)")
+    w.add_argument(
+        "--open",
+        action="store_true",
+        dest="open_table",
+        help="no table code: every browser that reaches the app may enter (only on a private network you trust)",
+    )
+    w.add_argument(
+        "--browser",
+        action="store_true",
+        help="also open the app in this machine's browser (the host's screen: it shows the codes)",
+    )
     t = sub.add_parser("tally", help="a side's Holsey-Tidwell X tally from its scoring events")
     t.add_argument(
         "--points", required=True, metavar="P,P,...", help="the side's scoring events in order, e.g. 10,10,5,15,35"
@@ -141,10 +152,13 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _store(args: argparse.Namespace) -> Store:
+def _store(args: argparse.Namespace, *, read_only: bool = False) -> Store:
+    """The database: read-only for the commands that only read (no lock: they work while
+    the app has the database open); a command that writes takes the lock, and is refused
+    with a clear message while another Scorekeeper holds it."""
     from scorekeeper.store import Store
 
-    return Store(args.db)
+    return Store(args.db, read_only=read_only)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -156,14 +170,14 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    with _store(args) as store:
+    with _store(args, read_only=True) as store:
         text = store.export(args.id)
     sys.stdout.write(text)
     return 0
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    with _store(args) as store:
+    with _store(args, read_only=True) as store:
         rows = store.list(limit=None)
         problems = list(store.problems)
     for p in problems:
@@ -232,7 +246,7 @@ def cmd_web(args: argparse.Namespace) -> int:
 
     if not 0 < args.port < 65536:
         raise ScorekeeperError(f"--port must be 1 to 65535, not {args.port}")
-    return run(args.db, web=True, host=args.host, port=args.port)
+    return run(args.db, web=True, host=args.host, port=args.port, open_table=args.open_table, open_browser=args.browser)
 
 
 def cmd_app(args: argparse.Namespace) -> int:

@@ -15,13 +15,19 @@ makes them (``None`` is 0, an int is taken modulo 256, anything else is
 printed on standard error with status 1); an exception that escapes ``main``
 prints its traceback on standard error with status 1; argparse wraps its help
 at 80 columns (a process's output is a pipe) unless ``COLUMNS`` says otherwise.
+
+``HeldStore`` is another Scorekeeper holding a database open, as the app does
+(its lock taken), and writing to it when asked; ``tree_state`` is what tells
+that nobody wrote to a database directory.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
+import select
 import subprocess
 import sys
 import threading
@@ -32,6 +38,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = Path(__file__).resolve().parent / "records"
+STORE_CHILD = ROOT / "tests" / "store" / "store_child.py"
 
 
 @dataclass
@@ -175,3 +182,102 @@ def _run_reader_leaving_early(
         for t in threads:
             t.join(timeout)
     return p.returncode, out, b"".join(errors)
+
+
+def tree_state(path: Path) -> dict[str, tuple[object, ...]]:
+    """Everything a write would change under a directory, the directory itself included:
+    for every entry its inode, type and mode, size, mtime and ctime, and a file's bytes
+    (a read changes only the access time, which is left out)."""
+    state: dict[str, tuple[object, ...]] = {}
+    for p in [path, *sorted(path.rglob("*"))]:
+        st = p.lstat()
+        data = p.read_bytes() if p.is_file() and not p.is_symlink() else None
+        state[str(p.relative_to(path))] = (st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, data)
+    return state
+
+
+class HeldStore:
+    """Another Scorekeeper that holds the database ``db`` open, as the app does (its lock
+    taken, the index written only when it closes), and writes to it when asked::
+
+        with HeldStore(db) as app:
+            mid = app.create(record)
+            app.append(mid, entry)   # durable when it returns
+
+    A process running ``tests/store/store_child.py --serve``; leaving the ``with``
+    closes its store (an exception kills it instead, as a crash would)."""
+
+    def __init__(self, db: Path, timeout: float = 60) -> None:
+        self.timeout = timeout
+        self._buffer = b""
+        self.proc = subprocess.Popen(
+            [sys.executable, str(STORE_CHILD), "--serve", str(db)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=0,
+            cwd=ROOT,
+            env=process_env(PYTHONDONTWRITEBYTECODE="1"),
+        )
+        line = self._line()
+        if not line.startswith("holding "):
+            self.kill()
+            raise AssertionError(f"the holder did not open the database: {line!r}")
+        self.pid = int(line.split()[1])
+
+    def _line(self) -> str:
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self._buffer:
+            ready, _, _ = select.select([fd], [], [], self.timeout)
+            chunk = os.read(fd, 65536) if ready else b""
+            if not chunk:
+                self.kill()
+                assert self.proc.stderr is not None
+                why = "no answer in time" if not ready else f"it exited ({self.proc.returncode})"
+                raise AssertionError(f"holder: {why}; stderr: {self.proc.stderr.read().decode(errors='replace')}")
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        return line.decode("utf-8")
+
+    def _ask(self, command: dict[str, object]) -> str:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((json.dumps(command) + "\n").encode("utf-8"))
+        line = self._line()
+        if line.startswith("error "):
+            raise AssertionError(f"holder: {line}")
+        return line
+
+    def create(self, record: dict[str, object]) -> str:
+        """Store a new match (``Store.create``); its id."""
+        line = self._ask({"create": record})
+        assert line.startswith("created "), line
+        return line.split()[1]
+
+    def append(self, mid: str, entry: dict[str, object]) -> None:
+        """``Store.append``: the entry is on the disk when this returns."""
+        assert self._ask({"append": [mid, entry]}) == "ack"
+
+    def close(self) -> None:
+        """Close the store (the index is written) and wait for the process to end."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        if self.proc.wait(self.timeout) != 0:
+            raise AssertionError(f"holder exited with {self.proc.returncode}")
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(self.timeout)
+
+    def __enter__(self) -> HeldStore:
+        return self
+
+    def __exit__(self, exc_type: object, *_: object) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.kill()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is not None and not stream.closed:
+                stream.close()

@@ -28,6 +28,11 @@ writes:
 * ``fours-seven-up.png`` Seven Up won: the chips paid into the pool and the
                         winner named at the item that took the side to 7
 
+* ``invite.png``        the host's "Phones at this table": the two QR codes
+* ``join.png``          a phone without the code: the join screen, a wrong code
+* ``phone-turn.png``    Ben's phone, joined by the code, lit up on his turn
+  after the host entered Ann's 5-5
+* ``watcher.png``       a watcher's phone on the same table
 * ``broadway.png``      a Broadway hand: a tile about to be set, its matched
                         sections highlighted and the points previewed
 
@@ -340,6 +345,72 @@ def broadway_shots(browser, out: Path, scale: float) -> list[Path]:
             harness.stop_server(server)
 
 
+def served_code(server, kind: str) -> str:
+    """The code a ``scorekeeper web`` printed: ``table`` or ``watch``."""
+    found = re.search(rf"\({kind} code (\d{{3}}) (\d{{3}})", harness.server_log(server))
+    if not found:
+        raise ShotError(f"the server printed no {kind} code")
+    return found.group(1) + found.group(2)
+
+
+def table_shots(browser, out: Path, scale: float) -> list[Path]:
+    """The shared table: join.png (a phone without the code), invite.png (the host's
+    "Phones at this table"), phone-turn.png (Ben's phone lit on his turn, after the
+    host's entry) and watcher.png (a watcher's table). The phones are browsers in a
+    network namespace of their own (``tests/e2e/netns.py``: needs root), so they are
+    not the host."""
+    from e2e import netns
+
+    written: list[Path] = []
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-shots-") as tmp:
+        port = harness.free_port()
+        cmd = [sys.executable, "-m", "scorekeeper.cli", "--db", str(Path(tmp) / "db"), "web", "--host", "0.0.0.0"]
+        server = harness.start_server([*cmd, "--port", str(port)], port, cwd=str(ROOT))
+        ctx = harness.new_context(browser, device_scale_factor=scale)
+        try:
+            host = harness.open_app(ctx, server.url)
+            click(host, "Phones at this table")
+            wait_text(host, f"Players code {served_code(server, 'table')}")
+            shot(host, out / "invite.png", top="Back")
+            written.append(out / "invite.png")
+            click(host, "Back")
+            wait_text(host, "History")
+            new_match(host, ["Ann", "Ben"], leader="Ann")
+            with netns.remote_browser(browser.playwright) as (ns, phones):
+                stranger = harness.open_app(harness.new_context(phones, device_scale_factor=scale), ns.url(port, "/"))
+                wait_text(stranger, "Join the table")
+                harness.enter(stranger, "Table code", "123")
+                click(stranger, "Join")
+                wait_text(stranger, "that is not this table's code: check it on the host's screen")
+                shot(stranger, out / "join.png")
+                written.append(out / "join.png")
+
+                ben = harness.open_app(
+                    harness.new_context(phones, device_scale_factor=scale),
+                    ns.url(port, f"/join/{served_code(server, 'table')}"),
+                )
+                click(ben, "Resume match")
+                click(ben, "I'm Ben")
+                play(host, "5-5", None)
+                wait_text(ben, re.compile(r"^Your turn, Ben\. Ann set 5-5"))
+                shot(ben, out / "phone-turn.png", top="Home")
+                written.append(out / "phone-turn.png")
+
+                watcher = harness.open_app(
+                    harness.new_context(phones, device_scale_factor=scale),
+                    ns.url(port, f"/join/{served_code(server, 'watch')}"),
+                )
+                harness.button_starting(watcher, "Watch Ann · Ben").click()
+                play(ben, "5-0", None)
+                wait_text(watcher, "Score Ben 10")
+                shot(watcher, out / "watcher.png", top="Home")
+                written.append(out / "watcher.png")
+        finally:
+            ctx.close()
+            harness.stop_server(server)
+    return written
+
+
 def run(out: Path, scale: float) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
@@ -420,6 +491,7 @@ def run(out: Path, scale: float) -> list[Path]:
                     written += score_shots(browser, out, scale)
                     written += fours_shots(browser, out, scale)
                     written += broadway_shots(browser, out, scale)
+                    written += table_shots(browser, out, scale)
                 finally:
                     browser.close()
         except BaseException:
@@ -452,13 +524,21 @@ def main(argv=None) -> int:
     ap.add_argument("--only-score", action="store_true", help="only tally.png and pegboard.png (quicker)")
     ap.add_argument("--only-fours", action="store_true", help="only the All Fours screenshots (quicker)")
     ap.add_argument("--only-broadway", action="store_true", help="only broadway.png (quicker)")
+    ap.add_argument("--only-table", action="store_true", help="only the shared table's screenshots (quicker)")
     args = ap.parse_args(argv)
     if not Path(harness.CHROMIUM).exists():
         print(f"error: {harness.CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
         return 1
     try:
-        if args.only_score or args.only_fours or args.only_broadway:
-            which = score_shots if args.only_score else fours_shots if args.only_fours else broadway_shots
+        only = {
+            "only_score": score_shots,
+            "only_fours": fours_shots,
+            "only_broadway": broadway_shots,
+            "only_table": table_shots,
+        }
+        chosen = [which for flag, which in only.items() if getattr(args, flag)]
+        if chosen:
+            which = chosen[0]
             written = run_only(Path(args.out), args.scale, which)
         else:
             written = run(Path(args.out), args.scale)

@@ -10,6 +10,11 @@ power cut. A reader sees the old file or the new one, never a mix.
 The store holds an exclusive lock on its directory, so nobody else writes
 these files while it is open: :class:`AtomicJSONStorage` keeps the last state
 it read or wrote in memory and TinyDB's read-before-every-write costs nothing.
+
+A read-only store takes no lock and reads while a writer may replace any file:
+it reads each file once through :func:`read_tables`, whose stat is that of the
+very file it read (an open file keeps its inode when the name is replaced), and
+ignores the temporary files (``.<name>.tmp-<pid>``) of a write in flight.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from tinydb.storages import Storage
+
+from scorekeeper.store.errors import StoreError
 
 TEMP_MARK = ".tmp-"
 
@@ -64,15 +71,38 @@ def atomic_write(path: Path, data: bytes) -> None:
     fsync_dir(path.parent)
 
 
-def read_json_file(path: Path) -> Any:
-    """Parse a JSON file; a file that cannot be parsed raises CorruptFileError."""
-    data = path.read_bytes()
+def parse_json(path: Path, data: bytes) -> Any:
+    """Parse a JSON file's bytes; bytes that cannot be parsed raise CorruptFileError."""
     if not data.strip():
         raise CorruptFileError(path, "the file is empty")
     try:
         return json.loads(data)
     except (ValueError, RecursionError) as e:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise CorruptFileError(path, f"not valid JSON ({e})") from None
+
+
+def read_json_file(path: Path) -> Any:
+    """Parse a JSON file; a file that cannot be parsed raises CorruptFileError."""
+    return parse_json(path, path.read_bytes())
+
+
+def as_tables(path: Path, data: Any) -> dict[str, dict[str, Any]]:
+    """A parsed TinyDB file: a JSON object of tables (objects), else CorruptFileError."""
+    if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
+        raise CorruptFileError(path, "not a TinyDB database (an object of tables)")
+    return data
+
+
+def read_tables(path: Path) -> tuple[dict[str, dict[str, Any]], os.stat_result]:
+    """A TinyDB file's tables, read without TinyDB, and the stat of the file that was read.
+
+    One open file gives both, so the stat (inode, size, times) belongs to the bytes
+    even when a writer replaces the file meanwhile. A missing file raises
+    FileNotFoundError; one that is not a TinyDB database raises CorruptFileError."""
+    with open(path, "rb") as f:
+        st = os.fstat(f.fileno())
+        data = f.read()
+    return as_tables(path, parse_json(path, data)), st
 
 
 def dumps(data: Any) -> bytes:
@@ -84,11 +114,13 @@ class AtomicJSONStorage(Storage):
 
     ``TinyDB(path, storage=AtomicJSONStorage)``. A missing file is an empty
     database; a file that is not a JSON object of tables raises
-    :class:`CorruptFileError`.
+    :class:`CorruptFileError`. With ``read_only=True`` every write raises
+    StoreError (a read-only store writes nothing).
     """
 
-    def __init__(self, path: str | os.PathLike[str], **_: Any) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False, **_: Any) -> None:
         self.path = Path(path)
+        self.read_only = read_only
         self._cache: dict[str, dict[str, Any]] | None = None
 
     def read(self) -> dict[str, dict[str, Any]] | None:
@@ -98,12 +130,12 @@ class AtomicJSONStorage(Storage):
             data = read_json_file(self.path)
         except FileNotFoundError:
             return None
-        if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
-            raise CorruptFileError(self.path, "not a TinyDB database (an object of tables)")
-        self._cache = data
-        return data
+        self._cache = as_tables(self.path, data)
+        return self._cache
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
+        if self.read_only:
+            raise StoreError(f"{self.path} was opened read-only; it is not written")
         self._cache = None  # if the write fails, the next read goes to the disk
         atomic_write(self.path, dumps(data))
         self._cache = data

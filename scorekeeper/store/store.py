@@ -2,7 +2,7 @@
 
 Layout of a database directory::
 
-    PATH/lock                 the lock file (an exclusive flock while a Store is open)
+    PATH/lock                 the lock file (an exclusive flock while a Store that writes is open)
     PATH/index.json           TinyDB: table "meta" (schema) and table "matches"
                               (one small document per match: id, game, players,
                               created, updated, status, cached scores, file signature)
@@ -14,6 +14,13 @@ never touches the index, so its cost does not depend on how many matches are
 stored. The index is a cache: its cached fields are refreshed when a match is
 created, imported, edited or closed, and otherwise whenever a listed
 match's file differs from its cached signature (inode, size, mtime, ctime). The record is the truth.
+
+``Store(path, read_only=True)`` opens a database to read it while another
+Scorekeeper (the app) holds it open and writes: it takes no lock and writes
+nothing (stale cached fields are refreshed in memory only, corrupt files are
+reported but left where they are), and every method that writes raises
+StoreError. Writers replace every file atomically, so it reads each file whole,
+old or new; a match is read again from its file whenever the file changed.
 """
 
 from __future__ import annotations
@@ -25,18 +32,20 @@ import json
 import os
 import re
 import secrets
-from collections.abc import Iterable
+import stat
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tinydb import Query, TinyDB
+from tinydb.table import Table
 
 from scorekeeper import registry
 from scorekeeper.envelope import type_name
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store.errors import StoreError, StoreLockedError
-from scorekeeper.store.storage import TEMP_MARK, AtomicJSONStorage, CorruptFileError, fsync_dir
+from scorekeeper.store.storage import TEMP_MARK, AtomicJSONStorage, CorruptFileError, fsync_dir, read_tables
 
 Record = dict[str, Any]  # a match record, or another JSON object (an entry, a document of the index)
 
@@ -132,28 +141,48 @@ class _Open:
     created: str
     path: Path
     dirty: bool = False  # the index's cached fields are behind the file
+    stat: os.stat_result | None = None  # read-only stores: the file read (a newer one is read again)
 
 
 class Store:
-    """A database of match records in a directory. ``with Store(path) as store: ...``"""
+    """A database of match records in a directory. ``with Store(path) as store: ...``
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    ``Store(path)`` reads and writes: it creates the directory if need be and holds
+    an exclusive lock on it while open (a second one is refused with
+    StoreLockedError). ``Store(path, read_only=True)`` only reads: no lock, nothing
+    written, so it opens while another Scorekeeper holds the database; a missing
+    database is a StoreError, and every method that writes raises StoreError.
+    It lists the matches whose files were there when it was opened (and any match
+    read since); each read of a match gives its file as it is now."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> None:
         self.path = Path(path) if path is not None else default_path()
+        self.read_only = read_only
         self.problems: list[str] = []
         self.matches_dir = self.path / "matches"
+        self._open_matches: dict[str, _Open] = {}
+        self._lock_fd: int | None = None
+        self._index: Table | None = None  # None in a read-only store: the index is never written
+        if read_only:
+            self._check_database_dir()
+            self._meta = self._read_index()
+            self._is_open = True
+            self._check_recent_files()
+            return
         try:
             _durable_mkdir(self.matches_dir)
         except OSError as e:
             raise StoreError(f"cannot use {self.path} as a database: {e.strerror or e}") from None
-        self._lock_fd: int | None = self._lock()
+        self._lock_fd = self._lock()
+        self._is_open = True
         try:
-            self._open_matches: dict[str, _Open] = {}
             self._index_db = self._open_index()
             self._remove_temp_files()
             self._index = self._index_db.table("matches")
             self._meta = {doc["id"]: dict(doc) for doc in self._index.all()}
             self._check_recent_files()
         except BaseException:
+            self._is_open = False
             self._unlock()
             raise
 
@@ -186,14 +215,15 @@ class Store:
                 os.close(fd)
 
     def close(self) -> None:
-        """Bring the index up to date and release the lock."""
-        if self._lock_fd is None:
+        """Bring the index up to date and release the lock (a read-only store: just close)."""
+        if not self._is_open:
             return
         try:
             dirty = [mid for mid, o in self._open_matches.items() if o.dirty]
             if dirty:
                 self._refresh(dirty)
         finally:
+            self._is_open = False
             self._open_matches.clear()
             self._unlock()
 
@@ -204,8 +234,17 @@ class Store:
         self.close()
 
     def _check_open(self) -> None:
-        if self._lock_fd is None:
+        if not self._is_open:
             raise StoreError("the store is closed")
+
+    def _check_writable(self, method: str) -> None:
+        """Every method that writes starts here: a read-only store refuses it (a programming error)."""
+        self._check_open()
+        if self.read_only:
+            raise StoreError(
+                f"cannot {method}: the database {self.path} was opened read-only "
+                "(Store(path, read_only=True)); nothing was written"
+            )
 
     # ------------------------------------------------------------ start-up checks
     def _remove_temp_files(self) -> None:
@@ -219,6 +258,12 @@ class Store:
                         pass
 
     def _move_aside(self, path: Path, why: str) -> None:
+        """Report a corrupt file and move it aside; a read-only store reports it and leaves it where it is."""
+        if self.read_only:
+            problem = f"{path.name} could not be read ({why}); it was left as it is (the database was opened read-only)"
+            if problem not in self.problems:  # it is still there, and may be read again
+                self.problems.append(problem)
+            return
         stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
         aside = path.with_name(f"{path.name}.corrupt-{stamp}")
         os.replace(path, aside)
@@ -253,6 +298,41 @@ class Store:
             raise self._newer_schema(index_path, schema)
         return db
 
+    def _check_database_dir(self) -> None:
+        """A read-only store opens only an existing directory (it creates nothing)."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            raise StoreError(f"no database at {self.path} (nothing has been stored there yet)") from None
+        except OSError as e:
+            raise StoreError(f"cannot use {self.path} as a database: {e.strerror or e}") from None
+        if not stat.S_ISDIR(st.st_mode):
+            raise StoreError(f"cannot use {self.path} as a database: not a directory")
+
+    def _read_index(self) -> dict[str, Record]:
+        """The index's documents as a read-only store reads them: a missing index, or one
+        without its schema, is no index (every match is then read from its file); a corrupt
+        one is reported and left as it is; a newer schema is refused as in a store that writes."""
+        index_path = self.path / "index.json"
+        try:
+            tables, _ = read_tables(index_path)
+        except FileNotFoundError:
+            return {}
+        except CorruptFileError as e:
+            self.problems.append(
+                f"index.json could not be read ({e.why}); the matches were read from their files "
+                "(the database was opened read-only: the index was left as it is)"
+            )
+            return {}
+        meta = list(tables.get("meta", {}).values())
+        schema = meta[0].get("schema") if meta and isinstance(meta[0], dict) else None
+        if schema is None:
+            return {}
+        if type(schema) is not int or schema > SCHEMA:
+            raise self._newer_schema(index_path, schema)
+        docs = tables.get("matches", {}).values()
+        return {doc["id"]: dict(doc) for doc in docs if isinstance(doc, dict) and isinstance(doc.get("id"), str)}
+
     def _rebuild_index(self, db: TinyDB) -> None:
         metas = []
         for path in sorted(self.matches_dir.glob("*.json")):
@@ -270,23 +350,38 @@ class Store:
             db.table("matches").insert_multiple(metas)
         self.problems.append(f"the index was rebuilt from {len(metas)} match files")
 
+    def _match_files(self) -> Iterator[tuple[str, list[int]]]:
+        """(id, signature) of every match file. Temporary files of a write (``.<name>.tmp-<pid>``,
+        perhaps in flight) and files moved aside (``<name>.corrupt-...``) are not match files."""
+        try:
+            entries = list(os.scandir(self.matches_dir))
+        except FileNotFoundError:
+            if self.read_only:  # a database directory without matches yet
+                return
+            raise
+        for entry in entries:
+            if not entry.name.endswith(".json") or entry.name.startswith("."):
+                continue
+            try:
+                st = entry.stat()
+            except FileNotFoundError:  # deleted since it was listed (only a read-only store sees this)
+                continue
+            yield entry.name[:-5], _signature(st)
+
     def _check_recent_files(self) -> None:
         """Check every match file changed since the index last saw it (a crash happens there)."""
         seen = set()
         changed = []
-        for entry in os.scandir(self.matches_dir):
-            if not entry.name.endswith(".json") or entry.name.startswith("."):
-                continue
-            mid = entry.name[:-5]
+        for mid, sig in self._match_files():
             seen.add(mid)
             meta = self._meta.get(mid)
-            if meta is None or meta.get("sig") != _signature(entry.stat()):
+            if meta is None or meta.get("sig") != sig:
                 changed.append(mid)
         gone = [mid for mid in self._meta if mid not in seen]
         for mid in gone:
             self.problems.append(f"match {mid} is listed in the index but its file is missing")
             del self._meta[mid]
-        if gone:
+        if gone and self._index is not None:
             self._index.remove(Query().id.one_of(gone))
         if changed:
             self._refresh(changed, report=True)
@@ -295,26 +390,27 @@ class Store:
     def _match_path(self, mid: str) -> Path:
         return self.matches_dir / f"{mid}.json"
 
-    def _read_match_doc(self, path: Path) -> Record:
-        if not path.exists():
-            raise FileNotFoundError(path)
-        db = TinyDB(path, storage=AtomicJSONStorage)
-        try:
-            docs = db.table("match").all()
-        finally:
-            db.close()
-        if len(docs) != 1 or not isinstance(docs[0].get("record"), dict):
+    def _read_match_file(self, path: Path) -> tuple[Record, os.stat_result]:
+        """A match file's document, and the stat of the very file that was read."""
+        tables, st = read_tables(path)
+        docs = list(tables.get("match", {}).values())
+        if len(docs) != 1 or not isinstance(docs[0], dict) or not isinstance(docs[0].get("record"), dict):
             raise CorruptFileError(path, "not a Scorekeeper match file")
         schema = docs[0].get("schema")
         if type(schema) is not int:
             raise CorruptFileError(path, "no schema version")
         if schema > SCHEMA:
             raise self._newer_schema(path, schema)
-        return dict(docs[0])
+        return dict(docs[0]), st
+
+    def _read_match_doc(self, path: Path) -> Record:
+        return self._read_match_file(path)[0]
 
     def _load(self, mid: str) -> _Open:
         """The open match ``mid``, read from its file the first time."""
         self._check_open()
+        if self.read_only:
+            return self._load_fresh(mid)
         o = self._open_matches.get(mid)
         if o is not None:
             return o
@@ -338,10 +434,44 @@ class Store:
         self._open_matches[mid] = o
         return o
 
+    def _load_fresh(self, mid: str) -> _Open:
+        """A read-only store's match ``mid`` as its file holds it now: read again whenever the
+        file changed (a writer replaces it whole), and found even if it is newer than the store."""
+        if not isinstance(mid, str) or not ID_RE.match(mid):
+            raise StoreError(f"no match {mid!r} in {self.path}")
+        path = self._match_path(mid)
+        o = self._open_matches.get(mid)
+        if o is not None and o.stat is not None:
+            try:
+                if _signature(path.stat()) == _signature(o.stat):
+                    return o
+            except FileNotFoundError:
+                pass  # reading it says so
+        try:
+            doc, st = self._read_match_file(path)
+        except FileNotFoundError:
+            known = mid in self._meta
+            self._forget(mid)
+            if known:
+                raise StoreError(f"match {mid} is no longer in {self.path} (its file is gone)") from None
+            raise StoreError(f"no match {mid!r} in {self.path}") from None
+        except CorruptFileError as e:
+            self._move_aside(path, e.why)  # reported, left as it is
+            self._forget(mid)
+            raise StoreError(f"match {mid} could not be read ({e.why}); its file was left as it is") from None
+        record = doc["record"]
+        match = registry.game_of(record).load(record)
+        db = TinyDB(path, storage=AtomicJSONStorage, read_only=True)
+        created = doc.get("created")
+        o = _Open(db, record, list(doc.get("redo", [])), match, created or _now(), path, stat=st)
+        self._open_matches[mid] = o
+        self._meta[mid] = self._meta_of(mid, record, created, path, match, st)  # in memory only
+        return o
+
     def _forget(self, mid: str) -> None:
-        """Drop a match from the index (its file is gone or moved aside)."""
+        """Drop a match from the index (its file is gone or moved aside); read-only: from memory."""
         self._open_matches.pop(mid, None)
-        if self._meta.pop(mid, None) is not None:
+        if self._meta.pop(mid, None) is not None and self._index is not None:
             self._index.remove(Query().id == mid)
 
     def _save(self, mid: str, o: _Open) -> None:
@@ -359,11 +489,21 @@ class Store:
         o.dirty = True
 
     # ------------------------------------------------------------ index
-    def _meta_of(self, mid: str, record: Record, created: str | None, path: Path, match: Any = None) -> Record:
+    def _meta_of(
+        self,
+        mid: str,
+        record: Record,
+        created: str | None,
+        path: Path,
+        match: Any = None,
+        st: os.stat_result | None = None,
+    ) -> Record:
+        """A match's document of the index; ``st``: the stat of the file ``record`` was read from (else stat ``path``)."""
         if match is None:
             match = registry.game_of(record).load(record)
         setup = match.setup
-        st = path.stat()
+        if st is None:
+            st = path.stat()
         status = "won" if match.winner is not None else ("new" if not match.hands else "playing")
         return {
             "id": mid,
@@ -383,22 +523,26 @@ class Store:
         }
 
     def _refresh(self, mids: Iterable[str], report: bool = False) -> None:
-        """Rebuild the cached fields of these matches from their files; one index write."""
+        """Rebuild the cached fields of these matches from their files; one index write
+        (a read-only store: in memory only, always from the files as they are now)."""
         fresh = []
         for mid in mids:
             path = self._match_path(mid)
-            o = self._open_matches.get(mid)
+            o = None if self.read_only else self._open_matches.get(mid)
             created: str | None
+            st: os.stat_result | None = None
             try:
                 if o is not None:
                     record, created, match = o.record, o.created, o.match
                 else:
-                    doc = self._read_match_doc(path)
+                    doc, st = self._read_match_file(path)
                     record, created, match = doc["record"], doc.get("created"), None
-                fresh.append(self._meta_of(mid, record, created, path, match))
+                fresh.append(self._meta_of(mid, record, created, path, match, st))
                 if o is not None:
                     o.dirty = False
             except FileNotFoundError:
+                if self.read_only:  # deleted by the writer since it was listed
+                    self._forget(mid)
                 continue
             except CorruptFileError as e:
                 self._move_aside(path, e.why)
@@ -412,6 +556,8 @@ class Store:
             q = Query()
             by_id = {m["id"]: m for m in fresh}
             self._meta.update(by_id)
+            if self._index is None:  # read-only
+                return
             known = {d["id"] for d in self._index.search(q.id.one_of(list(by_id)))}
             if known:
                 self._index.update_multiple([(m, q.id == m["id"]) for m in fresh if m["id"] in known])
@@ -430,13 +576,14 @@ class Store:
 
     def create(self, record: Record) -> str:
         """Store a new match from a record (validated through the engine); returns its id."""
+        self._check_writable("create a match")
         return self.bulk_import([record])[0]
 
     import_record = create
 
     def bulk_import(self, records: Iterable[Record]) -> list[str]:
         """Store many records; each is validated first, and the index is written once."""
-        self._check_open()
+        self._check_writable("import records")
         checked = [self._checked_copy(r) for r in records]
         ids = []
         for record, match in checked:
@@ -479,8 +626,10 @@ class Store:
         brief = _brief(copied, match)
         started = copied.get("started")
         found: list[tuple[str, str]] = []
-        for mid, meta in self._meta.items():
-            o = self._open_matches.get(mid)
+        if self.read_only:  # a writer may have changed any match since the store was opened
+            self._refresh_stale(list(self._meta))
+        for mid, meta in list(self._meta.items()):
+            o = None if self.read_only else self._open_matches.get(mid)
             if o is not None:  # its cached fields may be behind what was appended since
                 if _brief(o.record, o.match) == brief and _sameness(o.record, o.match) == key:
                     found.append((o.created, mid))
@@ -511,6 +660,7 @@ class Store:
 
     def append(self, mid: str, entry: Record, *, _redo: bool = False) -> None:
         """Add one entry; durable when this returns. An illegal entry changes nothing."""
+        self._check_writable("append an entry")
         o = self._load(mid)
         codec = registry.game_of(o.record).entries
         kind, value = codec.entry_kind(entry)
@@ -531,6 +681,7 @@ class Store:
 
     def undo(self, mid: str) -> Record:
         """Take back the last entry (kept for redo); returns it."""
+        self._check_writable("undo an entry")
         o = self._load(mid)
         codec = registry.game_of(o.record).entries
         entry = codec.drop_last(o.record)
@@ -541,6 +692,7 @@ class Store:
 
     def redo(self, mid: str) -> Record:
         """Enter again the entry the last undo took back; returns it."""
+        self._check_writable("redo an entry")
         o = self._load(mid)
         if not o.redo:
             raise StoreError("there is nothing to redo")
@@ -557,6 +709,7 @@ class Store:
         ``"leader"`` or ``"remaining"`` (All Fours: a fact's key, e.g. ``"high"``; None removes it). The whole match is checked again through the
         engine; if a later entry becomes illegal, the engine's error is raised and
         the stored match is unchanged."""
+        self._check_writable("edit an entry")
         o = self._load(mid)
         game = registry.game_of(o.record)
         record = copy.deepcopy(o.record)
@@ -576,22 +729,22 @@ class Store:
         self._refresh([mid])
 
     def delete(self, mid: str) -> None:
+        self._check_writable("delete a match")
         self._load(mid)
         o = self._open_matches.pop(mid)
         o.db.close()
         os.unlink(o.path)
-        self._meta.pop(mid, None)
-        self._index.remove(Query().id == mid)
+        self._forget(mid)
 
     def refresh(self, mid: str) -> None:
-        """Bring the index's cached fields of one match up to date now."""
+        """Bring the index's cached fields of one match up to date now (read-only: in memory)."""
         self._load(mid)
         self._refresh([mid])
 
     def summary(self, mid: str) -> Record:
         """One match's list entry, fresh from its record (the index is not written)."""
         o = self._load(mid)
-        meta = self._meta_of(mid, o.record, o.created, o.path, o.match)
+        meta = self._meta_of(mid, o.record, o.created, o.path, o.match, o.stat)
         return {k: v for k, v in meta.items() if k != "sig"}
 
     def list(self, offset: int = 0, limit: int | None = 20) -> list[Record]:
@@ -599,25 +752,35 @@ class Store:
         self._check_open()
         order = sorted(self._meta.values(), key=lambda m: (m.get("created") or "", m["id"]), reverse=True)
         page = order[offset : None if limit is None else offset + limit]
+        self._refresh_stale([m["id"] for m in page])
+        return [{k: v for k, v in self._meta[m["id"]].items() if k != "sig"} for m in page if m["id"] in self._meta]
+
+    def _refresh_stale(self, mids: Iterable[str]) -> None:
+        """Refresh the cached fields of these matches where they are behind their files.
+        A read-only store checks every file (a writer may have changed any) and forgets
+        the matches whose files are gone."""
         stale = []
-        for m in page:
-            o = self._open_matches.get(m["id"])
+        for mid in mids:
+            o = None if self.read_only else self._open_matches.get(mid)
             if o is not None:
                 if o.dirty:
-                    stale.append(m["id"])
+                    stale.append(mid)
                 continue
             try:
-                if _signature(self._match_path(m["id"]).stat()) != m.get("sig"):
-                    stale.append(m["id"])
+                if _signature(self._match_path(mid).stat()) != self._meta[mid].get("sig"):
+                    stale.append(mid)
             except FileNotFoundError:
+                if self.read_only:  # deleted by the writer since it was listed
+                    self._forget(mid)
                 continue
         if stale:
             self._refresh(stale)
-        return [{k: v for k, v in self._meta[m["id"]].items() if k != "sig"} for m in page if m["id"] in self._meta]
 
     def latest_unfinished(self) -> str | None:
         """The id of the most recently changed match that is not won yet (to resume)."""
         self._check_open()
+        if self.read_only:  # a match may have been won since the store was opened
+            self._refresh_stale(list(self._meta))
         best = None
         for m in self._meta.values():
             if m.get("status") == "won":

@@ -11,6 +11,11 @@ that changes one redraws the screen. ``ft.Router`` maps the routes
     /score/<id>       Score: totals, tallies, pegboard, chart (any game)
     /history          History (paged), import
     /history/<id>     one stored match, read-only, export
+    /invite           the QR codes and codes that let phones in (host, scorers)
+    /join/<code>      a join link: gives the code, then Home
+
+A browser that has not given a code (see :mod:`scorekeeper.ui.access`) sees the join
+screen whatever it opens; a watcher has its own Home, the tables (read-only) and Score.
 
 No rule lives here: the screens show what the view-models say; which screen
 draws a match is the registry's (``scorekeeper/registry.py``).
@@ -18,14 +23,18 @@ draws a match is the registry's (``scorekeeper/registry.py``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 import flet as ft
 
+from scorekeeper.ui.access import Role, Visitor
 from scorekeeper.ui.base import GameScreens, Shared, game_of, game_title, games_with_screens, screens_of
 from scorekeeper.ui.history_view import History, StoredMatch
 from scorekeeper.ui.home_view import Home
+from scorekeeper.ui.join_view import Invite, Join, WatchHome
+from scorekeeper.ui.live_view import catch_up
 from scorekeeper.ui.score_view import Score
 from scorekeeper.ui.widgets import PAD, Viewport, ViewportContext, cannot_open
 
@@ -51,7 +60,25 @@ def _new_match(screens: GameScreens, shared: Shared) -> Callable[[], Any]:
 
 
 @ft.component
-def App(shared: Shared, viewport: Viewport | None = None) -> ft.Control:
+def App(shared: Shared, viewport: Viewport | None = None, visitor: Visitor | None = None) -> ft.Control:
+    """The app as one browser sees it (``visitor``: who it is; the join screen until it is in)."""
+    role = (visitor or shared.visitor).role
+    if role is None:
+        body: ft.Control = Join(visitor or shared.visitor)
+    else:
+        body = ViewportContext(
+            viewport or Viewport(), lambda: ft.Router(_routes(shared, role), not_found=_home(shared, role))
+        )
+    return ft.SafeArea(content=ft.Container(content=body, padding=PAD, expand=True), expand=True)
+
+
+def _home(shared: Shared, role: Role) -> Callable[[], Any]:
+    if role is Role.WATCHER:
+        return lambda: WatchHome(shared)
+    return lambda: Home(shared)
+
+
+def _routes(shared: Shared, role: Role) -> list[ft.Route]:
     def param_screen(comp: Callable[..., Any]) -> Callable[[], Any]:
         @ft.component
         def Screen() -> Any:
@@ -60,32 +87,34 @@ def App(shared: Shared, viewport: Viewport | None = None) -> ft.Control:
 
         return Screen
 
-    new_routes: list[ft.Route] = []
+    routes = [
+        ft.Route(index=True, component=_home(shared, role)),
+        ft.Route(path="table/:mid", component=param_screen(GameTable)),
+        ft.Route(path="score/:mid", component=param_screen(Score)),
+    ]
+    if role is Role.WATCHER:
+        return routes
     for g in games_with_screens():
         screens = screens_of(g.id)
         assert screens is not None
-        if not new_routes:
-            new_routes.append(ft.Route(path="new", component=_new_match(screens, shared)))
-        new_routes.append(ft.Route(path=f"new/{g.id}", component=_new_match(screens, shared)))
-    router = ViewportContext(
-        viewport or Viewport(),
-        lambda: ft.Router(
-            [
-                ft.Route(index=True, component=lambda: Home(shared)),
-                *new_routes,
-                ft.Route(path="table/:mid", component=param_screen(GameTable)),
-                ft.Route(path="score/:mid", component=param_screen(Score)),
-                ft.Route(path="history", component=lambda: History(shared)),
-                ft.Route(path="history/:mid", component=param_screen(StoredMatch)),
-            ],
-            not_found=lambda: Home(shared),
-        ),
-    )
-    return ft.SafeArea(content=ft.Container(content=router, padding=PAD, expand=True), expand=True)
+        if len(routes) == 3:
+            routes.append(ft.Route(path="new", component=_new_match(screens, shared)))
+        routes.append(ft.Route(path=f"new/{g.id}", component=_new_match(screens, shared)))
+    return [
+        *routes,
+        ft.Route(path="history", component=lambda: History(shared)),
+        ft.Route(path="history/:mid", component=param_screen(StoredMatch)),
+        ft.Route(path="invite", component=lambda: Invite(shared)),
+    ]
+
+
+JOIN_ROUTE = re.compile(r"^/join/([0-9 .-]{1,20})/?$")
 
 
 def make_main(shared: Shared) -> Callable[[ft.Page], None]:
-    """The Flet entry point for one session (browser tab or window)."""
+    """The Flet entry point for one session (browser tab or window): the app as that
+    browser sees it, by its address (see :meth:`Shared.visit`)."""
+    visitor_class = ft.observable(Visitor)
 
     def main(page: ft.Page) -> None:
         page.title = "Scorekeeper"
@@ -93,8 +122,16 @@ def make_main(shared: Shared) -> Callable[[ft.Page], None]:
         page.theme = ft.Theme(color_scheme_seed=ft.Colors.TEAL)
         page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.TEAL)
         page.padding = 0
+        view = shared.visit(page.client_ip if page.web else None, visitor_class)
+        joining = JOIN_ROUTE.match(page.route or "")
+        if joining:
+            view.visitor.join(joining.group(1))
+        if joining or (view.visitor.role is None and (page.route or "/") != "/"):
+            page.route = "/"  # the code is not left in the address bar; a stranger's route shows nothing
         viewport = Viewport(page.width, page.height)
         page.on_resize = lambda e: viewport.resize(e.width, e.height)
-        page.render(App, shared, viewport)
+        page.on_close = lambda e: view.hub.drop(view.visitor)
+        page.on_connect = lambda e: catch_up(view.hub.screens_of(view.visitor))
+        page.render(App, view, viewport, view.visitor)
 
     return main

@@ -19,6 +19,7 @@ in the UI: whether an entry is legal and what it scores is the engine's.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import threading
 from collections.abc import Callable
@@ -27,32 +28,68 @@ from typing import Any, Protocol, cast
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
+from scorekeeper.ui.access import NOT_JOINED, STALE, WATCHING, Gate, Invite, Role, Visitor, refusal
+from scorekeeper.ui.live import Hub
 
 __all__ = [
+    "NOT_JOINED",
+    "STALE",
+    "WATCHING",
     "FormModel",
     "GameScreens",
+    "Invite",
     "Model",
     "Shared",
     "TableModel",
+    "Visitor",
     "game_of",
     "game_title",
     "games_with_screens",
     "history_blocks",
     "names_problem",
     "open_match",
+    "refusal",
     "screens_of",
 ]
+
+
+class Model:
+    """Base of the view-models: ``revision`` changes whenever the screen should redraw."""
+
+    revision: int = 0
+
+    def _changed(self) -> None:
+        self.revision = self.revision + 1
 
 
 # ---------------------------------------------------------------- shared state
 class Shared:
     """The one store of a running app, shared by every session (browser tab)
-    of the process, behind a lock (the store is not thread-safe)."""
+    of the process, behind a lock (the store is not thread-safe), with the
+    :class:`~scorekeeper.ui.live.Hub` that keeps their screens in step and the
+    :class:`~scorekeeper.ui.access.Gate` of the table codes (None: no codes, every
+    browser is the host, as in the desktop app). :meth:`visit` gives each session its
+    own view of it, with its :class:`Visitor`."""
 
-    def __init__(self, path: Any = None) -> None:
+    def __init__(self, path: Any = None, gate: Gate | None = None, invite: Invite | None = None) -> None:
         self.store = Store(path)
         self.lock = threading.RLock()
         self._notices: dict[str, str] = {}
+        self.hub = Hub()
+        self.gate = gate
+        self.invite = invite
+        self.visitor = Visitor()
+
+    def visit(self, address: str | None, visitor: Callable[[Gate | None, str | None], Visitor] = Visitor) -> Shared:
+        """The app as one browser sees it: the same store, lock, notices and hub, with a
+        :class:`Visitor` of its own (``visitor``: its class, e.g. an observable one)."""
+        view = copy.copy(self)
+        view.visitor = visitor(self.gate, address)
+        return view
+
+    @property
+    def role(self) -> Role | None:
+        return self.visitor.role
 
     def announce(self, mid: str, note: str) -> None:
         """A word for the next screen that opens match ``mid`` (e.g. who won the lots)."""
@@ -162,15 +199,6 @@ def games_with_screens() -> list[registry.Game]:
 
 
 # ------------------------------------------------------------------ the bases
-class Model:
-    """Base of the view-models: ``revision`` changes whenever the screen should redraw."""
-
-    revision: int = 0
-
-    def _changed(self) -> None:
-        self.revision = self.revision + 1
-
-
 class TableModel(Model):
     """Base of the table view-models of one stored match of :attr:`game`: the engine
     state (``match``), ``error`` and ``note``, and :meth:`_apply` for store changes."""
@@ -183,6 +211,11 @@ class TableModel(Model):
         self.mid = mid
         self.error: str | None = None
         self.note: str | None = shared.take_notice(mid)  # what the last entry did, in words
+        self.flash: str | None = None  # "15!" after a scoring play (the games that have it)
+        #: Another phone changed the match and this screen may not show it yet: until the
+        #: browser has it (:meth:`seen`), an entry from here is refused (:data:`STALE`).
+        self.unseen = False
+        self._version = shared.hub.version(mid)  # the change of the match this screen shows
         with shared.lock:
             self._match = open_match(shared, mid, self.game)
 
@@ -190,19 +223,123 @@ class TableModel(Model):
     def match(self) -> Any:
         return self._match
 
+    @property
+    def can_enter(self) -> bool:
+        """Whether this phone may change the match (a watcher may not)."""
+        role = self._shared.visitor.role
+        return role is not None and role.can_enter
+
+    @property
+    def hub(self) -> Hub:
+        return self._shared.hub
+
+    @property
+    def visitor(self) -> Visitor:
+        """The browser this screen is shown in."""
+        return self._shared.visitor
+
+    # ------------------------------------------------------------ seats
+    @property
+    def turn_of(self) -> str | None:
+        """The player whose turn it is, whose phone lights up (None: nobody's now)."""
+        return None
+
+    @property
+    def seat(self) -> str | None:
+        """The player this phone is ("I'm Ann"), or None."""
+        return self._shared.visitor.seat(self.mid)
+
+    @property
+    def my_turn(self) -> bool:
+        """It is the turn of the player this phone is."""
+        return self.seat is not None and self.seat == self.turn_of
+
+    @property
+    def ask_seat(self) -> bool:
+        """Ask which player this phone is: a phone that joined by the table code, until it answers."""
+        v = self._shared.visitor
+        return v.role is Role.SCORER and self._shared.gate is not None and not v.asked(self.mid)
+
+    def take_seat(self, player: str | None) -> None:
+        """This phone is ``player``'s (tapping the seat it has gives it up)."""
+        self._shared.visitor.take_seat(self.mid, None if player == self.seat else player)
+        self._changed()
+
+    # ------------------------------------------------------------ acting
+    @property
+    def behind(self) -> bool:
+        """Another phone changed the match since this screen last showed it."""
+        return self._version != self.hub.version(self.mid)
+
+    def refused(self) -> bool:
+        """True (with ``error`` set) when this phone may not act now: a watcher, or a screen
+        that does not show another phone's change yet. Every entry asks first."""
+        if not self.can_enter:
+            self.error = refusal(self._shared.visitor.role)
+        elif self.behind:  # a change it was not told of yet
+            self._catch_up()
+            self.error = STALE
+        elif self.unseen:
+            self.error = STALE
+        else:
+            return False
+        self._changed()
+        return True
+
     def _apply(self, fn: Callable[[Store], Any]) -> bool:
-        """Run one store change; on failure keep the message; always redraw."""
+        """Run one store change; on failure keep the message; always redraw. A change that
+        went in is published to the other screens of the match."""
+        if self.refused():
+            return False
         try:
             with self._shared.lock:
                 fn(self._shared.store)
                 self._match = self._shared.store.match(self.mid)
             self.error = None
+            self._version = self._shared.hub.publish(self.mid, self)
             return True
         except ScorekeeperError as e:
             self.error = str(e)
             return False
         finally:
             self._changed()
+
+    # ------------------------------------------------------------ live
+    def _forget_entry(self) -> None:
+        """Drop what was being entered and not yet stored (the games that have such a thing)."""
+
+    def remote(self, origin: TableModel) -> None:
+        """Another phone (``origin``) changed the match: show it, with what it did; what this
+        phone was entering is dropped, and until :meth:`seen` an entry from here is refused."""
+        self._catch_up()
+        by = origin._shared.visitor.phone(self.mid)
+        self.note = f"{origin.note} (on {by})" if origin.note else f"changed on {by}"
+        self.flash = origin.flash
+        self._changed()
+
+    def catch_up(self) -> None:
+        """Show the match as it is now if it changed meanwhile (a phone back from sleep)."""
+        if self.behind:
+            self._catch_up()
+            self.note = "changed on another phone meanwhile"
+            self.flash = None
+            self._changed()
+
+    def _catch_up(self) -> None:
+        self._version = self.hub.version(self.mid)
+        try:
+            with self._shared.lock:
+                self._match = self._shared.store.match(self.mid)
+        except ScorekeeperError as e:  # deleted meanwhile
+            self.error = str(e)
+        else:
+            self.error = None
+        self._forget_entry()
+        self.unseen = True
+
+    def seen(self) -> None:
+        """The browser shows the match as it is now: entries from it are taken again."""
+        self.unseen = False
 
 
 class FormModel(Model):
@@ -253,6 +390,9 @@ class FormModel(Model):
 
     def _create(self, problem: str | None, make_record: Callable[[], dict[str, Any]]) -> str | None:
         """Store the record ``make_record()`` unless ``problem``; its id, or None with ``error`` set."""
+        role = self._shared.visitor.role
+        if problem is None and (role is None or not role.can_enter):
+            problem = refusal(role)
         if problem is None:
             try:
                 with self._shared.lock:

@@ -18,7 +18,7 @@ from typing import Any
 
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.ui.base import Model, Shared, game_title
+from scorekeeper.ui.base import Model, Shared, game_title, refusal
 
 __all__ = ["PAGE_SIZE", "HistoryModel"]
 
@@ -61,6 +61,9 @@ class HistoryModel(Model):
     def load(self) -> None:
         """Read the current page; each item gets ``title`` (the match's, else its game's)
         and ``playable`` (not won, and its game has a table screen)."""
+        if self._refused():
+            self.items = []
+            return
         try:
             with self._shared.lock:
                 self.total = self._shared.store.count()
@@ -84,7 +87,17 @@ class HistoryModel(Model):
         self.offset = max(0, self.offset - PAGE_SIZE)
         self.load()
 
+    def _refused(self) -> bool:
+        """True (with ``error`` set) for a browser that may not see the stored matches (a watcher)."""
+        role = self._shared.visitor.role
+        if role is not None and role.can_export:
+            return False
+        self._refuse(refusal(role))
+        return True
+
     def export(self, mid: str) -> str | None:
+        if self._refused():
+            return None
         try:
             with self._shared.lock:
                 return self._shared.store.export(mid)
@@ -100,6 +113,8 @@ class HistoryModel(Model):
         whether to import it again as a copy: :meth:`import_copy` or :meth:`cancel_import`)."""
         self._pending = None
         self.question = None
+        if self._refused():
+            return None
         if not text.strip():
             self._refuse("paste a match record first")
             return None
@@ -155,6 +170,8 @@ class HistoryModel(Model):
         self._changed()
 
     def _store(self, record: Any) -> str | None:
+        if self._refused():
+            return None
         try:
             with self._shared.lock:
                 mid = self._shared.store.import_record(record)
@@ -174,6 +191,8 @@ class HistoryModel(Model):
 
     def summary(self, mid: str) -> dict[str, Any] | None:
         """The scored hands of a stored match (the ``scorekeeper score`` object)."""
+        if self._refused():
+            return None
         try:
             with self._shared.lock:
                 record = self._shared.store.record(mid)

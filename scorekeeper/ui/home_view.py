@@ -51,4 +51,10 @@ def Home(shared: Shared) -> ft.Control:
         ft.FilledTonalButton(content="New match", icon=ft.Icons.ADD, on_click=go("/new"), height=56),
         ft.OutlinedButton(content="History", icon=ft.Icons.HISTORY, on_click=go("/history"), height=48),
     ]
+    if shared.invite is not None:  # served to phones: how they join
+        items.append(
+            ft.OutlinedButton(
+                content="Phones at this table", icon=ft.Icons.QR_CODE_2, on_click=go("/invite"), height=48
+            )
+        )
     return ft.Column(items, spacing=16, scroll=ft.ScrollMode.AUTO, expand=True)

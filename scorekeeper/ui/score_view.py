@@ -12,6 +12,7 @@ from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.tally.svg import chart_svg, pegboard_svg, tally_svg
 from scorekeeper.ui.base import Shared
+from scorekeeper.ui.live_view import use_changes
 from scorekeeper.ui.score import HandCell, SideDisplay, hand_rows, score_displays
 from scorekeeper.ui.widgets import PAD, cannot_open, go, heading, svg_image
 
@@ -82,6 +83,7 @@ def _side_tally(side: SideDisplay, per_row: int) -> ft.Control:
 
 @ft.component
 def Score(shared: Shared, mid: str) -> ft.Control:
+    use_changes(shared, mid)  # the scores follow every phone's entries
     try:
         with shared.lock:
             record = shared.store.record(mid)

@@ -197,9 +197,9 @@ def score_chips(scores: dict[str, int], after: str, wrap: bool = True) -> ft.Con
     return ft.Row(chips, spacing=8, scroll=ft.ScrollMode.HIDDEN)
 
 
-def winner_panel(line: str, new_match: str) -> ft.Control:
+def winner_panel(line: str, new_match: str, can_enter: bool = True) -> ft.Control:
     """The match is won: ``line`` says who, how and when; a new match (``new_match``: its
-    route) or History."""
+    route) or History (not on a watcher's phone: ``can_enter`` False)."""
     return ft.Container(
         content=ft.Column(
             [
@@ -208,7 +208,8 @@ def winner_panel(line: str, new_match: str) -> ft.Control:
                     [
                         ft.OutlinedButton(content="New match", on_click=go(new_match)),
                         ft.OutlinedButton(content="History", on_click=go("/history")),
-                    ]
+                    ],
+                    visible=can_enter,
                 ),
             ]
         ),

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from scorekeeper.broadway.grid import Placement, adjacent
 from scorekeeper.broadway.record import load, result, score_record
 from scorekeeper.errors import RemainingError
-from scorekeeper.ui.base import Shared
+from scorekeeper.ui.base import STALE, Shared
 from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
 from scorekeeper.ui.broadway.table import ALL_TILES, BroadwayTableModel
 
@@ -789,18 +789,23 @@ def test_a_new_entry_clears_redo(shared):
 
 
 def test_two_tables_of_one_match_see_each_other(shared):
-    """Two sessions (browser tabs) on the same match: a preview made stale by the
-    other one is checked again by the engine when it is confirmed."""
+    """Two sessions (browser tabs) on the same match (issue 16): a tap on a screen that
+    does not show the other one's change yet is refused and changes nothing; so is a
+    placement prepared before the other one's change, when it is confirmed."""
     a = new_table(shared)
     b = BroadwayTableModel(shared, a.mid)
     double_down(a)
-    assert b.to_move == "Ben" and len(b.match.hand.turns) == 1
+    propose(b, "6-1", (2, 0), (2, 1))  # b's screen still shows Ann to set the double
+    assert b.error == STALE and b.preview is None
+    assert b.to_move == "Ben" and len(b.match.hand.turns) == 1  # caught up at once
+    b.seen()  # its browser shows it
     propose(b, "6-1", (2, 0), (2, 1))  # Ben's placement, prepared in b
-    assert b.preview is not None
+    assert b.error is None and b.preview is not None
     a.pass_()  # meanwhile Ben passed in a
     b.confirm()
-    assert b.error == "hand 1, turn 3: Cy (South) sets tiles East-West (same y), not North-South"
+    assert b.error == STALE
     assert turns(shared, a) == [{"play": "6-6", "at": [[0, 0], [1, 0]]}, {"pass": True}]
+    assert b.preview is None and b.to_move == "Cy"
 
 
 # ---------------------------------------------------------- the end of a match

@@ -28,6 +28,7 @@ class Server:
         self.db = db
         self.port = harness.free_port()
         self.proc = None
+        self.env: dict[str, str] | None = None  # added to the server's environment
 
     @property
     def cmd(self) -> list[str]:
@@ -39,7 +40,7 @@ class Server:
 
     def start(self) -> Server:
         self.proc = harness.start_server(
-            self.cmd, self.port, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
+            self.cmd, self.port, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))), env=self.env
         )
         return self
 

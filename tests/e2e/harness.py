@@ -224,6 +224,7 @@ def launch_browser(playwright, headless: bool = True, **context_kwargs):
     """
     playwright.selectors.set_test_id_attribute("flt-semantics-identifier")
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=headless)
+    browser.playwright = playwright  # to launch more (e.g. netns.remote_browser), as the e2e fixture does
     return browser, new_context(browser, **context_kwargs)
 
 

@@ -19,10 +19,19 @@ printed is in the output file even when the process is SIGKILLed right after.
 ``store_child.py --hold DBPATH``
     Opens the store, prints ``holding <pid>`` and sleeps until it is killed;
     if the store is locked, prints ``locked <message>`` and exits 3.
+
+``store_child.py --serve DBPATH``
+    Holds the store open as the app does (prints ``holding <pid>``; if the store
+    is locked, prints ``locked <message>`` and exits 3) and writes what standard
+    input asks, one JSON object a line, answering each with one line:
+    ``{"create": RECORD}`` -> ``created <id>``; ``{"append": [ID, ENTRY]}`` ->
+    ``ack`` once the append has returned; any error -> ``error <type>: <message>``.
+    At the end of its input it closes the store and exits (``support.HeldStore`` drives it).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -93,11 +102,37 @@ def hold(db: str) -> int:
         time.sleep(60)
 
 
+def serve(db: str) -> int:
+    from scorekeeper.store import Store, StoreLockedError
+
+    try:
+        store = Store(db)
+    except StoreLockedError as e:
+        say(f"locked {e}")
+        return 3
+    say(f"holding {os.getpid()}")
+    for line in sys.stdin:
+        try:
+            command = json.loads(line)
+            if "create" in command:
+                say(f"created {store.create(command['create'])}")
+            else:
+                mid, entry = command["append"]
+                store.append(mid, entry)
+                say("ack")
+        except Exception as e:  # the test reports what it was
+            say(f"error {type(e).__name__}: {e}".replace("\n", " "))
+    store.close()
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--try-open"]:
         return try_open(argv[1])
     if argv[:1] == ["--hold"]:
         return hold(argv[1])
+    if argv[:1] == ["--serve"]:
+        return serve(argv[1])
     db, seed = argv[0], int(argv[1])
     limit = int(argv[2]) if len(argv) > 2 else 0
     max_hands = int(argv[3]) if len(argv) > 3 else 40

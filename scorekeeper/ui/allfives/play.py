@@ -110,6 +110,8 @@ class PlayEntry(Part):
     def tap(self, tile: str) -> None:
         """A tile tapped in the picker: set at once if it fits one place; else the drawing
         asks where. Tapping the tile waiting for its end again puts it back."""
+        if self.t.refused():
+            return
         again = self.choosing is not None and self.choosing[0] == tile
         self.choosing = None
         self.t.claims.claiming = None
@@ -175,7 +177,7 @@ class PlayEntry(Part):
 
     def draw(self, n: int = 1) -> None:
         """The player to move drew ``n`` more tiles (entered with their play or pass)."""
-        if not self.playing:
+        if self.t.refused() or not self.playing:
             return
         self.t.flash = None
         if n > self.drawable:

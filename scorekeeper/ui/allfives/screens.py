@@ -23,7 +23,8 @@ from scorekeeper.ui.allfives.new_match_view import NewMatch
 from scorekeeper.ui.allfives.panels import hand_end_panel, leader_panel, play_panel
 from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.base import Shared
-from scorekeeper.ui.widgets import PAD, cannot_open, error_box, go, score_chips, top_bar, use_viewport
+from scorekeeper.ui.live_view import seat_question, use_live, watching, your_turn
+from scorekeeper.ui.widgets import PAD, cannot_open, error_box, go, on, score_chips, top_bar, use_viewport
 
 __all__ = ["BLURB", "NewMatch", "Table", "history_blocks"]
 
@@ -37,13 +38,24 @@ STRIP_H = 56  # the message strip's fixed height (px)
 
 def _players_strip(table: TableModel) -> ft.Control:
     items: list[ft.Control] = []
+    seat = table.seat
     for p in table.players:
+        mine = p.name == seat
+        name: ft.Control = ft.Text(
+            p.text,
+            weight=ft.FontWeight.BOLD if p.to_move else None,
+            semantics_label=p.label + (", this phone" if mine else ""),
+        )
+        if mine:  # this phone's player: a phone before the name
+            name = ft.Row([ft.Icon(ft.Icons.PHONE_ANDROID, size=16), name], spacing=2, tight=True)
         items.append(
             ft.Container(
-                content=ft.Text(p.text, weight=ft.FontWeight.BOLD if p.to_move else None, semantics_label=p.label),
+                content=name,
                 bgcolor=ft.Colors.PRIMARY_CONTAINER if p.to_move else None,
                 padding=ft.Padding.symmetric(horizontal=8, vertical=2),
                 border_radius=8,
+                # a scorer's phone takes (or gives up) a player's seat by a tap on the name
+                on_click=on(table.take_seat, p.name) if table.can_enter else None,
             )
         )
     items.append(ft.Text(f"Boneyard {table.boneyard}", semantics_label=f"Boneyard {table.boneyard}"))
@@ -69,15 +81,19 @@ def _message(table: TableModel) -> tuple[str | None, str | None]:
         text = f"The table as it stood before hand {hand}, turn {where}." if isinstance(where, int) else ""
         return text, text or None
     note = table.note
-    return note, (f"Note: {note}" if note else None)
+    shown = your_turn(table, note)
+    return shown, (shown if table.my_turn else f"Note: {note}" if note else None)
 
 
 def _strip(table: TableModel) -> ft.Control:
-    """ "15!", the message or the error: one strip of fixed height."""
+    """ "15!", the message or the error: one strip of fixed height (lit on the turn of the
+    player this phone is)."""
     message, label = _message(table)
     body: ft.Control
     if table.error:
         body = error_box(table.error)
+    elif table.ask_seat and not (table.play.choosing or table.play.draws or table.fixes.active):
+        body = seat_question(table)
     else:
         body = ft.Text(
             message or "",
@@ -101,6 +117,8 @@ def _strip(table: TableModel) -> ft.Control:
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
         ),
         height=STRIP_H,
+        bgcolor=ft.Colors.PRIMARY_CONTAINER if table.my_turn else None,
+        border_radius=8,
         key="strip",
     )
 
@@ -119,7 +137,9 @@ def _over_panel(table: TableModel) -> list[ft.Control]:
                     ft.Row(
                         [
                             ft.FilledButton(content="Score", on_click=go(f"/score/{table.mid}")),
-                            ft.OutlinedButton(content="New match", on_click=go("/new/all-fives")),
+                            ft.OutlinedButton(
+                                content="New match", on_click=go("/new/all-fives"), visible=table.can_enter
+                            ),
                         ]
                     ),
                 ]
@@ -156,13 +176,17 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     viewport = use_viewport()
     if isinstance(table, str):
         return cannot_open(table)
+    use_live(table)
     fixes = table.fixes
     phase = table.phase
+    changes = [
+        ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=on(table.undo)),
+        ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=on(table.redo)),
+        ft.IconButton(icon=ft.Icons.EDIT_NOTE, tooltip="Correct an entry", on_click=on(fixes.open)),
+    ]
     top = top_bar(
         "Correcting" if fixes.picked is not None else f"Hand {table.hand_number} · {_status(table)}",
-        ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=lambda e: table.undo()),
-        ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=lambda e: table.redo()),
-        ft.IconButton(icon=ft.Icons.EDIT_NOTE, tooltip="Correct an entry", on_click=lambda e: fixes.open()),
+        *(changes if table.can_enter else []),
         ft.IconButton(icon=ft.Icons.LEADERBOARD, tooltip="Score", on_click=go(f"/score/{mid}")),
     )
     width = viewport.content_width
@@ -178,7 +202,9 @@ def Table(shared: Shared, mid: str) -> ft.Control:
         ft.Container(content=count_line(drawing), height=32, key="count"),
     ]
     panel: list[ft.Control]
-    if fixes.listing:
+    if phase != "over" and not table.can_enter:
+        panel, kind = [watching()], "watch"
+    elif fixes.listing:
         panel, kind = corrections_panel(table), "fixes"
     elif phase == "play":
         panel, kind = play_panel(table), "play"

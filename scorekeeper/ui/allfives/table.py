@@ -82,7 +82,6 @@ class TableModel(base.TableModel):
 
     def __init__(self, shared: base.Shared, mid: str) -> None:
         super().__init__(shared, mid)
-        self.flash: str | None = None  # "15!" after a scoring play
         self.play = PlayEntry(self)
         self.claims = Claims(self)
         self.fixes = Corrections(self)
@@ -127,6 +126,11 @@ class TableModel(base.TableModel):
     @property
     def to_move(self) -> str | None:
         return self.entry_match.to_move
+
+    @property
+    def turn_of(self) -> str | None:
+        """Whose phone lights up: the player to move while tiles are being set."""
+        return self.to_move if self.phase == "play" and not self.fixes.active else None
 
     @property
     def hand_number(self) -> int:
@@ -181,6 +185,11 @@ class TableModel(base.TableModel):
         self.play.choosing = None
         self.play.draws = 0
         self.claims.claiming = None
+
+    def remote(self, origin: base.TableModel) -> None:
+        if self.fixes.picked is not None:  # it was picked on the match as it stood
+            self.fixes.close()
+        super().remote(origin)
 
     def submit_turn(self, entry: dict[str, Any]) -> bool:
         """A turn entered on the table: into the store (the live match), or, while an earlier

@@ -307,4 +307,4 @@ def deal_next(t: FoursTableModel) -> list[ft.Control]:
 
 def winner_panel(t: FoursTableModel) -> ft.Control:
     """The match is won: who, where in the counting order; a new match or History."""
-    return widgets.winner_panel(t.winner_line() or "", "/new/all-fours")
+    return widgets.winner_panel(t.winner_line() or "", "/new/all-fours", t.can_enter)

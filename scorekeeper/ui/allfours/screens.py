@@ -31,6 +31,7 @@ from scorekeeper.ui.allfours.hand_view import (
 )
 from scorekeeper.ui.allfours.table import FoursTableModel
 from scorekeeper.ui.base import Shared
+from scorekeeper.ui.live_view import use_live, watching
 from scorekeeper.ui.widgets import (
     PAD,
     cannot_open,
@@ -40,6 +41,7 @@ from scorekeeper.ui.widgets import (
     go,
     heading,
     name_field,
+    on,
     score_chips,
     top_bar,
 )
@@ -147,13 +149,14 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     if isinstance(opened, str):
         return cannot_open(opened)
     t: FoursTableModel = opened
+    use_live(t)
     phase = t.phase
     status = f"{t.dealer} deals" if phase == "hand" else "hand counted" if phase == "deal" else f"{t.winner} won"
-    top = top_bar(
-        f"Hand {t.hand_number} · {status}",
-        ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=lambda e: t.undo()),
-        ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=lambda e: t.redo()),
-    )
+    changes = [
+        ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=on(t.undo)),
+        ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=on(t.redo)),
+    ]
+    top = top_bar(f"Hand {t.hand_number} · {status}", *(changes if t.can_enter else []))
     body: list[ft.Control] = [
         ft.Container(content=top, key="top"),
         ft.Container(content=score_chips(t.scores, f"to {t.target}"), key="scores"),
@@ -172,6 +175,8 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     panel: list[ft.Control]
     if phase == "over":
         panel = [winner_panel(t)]
+    elif not t.can_enter:
+        panel, phase = [watching()], "watch"
     elif phase == "deal":
         panel = [ft.Text(t.hand_lines()[0])] if t.hand else []
         panel += deal_next(t)

@@ -245,6 +245,11 @@ class FoursTableModel(TableModel):
         return out
 
     # ------------------------------------------------------------- acting
+    def _forget_entry(self) -> None:
+        self.jack_held = None
+        self.counting = None
+        self.penalty = None
+
     def _apply(self, fn: Callable[[Store], Any]) -> bool:
         """The base's store change; ``note`` then says what it credited in the same hand."""
         before = self.hand.items if self.hand else ()

@@ -25,6 +25,7 @@ from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
 from scorekeeper.ui.broadway.grid_view import grid_view
 from scorekeeper.ui.broadway.panels import over_panel, play_panel, start_panel, unplayed_panel
 from scorekeeper.ui.broadway.table import BroadwayTableModel
+from scorekeeper.ui.live_view import seat_question, use_live, watching, your_turn
 from scorekeeper.ui.widgets import (
     cannot_open,
     choice_row,
@@ -33,6 +34,7 @@ from scorekeeper.ui.widgets import (
     go,
     heading,
     name_field,
+    on,
     score_chips,
     top_bar,
 )
@@ -128,15 +130,28 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     t = made[0]
     if isinstance(t, str):
         return cannot_open(t)
+    use_live(t)
     phase = t.phase
-    undo = ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=lambda e: t.undo())
-    redo = ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=lambda e: t.redo())
+    changes = [
+        ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=on(t.undo)),
+        ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=on(t.redo)),
+    ]
     after = "sudden death: first to lead by 2" if t.sudden_death() else "seven hands"
+    note = your_turn(t, t.note)
     body: list[ft.Control] = [
-        ft.Container(content=top_bar(t.status(), undo, redo), key="top"),
+        ft.Container(content=top_bar(t.status(), *(changes if t.can_enter else [])), key="top"),
         ft.Container(content=score_chips(t.totals, after), key="totals"),
         ft.Container(content=_seats(t), key="seats"),
-        ft.Text(t.note or "", semantics_label=f"Note: {t.note}" if t.note else None, visible=bool(t.note), key="note"),
+        ft.Container(
+            content=seat_question(t)
+            if t.ask_seat
+            else ft.Text(note or "", semantics_label=(note if t.my_turn else f"Note: {note}") if note else None),
+            visible=bool(note) or t.ask_seat,
+            bgcolor=ft.Colors.PRIMARY_CONTAINER if t.my_turn else None,
+            padding=ft.Padding.symmetric(horizontal=6, vertical=4),
+            border_radius=8,
+            key="note",
+        ),
         ft.Container(content=error_box(t.error), key="error"),
         ft.Row(
             [
@@ -150,7 +165,11 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     ]
     panels = {"play": play_panel, "unplayed": unplayed_panel, "start": start_panel}
     kind = phase if phase in panels else "over"
-    panel = panels.get(phase, over_panel)(t)
+    panel: list[ft.Control]
+    if kind != "over" and not t.can_enter:
+        panel, kind = [watching()], "watch"
+    else:
+        panel = panels.get(phase, over_panel)(t)
     body.append(ft.Column(panel, spacing=8, key=f"panel-{kind}"))
     lines = t.turn_lines()
     if lines:

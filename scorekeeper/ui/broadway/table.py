@@ -223,8 +223,18 @@ class BroadwayTableModel(TableModel):
     def _clear(self) -> None:
         self.tile = self.first = self.preview = None
 
+    def _forget_entry(self) -> None:
+        self._clear()
+        self._prefill_unplayed()
+
+    @property
+    def turn_of(self) -> str | None:
+        return self.to_move if self.phase == "play" else None
+
     def pick(self, tile: str) -> None:
         """Pick the tile being set (again: put it back)."""
+        if self.refused():
+            return
         self.first = self.preview = None
         self.tile = None if tile == self.tile else tile
         self.error = None
@@ -234,6 +244,8 @@ class BroadwayTableModel(TableModel):
 
     def tap_cell(self, cell: Cell) -> None:
         """The first tap: where the first half goes; the second: the other half's cell."""
+        if self.refused():
+            return
         cell = (int(cell[0]), int(cell[1]))
         if self.tile is None:
             self.error = "pick a tile first"

@@ -1,0 +1,270 @@
+"""Who may use the app at a table, without any Flet: the table codes, the roles and the
+gate that turns a code into a role.
+
+``scorekeeper web`` makes two codes when it starts: the **table code** (a phone that
+enters it is a *scorer*: it enters and corrects) and the **watch code** (a *watcher*:
+the table, the count, the scores, the tally and chart; nothing that changes or exports).
+A browser on the host machine itself is the *host* (a scorer that may also show the
+codes). Every other browser sees only the join screen until it gives a code; wrong codes
+are slowed down per client address. ``--open`` turns the codes off: every browser is
+then a scorer.
+
+>>> gate = Gate(Codes("123456", "654321"), clock=lambda: 0.0)
+>>> gate.arrive("127.0.0.1"), gate.arrive("192.168.1.7")
+(<Role.HOST: 'host'>, None)
+>>> gate.join("192.168.1.7", "123 456")
+<Role.SCORER: 'scorer'>
+>>> gate.join("192.168.1.8", "654-321")
+<Role.WATCHER: 'watcher'>
+>>> gate.join("192.168.1.9", "111111")
+Traceback (most recent call last):
+...
+scorekeeper.ui.access.JoinRefused: that is not this table's code: check it on the host's screen
+>>> Gate(None).arrive("192.168.1.7")
+<Role.SCORER: 'scorer'>
+"""
+
+from __future__ import annotations
+
+import enum
+import hmac
+import ipaddress
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from scorekeeper.errors import ScorekeeperError
+
+__all__ = [
+    "NOT_JOINED",
+    "STALE",
+    "WATCHING",
+    "Codes",
+    "Gate",
+    "Invite",
+    "JoinRefused",
+    "Role",
+    "Visitor",
+    "is_local",
+    "refusal",
+    "spaced",
+]
+
+CODE_DIGITS = 6
+FREE_TRIES = 3  # wrong codes from one address before it has to wait
+MAX_WAIT = 60.0  # the longest wait, in seconds (it doubles with every wrong code past the free ones)
+FORGET_AFTER = 3600.0  # an address's wrong codes are forgotten after an hour without one
+
+
+#: What a phone is told when it acted on a screen that did not yet show another phone's change.
+STALE = "the match changed on another phone: check and tap again"
+#: What a watcher is told if an entry reaches its view-model anyway.
+WATCHING = "this phone is watching: it cannot change the match"
+#: ... and a browser that has not joined (it is only ever shown the join screen).
+NOT_JOINED = "join the table first: type the table code"
+
+
+def refusal(role: Role | None) -> str:
+    """Why a browser with ``role`` may not change anything."""
+    return NOT_JOINED if role is None else WATCHING
+
+
+class JoinRefused(ScorekeeperError):
+    """A code that does not let a browser in (wrong, or too soon after wrong ones)."""
+
+
+class Role(enum.Enum):
+    """What a browser may do."""
+
+    HOST = "host"  # the machine the app runs on: everything, and it shows the codes
+    SCORER = "scorer"  # entered the table code: enters and corrects
+    WATCHER = "watcher"  # entered the watch code: sees, changes nothing
+
+    @property
+    def can_enter(self) -> bool:
+        """May enter, correct, undo, start matches, import."""
+        return self is not Role.WATCHER
+
+    @property
+    def can_export(self) -> bool:
+        """May see History, export and import (the stored matches of every table)."""
+        return self is not Role.WATCHER
+
+    @property
+    def can_invite(self) -> bool:
+        """May show the codes (the host, and a scorer showing a latecomer)."""
+        return self is not Role.WATCHER
+
+    @property
+    def word(self) -> str:
+        return {"host": "host", "scorer": "scorer", "watcher": "watching"}[self.value]
+
+
+def spaced(code: str) -> str:
+    """A code as it is read out: ``'482913'`` -> ``'482 913'``."""
+    return f"{code[:3]} {code[3:]}"
+
+
+def is_local(address: str | None) -> bool:
+    """True for a loopback address (a browser on the host machine itself)."""
+    if not address:
+        return False
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return address == "localhost"
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
+
+
+@dataclass(frozen=True)
+class Codes:
+    """The table code (scorers) and the watch code (watchers): six digits each, different."""
+
+    scorer: str
+    watcher: str
+
+    @classmethod
+    def new(cls) -> Codes:
+        """Two fresh random codes (``secrets``), never the same."""
+
+        def one() -> str:
+            return f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
+
+        scorer = one()
+        watcher = one()
+        while watcher == scorer:
+            watcher = one()
+        return cls(scorer, watcher)
+
+
+class Gate:
+    """Turns a browser's address and the code it gives into its :class:`Role`.
+
+    ``codes`` None: an open table (``--open``), where every browser is a scorer. Wrong
+    codes are counted per address: past :data:`FREE_TRIES` the address waits 1, 2, 4 ...
+    seconds (at most :data:`MAX_WAIT`) before its next code is even looked at.
+    """
+
+    def __init__(self, codes: Codes | None, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.codes = codes
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._wrong: dict[str, tuple[int, float]] = {}  # address -> (wrong codes, when the last one came)
+
+    @property
+    def open(self) -> bool:
+        return self.codes is None
+
+    def arrive(self, address: str | None) -> Role | None:
+        """The role a browser has before it gives any code (None: it must join)."""
+        if is_local(address):
+            return Role.HOST
+        if self.codes is None:
+            return Role.SCORER
+        return None
+
+    def wait(self, address: str) -> float:
+        """Seconds before ``address`` may try a code again (0: now)."""
+        with self._lock:
+            return self._wait(address, self._clock())
+
+    def _wait(self, address: str, now: float) -> float:
+        wrong, last = self._wrong.get(address, (0, 0.0))
+        if wrong < FREE_TRIES:
+            return 0.0
+        return max(0.0, last + min(MAX_WAIT, 2.0 ** min(wrong - FREE_TRIES, 16)) - now)
+
+    def join(self, address: str, code: str) -> Role:
+        """The role ``code`` gives; :class:`JoinRefused` (with words for the join screen)
+        for a wrong code or one given too soon after wrong ones."""
+        if self.codes is None:
+            return Role.SCORER
+        digits = "".join(c for c in code if not c.isspace() and c not in "-.")
+        if not digits:
+            raise JoinRefused("type the table code first: six digits, on the host's screen")
+        with self._lock:
+            now = self._clock()
+            self._forget(now)
+            left = self._wait(address, now)
+            if left > 0:
+                raise JoinRefused(f"too many wrong codes from this phone: wait {int(left) + 1} s and try again")
+            for role, right in ((Role.SCORER, self.codes.scorer), (Role.WATCHER, self.codes.watcher)):
+                if hmac.compare_digest(digits.encode(), right.encode()):
+                    self._wrong.pop(address, None)
+                    return role
+            wrong = self._wrong.get(address, (0, 0.0))[0] + 1
+            self._wrong[address] = (wrong, now)
+        raise JoinRefused("that is not this table's code: check it on the host's screen")
+
+    def _forget(self, now: float) -> None:
+        for address in [a for a, (_, last) in self._wrong.items() if now - last > FORGET_AFTER]:
+            del self._wrong[address]
+
+
+@dataclass(frozen=True)
+class Invite:
+    """How phones join a served app: its address (``http://192.168.1.20:8550``) and the
+    codes (None: an open table)."""
+
+    base: str
+    codes: Codes | None
+
+    @property
+    def scorer_link(self) -> str:
+        return f"{self.base}/join/{self.codes.scorer}" if self.codes else f"{self.base}/"
+
+    @property
+    def watcher_link(self) -> str:
+        return f"{self.base}/join/{self.codes.watcher}" if self.codes else f"{self.base}/"
+
+
+class Visitor:
+    """One browser (a session of the app): its address, its :class:`~scorekeeper.ui.access.Role`
+    (None until it gives a code) and the seat it took at each match ("I'm Ann")."""
+
+    def __init__(self, gate: Gate | None = None, address: str | None = None) -> None:
+        self.gate = gate
+        self.address = address or ""
+        self.role: Role | None = Role.HOST if gate is None else gate.arrive(address)
+        self.error: str | None = None
+        self._seats: dict[str, str | None] = {}  # match id -> player (None: asked, no seat)
+        self.revision = 0  # changes whenever a screen showing it should redraw
+
+    def _changed(self) -> None:
+        self.revision = self.revision + 1
+
+    def join(self, code: str) -> bool:
+        """Give a code; True when it let this browser in (else ``error`` says why)."""
+        if self.gate is None or self.role is not None:
+            return self.role is not None
+        try:
+            self.role = self.gate.join(self.address, code)
+            self.error = None
+        except JoinRefused as e:
+            self.error = str(e)
+        self._changed()
+        return self.role is not None
+
+    def seat(self, mid: str) -> str | None:
+        """The player this phone is at match ``mid`` (None: no seat taken)."""
+        return self._seats.get(mid)
+
+    def asked(self, mid: str) -> bool:
+        """Whether this phone has answered "which player are you?" at match ``mid``."""
+        return mid in self._seats
+
+    def take_seat(self, mid: str, player: str | None) -> None:
+        """This phone is ``player``'s at match ``mid`` (None: nobody's, it only scores)."""
+        self._seats[mid] = player
+        self._changed()
+
+    def phone(self, mid: str) -> str:
+        """How other phones name this one: "Ann's phone", "the host", "another phone"."""
+        seat = self._seats.get(mid)
+        if seat:
+            return f"{seat}'s phone"
+        return "the host" if self.role is Role.HOST else "another phone"

@@ -1,0 +1,102 @@
+"""Every phone on a match shows the same truth at once, without any Flet: the hub that
+tells the other screens of a match that it changed.
+
+A screen subscribes to its match while it is shown; an entry, an undo or a correction
+made on one screen is published once it is stored, and every *other* screen of that
+match gets it (the Flet layer hands it to that screen's own session, see
+``widgets.use_live``). A delivery that fails (a closed session) drops its subscriber.
+
+>>> hub = Hub()
+>>> phone_a, phone_b, got = ["A"], ["B"], []
+>>> stop = hub.subscribe("m1", phone_b, lambda origin: got.append(("B", origin)))
+>>> _ = hub.subscribe("m1", phone_a, lambda origin: got.append(("A", origin)))
+>>> hub.version("m1"), hub.publish("m1", phone_a), hub.version("m1")
+(0, 1, 1)
+>>> got
+[('B', ['A'])]
+>>> stop(); hub.publish("m1", phone_a), got
+(2, [('B', ['A'])])
+
+Every change bumps the match's :meth:`version`: a screen that acts remembers the version
+it shows, so an entry made on a screen that missed a change is caught even when its
+delivery has not arrived yet.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["Hub"]
+
+Deliver = Callable[[Any], None]
+
+
+class Hub:
+    """Subscriptions of shown screens to their match (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._subs: dict[str, dict[int, tuple[object, Deliver, object]]] = {}
+        self._versions: dict[str, int] = {}
+
+    def version(self, mid: str) -> int:
+        """How many changes of ``mid`` were published since the app started."""
+        with self._lock:
+            return self._versions.get(mid, 0)
+
+    def subscribe(self, mid: str, screen: object, deliver: Deliver, owner: object = None) -> Callable[[], None]:
+        """``deliver(origin)`` runs when another screen changes match ``mid``; ``owner``
+        (a session) lets :meth:`drop` remove all its subscriptions at once. Returns the
+        function that unsubscribes."""
+        key = id(screen)
+        with self._lock:
+            self._subs.setdefault(mid, {})[key] = (screen, deliver, owner)
+
+        def stop() -> None:
+            with self._lock:
+                subs = self._subs.get(mid)
+                if subs is not None and key in subs and subs[key][0] is screen:
+                    del subs[key]
+                    if not subs:
+                        del self._subs[mid]
+
+        return stop
+
+    def publish(self, mid: str, origin: object) -> int:
+        """Tell every screen of ``mid`` but ``origin`` that it changed; its new version."""
+        with self._lock:
+            version = self._versions[mid] = self._versions.get(mid, 0) + 1
+            targets = [(k, s, d) for k, (s, d, _) in self._subs.get(mid, {}).items() if s is not origin]
+        for key, screen, deliver in targets:
+            try:
+                deliver(origin)
+            except Exception:  # a session gone away: forget it
+                with self._lock:
+                    subs = self._subs.get(mid, {})
+                    if key in subs and subs[key][0] is screen:
+                        del subs[key]
+        return version
+
+    def drop(self, owner: object) -> None:
+        """Forget every subscription of ``owner`` (a session that closed)."""
+        with self._lock:
+            for mid in list(self._subs):
+                subs = self._subs[mid]
+                for key in [k for k, (_, _, o) in subs.items() if o is owner]:
+                    del subs[key]
+                if not subs:
+                    del self._subs[mid]
+
+    def screens_of(self, owner: object) -> list[object]:
+        """The screens ``owner`` (a session) has subscribed."""
+        with self._lock:
+            return [s for subs in self._subs.values() for (s, _, o) in subs.values() if o is owner]
+
+    def count(self, mid: str | None = None) -> int:
+        """Subscriptions (of ``mid``, or all)."""
+        with self._lock:
+            if mid is not None:
+                return len(self._subs.get(mid, {}))
+            return sum(len(s) for s in self._subs.values())
