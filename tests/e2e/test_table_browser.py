@@ -20,7 +20,7 @@ import time
 import pytest
 
 from e2e import harness, netns
-from e2e.app_driver import new_match
+from e2e.app_driver import new_match, play_note
 from e2e.conftest import Server
 
 pytestmark = pytest.mark.browser
@@ -242,3 +242,92 @@ def test_the_host_shows_the_codes_as_qr_codes(browser, shared_server):
     wait_text(page, f"Watchers code {shared_server.code('watch')}")
     qr = [t for t in read_texts(page) if t.startswith("QR code: http://")]
     assert len(qr) == 2 and qr[0].endswith(f"/join/{code}"), qr
+
+
+# ------------------------------------------------------------- four phones
+FOUR = ("Ann", "Ben", "Cy", "Di")
+
+
+def _choose(m):
+    """A tile for the player to move (the lowest that fits one place, else the lowest that
+    fits) and where: the engine decides what is legal, the test only picks."""
+    fitting = [(t, m.placements(t)) for t in m.tiles if m.placements(t)]
+    one = [(t, places[0]) for t, places in fitting if len(places) == 1]
+    return one[0] if one else (fitting[0][0], fitting[0][1][0]) if fitting else None
+
+
+def _same_on_every_phone(phones, m, note_core):
+    """Every phone shows the entry just made, the same header and the same scores."""
+    for name, page in phones.items():
+        wait_text(page, re.compile(re.escape(note_core)))
+        header = f"Hand {m.hand.number}, {m.to_move} to play" if m.to_move else None
+        if header:
+            wait_text(page, re.compile("^" + re.escape(header)))
+        texts = read_texts(page)
+        for side, score in zip(m.setup.sides, m.scores, strict=True):
+            assert f"Score {side} {score}" in texts, (name, side, score, texts)
+        if m.to_move == name:  # the phone of the player to move is lit up, with the entry
+            assert [t for t in texts if t.startswith(f"Your turn, {name}.")], (name, texts)
+        else:
+            assert not [t for t in texts if t.startswith("Your turn")], (name, texts)
+
+
+def winner_of(m):
+    return m.setup.sides[m.winner]
+
+
+@pytest.mark.slow
+def test_four_phones_keep_one_match_each_entering_its_own_tiles(browser, shared_server, remote):
+    """A whole match (four players, to 50): the host is Ann's, three phones join by the code
+    and take Ben's, Cy's and Di's seats; each player's tiles are tapped on their own phone;
+    after every entry all four phones show the same state."""
+    from scorekeeper.allfives.record import load
+
+    ctx = harness.new_context(browser)
+    host = harness.open_app(ctx, shared_server.url)
+    new_match(host, list(FOUR), leader="Ann", rules={"target": 50})
+    mid = host.url.rstrip("/").rsplit("/", 1)[-1]
+    harness.button_starting(host, "Ann holds").click()  # the host takes Ann's seat
+    wait_text(host, re.compile(r"^Ann holds \d+ tiles, to play, this phone$"))
+    phones = {"Ann": host}
+    for name in FOUR[1:]:
+        page = remote_page(remote, shared_server, f"/join/{shared_server.code('table')}")
+        tap(page, "Resume match")
+        tap(page, f"I'm {name}")
+        wait_text(page, re.compile(rf"^{name} holds \d+ tiles, this phone$"))
+        phones[name] = page
+
+    plays = hands = 0
+    while True:
+        m = load(stored(shared_server, mid))
+        if m.over:
+            break
+        if m.hand.end is not None:  # the host enters what is left in hands and settles
+            down = m.hand.layout.nodes
+            free = [t for t in m.tiles if t not in down]
+            for i, name in enumerate(FOUR):
+                if m.hand.held[i]:
+                    tiles, free = free[: m.hand.held[i]], free[m.hand.held[i] :]
+                    harness.fill(host, f"{name} pips", str(sum(t.hi + t.lo for t in tiles)))
+            tap(host, "Settle hand")
+            hands += 1
+            settled = load(stored(shared_server, mid))
+            for page in phones.values():
+                wait_text(page, re.compile(rf"^(Hand {settled.hand.number}, \w+ to play|Winner )"))
+            continue
+        player = m.to_move
+        tile, on = _choose(m)
+        turn = m.play(tile, on)
+        tap(phones[player], f"tile {tile}")
+        if len(m.hand.turns) > 1 and len(load(stored(shared_server, mid)).placements(tile)) > 1:
+            harness.button_starting(phones[player], f"set {tile} on {on}: ").click()
+        plays += 1
+        _same_on_every_phone(phones, m, play_note(m, turn)[len("Note: ") :])
+
+    final = stored(shared_server, mid)
+    entered = [t["play"] for h in final["hands"] for t in h["turns"] if "play" in t]
+    assert len(entered) == plays and plays > 10
+    print(f"four phones: {plays} plays in {hands + 1} hands, {winner_of(m)} won")
+    winner = winner_of(m)
+    for page in phones.values():
+        wait_text(page, re.compile(rf"^Winner {winner}"))
