@@ -64,12 +64,10 @@ class Model:
 
 # ---------------------------------------------------------------- shared state
 class Shared:
-    """The one store of a running app, shared by every session (browser tab)
-    of the process, behind a lock (the store is not thread-safe), with the
-    :class:`~scorekeeper.ui.live.Hub` that keeps their screens in step and the
-    :class:`~scorekeeper.ui.access.Gate` of the table codes (None: no codes, every
-    browser is the host, as in the desktop app). :meth:`visit` gives each session its
-    own view of it, with its :class:`Visitor`."""
+    """The one store of a running app, shared by every session (browser tab) of the
+    process, behind a lock (the store is not thread-safe), with the ``Hub`` that keeps
+    their screens in step and the ``Gate`` of the table codes (None: every browser is the
+    host, as in the desktop app). :meth:`visit`: each session's own view, with its Visitor."""
 
     def __init__(self, path: Any = None, gate: Gate | None = None, invite: Invite | None = None) -> None:
         self.store = Store(path)
@@ -212,9 +210,7 @@ class TableModel(Model):
         self.error: str | None = None
         self.note: str | None = shared.take_notice(mid)  # what the last entry did, in words
         self.flash: str | None = None  # "15!" after a scoring play (the games that have it)
-        #: Another phone changed the match and this screen may not show it yet: until the
-        #: browser has it (:meth:`seen`), an entry from here is refused (:data:`STALE`).
-        self.unseen = False
+        self._unseen = False  # private: an observable redraws on a public attribute
         self._version = shared.hub.version(mid)  # the change of the match this screen shows
         with shared.lock:
             self._match = open_match(shared, mid, self.game)
@@ -222,6 +218,12 @@ class TableModel(Model):
     @property
     def match(self) -> Any:
         return self._match
+
+    @property
+    def unseen(self) -> bool:
+        """Another phone changed the match and this screen may not show it yet: until the
+        browser has it (:meth:`seen`), an entry from here is refused (:data:`STALE`)."""
+        return self._unseen
 
     @property
     def can_enter(self) -> bool:
@@ -335,11 +337,11 @@ class TableModel(Model):
         else:
             self.error = None
         self._forget_entry()
-        self.unseen = True
+        self._unseen = True
 
     def seen(self) -> None:
         """The browser shows the match as it is now: entries from it are taken again."""
-        self.unseen = False
+        self._unseen = False
 
 
 class FormModel(Model):

@@ -1,0 +1,961 @@
+"""The shared table under load: a tap on one phone -> the other phones of its table show it.
+
+    python benchmarks/table_load.py [--tables T] [--taps N] [--warmup W] [--pace S]
+                                    [--reopen R] [--reopen-taps K] [--pin-server] [--json FILE]
+
+Runs one ``scorekeeper web --host 127.0.0.1`` (temporary database, free port,
+``FLET_SESSION_TIMEOUT`` short so closed sessions are freed during the run) and
+drives it with Debian's Chromium (headless, phone viewport, via
+``tests/e2e/harness.py``).  Every browser is on loopback, so every page is the
+host (no table code is needed).
+
+A *table* is one match with four phones: four browser contexts (four Flet
+sessions) on the same ``/table/<id>``.  The match has two players (Ann, Ben;
+default rules but a target of 10000 so that it never ends); the four phones are
+four screens on it, as at a table where everyone follows on their own phone.
+One phone of each table (the one that started the match by clicks) makes every
+entry; the other three only watch: the app's hub publishes each entry to them
+and they reload the match and redraw.  The entries are the ones
+``benchmarks/ui_latency.py`` makes (its helpers are imported): the engine
+(``scorekeeper.allfives.engine.Match``) picks the next tile that fits exactly
+one place (one tap); a domino is settled by typing the pips and tapping "Settle
+hand"; a play that would need two taps is made but not timed.
+
+Each table is driven by a thread of its own, with its own Playwright and its own
+Chromium (the sync API is one per thread), so the tables tap at the same time,
+interleaved as their threads go, and the server gets their entries together.
+
+* Phase A: one table alone (4 sessions), ``N`` timed taps after ``W`` warm-up.
+* Phase B: ``T`` tables (default 3: 12 sessions; the table of phase A is one of
+  them), all open at once, ``N`` timed taps on each, all tables tapping at once.
+
+By default a table enters as fast as the browsers let it (one or two entries a
+second a table on a 2-CPU machine): much more than people playing make.
+``--pace S`` spaces a table's entries at least ``S`` seconds apart, the tables
+staggered evenly over those ``S`` seconds.
+
+How a tap is timed: in the tapping page, ``performance.timeOrigin +
+performance.now()`` at the tap's ``pointerdown`` (a capturing listener on
+``document``); in each of the other three pages, the same clock when a
+MutationObserver on ``flt-semantics-host`` first sees the note the tap makes
+there ("Note: Ann set 3-2: count 5, Ann +5 (on the host)"; every tap makes a
+different one).  Flutter writes the semantics DOM in the frame it paints, so
+this is when that phone shows the entry.  The pages of a table are in one
+Chromium; their clocks are compared at the start with Python's (the
+smallest-round-trip reading in each page) and the spread is printed: it is well
+under a millisecond, so times are not corrected.  Before a tap the tile is
+scrolled into view and the tapping page left to come to rest
+(``harness.settle``), which is not timed.  Each tap gives three samples (one per
+other phone).  Also shown: the time until the slowest of the three shows it;
+until the tapping phone's own screen does; and a split through the Flet
+WebSocket (each page's ``WebSocket`` is wrapped by an init script): tap -> the
+first message reaching the other phone (the server's part: the event, the
+entry, the other sessions' redraws and diffs) and that message -> the phone
+shows it (the browser's part).
+
+The phones and the server share this machine: all the Chromiums drawing take
+CPU from the server (a real table's phones draw on their own).  Each phase
+prints where the CPU went (the server, this benchmark with its browsers, other
+processes - anything else running makes the figures worse); ``--pin-server``
+gives the server CPU 0 alone and the browsers the rest.
+
+Memory: VmRSS of the server process (``python -m scorekeeper.cli``; Flet's web
+server runs in it, no child process - checked: children would be added) before
+any page, with one table open, with every page open and after the taps; per
+session = (all open - before) / sessions, and the marginal cost (all open - one
+table open) / the extra sessions (without the one-time imports of the first
+page).  Then every context is closed and the run waits until Flet has swept
+the expired sessions (it looks every 10 s; the server runs with
+``FLET_LOG_LEVEL=info`` so its log says "New session created (N total)" and
+"Delete session (N left)": the live-session counts printed come from there).
+CPython rarely hands freed memory back to the system, so RSS after the sweep
+says little by itself; with ``--reopen R`` (default 2) every table is opened
+again with fresh sessions, tapped ``K`` times (default 5), closed and swept, R
+times: when closed sessions are freed, RSS after each sweep stays about flat
+instead of growing by the sessions' size.
+
+Also reported: a tap that an other phone did not show within 10 s, pages whose
+scores disagree with the engine, browser console errors, failed requests, and
+errors in the server's log.  Timing is never asserted; the figures are printed,
+last two lines:
+
+    table load, tap -> other phones (ms): 1 table (4 sessions) median M p95 P | 3 tables (12 sessions) median M p95 P
+    goal p95 < 250 ms to the other phones with 12 sessions: met (p95 P ms with 12 sessions)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import re
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import Future
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+import ui_latency  # noqa: E402
+from e2e import harness  # noqa: E402
+from e2e.app_driver import new_match, play_note, web_command  # noqa: E402
+
+from scorekeeper.allfives.engine import Match, Setup  # noqa: E402
+from scorekeeper.allfives.events import StartHand  # noqa: E402
+
+GOAL_P95_MS = 250.0
+GOAL_SESSIONS = 12
+PHONES = 4  # browser contexts (sessions) per table
+PLAYERS = ui_latency.PLAYERS  # ("Ann", "Ben")
+TARGET = 10000  # a match that does not end during the run
+SESSION_TIMEOUT = 10  # FLET_SESSION_TIMEOUT for the server (seconds)
+SWEEP_EVERY = 10  # Flet's FletAppManager looks for expired sessions this often (flet_app_manager.py)
+CDN_REQUEST = "rive_native"
+CDN_ERROR = "Failed to load resource: net::ERR_NAME_NOT_RESOLVED"
+BY = "the host"  # how the other phones name the tapping one (a loopback page, no seat)
+
+# Installed in every page before Flet's scripts run.  ``__tlArm(want)`` starts one
+# measurement; ``__tlTake()`` ends it.  Times are on the page's wall clock
+# (timeOrigin + now), comparable between the pages of one browser.
+INIT_JS = r"""
+(() => {
+  const clock = () => performance.timeOrigin + performance.now();
+  const S = window.__tl = {want: null, down: null, send: null, msgs: [], seen: null};
+  const armed = () => S.want !== null && S.seen === null;
+  document.addEventListener('pointerdown', () => {
+    if (armed() && S.down === null) S.down = clock();
+  }, true);
+  // Flet's client talks to the server over one WebSocket: note when the tap's event
+  // leaves (the tapping page) and when messages come in (every page).
+  const Base = window.WebSocket;
+  class TimedWebSocket extends Base {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', () => { if (armed() && S.msgs.length < 64) S.msgs.push(clock()); });
+    }
+    send(data) {
+      if (armed() && S.down !== null && S.send === null) S.send = clock();
+      return super.send(data);
+    }
+  }
+  window.WebSocket = TimedWebSocket;
+  const shows = (root, want) => {
+    for (const s of root.querySelectorAll('span')) if (s.textContent.trim() === want) return true;
+    for (const e of root.querySelectorAll('[aria-label]')) if (e.getAttribute('aria-label') === want) return true;
+    return false;
+  };
+  let host = null;
+  const obs = new MutationObserver(() => {
+    if (armed() && shows(host, S.want)) S.seen = clock();
+  });
+  window.__tlClock = clock;
+  window.__tlArm = (want) => {
+    const h = document.querySelector('flt-semantics-host');
+    if (!h) return 'no flt-semantics-host';
+    if (h !== host) {
+      obs.disconnect();
+      obs.observe(h, {subtree: true, childList: true, characterData: true});
+      host = h;
+    }
+    if (shows(h, want)) return 'already on screen before the tap';
+    Object.assign(S, {want: want, down: null, send: null, msgs: [], seen: null});
+    return '';
+  };
+  window.__tlTake = () => { const r = Object.assign({}, S); S.want = null; return r; };
+})();
+"""
+
+SEEN_JS = "() => window.__tl.seen !== null"
+
+
+# ------------------------------------------------------------------ one tap
+@dataclass
+class Tap:
+    table: int
+    own: float  # pointerdown -> the tapping phone's own screen (ms)
+    others: list[float | None]  # pointerdown -> each other phone (None: not shown in time)
+    tag: str  # "scoring" or "plain"
+    send: float | None = None  # pointerdown -> the tap's event leaves the tapping page
+    own_msg: float | None = None  # pointerdown -> the first message back on the tapping page
+    others_msg: list[float | None] = field(default_factory=list)  # pointerdown -> first message on each other phone
+
+    @property
+    def all_others(self) -> float | None:
+        """Until the last of the other phones shows it."""
+        return None if None in self.others else max(x for x in self.others if x is not None)
+
+
+def status_re(m: Match) -> re.Pattern[str]:
+    return re.compile(rf"^Hand {m.hand.number}, {re.escape(str(m.to_move))} to play")
+
+
+# ------------------------------------------------------------------ a table
+class Table:
+    """One match and its four phones; every method runs in its worker's thread."""
+
+    def __init__(self, index: int, url: str) -> None:
+        self.index = index
+        self.url = url
+        self.mid: str | None = None
+        self.m: Match | None = None
+        self.contexts: list = []
+        self.tapper = None
+        self.observers: list = []
+        self.untimed = 0  # two-tap plays made, not timed
+        self.hands = 0  # hands settled
+        self.entries = 0  # taps that changed the match (timed or not, settling a hand included)
+        self.problems: list[str] = []
+        self.failed: list[str] = []  # requests that failed or got an error status
+        self.clock_spread = 0.0  # ms: the pages' clocks against each other
+
+    # -------------------------------------------------------------- pages
+    def _context(self, browser):
+        ctx = harness.new_context(browser)
+        ctx.add_init_script(INIT_JS)
+        ctx.on("response", lambda r: self.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+        ctx.on("requestfailed", lambda r: self.failed.append(f"{r.failure} {r.url}"))
+        self.contexts.append(ctx)
+        return ctx
+
+    def open(self, browser) -> None:
+        """Four fresh sessions on the match (the first time: the match is started by clicks
+        on the tapping phone)."""
+        self.contexts = []
+        if self.m is None:
+            self.tapper = harness.open_app(self._context(browser), self.url)
+            new_match(self.tapper, list(PLAYERS), leader=PLAYERS[0], rules={"target": TARGET})
+            self.mid = self.tapper.url.rstrip("/").rsplit("/", 1)[-1]
+            m = Match(Setup.new(PLAYERS, rules={"target": TARGET}))
+            m.push(StartHand(PLAYERS[0]))
+            self.m = m
+        else:
+            self.tapper = harness.open_app(self._context(browser), f"{self.url}table/{self.mid}")
+        self.observers = [
+            harness.open_app(self._context(browser), f"{self.url}table/{self.mid}") for _ in range(PHONES - 1)
+        ]
+        for page in self.pages:
+            harness.wait_text(page, status_re(self.m))
+        offsets = [_clock_offset(p) for p in self.pages]
+        self.clock_spread = max(offsets) - min(offsets)
+
+    @property
+    def pages(self) -> list:
+        return [self.tapper, *self.observers]
+
+    def close(self) -> None:
+        for ctx in self.contexts:
+            ctx.close()
+        self.contexts, self.tapper, self.observers = [], None, []
+
+    def console_errors(self) -> tuple[list[str], list[str]]:
+        """The pages' console errors, and the requests that tried to leave localhost."""
+        errors = [e for p in self.pages for e in getattr(p, "console_errors", [])]
+        return errors, [u for c in self.contexts for u in harness.external_requests(c)]
+
+    # -------------------------------------------------------------- taps
+    def _wait_others(self, note: str, what: str) -> None:
+        for i, page in enumerate(self.observers, 2):
+            try:
+                harness.wait_text(page, f"{note} (on {BY})")
+            except TimeoutError as e:
+                self.problems.append(f"table {self.index + 1} phone {i}: {what} not shown: {e}")
+
+    def _settle_hand(self) -> None:
+        ui_latency._settle_hand(self.tapper, self.m)
+        self.hands += 1
+        for i, page in enumerate(self.observers, 2):
+            try:
+                harness.wait_text(page, status_re(self.m))
+            except TimeoutError as e:
+                self.problems.append(f"table {self.index + 1} phone {i}: the next hand not shown: {e}")
+
+    def step(self) -> Tap | None:
+        """One entry on the tapping phone: a timed tap, or None (a settled hand, a two-tap play)."""
+        m = self.m
+        assert m is not None
+        if m.over:
+            raise RuntimeError(f"table {self.index + 1}: the match is over (target {TARGET} reached?)")
+        self.entries += 1
+        if m.hand.end is not None:
+            self._settle_hand()
+            return None
+        choice = ui_latency._next_play(m)
+        if choice is None:  # every fitting tile fits two ends: two taps, not timed
+            tile = next(t for t in m.tiles if m.placements(t))
+            on = m.placements(tile)[0]
+            turn = m.play(tile, on)
+            harness.tap(self.tapper, f"tile {tile}")
+            harness.tap(self.tapper, f"set {tile} on {on}")
+            note = play_note(m, turn)
+            harness.wait_text(self.tapper, note)
+            self._wait_others(note, "a two-tap play")
+            self.untimed += 1
+            return None
+        tile, on = choice
+        turn = m.play(tile, on)
+        note = play_note(m, turn)
+        loc = harness.button(self.tapper, f"tile {tile}")
+        harness.settle(self.tapper, loc)
+        for page, want in [(self.tapper, note)] + [(p, f"{note} (on {BY})") for p in self.observers]:
+            problem = page.evaluate("(w) => window.__tlArm(w)", want)
+            if problem:
+                raise RuntimeError(f"table {self.index + 1}: cannot time the tap for {want!r}: {problem}")
+        loc.click()
+        timeout = harness.ACTION_TIMEOUT * 1000
+        try:
+            self.tapper.wait_for_function(SEEN_JS, polling=10, timeout=timeout)
+        except Exception as e:
+            if "Timeout" not in str(e):
+                raise
+            raise RuntimeError(
+                f"table {self.index + 1}: the tapping phone did not show {note!r} within "
+                f"{harness.ACTION_TIMEOUT:.0f} s; texts: {harness.read_texts(self.tapper)!r}"
+            ) from None
+        mine = self.tapper.evaluate("() => window.__tlTake()")
+        if mine["down"] is None:
+            raise RuntimeError(f"table {self.index + 1}: no pointerdown seen for the tap of {tile}")
+        down = mine["down"]
+        others: list[float | None] = []
+        others_msg: list[float | None] = []
+        for i, page in enumerate(self.observers, 2):
+            try:
+                page.wait_for_function(SEEN_JS, polling=10, timeout=timeout)
+            except Exception as e:
+                if "Timeout" not in str(e):
+                    raise
+                self.problems.append(
+                    f"table {self.index + 1} phone {i}: {note!r} not shown within {harness.ACTION_TIMEOUT:.0f} s; "
+                    f"texts: {harness.read_texts(page)!r}"
+                )
+            got = page.evaluate("() => window.__tlTake()")
+            others.append(None if got["seen"] is None else got["seen"] - down)
+            others_msg.append(_first_after(got["msgs"], down))
+        return Tap(
+            self.index,
+            mine["seen"] - down,
+            others,
+            "scoring" if turn.points else "plain",
+            send=None if mine["send"] is None else mine["send"] - down,
+            own_msg=_first_after(mine["msgs"], down),
+            others_msg=others_msg,
+        )
+
+    def run(
+        self, taps: int, warmup: int, start: threading.Barrier | None = None, pace: float = 0.0, offset: float = 0.0
+    ) -> list[Tap]:
+        """``warmup`` untimed taps, then ``taps`` timed ones, an entry at most every ``pace``
+        seconds (the first ``offset`` seconds after ``start``); the hand is settled if it
+        ended on the last; then every page must show the engine's scores."""
+        if start is not None:
+            start.wait()
+        out: list[Tap] = []
+        made = 0
+        due = time.monotonic() + offset
+        while len(out) < taps:
+            if pace:
+                time.sleep(max(0.0, due - time.monotonic()))
+                due = time.monotonic() + pace
+            tap = self.step()
+            if tap is None:
+                continue
+            made += 1
+            if made > warmup:
+                out.append(tap)
+        assert self.m is not None
+        if self.m.hand.end is not None:
+            self._settle_hand()
+        for i, page in enumerate(self.pages, 1):
+            harness.wait_idle(page, quiet=0.15)
+            try:
+                ui_latency._check_scores(page, self.m)
+            except RuntimeError as e:
+                self.problems.append(f"table {self.index + 1} phone {i}: {e}")
+        return out
+
+
+def _first_after(times: list[float], t: float) -> float | None:
+    """The first of ``times`` at or after ``t``, as ms after ``t``."""
+    later = [x for x in times if x >= t]
+    return min(later) - t if later else None
+
+
+def _clock_offset(page, tries: int = 15) -> float:
+    """The page's clock minus Python's (ms), read with the smallest round trip."""
+    best = None
+    for _ in range(tries):
+        t0 = time.time_ns()
+        v = page.evaluate("() => window.__tlClock()")
+        t1 = time.time_ns()
+        rtt = (t1 - t0) / 1e6
+        if best is None or rtt < best[0]:
+            best = (rtt, v - (t0 + t1) / 2e6)
+    assert best is not None
+    return best[1]
+
+
+# ------------------------------------------------------------------ threads
+class Worker(threading.Thread):
+    """A thread with its own Playwright and Chromium, running the jobs given to it."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name=name, daemon=True)
+        self._jobs: queue.Queue = queue.Queue()
+        self.ready: Future = Future()
+        self.browser = None
+
+    def run(self) -> None:
+        from playwright.sync_api import sync_playwright
+
+        try:
+            with sync_playwright() as pw:
+                browser, ctx = harness.launch_browser(pw)
+                ctx.close()
+                self.browser = browser
+                self.ready.set_result(None)
+                try:
+                    while (job := self._jobs.get()) is not None:
+                        fn, args, fut = job
+                        try:
+                            fut.set_result(fn(*args))
+                        except BaseException as e:  # handed to the caller
+                            fut.set_exception(e)
+                finally:
+                    browser.close()
+        except BaseException as e:
+            if not self.ready.done():
+                self.ready.set_exception(e)
+            else:
+                print(f"{self.name}: {e!r}", file=sys.stderr)
+
+    def call(self, fn, *args) -> Future:
+        fut: Future = Future()
+        self._jobs.put((fn, args, fut))
+        return fut
+
+    def stop(self, timeout: float = 60.0) -> None:
+        self._jobs.put(None)
+        self.join(timeout)
+
+
+def together(calls) -> list:
+    """Start every (worker, fn, args...) at once; their results in order (the first error raised)."""
+    futs = [w.call(fn, *args) for w, fn, *args in calls]
+    return [f.result() for f in futs]
+
+
+# ------------------------------------------------------------------ the server
+def rss_kb(pid: int) -> int:
+    """VmRSS of ``pid`` and its descendants (kB)."""
+    total = 0
+    for p in [pid, *_descendants(pid)]:
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except FileNotFoundError:
+            pass
+    return total
+
+
+def _descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(d))
+    out, todo = [], [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def pin(pid: int, cpus: set[int]) -> None:
+    """Run every thread of ``pid`` on ``cpus`` only (threads and children started later inherit it)."""
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        os.sched_setaffinity(int(tid), cpus)
+
+
+def _cpu_of(pids: list[int]) -> float:
+    """CPU seconds used by ``pids`` (and their reaped children)."""
+    ticks = 0
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_busy() -> float:
+    """CPU seconds the whole machine has been busy (all CPUs, since boot)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:9]]
+    return (sum(v) - v[3] - v[4]) / os.sysconf("SC_CLK_TCK")  # less idle and iowait
+
+
+class CpuMeter:
+    """Where the machine's CPU went between :meth:`start` and :meth:`stop`: the server,
+    this benchmark (itself, Playwright's drivers, the Chromiums, the server) and the rest
+    (other processes: anything else on the machine makes the figures worse)."""
+
+    def __init__(self, server_pid: int) -> None:
+        self.server_pid = server_pid
+        self._at: tuple[float, float, float, float] | None = None
+
+    def _read(self) -> tuple[float, float, float, float]:
+        me = os.getpid()
+        return (
+            time.monotonic(),
+            _cpu_busy(),
+            _cpu_of([me, *_descendants(me)]),
+            _cpu_of([self.server_pid, *_descendants(self.server_pid)]),
+        )
+
+    def start(self) -> None:
+        self._at = self._read()
+
+    def stop(self) -> dict:
+        assert self._at is not None
+        t1, busy1, mine1, server1 = self._read()
+        t0, busy0, mine0, server0 = self._at
+        cap = (t1 - t0) * (os.cpu_count() or 1) / 100  # CPU seconds in 1 % of the machine
+        return {
+            "server_pct": (server1 - server0) / cap,
+            "benchmark_pct": (mine1 - mine0) / cap,
+            "others_pct": max(0.0, (busy1 - busy0) - (mine1 - mine0)) / cap,
+        }
+
+
+def cpu_line(c: dict) -> str:
+    return (
+        f"    CPU (% of all {os.cpu_count()} CPUs): server {c['server_pct']:.0f}, this benchmark with its browsers "
+        f"{c['benchmark_pct']:.0f} (server included), other processes {c['others_pct']:.0f}"
+    )
+
+
+_LIVE = re.compile(r"New session created \((\d+) total\)|Delete session \((\d+) left\)")
+
+
+def sessions(log: str) -> dict:
+    """What the server's log says of Flet's sessions: created, disconnected, deleted, live now."""
+    live = None
+    for m in _LIVE.finditer(log):
+        live = int(m.group(1) or m.group(2))
+    return {
+        "created": log.count("New session created"),
+        "disconnected": log.count("Session disconnected"),
+        "deleted": log.count("Delete session"),
+        "live": live,
+    }
+
+
+def server_errors(log: str) -> list[str]:
+    return [line for line in log.splitlines() if re.search(r"\bERROR\b|Traceback|Exception", line)]
+
+
+def wait_swept(server, want_live: int = 0) -> tuple[float, dict]:
+    """Wait until the log says ``want_live`` sessions are left (closed ones expire after
+    SESSION_TIMEOUT, Flet sweeps every SWEEP_EVERY s); seconds waited and the counts."""
+    t0 = time.monotonic()
+    deadline = t0 + SESSION_TIMEOUT + 2 * SWEEP_EVERY + 5
+    while True:
+        s = sessions(harness.server_log(server))
+        if s["live"] == want_live or time.monotonic() > deadline:
+            time.sleep(1.0)  # let the deletions finish
+            return time.monotonic() - t0, s
+        time.sleep(0.5)
+
+
+# ------------------------------------------------------------------ figures
+pct = ui_latency.pct
+
+
+def stats(xs: list[float]) -> dict:
+    if not xs:
+        return {"n": 0}
+    return {"n": len(xs), "median": statistics.median(xs), "p95": pct(xs, 95), "max": max(xs), "min": min(xs)}
+
+
+def fmt(s: dict) -> str:
+    if not s.get("n"):
+        return "n/a"
+    return f"median {s['median']:6.1f}  p95 {s['p95']:6.1f}  max {s['max']:6.1f}  (n={s['n']})"
+
+
+def _ok(xs) -> list[float]:
+    return [x for x in xs if x is not None]
+
+
+def phase_figures(taps: list[Tap]) -> dict:
+    others = _ok(x for t in taps for x in t.others)
+    pairs = [
+        (x, m) for t in taps for x, m in zip(t.others, t.others_msg, strict=True) if x is not None and m is not None
+    ]
+    return {
+        "taps": len(taps),
+        "samples": len(others),
+        "missed": sum(x is None for t in taps for x in t.others),
+        "others": stats(others),
+        "all_others": stats(_ok(t.all_others for t in taps)),
+        "own": stats([t.own for t in taps]),
+        "others_msg": stats([m for _, m in pairs]),
+        "others_draw": stats([x - m for x, m in pairs]),
+        "own_send": stats(_ok(t.send for t in taps)),
+        "own_msg": stats(_ok(t.own_msg for t in taps)),
+        "by_kind": {
+            kind: stats(_ok(x for t in taps if t.tag == kind for x in t.others)) for kind in ("plain", "scoring")
+        },
+        "by_phone": {
+            str(i + 2): {
+                "shown": stats(_ok(t.others[i] for t in taps)),
+                "message": stats(_ok(t.others_msg[i] for t in taps)),
+            }
+            for i in range(PHONES - 1)
+        },
+        "by_table": {
+            str(k + 1): stats(_ok(x for t in taps if t.table == k for x in t.others))
+            for k in sorted({t.table for t in taps})
+        },
+    }
+
+
+def _short(s: dict) -> str:
+    return f"median {s['median']:.1f} p95 {s['p95']:.1f}" if s.get("n") else "n/a"
+
+
+def describe(title: str, f: dict) -> str:
+    lines = [
+        title,
+        f"    tap -> other phones    {fmt(f['others'])}",
+        f"    tap -> all 3 others    {fmt(f['all_others'])}",
+        f"    tap -> own screen      {fmt(f['own'])}",
+        f"    split, other phones:   tap -> first message there {_short(f['others_msg'])} | "
+        f"message -> shown {_short(f['others_draw'])}",
+        f"    split, tapping phone:  tap -> event sent {_short(f['own_send'])} | "
+        f"tap -> first message back {_short(f['own_msg'])}",
+        "    other phones by phone: "
+        + " | ".join(
+            f"{k}: {_short(v['shown'])} (first message {_short(v['message'])})" for k, v in f["by_phone"].items()
+        ),
+        "    other phones by kind:  "
+        + " | ".join(f"{k} {_short(s)} (n={s['n']})" for k, s in f["by_kind"].items() if s["n"]),
+    ]
+    if len(f["by_table"]) > 1:
+        lines.append("    other phones by table: " + " | ".join(f"{k}: {_short(s)}" for k, s in f["by_table"].items()))
+    if "entries_per_s" in f:
+        k = len(f["by_table"])
+        lines.append(
+            f"    pace: {f['entries_per_s']:.2f} entries a second"
+            + (f" over the {k} tables ({f['entries_per_s'] / k:.2f} a table)" if k > 1 else "")
+        )
+    if "cpu" in f:
+        lines.append(cpu_line(f["cpu"]))
+    if f["missed"]:
+        lines.append(f"    NOT SHOWN on {f['missed']} of {f['missed'] + f['samples']} other phones (see problems)")
+    return "\n".join(lines)
+
+
+def mb(kb: int) -> str:
+    return f"{kb / 1024:7.1f} MB"
+
+
+# ------------------------------------------------------------------ the run
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=3, help="tables of 4 phones in phase B (default 3: 12 sessions)")
+    ap.add_argument("--taps", type=int, default=40, help="timed taps per table and phase (default 40)")
+    ap.add_argument("--warmup", type=int, default=5, help="untimed taps first, per table and phase (default 5)")
+    ap.add_argument(
+        "--reopen",
+        type=int,
+        default=2,
+        help="times every table is opened again with fresh sessions, tapped, closed and swept (default 2)",
+    )
+    ap.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="at most one entry every S seconds per table (default 0: as fast as the browsers go, "
+        "far faster than people play)",
+    )
+    ap.add_argument("--reopen-taps", type=int, default=5, help="taps per table in each reopening (default 5)")
+    ap.add_argument(
+        "--pin-server",
+        action="store_true",
+        help="run the server on CPU 0 alone and this benchmark with its browsers on the others, "
+        "as if the phones were other machines (needs at least 2 CPUs)",
+    )
+    ap.add_argument(
+        "--nice-browsers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run this benchmark and its browsers at niceness N (the server stays at 0): the server "
+        "then gets the CPU it needs first, as if the phones were other machines (default 0)",
+    )
+    ap.add_argument("--json", metavar="FILE", help="also write the figures and samples to FILE")
+    args = ap.parse_args(argv)
+    if args.pin_server and (os.cpu_count() or 1) < 2:
+        ap.error("--pin-server needs at least 2 CPUs")
+    if args.tables < 1 or args.taps < 1 or args.warmup < 0 or args.reopen < 0 or args.reopen_taps < 0 or args.pace < 0:
+        ap.error("--tables and --taps must be at least 1, --warmup, --reopen, --reopen-taps and --pace at least 0")
+    if not os.path.exists(harness.CHROMIUM):
+        print(f"error: {harness.CHROMIUM} is missing (apt-get install -y chromium)", file=sys.stderr)
+        return 2
+
+    began = time.perf_counter()
+    T = args.tables
+    n_all = T * PHONES
+    tables_word = f"{T} table" + ("s" if T > 1 else "")
+    memory: list[dict] = []
+    workers: list[Worker] = []
+    tables = []
+    result: dict = {"tables": T, "phones_per_table": PHONES, "taps": args.taps, "warmup": args.warmup}
+
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-table-load-") as tmp:
+        port = harness.free_port()
+        server = harness.start_server(
+            web_command(os.path.join(tmp, "db"), port),
+            port,
+            env={"FLET_SESSION_TIMEOUT": str(SESSION_TIMEOUT), "FLET_LOG_LEVEL": "info"},
+            cwd=str(REPO),
+        )
+        pid = server.pid
+        if args.pin_server:
+            pin(pid, {0})  # every thread of it (new ones inherit)
+            pin(os.getpid(), set(range(1, os.cpu_count() or 2)))  # before Playwright and Chromium start
+        if args.nice_browsers:
+            os.nice(args.nice_browsers)  # this process, and Playwright and Chromium started from now on
+
+        def snap(label: str) -> None:
+            s = sessions(harness.server_log(server))
+            memory.append({"what": label, "rss_kb": rss_kb(pid), "live_sessions": s["live"] or 0})
+
+        try:
+            time.sleep(1.0)
+            kids = _descendants(pid)
+            snap("before any page")
+            print(
+                f"server {server.url} pid {pid} ({'children ' + str(kids) + ' counted too' if kids else 'no child process'}); "
+                f"FLET_SESSION_TIMEOUT={SESSION_TIMEOUT} s; chromium {harness.CHROMIUM} headless, one per table; "
+                f"{os.cpu_count()} CPUs"
+                + (" (the server pinned to CPU 0, the browsers to the others)" if args.pin_server else "")
+                + (f" (the browsers at niceness {args.nice_browsers})" if args.nice_browsers else "")
+                + f", load average {ui_latency._load()}",
+                flush=True,
+            )
+            workers = [Worker(f"table-{k + 1}") for k in range(T)]
+            for w in workers:
+                w.start()
+            for w in workers:
+                w.ready.result(timeout=120)
+            tables = [Table(k, server.url) for k in range(T)]
+            job = list(zip(workers, tables, strict=True))
+
+            # ---------------------------------------------------------- phase A
+            w0, t0 = job[0]
+            w0.call(t0.open, w0.browser).result()
+            snap(f"1 table open ({PHONES} sessions)")
+            t = time.perf_counter()
+            meter = CpuMeter(pid)
+            meter.start()
+            before = t0.entries
+            taps_a = w0.call(t0.run, args.taps, args.warmup, None, args.pace).result()
+            fa = phase_figures(taps_a)
+            fa["cpu"] = meter.stop()
+            fa["entries_per_s"] = (t0.entries - before) / (time.perf_counter() - t)
+            snap("1 table, after its taps")
+            print(
+                describe(
+                    f"phase A: 1 table alone, {PHONES} sessions: {fa['taps']} timed taps, {fa['samples']} samples "
+                    f"({time.perf_counter() - t:.0f} s; {args.warmup} warm-up)",
+                    fa,
+                ),
+                flush=True,
+            )
+
+            # ---------------------------------------------------------- phase B
+            together([(w, tb.open, w.browser) for w, tb in job[1:]])
+            snap(f"{tables_word} open ({n_all} sessions)")
+            start = threading.Barrier(T)
+            t = time.perf_counter()
+            meter.start()
+            before = sum(tb.entries for tb in tables)
+            # paced tables are staggered evenly over the pace (else they would all tap at once)
+            per_table = together(
+                [
+                    (w, tb.run, args.taps, args.warmup, start, args.pace, args.pace * k / T)
+                    for k, (w, tb) in enumerate(job)
+                ]
+            )
+            taps_b = [x for xs in per_table for x in xs]
+            fb = phase_figures(taps_b)
+            fb["cpu"] = meter.stop()
+            fb["entries_per_s"] = (sum(tb.entries for tb in tables) - before) / (time.perf_counter() - t)
+            snap(f"{tables_word}, after their taps")
+            print(
+                describe(
+                    f"phase B: {tables_word} at once, {n_all} sessions: {fb['taps']} timed taps, {fb['samples']} samples "
+                    f"({time.perf_counter() - t:.0f} s; {args.warmup} warm-up per table)",
+                    fb,
+                ),
+                flush=True,
+            )
+            spread = max(tb.clock_spread for tb in tables)
+            errors: list[str] = []
+            external: list[str] = []
+            for w, tb in job:
+                e, x = w.call(tb.console_errors).result()
+                errors += e
+                external += x
+
+            # ---------------------------------------------------------- closing
+            together([(w, tb.close) for w, tb in job])
+            waited, s = wait_swept(server)
+            snap(f"all closed, swept ({waited:.0f} s after closing)")
+            for r in range(1, args.reopen + 1):
+                together([(w, tb.open, w.browser) for w, tb in job])
+                snap(f"reopened {r}: {n_all} fresh sessions")
+                if args.reopen_taps:
+                    together([(w, tb.run, args.reopen_taps, 0) for w, tb in job])
+                for w, tb in job:
+                    e, x = w.call(tb.console_errors).result()
+                    errors += e
+                    external += x
+                together([(w, tb.close) for w, tb in job])
+                waited, s = wait_swept(server)
+                snap(f"reopened {r}: closed, swept ({waited:.0f} s)")
+        finally:
+            for w in workers:
+                w.stop()
+            log = harness.server_log(server)
+            harness.stop_server(server)
+            try:
+                os.unlink(server.log_path)  # type: ignore[attr-defined]
+            except OSError:
+                pass
+
+    # -------------------------------------------------------------- report
+    problems = [p for tb in tables for p in tb.problems]
+    s = sessions(log)
+    untimed = sum(tb.untimed for tb in tables)
+    hands = sum(tb.hands for tb in tables)
+    print(
+        f"entries: {untimed} two-tap plays untimed, {hands} hands settled; clocks of a table's pages agree within "
+        f"{spread:.2f} ms (not corrected)"
+    )
+    print(f"memory (server VmRSS, pid {pid}; live sessions from the server's log):")
+    by = {m["what"]: m["rss_kb"] for m in memory}
+    for m in memory:
+        print(f"  {m['what']:<44} {mb(m['rss_kb'])}  ({m['live_sessions']} live sessions)")
+    before = memory[0]["rss_kb"]
+    one = by[f"1 table open ({PHONES} sessions)"]
+    full = by[f"{tables_word} open ({n_all} sessions)"]
+    after_taps = by[f"{tables_word}, after their taps"]
+    per = (full - before) / n_all
+    print(f"  per session: (all open - before) / {n_all} = {per / 1024:.2f} MB", end="")
+    if T > 1:
+        marginal = (full - one) / (n_all - PHONES)
+        print(f"; marginal (all open - 1 table open) / {n_all - PHONES} = {marginal / 1024:.2f} MB", end="")
+    print(f"; after the taps {(after_taps - before) / n_all / 1024:.2f} MB")
+    swept = [m["rss_kb"] for m in memory if "swept" in m["what"]]
+    change = swept[0] - after_taps
+    print(
+        f"  closed sessions: {s['created']} created, {s['disconnected']} disconnected, {s['deleted']} deleted, "
+        f"{s['live']} live at the end; RSS after the first sweep {change / 1024:+.1f} MB against all open after "
+        f"the taps ({'came down' if change < -1024 else 'did not come down'}; CPython mostly keeps freed memory "
+        "for reuse rather than returning it)"
+    )
+    opened = [m["rss_kb"] for m in memory if "fresh sessions" in m["what"]]
+    for r, (o, a, b) in enumerate(zip(opened, swept[:-1], swept[1:], strict=True), 1):
+        print(
+            f"  reopening {r}: {n_all} fresh sessions opened {(o - a) / 1024:+.1f} MB, closed and swept: "
+            f"{(b - a) / 1024:+.1f} MB net ({(b - a) / n_all / 1024:+.2f} MB a session)"
+        )
+    errs = server_errors(log)
+    # Flet 1.0.5's wasm build always asks a CDN for rive_native.js (see harness.external_requests);
+    # the browser is made to fail it at once, which the console reports: known, harmless.
+    cdn = bool(external) and all(CDN_REQUEST in u for u in external)
+    known = [e for e in errors if cdn and e == CDN_ERROR]
+    errors = [e for e in errors if e not in known]
+    failed = [f for tb in tables for f in tb.failed if CDN_REQUEST not in f]
+    if errors or errs or problems or failed:
+        print("problems:")
+        for p in problems:
+            print(f"  {p}")
+        for e in sorted(set(errors)):
+            print(f"  browser console ({errors.count(e)}x): {e}")
+        for f in sorted(set(failed)):
+            print(f"  request ({failed.count(f)}x): {f}")
+        for e in errs[:20]:
+            print(f"  server log: {e}")
+    else:
+        print(
+            "problems: none (every other phone showed every tap; scores on every page match the engine; "
+            "no error in the server's log or the browsers' consoles)"
+        )
+    if known:
+        print(f"  (known, harmless: {len(known)}x {CDN_ERROR!r}, Flet's wasm build asking a CDN for rive_native.js)")
+    print(f"total time {time.perf_counter() - began:.0f} s; load average now {ui_latency._load()}")
+
+    a, b = fa["others"], fb["others"]
+    print(
+        f"vs one table alone: median x{b['median'] / a['median']:.2f}, p95 x{b['p95'] / a['p95']:.2f} "
+        f"(all 3 others: p95 {fa['all_others'].get('p95', float('nan')):.1f} -> {fb['all_others'].get('p95', float('nan')):.1f} ms)"
+    )
+    print(
+        f"table load, tap -> other phones (ms): 1 table ({PHONES} sessions) median {a['median']:.1f} p95 {a['p95']:.1f} | "
+        f"{tables_word} ({n_all} sessions) median {b['median']:.1f} p95 {b['p95']:.1f}"
+    )
+    if n_all >= GOAL_SESSIONS:
+        met = b["p95"] < GOAL_P95_MS and not fb["missed"]
+        print(
+            f"goal p95 < {GOAL_P95_MS:.0f} ms to the other phones with {GOAL_SESSIONS} sessions: "
+            f"{'met' if met else 'NOT met'} (p95 {b['p95']:.1f} ms with {n_all} sessions"
+            + (f"; {fb['missed']} not shown" if fb["missed"] else "")
+            + ")"
+        )
+    else:
+        print(
+            f"goal p95 < {GOAL_P95_MS:.0f} ms to the other phones with {GOAL_SESSIONS} sessions: not measured "
+            f"(only {n_all} sessions; use --tables {GOAL_SESSIONS // PHONES})"
+        )
+
+    if args.json:
+        result.update(
+            phase_a=fa,
+            phase_b=fb,
+            samples_a=[asdict(x) for x in taps_a],
+            samples_b=[asdict(x) for x in taps_b],
+            memory=memory,
+            sessions=s,
+            problems=problems,
+            console_errors=errors,
+            failed_requests=failed,
+            server_errors=errs,
+            clock_spread_ms=spread,
+        )
+        Path(args.json).write_text(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
