@@ -281,3 +281,58 @@ class HeldStore:
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if stream is not None and not stream.closed:
                 stream.close()
+
+
+# ------------------------------------------------------------ stored records
+def rebuild(rec: dict, entries: list[dict]) -> dict:
+    """The record that ``rec`` with its hands emptied becomes after these entries."""
+    out = json.loads(json.dumps(dict(rec, hands=[])))
+    for entry in json.loads(json.dumps(entries)):
+        ((kind, value),) = entry.items()
+        if kind == "hand":
+            out["hands"].append({**value, "turns": []})
+        elif kind == "turn":
+            out["hands"][-1]["turns"].append(value)
+        else:
+            out["hands"][-1]["remaining"] = value
+    return out
+
+
+def list_row(rec: dict) -> dict:
+    """What a list row says of a record's state: hands, scores, status, winner."""
+    from scorekeeper import registry
+
+    match = registry.game_of(rec).load(rec)
+    sides = match.setup.sides
+    return {
+        "hands": len(match.hands),
+        "scores": dict(zip(sides, match.scores, strict=True)),
+        "status": "won" if match.winner is not None else ("new" if not match.hands else "playing"),
+        "winner": None if match.winner is None else sides[match.winner],
+    }
+
+
+def full_record(i: int, seed: int = 500) -> dict:
+    """The record of build_db's i-th match (a random legal All Fives game)."""
+    from scorekeeper.allfives import random_record
+
+    return random_record(seed + i, players=2 + i % 3, max_hands=2)
+
+
+def build_db(path: Path, n: int = 4, seed: int = 500) -> dict[str, dict]:
+    """A database of n matches (the last one half entered), closed; returns {id: stored record}."""
+    from scorekeeper.store import Store, entries_of
+
+    recs = {}
+    with Store(path) as store:
+        for i in range(n):
+            rec = full_record(i, seed)
+            entries = entries_of(rec)
+            if i == n - 1:
+                entries = entries[: len(entries) // 2]
+            mid = store.create(dict(rec, hands=[]))
+            for e in entries:
+                store.append(mid, e)
+            recs[mid] = rebuild(rec, entries)
+        assert store.problems == []
+    return recs

@@ -15,36 +15,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from support import HeldStore, run_cli, run_cli_process, tree_state
+from support import HeldStore, list_row, rebuild, run_cli, run_cli_process, tree_state
 
-from scorekeeper import registry
 from scorekeeper.allfives import random_record
 from scorekeeper.store import Store, entries_of
-
-
-def rebuild(rec: dict, entries: list[dict]) -> dict:
-    """The record that ``rec`` with its hands emptied becomes after these entries."""
-    out = json.loads(json.dumps(dict(rec, hands=[])))
-    for entry in json.loads(json.dumps(entries)):
-        ((kind, value),) = entry.items()
-        if kind == "hand":
-            out["hands"].append({**value, "turns": []})
-        elif kind == "turn":
-            out["hands"][-1]["turns"].append(value)
-        else:
-            out["hands"][-1]["remaining"] = value
-    return out
-
-
-def expected_row(rec: dict) -> dict:
-    match = registry.game_of(rec).load(rec)
-    sides = match.setup.sides
-    return {
-        "status": "won" if match.winner is not None else ("new" if not match.hands else "playing"),
-        "scores": dict(zip(sides, match.scores, strict=True)),
-        "winner": None if match.winner is None else sides[match.winner],
-        "hands": len(match.hands),
-    }
 
 
 def ok(ran) -> str:
@@ -82,10 +56,10 @@ def test_list_and_export_work_while_the_app_holds_the_database_and_show_its_new_
             assert json.loads(ok(run_cli("--db", db, "export", mid))) == now
             rows = listed(db)
             assert list(rows) == [mid, first]  # newest first
-            assert {k: rows[mid][k] for k in expected_row(now)} == expected_row(now)
+            assert {k: rows[mid][k] for k in list_row(now)} == list_row(now)
             table = ok(run_cli("--db", db, "list"))
             line = next(x for x in table.splitlines() if x.startswith(mid))
-            assert expected_row(now)["status"] in line
+            assert list_row(now)["status"] in line
         assert rows[mid]["status"] == "won" and rows[mid]["winner"] == "P2"
         assert "won (P2)" in line
         # a real process, as a user types it, while the app still runs
@@ -145,7 +119,7 @@ def test_list_and_export_write_nothing_with_a_stale_index_and_a_corrupt_match_fi
         assert warning.startswith(f"warning: {ids[0]}.json could not be read") and "left as it is" in warning
     rows = {row["id"]: row for row in json.loads(as_json.stdout)}
     assert set(rows) == {ids[1], mid}
-    assert {k: rows[mid][k] for k in expected_row(rec)} == expected_row(rec)
+    assert {k: rows[mid][k] for k in list_row(rec)} == list_row(rec)
     assert json.loads(ok(exported)) == rec
     assert "could not be read" in one_error_line(refused)
     assert not list(db.rglob("*.corrupt-*"))

@@ -24,10 +24,8 @@ import time
 from pathlib import Path
 
 import pytest
-from support import ROOT, STORE_CHILD, process_env, run_cli, tree_state
+from support import ROOT, STORE_CHILD, build_db, full_record, list_row, process_env, rebuild, run_cli, tree_state
 
-from scorekeeper import registry
-from scorekeeper.allfives import random_record
 from scorekeeper.store import AtomicJSONStorage, Store, StoreError, entries_of
 
 _spec = importlib.util.spec_from_file_location("store_child", STORE_CHILD)
@@ -37,55 +35,11 @@ record_for = store_child.record_for  # the child's records, seed for seed
 
 
 # ---------------------------------------------------------------- helpers
-def rebuild(rec: dict, entries: list[dict]) -> dict:
-    """The record that ``rec`` with its hands emptied becomes after these entries."""
-    out = json.loads(json.dumps(dict(rec, hands=[])))
-    for entry in json.loads(json.dumps(entries)):
-        ((kind, value),) = entry.items()
-        if kind == "hand":
-            out["hands"].append({**value, "turns": []})
-        elif kind == "turn":
-            out["hands"][-1]["turns"].append(value)
-        else:
-            out["hands"][-1]["remaining"] = value
-    return out
-
-
-def row_of(rec: dict) -> dict:
-    """What a list row says of a record's state: hands, scores, status, winner."""
-    match = registry.game_of(rec).load(rec)
-    sides = match.setup.sides
-    return {
-        "hands": len(match.hands),
-        "scores": dict(zip(sides, match.scores, strict=True)),
-        "status": "won" if match.winner is not None else ("new" if not match.hands else "playing"),
-        "winner": None if match.winner is None else sides[match.winner],
-    }
+SEED = 700  # the random games of this file's databases
 
 
 def brief(row: dict) -> dict:
     return {k: row[k] for k in ("hands", "scores", "status", "winner")}
-
-
-def full_record(i: int) -> dict:
-    return random_record(700 + i, players=2 + i % 3, max_hands=2)
-
-
-def build_db(path: Path, n: int = 4) -> dict[str, dict]:
-    """A database of n matches (the last one half entered), closed; returns {id: stored record}."""
-    recs = {}
-    with Store(path) as store:
-        for i in range(n):
-            rec = full_record(i)
-            entries = entries_of(rec)
-            if i == n - 1:
-                entries = entries[: len(entries) // 2]
-            mid = store.create(dict(rec, hands=[]))
-            for e in entries:
-                store.append(mid, e)
-            recs[mid] = rebuild(rec, entries)
-        assert store.problems == []
-    return recs
 
 
 def assert_reads(store: Store, recs: dict[str, dict]) -> None:
@@ -94,7 +48,7 @@ def assert_reads(store: Store, recs: dict[str, dict]) -> None:
     rows = store.list(limit=None)
     assert sorted(r["id"] for r in rows) == sorted(recs)
     for row in rows:
-        assert brief(row) == row_of(recs[row["id"]]), row["id"]
+        assert brief(row) == list_row(recs[row["id"]]), row["id"]
     for mid, rec in recs.items():
         assert store.record(mid) == rec, mid
         assert json.loads(store.export(mid)) == rec
@@ -108,7 +62,7 @@ def read_only_message(e: pytest.ExceptionInfo, db: Path) -> str:
 
 # ---------------------------------------------------------------- reading
 def test_a_read_only_store_reads_what_a_store_wrote_and_writes_nothing(tmp_path):
-    recs = build_db(tmp_path)
+    recs = build_db(tmp_path, seed=SEED)
     with Store(tmp_path) as rw:
         expected = {
             "list": rw.list(limit=None),
@@ -128,7 +82,7 @@ def test_a_read_only_store_reads_what_a_store_wrote_and_writes_nothing(tmp_path)
         assert ro.latest_unfinished() == expected["latest"]
         assert {mid: ro.find(rec) for mid, rec in recs.items()} == expected["find"]
         for mid, rec in recs.items():
-            assert ro.match(mid).scores == list(row_of(rec)["scores"].values())
+            assert ro.match(mid).scores == list(list_row(rec)["scores"].values())
             ro.refresh(mid)  # in memory only
         with pytest.raises(StoreError, match="no match 'no-such-match'"):
             ro.record("no-such-match")
@@ -141,7 +95,7 @@ def test_a_read_only_store_reads_what_a_store_wrote_and_writes_nothing(tmp_path)
 
 def test_it_opens_while_a_store_holds_the_lock_and_reads_each_new_entry(tmp_path):
     db = tmp_path / "db"
-    rec = full_record(1)
+    rec = full_record(1, SEED)
     entries = entries_of(rec)
     with Store(db) as rw:
         mid = rw.create(dict(rec, hands=[]))
@@ -151,7 +105,7 @@ def test_it_opens_while_a_store_holds_the_lock_and_reads_each_new_entry(tmp_path
             if n % 7 == 0 or n == len(entries):
                 assert ro.record(mid) == rebuild(rec, entries[:n])
                 (row,) = ro.list()
-                assert brief(row) == row_of(rebuild(rec, entries[:n]))
+                assert brief(row) == list_row(rebuild(rec, entries[:n]))
         ro.close()
         assert rw.record(mid) == rec  # the writer is untouched by the reader
 
@@ -196,7 +150,7 @@ WRITES = {
 
 @pytest.mark.parametrize("method", list(WRITES))
 def test_every_method_that_writes_raises_a_clear_store_error(tmp_path, method):
-    recs = build_db(tmp_path, n=2)
+    recs = build_db(tmp_path, n=2, seed=SEED)
     mid, rec = next(iter(recs.items()))
     before = tree_state(tmp_path)
     with Store(tmp_path, read_only=True) as ro:
@@ -220,12 +174,12 @@ def test_the_read_only_storage_refuses_to_write(tmp_path):
 def make_stale_index_with_leftovers(db: Path) -> tuple[dict[str, dict], str]:
     """A database whose index is behind a match file, with a corrupt match file and the
     temporary files of writes in flight. Returns ({id: record} of the readable matches, the corrupt one's id)."""
-    recs = build_db(db)
+    recs = build_db(db, seed=SEED)
     ids = list(recs)
     # the index behind: entries appended by a store that never closed (killed)
     grow = ids[-1]
     done = entries_of(recs[grow])
-    full = full_record(len(ids) - 1)
+    full = full_record(len(ids) - 1, SEED)
     extra = entries_of(full)[len(done) : len(done) + 3]
     index_before = (db / "index.json").read_bytes()
     with Store(db) as rw:
@@ -266,7 +220,7 @@ def test_a_stale_index_a_corrupt_file_and_temporary_files_are_read_around_and_le
 
 @pytest.mark.parametrize("index", [b"", b"{not json", b"[1, 2]", b'{"matches": {"1": {"id": 5}}}', None])
 def test_a_corrupt_missing_or_meta_less_index_lists_every_match_from_its_file(tmp_path, index):
-    recs = build_db(tmp_path)
+    recs = build_db(tmp_path, seed=SEED)
     if index is None:
         (tmp_path / "index.json").unlink()
     else:
@@ -284,7 +238,7 @@ def test_a_corrupt_missing_or_meta_less_index_lists_every_match_from_its_file(tm
 
 @pytest.mark.parametrize("where", ["index", "match file"])
 def test_a_newer_schema_is_refused_as_by_a_store_that_writes(tmp_path, where):
-    recs = build_db(tmp_path, n=2)
+    recs = build_db(tmp_path, n=2, seed=SEED)
     target = tmp_path / "index.json" if where == "index" else tmp_path / "matches" / f"{next(iter(recs))}.json"
     doc = json.loads(target.read_bytes())
     for table in doc.values():
@@ -302,10 +256,10 @@ def test_a_newer_schema_is_refused_as_by_a_store_that_writes(tmp_path, where):
 # ---------------------------------------------------------------- a writer between listing and reading
 def test_a_match_changed_created_or_deleted_after_opening_is_read_as_it_is_now(tmp_path):
     db = tmp_path / "db"
-    recs = build_db(db)
+    recs = build_db(db, seed=SEED)
     ids = list(recs)
     grow, gone = ids[-1], ids[0]
-    full = full_record(len(ids) - 1)
+    full = full_record(len(ids) - 1, SEED)
     with Store(db, read_only=True) as ro:
         assert_reads(ro, recs)
         with Store(db) as rw:  # the app, meanwhile
@@ -313,26 +267,26 @@ def test_a_match_changed_created_or_deleted_after_opening_is_read_as_it_is_now(t
             for e in entries_of(full)[len(done) :]:
                 rw.append(grow, e)
             rw.delete(gone)
-            new = rw.create(dict(full_record(9), hands=[]))
+            new = rw.create(dict(full_record(9, SEED), hands=[]))
         recs[grow] = full
         assert ro.record(grow) == full
-        assert brief(ro.summary(grow)) == row_of(full)
+        assert brief(ro.summary(grow)) == list_row(full)
         with pytest.raises(StoreError) as e:
             ro.record(gone)
         assert "no longer" in str(e.value), str(e.value)
-        assert ro.record(new) == dict(full_record(9), hands=[])  # newer than the store, found by its id
+        assert ro.record(new) == dict(full_record(9, SEED), hands=[])  # newer than the store, found by its id
         rows = {r["id"]: r for r in ro.list(limit=None)}
-        assert gone not in rows and brief(rows[grow]) == row_of(full) and new in rows
+        assert gone not in rows and brief(rows[grow]) == list_row(full) and new in rows
         assert ro.problems == []
 
 
 def test_a_match_file_deleted_or_replaced_between_listing_and_reading(tmp_path, monkeypatch):
     """The race inside opening: the directory was listed, then the writer deleted one file
     and replaced another before the reader read them."""
-    recs = build_db(tmp_path)
+    recs = build_db(tmp_path, seed=SEED)
     ids = list(recs)
     deleted, replaced = ids[0], ids[-1]
-    full = full_record(len(ids) - 1)
+    full = full_record(len(ids) - 1, SEED)
     rpath = tmp_path / "matches" / f"{replaced}.json"
     old = rpath.read_bytes()
     with Store(tmp_path) as rw:  # what the writer is about to write: the rest of the match
@@ -434,7 +388,7 @@ def test_reads_while_a_process_appends_are_always_a_prefix_of_what_it_appends(tm
         assert None not in seen, f"match {mid}: a read that is no prefix of the writer's entries"
         assert seen == sorted(seen), f"match {mid}: a read older than an earlier one: {seen}"
         partial += sum(0 < n < len(entries) for n in seen)
-        briefs = [json.dumps(row_of(p), sort_keys=True) for p in prefixes]
+        briefs = [json.dumps(list_row(p), sort_keys=True) for p in prefixes]
         for row in rows[mid]:
             assert json.dumps(brief(row), sort_keys=True) in briefs, (mid, row)
     assert partial > 0, "no read caught a match in the middle of its entries"

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from support import build_db, full_record, rebuild
 
 from scorekeeper.allfives import random_record
 from scorekeeper.errors import ScorekeeperError
@@ -82,20 +83,6 @@ def expected_entries(rec: dict) -> list[dict]:
     return out
 
 
-def rebuild(rec: dict, entries: list[dict]) -> dict:
-    """The record that ``rec`` with its hands emptied becomes after these entries."""
-    out = json.loads(json.dumps(dict(rec, hands=[])))
-    for entry in json.loads(json.dumps(entries)):
-        ((kind, value),) = entry.items()
-        if kind == "hand":
-            out["hands"].append({**value, "turns": []})
-        elif kind == "turn":
-            out["hands"][-1]["turns"].append(value)
-        else:
-            out["hands"][-1]["remaining"] = value
-    return out
-
-
 def snapshot(path: Path) -> dict[str, bytes]:
     """Every file's bytes under a database directory (the lock file aside)."""
     return {
@@ -110,28 +97,6 @@ def files_under(path: Path) -> list[str]:
 def is_regular_name(rel: str) -> bool:
     """lock, index.json or matches/<id>.json: anything else is a leftover or a moved-aside file."""
     return rel in ("lock", "index.json") or bool(re.fullmatch(r"matches/[A-Za-z0-9][^/]*\.json", rel))
-
-
-def full_record(i: int) -> dict:
-    """The record of build_db's i-th match."""
-    return random_record(500 + i, players=2 + i % 3, max_hands=2)
-
-
-def build_db(path: Path, n: int = 4) -> dict[str, dict]:
-    """A database of n matches (the last one half entered); returns {id: stored record}."""
-    recs = {}
-    with Store(path) as store:
-        for i in range(n):
-            rec = full_record(i)
-            entries = entries_of(rec)
-            if i == n - 1:
-                entries = entries[: len(entries) // 2]
-            mid = store.create(dict(rec, hands=[]))
-            for e in entries:
-                store.append(mid, e)
-            recs[mid] = rebuild(rec, entries)
-        assert store.problems == []
-    return recs
 
 
 def assert_all_readable(store: Store, recs: dict[str, dict]) -> None:
