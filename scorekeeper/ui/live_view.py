@@ -81,7 +81,8 @@ def seat_question(table: TableModel) -> ft.Control:
     buttons: list[ft.Control] = [ft.Text("This phone is:", weight=ft.FontWeight.BOLD)]
     buttons += [ft.OutlinedButton(content=f"I'm {p}", on_click=on(table.take_seat, p)) for p in players]
     buttons.append(ft.TextButton(content="Nobody's", on_click=on(table.take_seat, None), tooltip="It only scores"))
-    return ft.Row(buttons, spacing=6, scroll=ft.ScrollMode.HIDDEN, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    # Wrapped, never scrolled: every name in sight, and nothing slides under the thumb.
+    return ft.Row(buttons, spacing=6, run_spacing=4, wrap=True, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
 
 def your_turn(table: TableModel, text: str | None) -> str | None:

@@ -90,10 +90,11 @@ def _strip(table: TableModel) -> ft.Control:
     player this phone is)."""
     message, label = _message(table)
     body: ft.Control
+    asking = False
     if table.error:
         body = error_box(table.error)
     elif table.ask_seat and not (table.play.choosing or table.play.draws or table.fixes.active):
-        body = seat_question(table)
+        body, asking = seat_question(table), True  # asked once: the strip grows to show every name
     else:
         body = ft.Text(
             message or "",
@@ -116,7 +117,7 @@ def _strip(table: TableModel) -> ft.Control:
             ],
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
         ),
-        height=STRIP_H,
+        height=None if asking else STRIP_H,
         bgcolor=ft.Colors.PRIMARY_CONTAINER if table.my_turn else None,
         border_radius=8,
         key="strip",
