@@ -45,6 +45,14 @@ async def _acknowledge(page: ft.Page, table: TableModel) -> None:
     table.seen()
 
 
+def _in_session(page: ft.Page, handler: Any, *args: Any) -> None:
+    """Run ``handler(*args)`` as a task of ``page``'s own session (a fresh context: nothing
+    of the publishing session leaks in); not while it is disconnected (it catches up when
+    it is back)."""
+    if page.session.connection is not None:
+        contextvars.Context().run(page.run_task, handler, *args)
+
+
 def use_live(table: TableModel) -> None:
     """Keep ``table`` in step with the other phones of its match (call it once in the
     table screen's component)."""
@@ -53,9 +61,7 @@ def use_live(table: TableModel) -> None:
 
     def subscribe() -> Any:
         def deliver(origin: TableModel) -> None:
-            if page.session.connection is None:  # asleep: it catches up when it is back
-                return
-            contextvars.Context().run(page.run_task, _remote, table, origin)
+            _in_session(page, _remote, table, origin)
 
         return table.hub.subscribe(table.mid, table, deliver, owner=owner)
 
@@ -112,8 +118,7 @@ def use_changes(shared: Shared, mid: str) -> None:
 
     def subscribe() -> Any:
         def deliver(origin: object) -> None:
-            if page.session.connection is not None:
-                contextvars.Context().run(page.run_task, ticker.tick)
+            _in_session(page, ticker.tick)
 
         return shared.hub.subscribe(mid, ticker, deliver, owner=shared.visitor)
 
