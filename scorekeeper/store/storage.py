@@ -15,12 +15,17 @@ A read-only store takes no lock and reads while a writer may replace any file:
 it reads each file once through :func:`read_tables`, whose stat is that of the
 very file it read (an open file keeps its inode when the name is replaced), and
 ignores the temporary files (``.<name>.tmp-<pid>``) of a write in flight.
+
+Every read opens the file without blocking and reads it only if it is a regular
+file: a FIFO, a directory, a socket or a device where a file should be is a
+:class:`CorruptFileError` (opening a FIFO to read would wait for a writer forever).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -40,35 +45,100 @@ class CorruptFileError(Exception):
         self.why = why
 
 
+class NotDurableError(OSError):
+    """The new file replaced the target, but the directory could not be synced: the
+    change is visible and may not survive a power cut (``filename``: the directory)."""
+
+
 def fsync_dir(path: Path) -> None:
     """Make a directory's entries (a rename, a new file) durable."""
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
 
 
+def _naming(e: OSError, path: Path) -> OSError:
+    """``e`` as an OSError of the same kind that names ``path`` (the file being written)."""
+    if e.errno is None:
+        return e
+    named = OSError(e.errno, e.strerror or os.strerror(e.errno), str(path))
+    named.__cause__ = e
+    return named
+
+
 def atomic_write(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` so that a crash leaves the old or the new file, whole."""
+    """Replace ``path`` with ``data`` so that a crash leaves the old or the new file, whole.
+
+    An OSError before the rename leaves ``path`` as it was (the temporary file is
+    removed) and names ``path``; a failure to sync the directory after the rename
+    raises :class:`NotDurableError` (``path`` holds the new data)."""
     tmp = path.with_name(f".{path.name}{TEMP_MARK}{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+    except OSError as e:
+        raise _naming(e, path) from e
     try:
         view = memoryview(data)
         while view:
             n = os.write(fd, view)
             view = view[n:]
         os.fsync(fd)
-    except BaseException:
         os.close(fd)
+        fd = -1
+        os.replace(tmp, path)
+    except BaseException as e:
+        if fd >= 0:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError):
+            raise _naming(e, path) from e
         raise
-    os.close(fd)
-    os.replace(tmp, path)
-    fsync_dir(path.parent)
+    try:
+        fsync_dir(path.parent)
+    except OSError as e:
+        raise NotDurableError(e.errno, e.strerror or str(e), str(path.parent)) from e
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def _not_regular(path: Path, mode: int) -> CorruptFileError:
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    return CorruptFileError(path, f"it is {kind}, not a regular file")
+
+
+def read_file(path: Path) -> tuple[bytes, os.stat_result]:
+    """A file's bytes and the stat of the very file read, without ever blocking: a FIFO,
+    directory, socket or device where a file should be raises CorruptFileError. A missing
+    file raises FileNotFoundError; any other failure to read it, its OSError."""
+    st = os.stat(path)  # a socket cannot even be opened: tell what it is first
+    if not stat.S_ISREG(st.st_mode):
+        raise _not_regular(path, st.st_mode)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a FIFO put here meanwhile: no wait
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise _not_regular(path, st.st_mode)
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    return b"".join(chunks), st
 
 
 def parse_json(path: Path, data: bytes) -> Any:
@@ -82,8 +152,8 @@ def parse_json(path: Path, data: bytes) -> Any:
 
 
 def read_json_file(path: Path) -> Any:
-    """Parse a JSON file; a file that cannot be parsed raises CorruptFileError."""
-    return parse_json(path, path.read_bytes())
+    """Parse a JSON file; a file that cannot be parsed (or is no regular file) raises CorruptFileError."""
+    return parse_json(path, read_file(path)[0])
 
 
 def as_tables(path: Path, data: Any) -> dict[str, dict[str, Any]]:
@@ -98,10 +168,9 @@ def read_tables(path: Path) -> tuple[dict[str, dict[str, Any]], os.stat_result]:
 
     One open file gives both, so the stat (inode, size, times) belongs to the bytes
     even when a writer replaces the file meanwhile. A missing file raises
-    FileNotFoundError; one that is not a TinyDB database raises CorruptFileError."""
-    with open(path, "rb") as f:
-        st = os.fstat(f.fileno())
-        data = f.read()
+    FileNotFoundError; one that is not a TinyDB database (or no regular file) raises
+    CorruptFileError; one that cannot be read, its OSError."""
+    data, st = read_file(path)
     return as_tables(path, parse_json(path, data)), st
 
 

@@ -21,36 +21,107 @@ nothing (stale cached fields are refreshed in memory only, corrupt files are
 reported but left where they are), and every method that writes raises
 StoreError. Writers replace every file atomically, so it reads each file whole,
 old or new; a match is read again from its file whenever the file changed.
+
+One bad file never takes the database down: a match file that cannot be used is
+moved aside (a read-only store leaves it as it is) or left where it is when the
+disk will not let it be read, and reported in ``Store.problems``; a bad index is
+moved aside and rebuilt from the match files. Opening never needs to write: when
+the index cannot be written (a full disk), the store goes on with it in memory.
+Every OSError the store meets reaches the caller as a StoreError.
 """
 
 from __future__ import annotations
 
 import copy
 import datetime as _dt
+import errno
 import fcntl
+import functools
 import json
 import os
 import re
 import secrets
 import stat
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from tinydb import Query, TinyDB
-from tinydb.table import Table
+from tinydb import TinyDB
 
 from scorekeeper import registry
 from scorekeeper.envelope import type_name
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store.errors import StoreError, StoreLockedError
-from scorekeeper.store.storage import TEMP_MARK, AtomicJSONStorage, CorruptFileError, fsync_dir, read_tables
+from scorekeeper.store.storage import (
+    TEMP_MARK,
+    AtomicJSONStorage,
+    CorruptFileError,
+    NotDurableError,
+    fsync_dir,
+    read_tables,
+)
 
 Record = dict[str, Any]  # a match record, or another JSON object (an entry, a document of the index)
 
 SCHEMA = 1
-ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+#: A match id, which is also its file's name; always matched whole (``fullmatch``: a ``$``
+#: would let a trailing newline through).
+ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+#: How long (seconds) a Store that writes waits for another one to release the lock
+#: (another command's import: a short writer) before it gives up; ``Store(path, wait=...)``.
+LOCK_WAIT = 5.0
+#: How often (seconds) it tries the lock meanwhile.
+LOCK_POLL = 0.05
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def is_id(mid: Any) -> bool:
+    """Whether ``mid`` is a match id (a safe file name, the whole string)."""
+    return isinstance(mid, str) and ID_RE.fullmatch(mid) is not None
+
+
+def _shown(name: str) -> str:
+    """A file name as a one-line message shows it (quoted when it holds odd characters)."""
+    return name if name.isprintable() else repr(name)
+
+
+def _reason(e: OSError) -> str:
+    """An OSError as a message says it, losing nothing: the file, the system's words, the errno's name."""
+    what = e.strerror or str(e) or type(e).__name__
+    name = errno.errorcode.get(e.errno) if isinstance(e.errno, int) else None
+    if name:
+        what = f"{what} ({name})"
+    if e.filename is not None:
+        where = (
+            _shown(os.fsdecode(e.filename)) if isinstance(e.filename, (str, bytes, os.PathLike)) else str(e.filename)
+        )
+        if e.filename2 is not None:
+            where += f" -> {_shown(os.fsdecode(e.filename2))}"
+        what = f"{where}: {what}"
+    return what
+
+
+def _os_errors(
+    doing: str,
+) -> Callable[[Callable[Concatenate[Store, _P], _R]], Callable[Concatenate[Store, _P], _R]]:
+    """A public method of Store whose OSErrors reach the caller as StoreErrors ("cannot DOING ...")."""
+
+    def wrap(method: Callable[Concatenate[Store, _P], _R]) -> Callable[Concatenate[Store, _P], _R]:
+        @functools.wraps(method)
+        def wrapped(self: Store, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+            try:
+                return method(self, *args, **kwargs)
+            except OSError as e:
+                raise StoreError(f"cannot {doing} in {self.path}: {_reason(e)}") from e
+
+        return wrapped
+
+    return wrap
 
 
 def default_path() -> Path:
@@ -129,6 +200,77 @@ def _sameness(record: Record, match: Any) -> str:
     return json.dumps(normal, sort_keys=True, ensure_ascii=False)
 
 
+# ------------------------------------------------------------------ the index's documents
+_STATUSES = ("new", "playing", "won")
+
+
+def _is_str_or_none(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _is_number(value: Any) -> bool:
+    return type(value) in (int, float)
+
+
+#: Each field of an index document and what its value must be (what ``Store._meta_of`` writes).
+_INDEX_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "id": (is_id, "a match id"),
+    "game": (lambda v: isinstance(v, str), "a string"),
+    "players": (lambda v: isinstance(v, list) and all(isinstance(p, str) for p in v), "a list of names"),
+    "title": (_is_str_or_none, "a string or null"),
+    "started": (_is_str_or_none, "a string or null"),
+    "created": (_is_str_or_none, "a string or null"),
+    "updated": (lambda v: isinstance(v, str), "a string"),
+    "status": (lambda v: v in _STATUSES, "one of " + ", ".join(_STATUSES)),
+    "scores": (
+        lambda v: isinstance(v, dict) and all(_is_number(x) for x in v.values()),
+        "an object of scores",
+    ),
+    "winner": (_is_str_or_none, "a string or null"),
+    "hands": (lambda v: _is_int(v) and v >= 0, "a count"),
+    "sig": (lambda v: isinstance(v, list) and len(v) == 4 and all(_is_int(x) for x in v), "a file signature"),
+}
+
+
+def _index_doc_fault(doc: Any) -> str | None:
+    """What is wrong with a document of the index's ``matches`` table, or None."""
+    if not isinstance(doc, dict):
+        return f"is {type_name(doc)}, not a match's entry"
+    for field, (ok, what) in _INDEX_FIELDS.items():
+        if field not in doc:
+            return f"has no {field!r}"
+        if not ok(doc[field]):
+            return f"has a {field!r} that is not {what}"
+    return None
+
+
+def _index_schema(path: Path, tables: dict[str, dict[str, Any]]) -> Any:
+    """The schema an index says it has (None: it has no meta table)."""
+    meta = list(tables.get("meta", {}).values())
+    if not all(isinstance(m, dict) for m in meta):
+        raise CorruptFileError(path, "its meta table holds something other than documents")
+    return meta[0].get("schema") if meta else None
+
+
+def _index_docs(path: Path, tables: dict[str, dict[str, Any]]) -> dict[str, Record]:
+    """The index's documents by match id; any document of the wrong shape makes it a CorruptFileError."""
+    docs: dict[str, Record] = {}
+    for key, doc in tables.get("matches", {}).items():
+        fault = _index_doc_fault(doc)
+        if fault is None and not key.isdigit():
+            fault = "is not kept under a document number"
+        if fault is None and doc["id"] in docs:
+            fault = f"lists match {doc['id']} a second time"
+        if fault is not None:
+            raise CorruptFileError(path, f"the entry {_shown(key)} of its matches table {fault}")
+        docs[doc["id"]] = dict(doc)
+    return docs
+
+
 # ------------------------------------------------------------------ open matches
 @dataclass
 class _Open:
@@ -148,62 +290,101 @@ class Store:
     """A database of match records in a directory. ``with Store(path) as store: ...``
 
     ``Store(path)`` reads and writes: it creates the directory if need be and holds
-    an exclusive lock on it while open (a second one is refused with
-    StoreLockedError). ``Store(path, read_only=True)`` only reads: no lock, nothing
-    written, so it opens while another Scorekeeper holds the database; a missing
-    database is a StoreError, and every method that writes raises StoreError.
-    It lists the matches whose files were there when it was opened (and any match
-    read since); each read of a match gives its file as it is now."""
+    an exclusive lock on it while open. Another Store holding it is waited for up to
+    ``wait`` seconds (:data:`LOCK_WAIT` by default: another command's import is over by
+    then), then refused with StoreLockedError; a Store of this very process holding it
+    is refused at once (waiting could not help). ``Store(path, read_only=True)`` only
+    reads: no lock, nothing written, so it opens while another Scorekeeper holds the
+    database; a missing database is a StoreError, and every method that writes raises
+    StoreError. It lists the matches whose files were there when it was opened (and
+    any match read since); each read of a match gives its file as it is now."""
 
-    def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False, wait: float | None = None
+    ) -> None:
         self.path = Path(path) if path is not None else default_path()
         self.read_only = read_only
+        self.wait = LOCK_WAIT if wait is None else wait
+        if not self.wait >= 0:  # NaN too
+            raise ValueError(f"wait must be a number of seconds, 0 or more, not {wait!r}")
         self.problems: list[str] = []
         self.matches_dir = self.path / "matches"
         self._open_matches: dict[str, _Open] = {}
+        self._meta: dict[str, Record] = {}  # the index as this store knows it: the truth for listing
         self._lock_fd: int | None = None
-        self._index: Table | None = None  # None in a read-only store: the index is never written
-        if read_only:
+        self._index: AtomicJSONStorage | None = None  # None in a read-only store: the index is never written
+        self._index_behind = False  # the last write of the index failed: it is behind self._meta
+        self._is_open = False
+        try:
+            self._open()
+        except OSError as e:
+            self._unlock()
+            raise StoreError(f"cannot open the database {self.path}: {_reason(e)}") from e
+        except BaseException:
+            self._unlock()
+            raise
+        self._is_open = True
+
+    def _open(self) -> None:
+        if self.read_only:
             self._check_database_dir()
             self._meta = self._read_index()
-            self._is_open = True
             self._check_recent_files()
             return
         try:
             _durable_mkdir(self.matches_dir)
         except OSError as e:
-            raise StoreError(f"cannot use {self.path} as a database: {e.strerror or e}") from None
+            raise StoreError(f"cannot use {self.path} as a database: {_reason(e)}") from e
         self._lock_fd = self._lock()
-        self._is_open = True
-        try:
-            self._index_db = self._open_index()
-            self._remove_temp_files()
-            self._index = self._index_db.table("matches")
-            self._meta = {doc["id"]: dict(doc) for doc in self._index.all()}
-            self._check_recent_files()
-        except BaseException:
-            self._is_open = False
-            self._unlock()
-            raise
+        self._index = AtomicJSONStorage(self.path / "index.json")
+        self._meta, rebuild, write = self._open_index()
+        self._remove_temp_files()
+        changed = self._check_recent_files()
+        if rebuild:
+            self.problems.append(f"the index was rebuilt from {len(self._meta)} match files")
+        if rebuild or write or changed:
+            self._write_index()  # if it cannot be written, the store goes on with it in memory
 
     # ------------------------------------------------------------ lifecycle
     def _lock(self) -> int:
-        lock_path = self.path / "lock"
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        """Take the database's lock, waiting up to ``self.wait`` seconds for another Store to let it go."""
+        fd = os.open(self.path / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            try:
-                pid = os.read(fd, 32).decode("ascii", "replace").strip() or "unknown"
-            except OSError:
-                pid = "unknown"
+            deadline = time.monotonic() + self.wait
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    holder = self._holder(fd)
+                    left = deadline - time.monotonic()
+                    if left <= 0 or holder == str(os.getpid()):
+                        raise StoreLockedError(
+                            f"the database {self.path} is in use by another Scorekeeper (pid {holder or 'unknown'}); "
+                            "close that one first"
+                        ) from None
+                    time.sleep(min(LOCK_POLL, left))
+        except BaseException:
             os.close(fd)
-            raise StoreLockedError(
-                f"the database {self.path} is in use by another Scorekeeper (pid {pid}); close that one first"
-            ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
+            raise
+        pid = str(os.getpid()).encode()
+        try:  # who holds it, for the message of the next one: not worth failing over (a full disk)
+            os.pwrite(fd, pid, 0)
+            os.ftruncate(fd, len(pid))
+        except OSError:
+            try:
+                os.ftruncate(fd, 0)  # at least no other process's pid
+            except OSError:
+                pass
         return fd
+
+    @staticmethod
+    def _holder(fd: int) -> str:
+        """The pid the lock file names (empty if it names none)."""
+        try:
+            return os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        except OSError:
+            return ""
 
     def _unlock(self) -> None:
         fd: int | None = getattr(self, "_lock_fd", None)
@@ -214,14 +395,18 @@ class Store:
             finally:
                 os.close(fd)
 
+    @_os_errors("close the store")
     def close(self) -> None:
-        """Bring the index up to date and release the lock (a read-only store: just close)."""
+        """Bring the index up to date and release the lock (a read-only store: just close).
+        If the index cannot be written, the next open brings it up to date from the match files."""
         if not self._is_open:
             return
         try:
             dirty = [mid for mid, o in self._open_matches.items() if o.dirty]
             if dirty:
                 self._refresh(dirty)
+            elif self._index_behind:
+                self._write_index()
         finally:
             self._is_open = False
             self._open_matches.clear()
@@ -246,6 +431,43 @@ class Store:
                 "(Store(path, read_only=True)); nothing was written"
             )
 
+    # ------------------------------------------------------------ problems
+    def _note(self, problem: str) -> None:
+        """Report a problem once (a file left where it is may be met again)."""
+        if problem not in self.problems:
+            self.problems.append(problem)
+
+    def _move_aside(self, path: Path, why: str) -> str:
+        """Report a corrupt file and move it aside; a read-only store reports it and leaves it where
+        it is (so does a store that writes when the move fails). Returns what was done."""
+        name = _shown(path.name)
+        if self.read_only:
+            done = "left as it is (the database was opened read-only)"
+        else:
+            stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
+            aside = path.with_name(f"{path.name}.corrupt-{stamp}")
+            try:
+                os.replace(path, aside)
+            except FileNotFoundError:
+                return "gone"
+            except OSError as e:
+                done = f"left as it is (it could not be moved aside: {_reason(e)})"
+            else:
+                done = f"moved aside to {_shown(aside.name)}"
+        self._note(f"{name} could not be read ({why}); it was {done}")
+        return done
+
+    def _unreadable(self, path: Path, e: OSError) -> str:
+        """Report a file the system will not let be read (its content may be fine): left where it is."""
+        self._note(f"{_shown(path.name)} could not be read ({_reason(e)}); it was left as it is")
+        return "left as it is"
+
+    def _newer_schema(self, path: Path, schema: Any) -> StoreError:
+        return StoreError(
+            f"{path} was written by a newer Scorekeeper (schema {schema}); this version reads schema "
+            f"{SCHEMA}: update Scorekeeper to open this database"
+        )
+
     # ------------------------------------------------------------ start-up checks
     def _remove_temp_files(self) -> None:
         """Temporary files of an interrupted write are never the truth: remove them."""
@@ -257,46 +479,40 @@ class Store:
                     except OSError:
                         pass
 
-    def _move_aside(self, path: Path, why: str) -> None:
-        """Report a corrupt file and move it aside; a read-only store reports it and leaves it where it is."""
-        if self.read_only:
-            problem = f"{path.name} could not be read ({why}); it was left as it is (the database was opened read-only)"
-            if problem not in self.problems:  # it is still there, and may be read again
-                self.problems.append(problem)
-            return
-        stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
-        aside = path.with_name(f"{path.name}.corrupt-{stamp}")
-        os.replace(path, aside)
-        self.problems.append(f"{path.name} could not be read ({why}); it was moved aside to {aside.name}")
-
-    def _newer_schema(self, path: Path, schema: Any) -> StoreError:
-        return StoreError(
-            f"{path} was written by a newer Scorekeeper (schema {schema}); this version reads schema "
-            f"{SCHEMA}: update Scorekeeper to open this database"
-        )
-
-    def _open_index(self) -> TinyDB:
-        index_path = self.path / "index.json"
-        db = TinyDB(index_path, storage=AtomicJSONStorage)
-        try:
-            meta = db.table("meta").all()
-            db.table("matches").all()
-        except CorruptFileError as e:
-            db.close()
-            self._move_aside(index_path, e.why)
-            db = TinyDB(index_path, storage=AtomicJSONStorage)
-            self._rebuild_index(db)
-            return db
-        schema = meta[0].get("schema") if meta else None
+    def _parse_index(self, path: Path, tables: dict[str, dict[str, Any]]) -> dict[str, Record] | None:
+        """The documents of an index by match id; None when it has no schema (no index: the
+        matches are read from their files). A newer schema is refused; a document of the
+        wrong shape makes the whole index a CorruptFileError."""
+        schema = _index_schema(path, tables)
         if schema is None:
-            if len(db.table("matches")) or any(self.matches_dir.iterdir()):
-                self._rebuild_index(db)  # an index lost its meta: rebuild from the records
-            else:
-                db.table("meta").insert({"schema": SCHEMA})
-        elif type(schema) is not int or schema > SCHEMA:
-            db.close()
-            raise self._newer_schema(index_path, schema)
-        return db
+            return None
+        if type(schema) is not int or schema > SCHEMA:
+            raise self._newer_schema(path, schema)
+        return _index_docs(path, tables)
+
+    def _open_index(self) -> tuple[dict[str, Record], bool, bool]:
+        """The index of a store that writes: (documents, rebuilt?, to be written?). A bad index
+        (not JSON, the wrong shape, not a regular file, unreadable) is moved aside and rebuilt."""
+        assert self._index is not None
+        index_path = self._index.path
+        try:
+            tables = self._index.read()
+            if tables is None:  # no index yet: a new database, or an index lost
+                return {}, any(self._match_files(quiet=True)), True
+            docs = self._parse_index(index_path, tables)
+        except CorruptFileError as e:
+            why = e.why
+        except FileNotFoundError:
+            return {}, any(self._match_files(quiet=True)), True
+        except OSError as e:
+            why = _reason(e)
+        else:
+            if docs is None:  # an index that lost its meta: rebuild it from the records
+                return {}, bool(tables.get("matches")) or any(self._match_files(quiet=True)), True
+            return docs, False, False
+        self._move_aside(index_path, why)
+        self._index = AtomicJSONStorage(index_path)  # nothing of the bad one kept in memory
+        return {}, True, True
 
     def _check_database_dir(self) -> None:
         """A read-only store opens only an existing directory (it creates nothing)."""
@@ -305,54 +521,37 @@ class Store:
         except FileNotFoundError:
             raise StoreError(f"no database at {self.path} (nothing has been stored there yet)") from None
         except OSError as e:
-            raise StoreError(f"cannot use {self.path} as a database: {e.strerror or e}") from None
+            raise StoreError(f"cannot use {self.path} as a database: {_reason(e)}") from e
         if not stat.S_ISDIR(st.st_mode):
             raise StoreError(f"cannot use {self.path} as a database: not a directory")
 
     def _read_index(self) -> dict[str, Record]:
         """The index's documents as a read-only store reads them: a missing index, or one
-        without its schema, is no index (every match is then read from its file); a corrupt
+        without its schema, is no index (every match is then read from its file); a bad
         one is reported and left as it is; a newer schema is refused as in a store that writes."""
         index_path = self.path / "index.json"
         try:
             tables, _ = read_tables(index_path)
+            docs = self._parse_index(index_path, tables)
         except FileNotFoundError:
             return {}
         except CorruptFileError as e:
-            self.problems.append(
-                f"index.json could not be read ({e.why}); the matches were read from their files "
-                "(the database was opened read-only: the index was left as it is)"
-            )
-            return {}
-        meta = list(tables.get("meta", {}).values())
-        schema = meta[0].get("schema") if meta and isinstance(meta[0], dict) else None
-        if schema is None:
-            return {}
-        if type(schema) is not int or schema > SCHEMA:
-            raise self._newer_schema(index_path, schema)
-        docs = tables.get("matches", {}).values()
-        return {doc["id"]: dict(doc) for doc in docs if isinstance(doc, dict) and isinstance(doc.get("id"), str)}
+            why = e.why
+        except OSError as e:
+            why = _reason(e)
+        else:
+            return docs or {}
+        self.problems.append(
+            f"index.json could not be read ({why}); the matches were read from their files "
+            "(the database was opened read-only: the index was left as it is)"
+        )
+        return {}
 
-    def _rebuild_index(self, db: TinyDB) -> None:
-        metas = []
-        for path in sorted(self.matches_dir.glob("*.json")):
-            mid = path.stem
-            try:
-                doc = self._read_match_doc(path)
-                metas.append(self._meta_of(mid, doc["record"], doc.get("created"), path))
-            except CorruptFileError as e:
-                self._move_aside(path, e.why)
-            except ScorekeeperError as e:
-                self.problems.append(f"{path.name}: {e}")
-        db.drop_tables()
-        db.table("meta").insert({"schema": SCHEMA})
-        if metas:
-            db.table("matches").insert_multiple(metas)
-        self.problems.append(f"the index was rebuilt from {len(metas)} match files")
-
-    def _match_files(self) -> Iterator[tuple[str, list[int]]]:
-        """(id, signature) of every match file. Temporary files of a write (``.<name>.tmp-<pid>``,
-        perhaps in flight) and files moved aside (``<name>.corrupt-...``) are not match files."""
+    def _match_files(self, quiet: bool = False) -> Iterator[tuple[str, list[int] | None]]:
+        """(id, signature) of every match file (None: it could not even be looked at). Temporary
+        files of a write (``.<name>.tmp-<pid>``, perhaps in flight) and files moved aside
+        (``<name>.corrupt-...``) are not match files; a ``.json`` file whose name is no match
+        id is reported (unless ``quiet``) and left as it is."""
         try:
             entries = list(os.scandir(self.matches_dir))
         except FileNotFoundError:
@@ -362,46 +561,67 @@ class Store:
         for entry in entries:
             if not entry.name.endswith(".json") or entry.name.startswith("."):
                 continue
+            mid = entry.name[:-5]
+            if not is_id(mid):
+                if not quiet:
+                    self._note(
+                        f"{_shown(entry.name)} in {self.matches_dir} is not named after a match id; "
+                        "it is not read and was left as it is"
+                    )
+                continue
             try:
                 st = entry.stat()
             except FileNotFoundError:  # deleted since it was listed (only a read-only store sees this)
                 continue
-            yield entry.name[:-5], _signature(st)
+            except OSError:  # reading it says why
+                yield mid, None
+                continue
+            yield mid, _signature(st)
 
-    def _check_recent_files(self) -> None:
-        """Check every match file changed since the index last saw it (a crash happens there)."""
+    def _check_recent_files(self) -> bool:
+        """Check every match file changed since the index last saw it (a crash happens there).
+        Returns whether the index changed (in memory: the caller writes it)."""
         seen = set()
         changed = []
         for mid, sig in self._match_files():
             seen.add(mid)
             meta = self._meta.get(mid)
-            if meta is None or meta.get("sig") != sig:
+            if meta is None or sig is None or meta.get("sig") != sig:
                 changed.append(mid)
         gone = [mid for mid in self._meta if mid not in seen]
         for mid in gone:
             self.problems.append(f"match {mid} is listed in the index but its file is missing")
             del self._meta[mid]
-        if gone and self._index is not None:
-            self._index.remove(Query().id.one_of(gone))
         if changed:
-            self._refresh(changed, report=True)
+            self._refresh(changed, write=False)
+        return bool(gone or changed)
 
     # ------------------------------------------------------------ match files
     def _match_path(self, mid: str) -> Path:
         return self.matches_dir / f"{mid}.json"
 
     def _read_match_file(self, path: Path) -> tuple[Record, os.stat_result]:
-        """A match file's document, and the stat of the very file that was read."""
+        """A match file's document, and the stat of the very file that was read. A file
+        that is no Scorekeeper match file of this schema or an older one is a CorruptFileError."""
         tables, st = read_tables(path)
         docs = list(tables.get("match", {}).values())
         if len(docs) != 1 or not isinstance(docs[0], dict) or not isinstance(docs[0].get("record"), dict):
             raise CorruptFileError(path, "not a Scorekeeper match file")
-        schema = docs[0].get("schema")
+        doc = docs[0]
+        schema = doc.get("schema")
         if type(schema) is not int:
             raise CorruptFileError(path, "no schema version")
         if schema > SCHEMA:
             raise self._newer_schema(path, schema)
-        return dict(docs[0]), st
+        game = doc["record"].get("game")
+        if not isinstance(game, str):  # no game of any version: not an unknown game, a damaged record
+            raise CorruptFileError(path, f"its record's game is {type_name(game)}, not a string")
+        redo = doc.get("redo", [])
+        if not isinstance(redo, list) or not all(isinstance(e, dict) for e in redo):
+            raise CorruptFileError(path, "its redo stack is not a list of entries")
+        if not _is_str_or_none(doc.get("created")):
+            raise CorruptFileError(path, "its creation time is not a string")
+        return dict(doc), st
 
     def _read_match_doc(self, path: Path) -> Record:
         return self._read_match_file(path)[0]
@@ -414,7 +634,7 @@ class Store:
         o = self._open_matches.get(mid)
         if o is not None:
             return o
-        if not isinstance(mid, str) or not ID_RE.match(mid) or mid not in self._meta:
+        if not is_id(mid) or mid not in self._meta:
             raise StoreError(f"no match {mid!r} in {self.path}")
         path = self._match_path(mid)
         try:
@@ -424,9 +644,13 @@ class Store:
             self.problems.append(f"the file of match {mid} is missing")
             raise StoreError(f"the file of match {mid} is missing") from None
         except CorruptFileError as e:
-            self._move_aside(path, e.why)
+            done = self._move_aside(path, e.why)
             self._forget(mid)
-            raise StoreError(f"match {mid} could not be read ({e.why}); its file was moved aside") from None
+            raise StoreError(f"match {mid} could not be read ({e.why}); its file was {done}") from None
+        except OSError as e:
+            done = self._unreadable(path, e)
+            self._forget(mid)
+            raise StoreError(f"match {mid} could not be read ({_reason(e)}); its file was {done}") from e
         record = doc["record"]
         match = registry.game_of(record).load(record)
         db = TinyDB(path, storage=AtomicJSONStorage)
@@ -437,7 +661,7 @@ class Store:
     def _load_fresh(self, mid: str) -> _Open:
         """A read-only store's match ``mid`` as its file holds it now: read again whenever the
         file changed (a writer replaces it whole), and found even if it is newer than the store."""
-        if not isinstance(mid, str) or not ID_RE.match(mid):
+        if not is_id(mid):
             raise StoreError(f"no match {mid!r} in {self.path}")
         path = self._match_path(mid)
         o = self._open_matches.get(mid)
@@ -445,7 +669,7 @@ class Store:
             try:
                 if _signature(path.stat()) == _signature(o.stat):
                     return o
-            except FileNotFoundError:
+            except OSError:
                 pass  # reading it says so
         try:
             doc, st = self._read_match_file(path)
@@ -456,9 +680,13 @@ class Store:
                 raise StoreError(f"match {mid} is no longer in {self.path} (its file is gone)") from None
             raise StoreError(f"no match {mid!r} in {self.path}") from None
         except CorruptFileError as e:
-            self._move_aside(path, e.why)  # reported, left as it is
+            done = self._move_aside(path, e.why)  # reported, left as it is
             self._forget(mid)
-            raise StoreError(f"match {mid} could not be read ({e.why}); its file was left as it is") from None
+            raise StoreError(f"match {mid} could not be read ({e.why}); its file was {done}") from None
+        except OSError as e:
+            done = self._unreadable(path, e)
+            self._forget(mid)
+            raise StoreError(f"match {mid} could not be read ({_reason(e)}); its file was {done}") from e
         record = doc["record"]
         match = registry.game_of(record).load(record)
         db = TinyDB(path, storage=AtomicJSONStorage, read_only=True)
@@ -468,24 +696,30 @@ class Store:
         self._meta[mid] = self._meta_of(mid, record, created, path, match, st)  # in memory only
         return o
 
-    def _forget(self, mid: str) -> None:
-        """Drop a match from the index (its file is gone or moved aside); read-only: from memory."""
+    def _forget(self, mid: str, write: bool = True) -> bool:
+        """Drop a match from the index (its file is gone or moved aside); read-only: from memory.
+        Returns whether the index knew it (``write=False``: the caller writes the index)."""
         self._open_matches.pop(mid, None)
-        if self._meta.pop(mid, None) is not None and self._index is not None:
-            self._index.remove(Query().id == mid)
+        known = self._meta.pop(mid, None) is not None
+        if known and write:
+            self._write_index()
+        return known
 
     def _save(self, mid: str, o: _Open) -> None:
+        """Write a match's file (atomic, durable). On failure the match is dropped from memory
+        (it is read again from its file, the truth) and a StoreError says what the file holds."""
         doc = {"schema": SCHEMA, "id": mid, "created": o.created, "record": o.record, "redo": o.redo}
         try:
-            table = o.db.table("match")
-            if len(table):
-                table.update(doc, doc_ids=[1])
-            else:
-                table.insert(doc)
-        except OSError as e:
-            # the file on disk is unchanged; forget what is in memory
+            o.db.storage.write({"match": {"1": doc}})
+        except NotDurableError as e:
             self._open_matches.pop(mid, None)
-            raise StoreError(f"match {mid} could not be saved ({e.strerror or e}); nothing was changed") from None
+            raise StoreError(
+                f"match {mid} was saved but the disk did not confirm it ({_reason(e)}); "
+                "a power cut may take the change back"
+            ) from e
+        except OSError as e:
+            self._open_matches.pop(mid, None)
+            raise StoreError(f"match {mid} could not be saved ({_reason(e)}); nothing was changed") from e
         o.dirty = True
 
     # ------------------------------------------------------------ index
@@ -505,12 +739,13 @@ class Store:
         if st is None:
             st = path.stat()
         status = "won" if match.winner is not None else ("new" if not match.hands else "playing")
+        title, started = record.get("title"), record.get("started")
         return {
             "id": mid,
             "game": record.get("game"),
             "players": list(setup.players),
-            "title": record.get("title"),
-            "started": record.get("started") or created,
+            "title": title if isinstance(title, str) else None,
+            "started": (started if isinstance(started, str) else None) or created,
             "created": created,
             "updated": _dt.datetime.fromtimestamp(st.st_mtime, _dt.UTC)
             .isoformat(timespec="milliseconds")
@@ -522,10 +757,53 @@ class Store:
             "sig": _signature(st),
         }
 
-    def _refresh(self, mids: Iterable[str], report: bool = False) -> None:
+    def _write_index(self) -> None:
+        """Write the index as this store knows it (``self._meta``), keeping each document's
+        number. If the disk refuses, the store goes on with the index in memory (reported
+        once) and writes it again at the next chance; the match files are the truth, and
+        the next open brings an index that is behind up to date from them."""
+        if self._index is None:  # read-only
+            return
+        try:
+            old = self._index.read() or {}
+        except (OSError, CorruptFileError):
+            old = {}
+        old_docs = old.get("matches", {})
+        numbers: dict[str, int] = {}
+        top = 0
+        for key, doc in old_docs.items():
+            if key.isdigit():
+                top = max(top, int(key))
+                mid = doc.get("id") if isinstance(doc, dict) else None
+                if isinstance(mid, str) and mid in self._meta and mid not in numbers:
+                    numbers[mid] = int(key)
+        for mid in self._meta:
+            if mid not in numbers:
+                top += 1
+                numbers[mid] = top
+        by_number = sorted((n, mid) for mid, n in numbers.items())
+        tables = {"meta": {"1": {"schema": SCHEMA}}, "matches": {str(n): self._meta[mid] for n, mid in by_number}}
+        try:
+            self._index.write(tables)
+        except NotDurableError:
+            pass  # written; a power cut may take it back, and the next open sees what the files hold
+        except OSError as e:
+            if not self._index_behind:
+                self.problems.append(
+                    f"index.json could not be written ({_reason(e)}); the store goes on with the index "
+                    "in memory and writes it again later (every match is safe in its own file)"
+                )
+            self._index_behind = True
+            return
+        self._index_behind = False
+
+    def _refresh(self, mids: Iterable[str], write: bool = True) -> None:
         """Rebuild the cached fields of these matches from their files; one index write
-        (a read-only store: in memory only, always from the files as they are now)."""
+        (a read-only store: in memory only, always from the files as they are now). A file
+        that cannot be used is reported and its match no longer listed (the file is moved
+        aside when it is damaged, else left where it is)."""
         fresh = []
+        forgot = False
         for mid in mids:
             path = self._match_path(mid)
             o = None if self.read_only else self._open_matches.get(mid)
@@ -546,24 +824,25 @@ class Store:
                 continue
             except CorruptFileError as e:
                 self._move_aside(path, e.why)
-                self._forget(mid)
+                forgot |= self._forget(mid, write=False)
             except StoreError:
                 raise
-            except ScorekeeperError as e:
-                if report:
-                    self.problems.append(f"match {mid} holds an invalid record ({e}); it is kept but cannot be played")
+            except ScorekeeperError as e:  # e.g. a game this version does not know: kept, not listed
+                self._note(f"match {mid} holds an invalid record ({e}); it is kept but cannot be played")
+                forgot |= self._forget(mid, write=False)
+            except OSError as e:
+                self._unreadable(path, e)
+                forgot |= self._forget(mid, write=False)
+            except Exception as e:  # a record no engine expected: still only this match is affected
+                self._note(
+                    f"match {mid} holds a record that could not be read ({type(e).__name__}: {e}); "
+                    "it is kept but cannot be played"
+                )
+                forgot |= self._forget(mid, write=False)
         if fresh:
-            q = Query()
-            by_id = {m["id"]: m for m in fresh}
-            self._meta.update(by_id)
-            if self._index is None:  # read-only
-                return
-            known = {d["id"] for d in self._index.search(q.id.one_of(list(by_id)))}
-            if known:
-                self._index.update_multiple([(m, q.id == m["id"]) for m in fresh if m["id"] in known])
-            new = [m for m in fresh if m["id"] not in known]
-            if new:
-                self._index.insert_multiple(new)
+            self._meta.update({m["id"]: m for m in fresh})
+        if (fresh or forgot) and write:
+            self._write_index()
 
     # ------------------------------------------------------------ public API
     def ids(self) -> list[str]:
@@ -574,34 +853,78 @@ class Store:
         self._check_open()
         return len(self._meta)
 
+    @_os_errors("create a match")
     def create(self, record: Record) -> str:
-        """Store a new match from a record (validated through the engine); returns its id."""
+        """Store a new match from a record (validated through the engine); returns its id.
+        When it returns, the match is on the disk; when it raises, nothing was stored."""
         self._check_writable("create a match")
         return self.bulk_import([record])[0]
 
     import_record = create
 
+    @_os_errors("import records")
     def bulk_import(self, records: Iterable[Record]) -> list[str]:
-        """Store many records; each is validated first, and the index is written once."""
+        """Store many records; each is validated first, and the index is written once.
+        All or nothing: if a match file cannot be written, those written before it are
+        taken back and a StoreError says nothing was stored. Once every match file is
+        on the disk the import has succeeded, even if the index cannot be written (it
+        is then kept in memory and reported in ``problems``)."""
         self._check_writable("import records")
         checked = [self._checked_copy(r) for r in records]
-        ids = []
-        for record, match in checked:
-            mid = record.get("id")
-            if not isinstance(mid, str) or not ID_RE.match(mid) or mid in self._meta or mid in ids:
+        ids: list[str] = []
+        opened: list[_Open] = []
+        for n, (record, match) in enumerate(checked, start=1):
+            given: Any = record.get("id")  # kept when it is a match id and free
+            mid: str = given if self._free(given, ids) else _new_id()
+            while not self._free(mid, ids):
                 mid = _new_id()
-                while mid in self._meta or mid in ids:
-                    mid = _new_id()
             path = self._match_path(mid)
-            o = _Open(TinyDB(path, storage=AtomicJSONStorage), record, [], match, _now(), path)
-            self._open_matches[mid] = o
-            self._save(mid, o)
+            o = _Open(TinyDB(path, storage=AtomicJSONStorage), record, [], match, _now(), path, dirty=True)
+            doc: Record = {"schema": SCHEMA, "id": mid, "created": o.created, "record": record, "redo": []}
+            try:
+                o.db.storage.write({"match": {"1": doc}})
+            except OSError as e:
+                raise self._take_back([*ids, mid], e, n, len(checked)) from e
             ids.append(mid)
-        self._refresh(ids)
+            opened.append(o)
+        self._open_matches.update(zip(ids, opened, strict=True))
+        self._refresh(ids)  # never fails for the index: it is then kept in memory
         if len(checked) > 1:  # do not keep a whole import in memory
             for mid in ids:
                 self._open_matches.pop(mid, None)
         return ids
+
+    def _free(self, mid: Any, taken: list[str]) -> bool:
+        """Whether a new match may have the id ``mid``: a match id that no match, no file
+        (even one that could not be read) and no record of this import has."""
+        return is_id(mid) and mid not in self._meta and mid not in taken and not os.path.lexists(self._match_path(mid))
+
+    def _take_back(self, mids: list[str], e: OSError, n: int, total: int) -> StoreError:
+        """Remove the files an import that failed at record ``n`` wrote (``mids``; the last
+        one's write failed, but may have put its file in place); the error to raise."""
+        stuck = []
+        for mid in mids:
+            try:
+                os.unlink(self._match_path(mid))
+            except FileNotFoundError:
+                pass
+            except OSError:
+                stuck.append(mid)
+        try:
+            fsync_dir(self.matches_dir)
+        except OSError:
+            pass
+        what = "the match" if total == 1 else f"record {n} of {total}"
+        if not stuck:
+            return StoreError(f"{what} could not be stored ({_reason(e)}); nothing was stored")
+        for mid in stuck:  # on the disk after all: this store lists them too
+            self._meta.pop(mid, None)
+        self._check_recent_files()
+        self._write_index()
+        return StoreError(
+            f"{what} could not be stored ({_reason(e)}); {len(stuck)} match(es) written before the "
+            f"failure could not be taken back and are stored: {', '.join(stuck)}"
+        )
 
     def _checked_copy(self, record: Any) -> tuple[Record, Any]:
         """A private, JSON-clean copy of a record, and its engine state (every entry legal)."""
@@ -610,6 +933,7 @@ class Store:
         copied = json.loads(json.dumps(record))
         return copied, registry.game_of(copied).load(copied)  # a match may be in progress
 
+    @_os_errors("look for the match")
     def find(self, record: Any) -> str | None:
         """The id of a stored match that is the same as ``record``, or None (the newest
         one if there are several). The same: the same game, players, teams, rules (as the
@@ -646,18 +970,22 @@ class Store:
                 continue  # a file that cannot be read is not this record (opening it says why)
         return max(found)[1] if found else None
 
+    @_os_errors("read the match")
     def record(self, mid: str) -> Record:
         """A copy of the stored record."""
         return copy.deepcopy(self._load(mid).record)
 
+    @_os_errors("read the match")
     def match(self, mid: str) -> Any:
         """The engine state of a match, the game's ``Match`` (do not push to it: use append)."""
         return self._load(mid).match
 
+    @_os_errors("export the match")
     def export(self, mid: str) -> str:
         """The stored record as JSON text that imports back to the same record."""
         return json.dumps(self._load(mid).record, ensure_ascii=False, indent=2) + "\n"
 
+    @_os_errors("append an entry")
     def append(self, mid: str, entry: Record, *, _redo: bool = False) -> None:
         """Add one entry; durable when this returns. An illegal entry changes nothing."""
         self._check_writable("append an entry")
@@ -677,8 +1005,12 @@ class Store:
             o.redo = redo
             raise
         if m.winner is not None:  # listed as won at once; the index file follows at close or list
-            self._meta[mid] = self._meta_of(mid, o.record, o.created, o.path, m)
+            try:
+                self._meta[mid] = self._meta_of(mid, o.record, o.created, o.path, m)
+            except OSError:
+                pass  # the entry is stored; the listing catches up when the file is next looked at
 
+    @_os_errors("undo an entry")
     def undo(self, mid: str) -> Record:
         """Take back the last entry (kept for redo); returns it."""
         self._check_writable("undo an entry")
@@ -690,6 +1022,7 @@ class Store:
         self._save(mid, o)
         return entry
 
+    @_os_errors("redo an entry")
     def redo(self, mid: str) -> Record:
         """Enter again the entry the last undo took back; returns it."""
         self._check_writable("redo an entry")
@@ -704,6 +1037,7 @@ class Store:
             raise
         return entry
 
+    @_os_errors("edit an entry")
     def edit(self, mid: str, hand: int, turn: int | str, value: Any) -> None:
         """Correct an earlier entry: turn ``turn`` of hand ``hand`` (1-based), or its
         ``"leader"`` or ``"remaining"`` (All Fours: a fact's key, e.g. ``"high"``; None removes it). The whole match is checked again through the
@@ -728,25 +1062,38 @@ class Store:
             raise
         self._refresh([mid])
 
+    @_os_errors("delete the match")
     def delete(self, mid: str) -> None:
         self._check_writable("delete a match")
-        self._load(mid)
-        o = self._open_matches.pop(mid)
+        o = self._load(mid)
+        try:
+            os.unlink(o.path)
+        except FileNotFoundError:
+            pass
+        except OSError as e:
+            raise StoreError(f"match {mid} could not be deleted ({_reason(e)}); it is still stored") from e
+        self._open_matches.pop(mid, None)
         o.db.close()
-        os.unlink(o.path)
+        try:
+            fsync_dir(self.matches_dir)
+        except OSError:
+            pass  # deleted; a power cut may bring the file back, and it is then listed again
         self._forget(mid)
 
+    @_os_errors("refresh the match")
     def refresh(self, mid: str) -> None:
         """Bring the index's cached fields of one match up to date now (read-only: in memory)."""
         self._load(mid)
         self._refresh([mid])
 
+    @_os_errors("read the match")
     def summary(self, mid: str) -> Record:
         """One match's list entry, fresh from its record (the index is not written)."""
         o = self._load(mid)
         meta = self._meta_of(mid, o.record, o.created, o.path, o.match, o.stat)
         return {k: v for k, v in meta.items() if k != "sig"}
 
+    @_os_errors("list the matches")
     def list(self, offset: int = 0, limit: int | None = 20) -> list[Record]:
         """Matches, newest first (by creation), paged; cached fields refreshed where stale."""
         self._check_open()
@@ -773,9 +1120,12 @@ class Store:
                 if self.read_only:  # deleted by the writer since it was listed
                     self._forget(mid)
                 continue
+            except OSError:
+                stale.append(mid)  # reading it says why
         if stale:
             self._refresh(stale)
 
+    @_os_errors("look for a match to resume")
     def latest_unfinished(self) -> str | None:
         """The id of the most recently changed match that is not won yet (to resume)."""
         self._check_open()
@@ -788,7 +1138,7 @@ class Store:
             path = self._match_path(m["id"])
             try:
                 t = path.stat().st_mtime_ns
-            except FileNotFoundError:
+            except OSError:
                 continue
             key = (t, m.get("created") or "")
             if best is None or key > best[0]:
