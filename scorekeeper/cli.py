@@ -61,6 +61,14 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also open the app in this machine's browser (the host's screen: it shows the codes)",
     )
+    w.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        dest="allow_hosts",
+        help="also answer to this host name (e.g. table.local), besides localhost and this machine's IP addresses; repeatable",
+    )
     t = sub.add_parser("tally", help="a side's Holsey-Tidwell X tally from its scoring events")
     t.add_argument(
         "--points", required=True, metavar="P,P,...", help="the side's scoring events in order, e.g. 10,10,5,15,35"
@@ -242,11 +250,21 @@ def cmd_pegboard(args: argparse.Namespace) -> int:
 
 
 def cmd_web(args: argparse.Namespace) -> int:
+    from scorekeeper.ui.guard import host_name
     from scorekeeper.ui.serve import run
 
     if not 0 < args.port < 65536:
         raise ScorekeeperError(f"--port must be 1 to 65535, not {args.port}")
-    return run(args.db, web=True, host=args.host, port=args.port, open_table=args.open_table, open_browser=args.browser)
+    allow_hosts = [host_name(h) for h in args.allow_hosts]  # a bad one: one line, status 2
+    return run(
+        args.db,
+        web=True,
+        host=args.host,
+        port=args.port,
+        open_table=args.open_table,
+        open_browser=args.browser,
+        allow_hosts=allow_hosts,
+    )
 
 
 def cmd_app(args: argparse.Namespace) -> int:

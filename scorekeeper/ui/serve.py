@@ -2,9 +2,12 @@
 ``scorekeeper`` alone (a desktop window where a Flet desktop client is
 available, else the web UI opened in the browser).
 
-The web UI is served by Flet's own web server with ``no_cdn=True``: the
+The web UI is Flet's web app (``flet_web.fastapi``) with ``no_cdn=True``: the
 Flutter client, CanvasKit and fonts all come from the ``flet-web`` package,
-so the app works on a table with no internet.
+so the app works on a table with no internet. It is served by Uvicorn here
+rather than by ``ft.run`` so that it runs behind :class:`~scorekeeper.ui.guard.Guard`
+(the Host and Origin checks, the security headers, no API docs) and keeps a
+closed session for :data:`SESSION_TIMEOUT` seconds, not Flet's hour.
 """
 
 from __future__ import annotations
@@ -14,10 +17,20 @@ import logging
 import os
 import socket
 import sys
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from scorekeeper.ui.access import Codes, Gate, Invite, is_local, spaced
 
+if TYPE_CHECKING:
+    from scorekeeper.ui.guard import ASGIApp
+
 DEFAULT_PORT = 8550
+
+#: seconds a closed session (a tab closed, a phone gone to sleep) is kept, with its join role,
+#: for the tab to come back to; ``FLET_SESSION_TIMEOUT`` in the environment overrides it.
+#: Flet sweeps expired sessions every 10 s.
+SESSION_TIMEOUT = 300
 
 
 def desktop_available() -> bool:
@@ -101,10 +114,12 @@ def run(
     port: int | None,
     open_browser: bool = False,
     open_table: bool = False,
+    allow_hosts: Iterable[str] = (),
 ) -> int:
     """Open the store and run the app until it is stopped; returns the exit status.
     Served on the web, browsers other than the host's own need the table code
-    (``open_table``: they do not)."""
+    (``open_table``: they do not); the server answers to the names in ``allow_hosts``
+    besides loopback and this machine's addresses (see :mod:`scorekeeper.ui.guard`)."""
     import flet as ft
 
     from scorekeeper.ui.app import make_main
@@ -123,13 +138,14 @@ def run(
     try:
         if served:
             assert gate is not None and invite is not None
-            # Serve only: Flet must not try to open a browser or a desktop client itself.
-            os.environ["FLET_FORCE_WEB_SERVER"] = "true"
-            # FLET_SERVER_*: they would override host and port; FORWARDED_ALLOW_IPS: a proxy
-            # trusted for X-Forwarded-For would let any phone claim the host's address.
+            # FLET_SERVER_*: Flet's overrides of host and port (not used here; never passed on);
+            # FORWARDED_ALLOW_IPS: a proxy trusted for X-Forwarded-For would let any phone claim
+            # the host's address.
             for var in ("FLET_SERVER_PORT", "FLET_SERVER_IP", "FORWARDED_ALLOW_IPS"):
                 os.environ.pop(var, None)
+            timeout = session_timeout()
             _check_port(host, port)
+            app = web_app(make_main(shared), port=port, hosts=[host, shown, *allow_hosts], timeout=timeout)
             print(welcome(invite, gate, host, port), flush=True)
             if open_browser and (
                 not sys.platform.startswith("linux") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
@@ -138,9 +154,77 @@ def run(
                 import webbrowser
 
                 threading.Timer(1.5, lambda: webbrowser.open(f"http://127.0.0.1:{port}/")).start()
-            ft.run(make_main(shared), view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True)
+            _serve(app, host, port)
         else:
             ft.run(make_main(shared), no_cdn=True)
     finally:
         shared.close()
     return 0
+
+
+def session_timeout() -> int:
+    """Seconds a closed session is kept: ``FLET_SESSION_TIMEOUT`` if the environment sets it,
+    else :data:`SESSION_TIMEOUT`."""
+    from scorekeeper.errors import ScorekeeperError
+
+    raw = os.environ.get("FLET_SESSION_TIMEOUT", "").strip()
+    if not raw:
+        return SESSION_TIMEOUT
+    try:
+        value = int(raw)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise ScorekeeperError(f"FLET_SESSION_TIMEOUT must be a whole number of seconds, not {raw!r}")
+    return value
+
+
+def web_app(main: Any, *, port: int, hosts: Iterable[str] = (), timeout: int = SESSION_TIMEOUT) -> ASGIApp:
+    """The app as served by ``scorekeeper web``: Flet's web app (its client from the
+    ``flet-web`` package, ``no_cdn``) at ``/``, without FastAPI's API docs, behind
+    :class:`~scorekeeper.ui.guard.Guard` (``hosts``, ``port``: see there), keeping a closed
+    session ``timeout`` seconds."""
+    import flet_web.fastapi as flet_fastapi  # type: ignore[import-untyped]
+
+    from scorekeeper.ui.guard import Guard
+
+    outer = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)  # its lifespan runs Flet's sweeper
+    # (Flet's own app inside builds its FastAPI with the docs on: the Guard answers 404 for them.)
+    outer.mount("/", flet_fastapi.app(main, no_cdn=True, session_timeout_seconds=timeout))
+    return Guard(outer, hosts=hosts, port=port)
+
+
+def _serve(app: ASGIApp, host: str, port: int) -> None:
+    """Serve ``app`` until Ctrl+C or SIGTERM, which stop it quietly (status 0), as ``ft.run`` did."""
+    import asyncio
+    import signal
+    import threading
+
+    import uvicorn
+
+    level = os.environ.get("FLET_LOG_LEVEL", "").strip().upper()  # what ft.run made of it
+    if level and isinstance(logging.getLevelName(level), int):
+        logging.basicConfig(level=logging.getLevelName(level))
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws="websockets-sansio",
+        server_header=False,
+        timeout_graceful_shutdown=5,
+    )
+    server = uvicorn.Server(config)
+
+    def stop(signum: int, frame: Any) -> None:
+        # Uvicorn puts its own handler in place while it serves, and calls this one again once
+        # it has stopped; before that, it must not start.
+        server.should_exit = True
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)} if main_thread else {}
+    try:
+        asyncio.run(server.serve())
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

@@ -1,0 +1,249 @@
+"""What the web server answers, and to whom: an ASGI middleware around Flet's app.
+
+* **Host**: a request is answered only when its ``Host`` header names this server: ``localhost``,
+  ``127.0.0.1``, ``::1``, an IP address of this machine (the LAN address ``scorekeeper web``
+  prints among them), the ``--host`` it listens on and the names given with ``--allow-host`` --
+  with the port it listens on. Anything else gets ``400`` and a line of text: a web page whose
+  name an attacker points at this machine (DNS rebinding) cannot talk to the app. An IP address
+  cannot be rebound, so every address of the machine is accepted (a phone reaches it by
+  whichever interface it shares with it).
+* **Origin**: a WebSocket handshake (the app's live connection) whose ``Origin`` is present and
+  is not ``http://<one of those hosts>:<port>`` is refused (``403``): another site's page, open
+  in a browser at the table, cannot drive the app.
+* **Paths**: FastAPI's ``/docs``, ``/redoc`` and ``/openapi.json`` (and Flet's unused OAuth
+  callback) answer ``404``.
+* **Headers** on every HTTP response: ``Content-Security-Policy`` (see :func:`csp`),
+  ``X-Frame-Options: DENY``, ``X-Content-Type-Options: nosniff``, ``Referrer-Policy:
+  no-referrer``; Flet's ``Access-Control-Allow-Origin: *`` is taken off (the app reads only
+  its own origin).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import ipaddress
+import re
+import socket
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any
+
+from scorekeeper.errors import ScorekeeperError
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: the names every server answers to (it is always reachable from this machine)
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+
+#: paths of the framework, not of the app: FastAPI's API docs (their pages load scripts from a
+#: CDN) and Flet's OAuth callback (the app signs nobody in)
+NOT_SERVED = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json", "/oauth_callback"})
+
+FIXED_HEADERS = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+)
+_DROPPED = {b"access-control-allow-origin", b"content-security-policy", *(name for name, _ in FIXED_HEADERS)}
+
+_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+_NAME = re.compile(rf"{_LABEL}(?:\.{_LABEL})*")
+_HOST_PORT = re.compile(r"(?:\[(?P<v6>[0-9a-f:.]+)\]|(?P<name>[^:\[\]]+))(?::(?P<port>[0-9]{1,5}))?")
+_SCRIPT = re.compile(rb"<script\b(?P<attrs>[^>]*)>(?P<body>.*?)</script\s*>", re.I | re.S)
+_SRC = re.compile(rb"\ssrc\s*=", re.I)
+
+
+def host_name(value: str) -> str:
+    """``value`` (a host name or an IP address, as given to ``--allow-host`` or ``--host``) in
+    the form requests are compared with: lower case, an IP address in its short form.
+    Raises ScorekeeperError for anything else (a port, a scheme, a path ...)."""
+    text = value.strip().lower()
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    ip = _ip(text)
+    if ip is not None:
+        return ip
+    if len(text) <= 253 and _NAME.fullmatch(text):
+        return text
+    raise ScorekeeperError(f"not a host name or an IP address: {value!r} (give the name alone, e.g. table.local)")
+
+
+def _ip(text: str) -> str | None:
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return str(ip)
+
+
+def _own_address(ip: str) -> bool:
+    """True where ``ip`` is an address of one of this machine's interfaces (a socket can be
+    bound to it); never for the wildcard, multicast or broadcast addresses."""
+    addr = ipaddress.ip_address(ip)
+    if addr.is_unspecified or addr.is_multicast or ip == "255.255.255.255":
+        return False
+    family = socket.AF_INET6 if addr.version == 6 else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.bind((ip, 0))
+    except OSError:
+        return False
+    return True
+
+
+def inline_script_hashes(html: bytes) -> list[str]:
+    """CSP sources (``'sha256-...'``) of the inline ``<script>`` elements of ``html``, hashed
+    as the browser hashes them (the text as parsed: line ends made ``\\n``)."""
+    out = []
+    for m in _SCRIPT.finditer(html):
+        if _SRC.search(m["attrs"]):
+            continue
+        text = m["body"].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        out.append("'sha256-" + base64.b64encode(hashlib.sha256(text).digest()).decode() + "'")
+    return out
+
+
+def csp(script_hashes: Iterable[str], ws_host: str | None) -> str:
+    """The Content-Security-Policy of every response (the reasons are in docs/security.md):
+    everything from the app's own origin, nothing from anywhere else. ``script_hashes``: the
+    inline scripts of Flet's ``index.html``; ``ws_host``: ``host:port`` of the request, for
+    the app's WebSocket (browsers that do not count ``ws:`` as ``'self'``)."""
+    connect = "'self'" + (f" ws://{ws_host}" if ws_host else "")
+    return "; ".join(
+        [
+            "default-src 'self'",
+            " ".join(["script-src 'self' 'wasm-unsafe-eval'", *script_hashes]),
+            "worker-src 'self' blob:",
+            "style-src 'self' 'unsafe-inline'",
+            "img-src 'self' data: blob:",
+            f"connect-src {connect}",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    )
+
+
+class Guard:
+    """ASGI middleware: see the module's docstring. ``hosts``: the names and addresses the
+    server answers to besides :data:`LOOPBACK` and the machine's own addresses; ``port``:
+    the port it listens on."""
+
+    def __init__(self, app: ASGIApp, *, hosts: Iterable[str] = (), port: int) -> None:
+        self.app = app
+        self.port = port
+        self.names = frozenset(host_name(h) for h in (*LOOPBACK, *hosts) if h not in ("0.0.0.0", "::", ""))
+        self._own: set[str] = set()  # addresses found to be this machine's
+        self._hashes: list[str] = []  # of the inline scripts of the HTML pages served so far
+
+    # ------------------------------------------------------------------ checks
+    def _known(self, name: str) -> bool:
+        if name in self.names or name in self._own:
+            return True
+        if _ip(name) is not None and _own_address(name):
+            if len(self._own) < 64:  # a machine has a few (but on Linux all of 127/8 binds)
+                self._own.add(name)
+            return True
+        return False
+
+    def host_ok(self, value: str | None, default_port: int = 80) -> bool:
+        """True where ``value`` (a ``Host`` header, or the host part of an origin) names this
+        server and its port."""
+        m = _HOST_PORT.fullmatch((value or "").strip().lower())
+        if m is None:
+            return False
+        port = int(m["port"]) if m["port"] else default_port
+        if port != self.port:
+            return False
+        if m["v6"] is not None:
+            name = _ip(m["v6"])
+            if name is None or ":" not in m["v6"]:
+                return False
+        else:
+            name = m["name"].rstrip(".") if _ip(m["name"]) is None else _ip(m["name"])
+        return name is not None and self._known(name)
+
+    def origin_ok(self, origin: str) -> bool:
+        """True where ``origin`` (an ``Origin`` header) is this server's own: ``http://`` and a
+        host and port :meth:`host_ok` accepts."""
+        scheme, sep, rest = origin.strip().partition("://")
+        return sep == "://" and scheme.lower() == "http" and "/" not in rest and self.host_ok(rest)
+
+    # ------------------------------------------------------------------ ASGI
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await self._http(scope, receive, send)
+        elif scope["type"] == "websocket":
+            origin = _header(scope, b"origin")
+            if not self.host_ok(_header(scope, b"host")) or (origin is not None and not self.origin_ok(origin)):
+                await receive()  # websocket.connect
+                await send({"type": "websocket.close", "code": 1008})  # before accept: HTTP 403
+                return
+            await self.app(scope, receive, send)
+        else:  # lifespan
+            await self.app(scope, receive, send)
+
+    def _headers(self, host: str | None) -> list[tuple[bytes, bytes]]:
+        ws_host = host.strip().lower() if host and "[" not in host else None  # CSP sources have no IPv6 literal
+        return [*FIXED_HEADERS, (b"content-security-policy", csp(self._hashes, ws_host).encode())]
+
+    async def _plain(self, send: Send, status: int, text: str, host: str | None) -> None:
+        body = text.encode()
+        headers = [
+            (b"content-type", b"text/plain; charset=utf-8"),
+            (b"content-length", str(len(body)).encode()),
+            *self._headers(host),
+        ]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        host = _header(scope, b"host")
+        if not self.host_ok(host):
+            text = "unknown host: open the address 'scorekeeper web' printed (or serve with --allow-host NAME)\n"
+            await self._plain(send, 400, text, None)
+            return
+        if scope["path"] in NOT_SERVED or scope["path"].startswith("/docs/"):
+            await self._plain(send, 404, "not found\n", host)
+            return
+
+        held: Message | None = None  # the start of an HTML page, sent with its body
+        chunks: list[bytes] = []
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal held
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in _DROPPED]
+                message = {**message, "headers": headers}
+                ctype = next((v for k, v in headers if k.lower() == b"content-type"), b"")
+                if message["status"] == 200 and ctype.startswith(b"text/html"):
+                    held = message
+                    return
+                message["headers"] = headers + self._headers(host)
+            elif message["type"] == "http.response.body" and held is not None:
+                chunks.append(message.get("body", b""))
+                if message.get("more_body", False):
+                    return
+                body = b"".join(chunks)
+                self._hashes += [h for h in inline_script_hashes(body) if h not in self._hashes]
+                await send({**held, "headers": held["headers"] + self._headers(host)})
+                held = None
+                message = {"type": "http.response.body", "body": body}
+            await send(message)
+
+        extensions = {k: v for k, v in (scope.get("extensions") or {}).items() if k != "http.response.pathsend"}
+        await self.app({**scope, "extensions": extensions}, receive, guarded_send)  # bodies as bytes: see HTML
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for k, v in scope.get("headers", []):
+        if k.lower() == name:
+            return str(v.decode("latin-1"))
+    return None
