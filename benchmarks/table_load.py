@@ -115,11 +115,14 @@ GOAL_P95_MS = 250.0
 GOAL_SESSIONS = 12
 PHONES = 4  # browser contexts (sessions) per table
 PLAYERS = ui_latency.PLAYERS  # ("Ann", "Ben")
-TARGET = 10000  # a match that does not end during the run
+TARGET = 9999  # the largest the engine takes: a match that does not end during the run
 SESSION_TIMEOUT = 10  # FLET_SESSION_TIMEOUT for the server (seconds)
 SWEEP_EVERY = 10  # Flet's FletAppManager looks for expired sessions this often (flet_app_manager.py)
 CDN_REQUEST = "rive_native"
-CDN_ERROR = "Failed to load resource: net::ERR_NAME_NOT_RESOLVED"
+CDN_ERRORS = (  # the CDN script refused: by the server's CSP, or (no CSP) by the host resolver rules
+    "Failed to load resource: net::ERR_NAME_NOT_RESOLVED",
+    "Content Security Policy",
+)
 BY = "the host"  # how the other phones name the tapping one (a loopback page, no seat)
 
 # Installed in every page before Flet's scripts run.  ``__tlArm(want)`` starts one
@@ -892,9 +895,10 @@ def main(argv=None) -> int:
         )
     errs = server_errors(log)
     # Flet 1.0.5's wasm build always asks a CDN for rive_native.js (see harness.external_requests);
-    # the browser is made to fail it at once, which the console reports: known, harmless.
-    cdn = bool(external) and all(CDN_REQUEST in u for u in external)
-    known = [e for e in errors if cdn and e == CDN_ERROR]
+    # the server's CSP refuses it (the browser would fail it anyway), which the console
+    # reports: known, harmless.
+    cdn = not external or all(CDN_REQUEST in u for u in external)
+    known = [e for e in errors if cdn and any(k in e for k in CDN_ERRORS) and (CDN_REQUEST in e or "ERR_NAME" in e)]
     errors = [e for e in errors if e not in known]
     failed = [f for tb in tables for f in tb.failed if CDN_REQUEST not in f]
     if errors or errs or problems or failed:
@@ -913,7 +917,9 @@ def main(argv=None) -> int:
             "no error in the server's log or the browsers' consoles)"
         )
     if known:
-        print(f"  (known, harmless: {len(known)}x {CDN_ERROR!r}, Flet's wasm build asking a CDN for rive_native.js)")
+        print(
+            f"  (known, harmless: {len(known)}x the CDN script refused, Flet's wasm build asking a CDN for rive_native.js)"
+        )
     print(f"total time {time.perf_counter() - began:.0f} s; load average now {ui_latency._load()}")
 
     a, b = fa["others"], fb["others"]

@@ -16,7 +16,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from scorekeeper import __version__
-from scorekeeper.errors import RecordFormatError, ScorekeeperError
+from scorekeeper.boundary import shown
+from scorekeeper.errors import ScorekeeperError, one_line
 
 if TYPE_CHECKING:
     from scorekeeper.store import Store
@@ -114,36 +115,18 @@ def parse_points(text: str) -> list[int]:
     out: list[int] = []
     for i, part in enumerate(text.split(","), 1):
         part = part.strip()
-        if not re.fullmatch(r"[+-]?\d{1,9}", part):
-            raise ScorekeeperError(f"--points: event {i}: {part!r} is not a whole number of points")
+        if not re.fullmatch(r"[+-]?[0-9]{1,9}", part):
+            raise ScorekeeperError(f"--points: event {i}: {shown(part)} is not a whole number of points")
         out.append(int(part))
     return out
 
 
 def read_json(path: str) -> Any:
-    """Read a JSON record from a path or ``-``; any failure is a RecordFormatError."""
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as f:
-                data = f.read()
-    except FileNotFoundError:
-        raise RecordFormatError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise RecordFormatError(f"{path}: is a directory, not a record") from None
-    except OSError as e:
-        raise RecordFormatError(f"{path}: cannot be read ({e.strerror or e})") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise RecordFormatError(f"{path}: not UTF-8 text (byte {e.start})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordFormatError(f"{path}: not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
-    except RecursionError:
-        raise RecordFormatError(f"{path}: JSON nested too deeply") from None
+    """Read a JSON record from a path or ``-`` through the one door for records from
+    outside (:mod:`scorekeeper.boundary`); any failure is a RecordFormatError."""
+    from scorekeeper import boundary
+
+    return boundary.read_path(path)
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -173,6 +156,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     record = read_json(args.record)
     with _store(args) as store:
         mid = store.import_record(record)
+        problems = list(store.problems)
+    _warn(problems)
     print(mid)
     return 0
 
@@ -188,8 +173,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     with _store(args, read_only=True) as store:
         rows = store.list(limit=None)
         problems = list(store.problems)
-    for p in problems:
-        print(f"warning: {p}", file=sys.stderr)
+    _warn(problems)
     if args.json:
         json.dump(rows, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -197,15 +181,22 @@ def cmd_list(args: argparse.Namespace) -> int:
     if not rows:
         print("no matches stored")
         return 0
-    table = [("id", "game", "players", "started", "status", "scores")]
+    table: list[tuple[str, ...]] = [("id", "game", "players", "started", "status", "scores")]
     for r in rows:
         scores = ", ".join(f"{k} {v}" for k, v in r["scores"].items())
         status = r["status"] + (f" ({r['winner']})" if r.get("winner") else "")
-        table.append((r["id"], r["game"], ", ".join(r["players"]), str(r["started"])[:16], status, scores))
+        cells = (r["id"], r["game"], ", ".join(r["players"]), str(r["started"])[:16], status, scores)
+        table.append(tuple(one_line(str(cell)) for cell in cells))  # a name can hold no terminal escape
     widths = [max(len(row[c]) for row in table) for c in range(len(table[0]))]
     for row in table:
         print("  ".join(cell.ljust(widths[c]) for c, cell in enumerate(row)).rstrip())
     return 0
+
+
+def _warn(problems: list[str]) -> None:
+    """The store's notes on files it read around (a bad match file moved aside ...)."""
+    for p in problems:
+        print(f"warning: {one_line(p)}", file=sys.stderr)
 
 
 def cmd_tally(args: argparse.Namespace) -> int:
@@ -303,6 +294,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.db is not None and not args.db.strip():
+            raise ScorekeeperError("--db: give the database directory (an empty path would be the current directory)")
         command: Callable[[argparse.Namespace], int] = globals()[COMMANDS[args.command]]
         status = command(args)
         sys.stdout.flush()  # a reader gone away shows here, not in Python's flush at exit
@@ -317,13 +310,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         _quiet_stdout()
         return 0
     except OSError as e:
-        print(f"error: {e.filename or 'the database'}: {e.strerror or e}", file=sys.stderr)
+        print(f"error: {one_line(str(e.filename or 'the database'), 200)}: {e.strerror or e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
     except Exception as e:  # a bug of ours: still no traceback for the user
-        print(f"error: internal error ({type(e).__name__}: {e}); please report it", file=sys.stderr)
+        print(f"error: internal error ({type(e).__name__}: {one_line(str(e), 200)}); please report it", file=sys.stderr)
         return 70
     return 0
 

@@ -16,9 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper import registry
+from scorekeeper.boundary import name_problem, shown
 from scorekeeper.errors import RecordFormatError
 
 FORMAT = "scorekeeper/1"
+#: The most players a record may list (All Fours has up to six; nobody plays with more).
+MAX_PLAYERS = 12
+#: The longest player's or side's name.
+MAX_NAME = 40
 ENVELOPE_KEYS = ("format", "game", "players", "teams", "rules", "hands")
 METADATA_KEYS = ("id", "title", "started", "notes")
 
@@ -82,25 +87,29 @@ class Envelope:
             raise RecordFormatError(f"a record must be a JSON object, not {type_name(record)}")
         for key in record:
             if key not in ENVELOPE_KEYS and key not in METADATA_KEYS:
-                raise RecordFormatError(f"unknown key {key!r} in the record")
+                raise RecordFormatError(f"unknown key {shown(key)} in the record")
         fmt = record.get("format")
         if fmt != FORMAT:
-            raise RecordFormatError(f"format must be {FORMAT!r}, not {fmt!r}", field="format")
+            raise RecordFormatError(f"format must be {FORMAT!r}, not {shown(fmt)}", field="format")
         game = record.get("game")
         known = registry.ids()
         if not isinstance(game, str) or game not in known:
-            raise RecordFormatError(f"unknown game {game!r} (known: {', '.join(known)})", field="game")
+            raise RecordFormatError(f"unknown game {shown(game)} (known: {', '.join(known)})", field="game")
         players = record.get("players")
         if not isinstance(players, list):
             raise RecordFormatError(f"must be a list of names, not {type_name(players)}", field="players")
         if len(players) < 2:
             raise RecordFormatError("a match needs at least 2 players", field="players")
+        if len(players) > MAX_PLAYERS:
+            raise RecordFormatError(f"a match has at most {MAX_PLAYERS} players, not {len(players)}", field="players")
+        seen: set[str] = set()
         for p in players:
-            if not isinstance(p, str) or not p.strip():
-                raise RecordFormatError(f"a player's name must be a non-empty string, not {p!r}", field="players")
-        if len(set(players)) != len(players):
-            dup = next(p for p in players if players.count(p) > 1)
-            raise RecordFormatError(f"{dup!r} is listed twice", field="players")
+            problem = name_problem(p, limit=MAX_NAME)
+            if problem:
+                raise RecordFormatError(problem, field="players")
+            if p in seen:
+                raise RecordFormatError(f"{shown(p)} is listed twice", field="players")
+            seen.add(p)
         players_t = tuple(players)
 
         teams = record.get("teams")
@@ -115,13 +124,14 @@ class Envelope:
             side_by_player: dict[str, int] = {}
             teams_t = {}
             for s, (name, members) in enumerate(teams.items()):
-                if not name.strip():
-                    raise RecordFormatError("a side's name must not be empty", field="teams")
+                problem = name_problem(name, "a side's name", limit=MAX_NAME)
+                if problem:
+                    raise RecordFormatError(problem, field="teams")
                 if not isinstance(members, list) or not members:
                     raise RecordFormatError(f"side {name!r} must list its players", field="teams")
                 for m in members:
-                    if m not in players_t:
-                        raise RecordFormatError(f"side {name!r} names {m!r}, who is not a player", field="teams")
+                    if not isinstance(m, str) or m not in seen:
+                        raise RecordFormatError(f"side {name!r} names {shown(m)}, who is not a player", field="teams")
                     if m in side_by_player:
                         raise RecordFormatError(f"{m!r} is in more than one side", field="teams")
                     side_by_player[m] = s

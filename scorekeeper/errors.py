@@ -31,6 +31,50 @@ class Where(TypedDict, total=False):
     field: str | None
 
 
+def one_line(text: str, limit: int | None = None) -> str:
+    """``text`` with every control character (a newline, a terminal escape) written as an
+    escape, so that printing it makes one line and changes nothing on the terminal; cut
+    to ``limit`` characters when given.
+
+    >>> one_line("Ann\\nerror: forged"), one_line("\\x1b[31mred")
+    ('Ann\\\\nerror: forged', '\\\\x1b[31mred')
+    """
+    if text.isprintable():
+        out = text
+    else:
+        out = "".join(c if c.isprintable() or c == " " else _escape(c) for c in text)
+    if limit is not None and len(out) > limit:
+        out = out[: limit - 1] + "…"
+    return out
+
+
+def _escape(c: str) -> str:
+    code = ord(c)
+    if c == "\n":
+        return "\\n"
+    if c == "\t":
+        return "\\t"
+    if c == "\r":
+        return "\\r"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def internal_error(e: BaseException) -> str:
+    """What a user is told of a bug of ours (an exception that is not a ScorekeeperError):
+    one line, nothing changed, please report it.
+
+    >>> internal_error(KeyError("x"))
+    "not imported: internal error (KeyError: 'x'); nothing was changed, please report it"
+    """
+    return f"not imported: internal error ({type(e).__name__}: {one_line(str(e), 200)}); nothing was changed, please report it"
+
+
+#: The longest message an error carries (what it echoes of a value is cut shorter still).
+MAX_MESSAGE = 500
+
+
 class ScorekeeperError(ValueError):
     """Base of every error caused by bad input (a record, an entry, a rule)."""
 
@@ -42,6 +86,7 @@ class ScorekeeperError(ValueError):
         turn: int | None = None,
         field: str | None = None,
     ) -> None:
+        reason = one_line(reason, MAX_MESSAGE)  # one line on any terminal, whatever it echoes
         super().__init__(reason)
         self.reason = reason
         self.hand = hand

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from scorekeeper.boundary import shown
 from scorekeeper.errors import RecordFormatError
 
 if TYPE_CHECKING:
@@ -196,7 +197,7 @@ def ids() -> tuple[str, ...]:
 def get(game_id: Any) -> Game:
     """The game whose record ``"game"`` is ``game_id``; an unknown one is a RecordFormatError."""
     if not isinstance(game_id, str) or game_id not in _table:
-        raise RecordFormatError(f"unknown game {game_id!r} (known: {', '.join(_table)})", field="game")
+        raise RecordFormatError(f"unknown game {shown(game_id)} (known: {', '.join(_table)})", field="game")
     game = _loaded.get(game_id)
     if game is None:
         game = importlib.import_module(_table[game_id].engine).GAME
@@ -222,9 +223,10 @@ def games() -> list[Game]:
     return [get(i) for i in _table]
 
 
-def ui_module(game_id: str) -> str | None:
-    """The module of the game's screens, or None when the game has none."""
-    reg = _table.get(game_id)
+def ui_module(game_id: Any) -> str | None:
+    """The module of the game's screens, or None when the game has none (or ``game_id``
+    is no game's id: whatever a stored record says)."""
+    reg = _table.get(game_id) if isinstance(game_id, str) else None
     return None if reg is None else reg.ui
 
 

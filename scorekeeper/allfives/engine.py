@@ -28,14 +28,14 @@ Play(tile=Tile(2, 2), on=Tile(3, 2), draw=0, claim=None, muggins=None, player=No
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, NoReturn, overload
 
 from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
 from scorekeeper.allfives.layout import Layout
 from scorekeeper.allfives.rules import Rules, worth
-from scorekeeper.dominoes.tiles import Tile, tiles_of_set
+from scorekeeper.dominoes.tiles import Tile, short, tiles_of_set
 from scorekeeper.envelope import Envelope, new_record
 from scorekeeper.errors import (
     AmbiguousPlacementError,
@@ -55,6 +55,13 @@ from scorekeeper.errors import (
 )
 
 GAME_ID = "all-fives"
+#: The most points a play may claim (a count with a double-twelve set is far below it).
+MAX_CLAIM = 9_999
+
+
+def shown_name(value: object) -> str:
+    """A name as given, for a message: as it is when short, else cut (see :func:`short`)."""
+    return value if isinstance(value, str) and len(value) <= 40 else short(value)
 
 
 def round5(x: int | Fraction) -> int:
@@ -86,6 +93,11 @@ class Setup:
     side_of: tuple[int, ...]
     rules: Rules
     envelope: Envelope | None = None
+    #: Each player's seat by name (every check of a name is one look-up).
+    seat: Mapping[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seat", {p: i for i, p in enumerate(self.players)})
 
     @classmethod
     def of(cls, record: Any) -> Setup:
@@ -429,22 +441,22 @@ class Match:
         if name is not None:
             expected = self.setup.players[h.next_player]
             if name != expected:
-                if name not in self.setup.players:
-                    raise WrongPlayerError(f"{name!r} is not a player", hand=h.number, turn=len(h.turns) + 1)
+                if not isinstance(name, str) or name not in self.setup.seat:
+                    raise WrongPlayerError(f"{short(name)} is not a player", hand=h.number, turn=len(h.turns) + 1)
                 raise WrongPlayerError(f"it is {expected}'s turn, not {name}'s", hand=h.number, turn=len(h.turns) + 1)
 
     def _check_draw(self, h: Hand, draw: int) -> None:
         if draw:
             if type(draw) is not int or draw < 0:
                 raise IllegalDrawError(
-                    f"draw must be a whole number of tiles, not {draw!r}", hand=h.number, turn=len(h.turns) + 1
+                    f"draw must be a whole number of tiles, not {short(draw)}", hand=h.number, turn=len(h.turns) + 1
                 )
             can = h.boneyard - self.rules.boneyard_reserve
             if draw > can:
                 reserve = self.rules.boneyard_reserve
                 detail = f"{h.boneyard} in the boneyard" + (f", {reserve} kept in reserve" if reserve else "")
                 raise IllegalDrawError(
-                    f"{self.setup.players[h.next_player]} cannot draw {draw}: only {can} can be drawn ({detail})",
+                    f"{self.setup.players[h.next_player]} cannot draw {short(draw)}: only {can} can be drawn ({detail})",
                     hand=h.number,
                     turn=len(h.turns) + 1,
                 )
@@ -465,9 +477,11 @@ class Match:
             self._bad_tile(h, tile)
         claim = ev.claim
         caller = None
-        if claim is not None and (type(claim) is not int or claim < 0):
+        if claim is not None and (type(claim) is not int or not 0 <= claim <= MAX_CLAIM):
             raise ClaimError(
-                f"a claim must be a whole number of points, not {claim!r}", hand=h.number, turn=len(turns) + 1
+                f"a claim must be a whole number of points from 0 to {MAX_CLAIM:,}, not {short(claim)}",
+                hand=h.number,
+                turn=len(turns) + 1,
             )
         p = h.next_player
         if ev.muggins is not None:
@@ -563,9 +577,9 @@ class Match:
         players = self.setup.players
         if self.rules.claims != "muggins":
             raise ClaimError('"muggins" is only used with the rule claims: "muggins"', hand=h.number, turn=turn_no)
-        if name not in players:
-            raise ClaimError(f"muggins caller {name!r} is not a player", hand=h.number, turn=turn_no)
-        caller = players.index(name)
+        caller = self.setup.seat.get(name) if isinstance(name, str) else None
+        if caller is None:
+            raise ClaimError(f"muggins caller {short(name)} is not a player", hand=h.number, turn=turn_no)
         if self.setup.side_of[caller] == self.setup.side_of[p]:
             raise ClaimError(
                 f"{name} cannot call muggins on {players[p]}: they are on the same side", hand=h.number, turn=turn_no
@@ -639,7 +653,7 @@ class Match:
                 leader_i = default
             elif leader != players[default]:
                 raise LeaderError(
-                    f"{players[default]} dominoed hand {number - 1} and leads, not {leader}",
+                    f"{players[default]} dominoed hand {number - 1} and leads, not {shown_name(leader)}",
                     hand=number,
                     field="leader",
                 )
@@ -649,9 +663,10 @@ class Match:
             if leader is None:
                 why = "for the first hand" if prev is None else "after a blocked hand"
                 raise LeaderError(f"a leader is required {why}", hand=number, field="leader")
-            if leader not in players:
-                raise LeaderError(f"{leader!r} is not a player", hand=number, field="leader")
-            leader_i = players.index(leader)
+            seat = self.setup.seat.get(leader) if isinstance(leader, str) else None
+            if seat is None:
+                raise LeaderError(f"{short(leader)} is not a player", hand=number, field="leader")
+            leader_i = seat
         self._open_hand = hand = Hand(number, leader_i, self.setup, tuple(self.scores), len(self.events))
         self.hands.append(hand)
         return None
@@ -670,8 +685,8 @@ class Match:
             raise RemainingError("the hand has already been settled", **where)
         given: dict[str, tuple[Tile, ...] | int] = {}
         for name, left in ev.remaining:
-            if name not in players:
-                raise RemainingError(f"{name!r} is not a player", **where)
+            if not isinstance(name, str) or name not in self.setup.seat:
+                raise RemainingError(f"{short(name)} is not a player", **where)
             if name in given:
                 raise RemainingError(f"{name} is listed twice", **where)
             given[name] = left
@@ -691,12 +706,12 @@ class Match:
             elif type(value) is int:
                 if not 0 <= value <= held * 2 * highest:
                     raise RemainingError(
-                        f"{name} cannot hold {value} pips in {held} tile{'s' if held != 1 else ''} (0 to {held * 2 * highest})",
+                        f"{name} cannot hold {short(value)} pips in {held} tile{'s' if held != 1 else ''} (0 to {held * 2 * highest})",
                         **where,
                     )
                 pips.append(value)
             elif not isinstance(value, tuple):
-                raise RemainingError(f"{name}: give a list of tiles or a pip total, not {value!r}", **where)
+                raise RemainingError(f"{name}: give a list of tiles or a pip total, not {short(value)}", **where)
             elif len(value) != held:
                 raise RemainingError(
                     f"{name} holds {held} tile{'s' if held != 1 else ''} but {len(value)} are listed", **where

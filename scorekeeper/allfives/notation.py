@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from scorekeeper.allfives.engine import Turn
+from scorekeeper.dominoes.tiles import short
 
 __all__ = ["parse_turn_text", "turn_text"]
 
@@ -32,10 +33,13 @@ def turn_text(t: Turn) -> str:
     return " ".join(bits)
 
 
+# ASCII digits only (``\d`` takes "٣" and "３", and int() reads them), and at most four of
+# them: a draw or a claim of more is refused by the engine anyway
 _TEXT_RE = re.compile(
-    r"^(?:\+(?P<draw>\d+)\s+)?(?:(?P<pass>pass)|(?P<tile>\d{1,2}-\d{1,2})(?:\s+on\s+(?P<on>\d{1,2}-\d{1,2}))?"
-    r"(?:\s+claim\s+(?P<claim>\d+))?(?:\s+muggins\s+(?P<muggins>\S.*))?)$",
-    re.IGNORECASE,
+    r"(?:\+(?P<draw>[0-9]{1,4})\s+)?(?:(?P<pass>pass)|(?P<tile>[0-9]{1,2}-[0-9]{1,2})"
+    r"(?:\s+on\s+(?P<on>[0-9]{1,2}-[0-9]{1,2}))?"
+    r"(?:\s+claim\s+(?P<claim>[0-9]{1,4}))?(?:\s+muggins\s+(?P<muggins>\S.*))?)",
+    re.IGNORECASE | re.ASCII,
 )
 
 
@@ -51,9 +55,9 @@ def parse_turn_text(text: str) -> dict[str, Any]:
     ...
     ValueError: cannot read '5 on 3': write e.g. 5-3 on 5-5, +2 5-3, pass or +3 pass
     """
-    m = _TEXT_RE.match(" ".join(text.split()))
+    m = _TEXT_RE.fullmatch(" ".join(text.split()))
     if not m:
-        raise ValueError(f"cannot read {text!r}: write e.g. 5-3 on 5-5, +2 5-3, pass or +3 pass")
+        raise ValueError(f"cannot read {short(text)}: write e.g. 5-3 on 5-5, +2 5-3, pass or +3 pass")
     entry: dict[str, Any] = {}
     if m["draw"]:
         entry["draw"] = int(m["draw"])

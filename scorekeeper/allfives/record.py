@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Unpack
 
-from scorekeeper.allfives.engine import Hand, Match, Setup, Turn
+from scorekeeper.allfives.engine import MAX_CLAIM, Hand, Match, Setup, Turn, shown_name
 from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
-from scorekeeper.dominoes.tiles import Tile
+from scorekeeper.dominoes.tiles import Tile, short
 from scorekeeper.envelope import FORMAT, METADATA_KEYS, type_name
 from scorekeeper.errors import RecordFormatError, RemainingError, ScorekeeperError, Where
 
@@ -44,16 +44,16 @@ def parse_turn(entry: Any, highest: int, hand: int, turn: int) -> Play | Pass:
         raise RecordFormatError(f"a turn must be an object, not {type_name(entry)}", **where)
     for key in entry:
         if key not in TURN_KEYS:
-            raise RecordFormatError(f"unknown key {key!r} in a turn (known: {', '.join(TURN_KEYS)})", **where)
+            raise RecordFormatError(f"unknown key {short(key)} in a turn (known: {', '.join(TURN_KEYS)})", **where)
     player = entry.get("player")
     if "player" in entry and not isinstance(player, str):
         raise RecordFormatError(f"player must be a name, not {type_name(player)}", **where)
     draw = entry.get("draw", 0)
     if "draw" in entry and (type(draw) is not int or draw < 1):
-        raise RecordFormatError(f"draw must be a whole number of tiles, at least 1, not {draw!r}", **where)
+        raise RecordFormatError(f"draw must be a whole number of tiles, at least 1, not {short(draw)}", **where)
     if "pass" in entry:
         if entry["pass"] is not True:
-            raise RecordFormatError(f"pass must be true, not {entry['pass']!r}", **where)
+            raise RecordFormatError(f"pass must be true, not {short(entry['pass'])}", **where)
         for key in ("play", "on", "claim", "muggins"):
             if key in entry:
                 raise RecordFormatError(f"a pass cannot have {key!r}", **where)
@@ -65,8 +65,10 @@ def parse_turn(entry: Any, highest: int, hand: int, turn: int) -> Play | Pass:
     if on is not None:
         on = _tile(on, highest, "on", **where)
     claim = entry.get("claim")
-    if "claim" in entry and (type(claim) is not int or claim < 0):
-        raise RecordFormatError(f"claim must be a whole number of points, not {claim!r}", **where)
+    if "claim" in entry and (type(claim) is not int or not 0 <= claim <= MAX_CLAIM):
+        raise RecordFormatError(
+            f"claim must be a whole number of points from 0 to {MAX_CLAIM:,}, not {short(claim)}", **where
+        )
     muggins = entry.get("muggins")
     if "muggins" in entry and not isinstance(muggins, str):
         raise RecordFormatError(f"muggins must name a player, not {type_name(muggins)}", **where)
@@ -90,9 +92,11 @@ def parse_remaining(value: Any, highest: int, hand: int) -> Settle:
         if type(held) is int:
             pairs.append((name, held))
         elif isinstance(held, list):
-            pairs.append((name, tuple(_tile(t, highest, name, **where) for t in held)))
+            pairs.append((name, tuple(_tile(t, highest, shown_name(name), **where) for t in held)))
         else:
-            raise RecordFormatError(f"{name}: give a list of tiles or a pip total, not {type_name(held)}", **where)
+            raise RecordFormatError(
+                f"{shown_name(name)}: give a list of tiles or a pip total, not {type_name(held)}", **where
+            )
     return Settle(tuple(pairs))
 
 
@@ -107,7 +111,7 @@ def iter_events(record: dict[str, Any], setup: Setup) -> Iterator[Event]:
             raise RecordFormatError(f"a hand must be an object, not {type_name(hand)}", hand=h)
         for key in hand:
             if key not in HAND_KEYS:
-                raise RecordFormatError(f"unknown key {key!r} in a hand (known: {', '.join(HAND_KEYS)})", hand=h)
+                raise RecordFormatError(f"unknown key {short(key)} in a hand (known: {', '.join(HAND_KEYS)})", hand=h)
         yield parse_leader(hand, h)
         turns = hand.get("turns", [])
         if not isinstance(turns, list):

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from scorekeeper.dominoes.tiles import set_size
+from scorekeeper.dominoes.tiles import set_size, short
 from scorekeeper.errors import RulesError
 
 T = TypeVar("T")
@@ -37,6 +37,9 @@ HAND_SIZE_PRESETS = {
     "holsey": {2: 7, 3: 7, 4: 5},
     "newsom-bourne": {2: 7, 3: 7, 4: 7, 5: 5},
 }
+
+#: The highest target a match may be played to (a bound on the work a record can ask for).
+MAX_TARGET = 9_999
 
 RULE_KEYS = (
     "set",
@@ -75,7 +78,7 @@ def _bad(key: str, reason: str) -> RulesError:
 
 def _int(key: str, value: Any) -> int:
     if type(value) is not int:  # bool is an int in Python; a rule value is not
-        raise _bad(key, f"must be a whole number, not {value!r}")
+        raise _bad(key, f"must be a whole number, not {short(value)}")
     return value
 
 
@@ -94,7 +97,7 @@ def _choice(key: str, value: object, choices: tuple[T, ...]) -> T:
         if type(value) is type(choice) and value == choice:
             return choice
     allowed = ", ".join(repr(c) for c in choices)
-    raise _bad(key, f"{value!r} is not one of {allowed}")
+    raise _bad(key, f"{short(value)} is not one of {allowed}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +139,9 @@ class Rules:
             raise RulesError(f"must be an object, not {type(given).__name__}", field="rules")
         for key in given:
             if key not in RULE_KEYS:
-                raise _bad(key, f"unknown rule (known: {', '.join(RULE_KEYS)})")
+                if isinstance(key, str) and len(key) <= 40:
+                    raise _bad(key, f"unknown rule (known: {', '.join(RULE_KEYS)})")
+                raise RulesError(f"unknown rule {short(key)} (known: {', '.join(RULE_KEYS)})", field="rules")
         g = given.get
         highest = _choice("set", g("set", 6), (6, 9, 12))
         spinner = _choice("spinner", g("spinner", "first-double"), SPINNER_POLICIES)
@@ -146,18 +151,22 @@ class Rules:
         claims = _choice("claims", g("claims", "check"), CLAIM_MODES)
         exact = g("exact_target", False)
         if type(exact) is not bool:
-            raise _bad("exact_target", f"must be true or false, not {exact!r}")
+            raise _bad("exact_target", f"must be true or false, not {short(exact)}")
         reserve = _choice("boneyard_reserve", g("boneyard_reserve", 0), (0, 1, 2))
 
         if "hand_size" in given:
             hand_size = _int("hand_size", given["hand_size"])
             if hand_size < 1:
-                raise _bad("hand_size", f"must be at least 1, not {hand_size}")
+                raise _bad("hand_size", f"must be at least 1, not {short(hand_size)}")
         elif players in DEFAULT_HAND_SIZE:
             hand_size = DEFAULT_HAND_SIZE[players]
         else:
             raise _bad("hand_size", f"has no default for {players} players: give it")
         tiles = set_size(highest)
+        if hand_size > tiles:
+            raise _bad(
+                "hand_size", f"{short(hand_size)} tiles each is more than the {tiles} tiles of a double-{highest} set"
+            )
         if players * hand_size > tiles:
             raise _bad(
                 "hand_size",
@@ -167,8 +176,8 @@ class Rules:
 
         if "target" in given:
             target = _int("target", given["target"])
-            if target < 1:
-                raise _bad("target", f"must be at least 1, not {target}")
+            if not 1 <= target <= MAX_TARGET:
+                raise _bad("target", f"must be from 1 to {MAX_TARGET:,}, not {short(target)}")
         else:
             target = default_target(players, scale)
 

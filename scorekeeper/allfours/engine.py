@@ -25,6 +25,9 @@ counts. :meth:`Match.pop` drops the last event.
 from __future__ import annotations
 
 import dataclasses
+import math
+import reprlib
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,6 +62,8 @@ from scorekeeper.errors import (
 
 __all__ = [
     "GAME_ID",
+    "MAX_POINTS",
+    "MAX_TARGET",
     "RULE_KEYS",
     "AllFoursError",
     "HandResult",
@@ -66,13 +71,52 @@ __all__ = [
     "Match",
     "Rules",
     "Setup",
+    "check_award_points",
+    "check_card_points",
     "check_player",
     "check_rank",
     "check_side",
+    "short",
 ]
 
 GAME_ID = "all-fours"
 RULE_KEYS = ("variant", "target")
+#: The highest target a match may be played to (a bound on the work a record can ask for).
+MAX_TARGET = 9_999
+#: The most points one award may give.
+MAX_POINTS = 9_999
+#: Card points per side cannot exceed the pack's 80.
+PACK_POINTS = 80
+#: Each rank is in the pack four times.
+SUITS = 4
+
+#: Longest echo of an input value in an error message (see :func:`short`).
+SHORT = 40
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 2
+_REPR.maxstring = _REPR.maxlong = _REPR.maxother = SHORT
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 6
+
+
+def short(value: object) -> str:
+    """``repr(value)`` for an error message, cut to at most 40 characters: a hostile
+    record can hold a huge string, list or number, and none of it is echoed whole.
+
+    >>> short("J"), short(["6", "J"]), short("x" * 100)
+    ("'J'", "['6', 'J']", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...")
+    >>> short(10**400)
+    'a number of 401 digits'
+    """
+    if type(value) is int and not -(10**SHORT) < value < 10**SHORT:
+        return f"a number of {math.floor(math.log10(abs(value))) + 1} digits"
+    if type(value) is str:
+        text = repr(value[:SHORT])
+    else:
+        try:
+            text = _REPR.repr(value)
+        except ValueError:  # a huge int inside a list (more than 4,300 digits have no repr)
+            text = "a value too long to write out"
+    return text if len(text) <= SHORT else text[: SHORT - 3] + "..."
 
 
 class AllFoursError(IllegalEntryError):
@@ -108,13 +152,15 @@ class Rules:
             raise RulesError(f"must be an object, not {type_name(rules)}", field="rules")
         for key in rules:
             if key not in RULE_KEYS:
-                raise RulesError(f"unknown rule {key!r} (All Fours rules: {', '.join(RULE_KEYS)})", field="rules")
+                raise RulesError(f"unknown rule {short(key)} (All Fours rules: {', '.join(RULE_KEYS)})", field="rules")
         variant = rules.get("variant", DEFAULT_VARIANT)
         if not isinstance(variant, str) or variant not in VARIANTS:  # (a list or an object cannot be looked up)
-            raise RulesError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})", field="rules.variant")
+            raise RulesError(f"unknown variant {short(variant)} (known: {', '.join(VARIANTS)})", field="rules.variant")
         target = rules.get("target", VARIANTS[variant].default_target(players))
-        if type(target) is not int or target < 1:
-            raise RulesError(f"must be a whole number of at least 1, not {target!r}", field="rules.target")
+        if type(target) is not int or not 1 <= target <= MAX_TARGET:  # (true is not 1, nor 7.0 a whole number)
+            raise RulesError(
+                f"must be a whole number from 1 to {MAX_TARGET:,}, not {short(target)}", field="rules.target"
+            )
         return cls(variant, target, dict(rules))
 
 
@@ -127,6 +173,13 @@ class Setup:
     side_of: tuple[int, ...]
     rules: Rules
     envelope: Envelope
+    #: Each player's seat and each side's index, by name (every check is one look-up).
+    seat: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    side_index: Mapping[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seat", {p: i for i, p in enumerate(self.players)})
+        object.__setattr__(self, "side_index", {s: i for i, s in enumerate(self.sides)})
 
     @classmethod
     def of(cls, record: Any) -> Setup:
@@ -135,7 +188,7 @@ class Setup:
         if env.game != GAME_ID:
             raise RecordFormatError(f"not an All Fours record (game {env.game!r})", field="game")
         n, sides = len(env.players), len(env.sides)
-        sizes = {sum(1 for s in env.side_of if s == i) for i in range(sides)}
+        sizes = set(Counter(env.side_of).values())  # one pass: a record may list thousands of players
         if sides not in (2, 3) or len(sizes) != 1 or sizes.pop() > 2:
             raise RecordFormatError(
                 f"All Fours is played by two or three sides: 2 or 3 players, or 4 or 6 in teams of two "
@@ -207,27 +260,65 @@ def check_player(setup: Setup, value: Any, number: int, what: str, *, null: bool
         return None
     if not isinstance(value, str):
         raise AllFoursError(f"must name a player, not {type_name(value)}", hand=number, field=what)
-    try:
-        return setup.players.index(value)
-    except ValueError:
+    seat = setup.seat.get(value)
+    if seat is None:
         raise AllFoursError(
-            f"{value!r} is not a player (players: {', '.join(setup.players)})", hand=number, field=what
-        ) from None
+            f"{short(value)} is not a player (players: {', '.join(setup.players)})", hand=number, field=what
+        )
+    return seat
 
 
 def check_side(setup: Setup, value: Any, number: int, what: str) -> int:
     """The index of the side ``value`` names; raises naming hand and field."""
-    if not isinstance(value, str) or value not in setup.sides:
-        raise AllFoursError(f"{value!r} is not a side (sides: {', '.join(setup.sides)})", hand=number, field=what)
-    return setup.sides.index(value)
+    index = setup.side_index.get(value) if isinstance(value, str) else None
+    if index is None:
+        raise AllFoursError(f"{short(value)} is not a side (sides: {', '.join(setup.sides)})", hand=number, field=what)
+    return index
 
 
 def check_rank(value: Any, number: int, what: str) -> str:
-    """A card's rank as a record writes it (``"j"`` is read as ``"J"``; the number 6 is refused)."""
-    rank = value.upper() if isinstance(value, str) else None
+    """A card's rank as a record writes it (``"j"`` is read as ``"J"``; the number 6 is refused).
+
+    >>> check_rank("j", 1, "turn_up")
+    'J'
+    >>> check_rank(6, 2, "turn_up")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.allfours.engine.AllFoursError: hand 2, turn_up: unknown rank 6 (ranks: 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A)
+    """
+    # a rank is a string exactly, of at most two characters: "１０" or "٣" is no rank
+    rank = value.upper() if isinstance(value, str) and len(value) <= 2 else None
     if rank not in RANKS:
-        raise AllFoursError(f"unknown rank {value!r} (ranks: {', '.join(RANKS)})", hand=number, field=what)
+        raise AllFoursError(f"unknown rank {short(value)} (ranks: {', '.join(RANKS)})", hand=number, field=what)
     return rank
+
+
+def check_card_points(side: Any, value: Any, number: int) -> int:
+    """A side's card points for Game: a whole number from 0 to 80 (the pack holds 80)."""
+    who = side if isinstance(side, str) and len(side) <= SHORT else short(side)
+    if type(value) is not int:  # true is not 1, nor 23.0 a whole number
+        raise AllFoursError(
+            f"card points of {who} must be a whole number, not {short(value)}", hand=number, field="game"
+        )
+    if value < 0:
+        raise AllFoursError(f"card points of {who} cannot be below 0 ({short(value)})", hand=number, field="game")
+    if value > PACK_POINTS:
+        raise AllFoursError(
+            f"card points of {who} cannot be above {PACK_POINTS}: the pack holds only {PACK_POINTS} "
+            f"(not {short(value)})",
+            hand=number,
+            field="game",
+        )
+    return value
+
+
+def check_award_points(value: Any, number: int, what: str) -> int:
+    """An award's points: a whole number from 0 to 9,999."""
+    if type(value) is not int or not 0 <= value <= MAX_POINTS:
+        raise AllFoursError(
+            f"award points must be a whole number from 0 to {MAX_POINTS:,}, not {short(value)}", hand=number, field=what
+        )
+    return value
 
 
 class _Won(Exception):
@@ -417,16 +508,22 @@ class Match:
                 )
         turn_up = by_key.get("turn_up")
         turned = turn_up.ranks if isinstance(turn_up, TurnUp) else ()
+        seen: Counter[str] = Counter()
         for r in turned:
-            check_rank(r, number, "turn_up")
+            rank = check_rank(r, number, "turn_up")
+            seen[rank] += 1
+            if seen[rank] > SUITS:  # the pack holds four of each rank
+                raise AllFoursError(f"more than four cards of rank {rank} turned up", hand=number, field="turn_up")
         if turned and variant.pitched:
             raise AllFoursError(
                 f"{variant.title}: trump is pitched, no card is turned up", hand=number, field="turn_up"
             )
         beg_fact = by_key.get("beg")
-        beg = beg_fact.answer if isinstance(beg_fact, Beg) else None
+        beg: Any = beg_fact.answer if isinstance(beg_fact, Beg) else None
         if beg not in BEGS:
-            raise AllFoursError(f'beg must be null, "stand", "give" or "run", not {beg!r}', hand=number, field="beg")
+            raise AllFoursError(
+                f'beg must be null, "stand", "give" or "run", not {short(beg)}', hand=number, field="beg"
+            )
         if beg is not None and variant.pitched:
             raise AllFoursError(f"{variant.title}: trump is pitched, nobody begs", hand=number, field="beg")
         if beg == "give":
@@ -454,23 +551,23 @@ class Match:
         return self._credit(hand, by_key, penalties)
 
     def _check_penalty(self, p: Penalty, number: int, where: str) -> None:
-        if p.type not in PENALTY_KEYS:
+        if not isinstance(p, Penalty) or not isinstance(p.type, str) or p.type not in PENALTY_KEYS:
             raise AllFoursError(
-                f"a penalty is an object with type {', '.join(PENALTY_KEYS)}, not {p.to_json()!r}"[:200],
+                f"a penalty is an object with type {', '.join(PENALTY_KEYS)}, not {short(getattr(p, 'type', p))}",
                 hand=number,
                 field=where,
             )
         kind = p.type
         if kind in ("revoke", "peek"):
             self._player(p.by, number, f"{where}.by")
+        if p.honour is not None and (kind != "revoke" or type(p.honour) is not bool):
+            raise AllFoursError("honour must be true or false (on a revoke)", hand=number, field=f"{where}.honour")
         if kind == "award":
             self._side(p.side, number, f"{where}.side")
-            pts = p.points
-            if type(pts) is not int or pts < 0:
+            check_award_points(p.points, number, f"{where}.points")
+            if p.reason is not None and not isinstance(p.reason, str):
                 raise AllFoursError(
-                    f"award points must be a whole number of at least 0, not {pts!r}",
-                    hand=number,
-                    field=f"{where}.points",
+                    f"reason must be a string, not {type_name(p.reason)}", hand=number, field=f"{where}.reason"
                 )
 
     def _check_give(self, dealer: int, number: int, before: tuple[int, ...]) -> None:
@@ -493,14 +590,9 @@ class Match:
         pts = [0] * len(self.setup.sides)
         for name, v in game.points:
             s = self._side(name, number, "game")
-            if type(v) is not int:
-                raise AllFoursError(
-                    f"card points of {name} must be a whole number, not {v!r}", hand=number, field="game"
-                )
-            if v < 0:
-                raise AllFoursError(f"card points of {name} cannot be below 0 ({v})", hand=number, field="game")
+            check_card_points(name, v, number)
             pts[s] = v
-        if sum(pts) > 80:
+        if sum(pts) > PACK_POINTS:
             raise AllFoursError(f"card points add up to {sum(pts)}: the pack holds only 80", hand=number, field="game")
         return tuple(pts)
 
@@ -512,7 +604,7 @@ class Match:
             for c in cards:
                 rank = check_rank(c, number, "game_cards")
                 seen[rank] = seen.get(rank, 0) + 1
-                if seen[rank] > 4:
+                if seen[rank] > SUITS:
                     raise AllFoursError(f"more than four cards of rank {rank}", hand=number, field="game_cards")
                 pts[s] += CARD_POINTS.get(rank, 0)
         return tuple(pts)
@@ -570,7 +662,7 @@ class Match:
                         add(s, 1, "misdeal")
             elif kind == "revoke":
                 assert p.by is not None
-                rs = side_of[setup.players.index(p.by)]
+                rs = side_of[setup.seat[p.by]]
                 if p.honour:
                     honour.append(rs)
                     credit.winner = self._honour_winner(rs, credit.scores)
@@ -581,26 +673,26 @@ class Match:
                         add(s, 1, "revoke", by=p.by)
             elif kind == "peek":
                 assert p.by is not None
-                ps = side_of[setup.players.index(p.by)]
+                ps = side_of[setup.seat[p.by]]
                 for s in sides:
                     if s != ps:
                         add(s, 4, "peek", by=p.by)
             else:
                 assert p.side is not None and p.points is not None
                 extra = {"reason": p.reason} if p.reason is not None else {}
-                add(setup.sides.index(p.side), p.points, "award", **extra)
+                add(setup.side_index[p.side], p.points, "award", **extra)
         if hand.void:
             return
         # 4. High, 5. Low
         for key in ("high", "low"):
             fact = f.get(key)
             if isinstance(fact, High | Low) and fact.player is not None:
-                add(side_of[setup.players.index(fact.player)], 1, key)
+                add(side_of[setup.seat[fact.player]], 1, key)
         # 6. Jack
         jack = f.get("jack")
         if isinstance(jack, Jack) and jack.held is not None and jack.won is not None:
-            held = side_of[setup.players.index(jack.held)]
-            won = side_of[setup.players.index(jack.won)]
+            held = side_of[setup.seat[jack.held]]
+            won = side_of[setup.seat[jack.won]]
             if held == won or not variant.hang_jack:
                 add(won, 1, "jack")
             else:

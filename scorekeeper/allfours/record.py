@@ -17,7 +17,18 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from scorekeeper.allfours.engine import AllFoursError, HandResult, Match, Setup, check_player, check_rank, check_side
+from scorekeeper.allfours.engine import (
+    AllFoursError,
+    HandResult,
+    Match,
+    Setup,
+    check_award_points,
+    check_card_points,
+    check_player,
+    check_rank,
+    check_side,
+    short,
+)
 from scorekeeper.allfours.events import (
     BEGS,
     HAND_KEYS,
@@ -48,7 +59,7 @@ def parse_deal(hand: Any, number: int, setup: Setup | None = None) -> Deal:
         raise RecordFormatError(f"a hand must be an object, not {type_name(hand)}", hand=number)
     for key in hand:
         if key not in HAND_KEYS:
-            raise RecordFormatError(f"unknown key {key!r} in a hand (known: {', '.join(HAND_KEYS)})", hand=number)
+            raise RecordFormatError(f"unknown key {short(key)} in a hand (known: {', '.join(HAND_KEYS)})", hand=number)
     if "dealer" not in hand:
         raise RecordFormatError("the dealer is missing", hand=number, field="dealer")
     dealer = hand["dealer"]
@@ -86,13 +97,14 @@ def parse_fact(key: str, value: Any, number: int, setup: Setup | None = None) ->
     """
     where: dict[str, Any] = {"hand": number, "field": key}
     if key == "turn_up":
-        ranks = value or []
+        # "Empty or absent" in the spec: null and [] say no card was turned; 0, false, "" or {} are no list
+        ranks = [] if value is None else value
         if not isinstance(ranks, list):
             raise RecordFormatError(f"must be a list of ranks, not {type_name(ranks)}", **where)
         return TurnUp(tuple(check_rank(r, number, key) for r in ranks))
     if key == "beg":
         if value not in BEGS or type(value) is bool:
-            raise AllFoursError(f'beg must be null, "stand", "give" or "run", not {value!r}', **where)
+            raise AllFoursError(f'beg must be null, "stand", "give" or "run", not {short(value)}', **where)
         return Beg(value)
     if key == "high":
         return High(_name(setup, value, number, key, null=True))
@@ -110,11 +122,7 @@ def parse_fact(key: str, value: Any, number: int, setup: Setup | None = None) ->
         points = []
         for name, v in value.items():
             _side(setup, name, number, key)
-            if type(v) is not int:
-                raise AllFoursError(f"card points of {name} must be a whole number, not {v!r}", **where)
-            if v < 0:
-                raise AllFoursError(f"card points of {name} cannot be below 0 ({v})", **where)
-            points.append((name, v))
+            points.append((name, check_card_points(name, v, number)))
         return GamePoints(tuple(points))
     if key == "game_cards":
         if not isinstance(value, Mapping):
@@ -123,7 +131,9 @@ def parse_fact(key: str, value: Any, number: int, setup: Setup | None = None) ->
         for name, ranks in value.items():
             _side(setup, name, number, key)
             if not isinstance(ranks, list):
-                raise RecordFormatError(f"the cards of {name} must be a list of ranks", **where)
+                raise RecordFormatError(
+                    f"the cards of {short(name)} must be a list of ranks, not {type_name(ranks)}", **where
+                )
             cards.append((name, tuple(check_rank(c, number, key) for c in ranks)))
         return GameCards(tuple(cards))
     if key == "penalties":
@@ -132,18 +142,18 @@ def parse_fact(key: str, value: Any, number: int, setup: Setup | None = None) ->
         return Penalties(tuple(_penalty(p, number, f"penalties[{i}]", setup) for i, p in enumerate(value, 1)))
     if key == "dealer":
         raise RecordFormatError("the dealer starts a hand: enter a new hand instead", **where)
-    raise RecordFormatError(f"unknown key {key!r} in a hand (known: {', '.join(HAND_KEYS)})", hand=number)
+    raise RecordFormatError(f"unknown key {short(key)} in a hand (known: {', '.join(HAND_KEYS)})", hand=number)
 
 
 def _penalty(p: Any, number: int, where: str, setup: Setup | None) -> Penalty:
     kind = p.get("type") if isinstance(p, Mapping) else None
     if not isinstance(kind, str) or kind not in PENALTY_KEYS:
         raise AllFoursError(
-            f"a penalty is an object with type {', '.join(PENALTY_KEYS)}, not {p!r}"[:200], hand=number, field=where
+            f"a penalty is an object with type {', '.join(PENALTY_KEYS)}, not {short(p)}", hand=number, field=where
         )
     for key in p:
         if key not in PENALTY_KEYS[kind]:
-            raise RecordFormatError(f"unknown key {key!r} in a {kind} penalty", hand=number, field=where)
+            raise RecordFormatError(f"unknown key {short(key)} in a {kind} penalty", hand=number, field=where)
     by = honour = side = points = reason = None
     if kind in ("revoke", "peek"):
         if "by" not in p:
@@ -157,17 +167,15 @@ def _penalty(p: Any, number: int, where: str, setup: Setup | None) -> Penalty:
         side = p.get("side")
         if setup is not None:
             check_side(setup, side, number, f"{where}.side")
-        points = p.get("points")
-        if type(points) is not int or points < 0:
-            raise AllFoursError(
-                f"award points must be a whole number of at least 0, not {points!r}",
-                hand=number,
-                field=f"{where}.points",
-            )
+        elif not isinstance(side, str):
+            raise AllFoursError(f"must name a side, not {type_name(side)}", hand=number, field=f"{where}.side")
+        points = check_award_points(p.get("points"), number, f"{where}.points")
         if "reason" in p:
             reason = p["reason"]
             if not isinstance(reason, str):
-                raise RecordFormatError("reason must be a string", hand=number, field=f"{where}.reason")
+                raise RecordFormatError(
+                    f"reason must be a string, not {type_name(reason)}", hand=number, field=f"{where}.reason"
+                )
     return Penalty(kind, by, honour, side, points, reason)
 
 

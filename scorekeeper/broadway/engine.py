@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, final, overload
 
 from scorekeeper.broadway.grid import HIGHEST, Cell, Layout, Placement, adjacent, neighbours, parse_pips, points_for
-from scorekeeper.dominoes.tiles import Tile
+from scorekeeper.dominoes.tiles import Tile, short
 from scorekeeper.envelope import Envelope, new_record, type_name
 from scorekeeper.errors import (
     HandOverError,
@@ -60,6 +60,7 @@ __all__ = [
     "Expose",
     "Hand",
     "HandSizeError",
+    "MAX_TURNS",
     "Match",
     "NoMatchError",
     "NotAdjacentError",
@@ -87,6 +88,9 @@ REGULAR_HANDS = 7
 ORIENTATIONS = ("seat", "free")
 UNPLAYED_PENALTIES = ("subtract", "to-opponents")
 RULE_KEYS = ("orientation", "unplayed_penalty")
+#: The most turns one hand may take: a bound on the work a record can ask for (a real
+#: hand takes at most a few hundred: 28 tiles, passes, exposures).
+MAX_TURNS = 9_999
 
 
 # ---------------------------------------------------------------------- errors
@@ -149,14 +153,14 @@ class Rules:
             raise RulesError(f"must be an object, not {type_name(rules)}", field="rules")
         for key in rules:
             if key not in RULE_KEYS:
-                raise RulesError(f"unknown rule {key!r} (Broadway rules: {', '.join(RULE_KEYS)})", field="rules")
+                raise RulesError(f"unknown rule {short(key)} (Broadway rules: {', '.join(RULE_KEYS)})", field="rules")
         orientation = rules.get("orientation", "seat")
         if not isinstance(orientation, str) or orientation not in ORIENTATIONS:
-            raise RulesError(f'must be "seat" or "free", not {orientation!r}'[:120], field="rules.orientation")
+            raise RulesError(f'must be "seat" or "free", not {short(orientation)}', field="rules.orientation")
         penalty = rules.get("unplayed_penalty", "subtract")
         if not isinstance(penalty, str) or penalty not in UNPLAYED_PENALTIES:
             raise RulesError(
-                f'must be "subtract" or "to-opponents", not {penalty!r}'[:120], field="rules.unplayed_penalty"
+                f'must be "subtract" or "to-opponents", not {short(penalty)}', field="rules.unplayed_penalty"
             )
         return cls(orientation, penalty)
 
@@ -573,9 +577,9 @@ class Hand:
         if tile not in pending:
             self._check_room(seat, pending, tile, where)
         turn = Turn(len(self.turns) + 1, seat, None, tile)
-        new = dataclasses.replace(
-            self, turns=self.turns + (turn,), passes=0, exposures=self.exposures + ((tile, seat, turn.number),)
-        )
+        # a tile exposed again is already known (``exposures`` keeps each tile's first exposure)
+        exposures = self.exposures if tile in pending else self.exposures + ((tile, seat, turn.number),)
+        new = dataclasses.replace(self, turns=self.turns + (turn,), passes=0, exposures=exposures)
         return new, turn
 
     def with_unplayed(self, given: Iterable[tuple[str, Any]]) -> Hand:
@@ -595,7 +599,7 @@ class Hand:
         for name, value in given:
             seat = setup.seat_of(name)
             if seat is None:
-                raise RemainingError(f"{name!r} is not a player (players: {', '.join(players)})"[:200], **where)
+                raise RemainingError(f"{short(name)} is not a player (players: {', '.join(players)})", **where)
             if seat in by_seat:
                 raise RemainingError(f"{players[seat]} is listed twice", **where)
             by_seat[seat] = value
@@ -615,7 +619,7 @@ class Hand:
                 continue
             if type(value) is int:
                 if value != due:
-                    raise RemainingError(f"{did}, not {value}", **where)
+                    raise RemainingError(f"{did}, not {short(value)}", **where)
                 counts.append(value)
                 tiles.append(None)
                 continue
@@ -672,6 +676,8 @@ class Hand:
         if self.end is not None:
             how = "all 28 tiles are down" if self.end == "complete" else "four passes in succession"
             raise HandOverError(f"the hand has ended ({how}): no more turns", **self._where())
+        if len(self.turns) >= MAX_TURNS:
+            raise HandOverError(f"a hand takes at most {MAX_TURNS:,} turns", **self._where())
         return (self.leader + len(self.turns)) % 4  # next_seat, the hand being open
 
     def _check_owner(self, tile: Tile, seat: int, where: Where) -> None:
@@ -988,7 +994,7 @@ class Match:
         seat = self.setup.seat_of(leader)
         if seat is None:
             raise LeaderError(
-                f"{leader!r} is not a player (players: {', '.join(self.setup.players)})"[:200],
+                f"{short(leader)} is not a player (players: {', '.join(self.setup.players)})",
                 hand=number,
                 field="leader",
             )
@@ -1002,7 +1008,7 @@ class Match:
             if named != seat:
                 where = h._where()
                 if named is None:
-                    raise WrongPlayerError(f"{ev.player!r} is not a player"[:200], **where)
+                    raise WrongPlayerError(f"{short(ev.player)} is not a player", **where)
                 raise WrongPlayerError(
                     f"turn out of order: it is {self.setup.who(seat)}'s turn, not {self.setup.who(named)}'s", **where
                 )

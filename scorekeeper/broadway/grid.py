@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from scorekeeper.dominoes.tiles import Tile
+from scorekeeper.dominoes.tiles import Tile, short
 from scorekeeper.errors import IllegalTileError, RecordFormatError
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "DIRECTIONS",
     "HIGHEST",
     "Layout",
+    "MAX_COORDINATE",
     "Placement",
     "adjacent",
     "neighbours",
@@ -53,7 +54,10 @@ DIRECTIONS: tuple[Cell, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
 #: Points to the placer's side by the number of matched sections (4 or more: 10).
 POINTS = (0, 0, 1, 5, 10)
 
-_DIGITS = re.compile(r"\d+")
+_DIGITS = re.compile(r"[0-9]+")  # ASCII digits only: Tile.parse has read them first
+#: The farthest a cell may lie from the origin, on either axis (the whole layout is 56
+#: cells across at most; a far-off coordinate would only make the drawing's numbers huge).
+MAX_COORDINATE = 9_999
 
 
 def points_for(matched: int) -> int:
@@ -85,13 +89,8 @@ def adjacent(a: Cell, b: Cell) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def parse_cell(value: Any) -> Cell:
-    """``[x, y]`` (whole numbers) as a cell; anything else is a RecordFormatError.
+    """``[x, y]`` (whole numbers from -9,999 to 9,999) as a cell; anything else is a RecordFormatError.
 
     >>> parse_cell([3, -2])
     (3, -2)
@@ -99,10 +98,18 @@ def parse_cell(value: Any) -> Cell:
     Traceback (most recent call last):
     ...
     scorekeeper.errors.RecordFormatError: a cell is [x, y] with whole numbers, not [1.5, 0]
+    >>> parse_cell([10**12, 0])
+    Traceback (most recent call last):
+    ...
+    scorekeeper.errors.RecordFormatError: a cell's x and y are from -9,999 to 9,999, not [1000000000000, 0]
     """
     if isinstance(value, (list, tuple)) and len(value) == 2 and all(type(v) is int for v in value):
+        if not all(-MAX_COORDINATE <= v <= MAX_COORDINATE for v in value):
+            raise RecordFormatError(
+                f"a cell's x and y are from -{MAX_COORDINATE:,} to {MAX_COORDINATE:,}, not {short(value)}"
+            )
         return (value[0], value[1])
-    raise RecordFormatError(f"a cell is [x, y] with whole numbers, not {_short(value)}")
+    raise RecordFormatError(f"a cell is [x, y] with whole numbers, not {short(value)}")
 
 
 def parse_cells(value: Any) -> tuple[Cell, Cell]:
@@ -112,7 +119,7 @@ def parse_cells(value: Any) -> tuple[Cell, Cell]:
     ((0, 0), (0, 1))
     """
     if not isinstance(value, (list, tuple)) or len(value) != 2:
-        raise RecordFormatError(f"a tile covers two cells: [[x, y], [x, y]], not {_short(value)}")
+        raise RecordFormatError(f"a tile covers two cells: [[x, y], [x, y]], not {short(value)}")
     return (parse_cell(value[0]), parse_cell(value[1]))
 
 
@@ -135,7 +142,7 @@ def parse_pips(value: Any) -> tuple[int, int]:
     if isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value):
         a, b = value
         if not (0 <= a <= HIGHEST and 0 <= b <= HIGHEST):
-            raise IllegalTileError(f"{a}-{b} is not in a double-{HIGHEST} set")
+            raise IllegalTileError(f"{short(a)}-{short(b)} is not in a double-{HIGHEST} set")
         return (a, b)
     Tile.parse(value, HIGHEST)  # the format and range checks, with their messages
     a, b = (int(d) for d in _DIGITS.findall(value))

@@ -32,7 +32,7 @@ from scorekeeper.broadway.engine import (
     Unplayed,
 )
 from scorekeeper.broadway.grid import Placement, parse_cells, parse_pips
-from scorekeeper.dominoes.tiles import Tile
+from scorekeeper.dominoes.tiles import Tile, short
 from scorekeeper.envelope import FORMAT, METADATA_KEYS, type_name
 from scorekeeper.errors import LeaderError, RecordFormatError, RemainingError, ScorekeeperError, Where
 
@@ -64,6 +64,11 @@ def _located(fn: Callable[[Any], T], value: Any, what: str, where: Where) -> T:
         raise type(e)(f"{what}: {e.reason}" if what else e.reason, **where) from None
 
 
+def _shown(name: Any) -> str:
+    """A player's name as given, for a message: as it is when short, else cut."""
+    return name if isinstance(name, str) and len(name) <= 40 else short(name)
+
+
 def _tile(value: Any) -> Tile:
     return Tile(*parse_pips(value))
 
@@ -91,7 +96,7 @@ def parse_turn(entry: Any, hand: int, turn: int) -> Play | Pass | Expose:
         raise RecordFormatError(f"a turn must be an object, not {type_name(entry)}", **where)
     for key in entry:
         if key not in TURN_KEYS:
-            raise RecordFormatError(f"unknown key {key!r} in a turn (known: {', '.join(TURN_KEYS)})"[:200], **where)
+            raise RecordFormatError(f"unknown key {short(key)} in a turn (known: {', '.join(TURN_KEYS)})", **where)
     player = entry.get("player")
     if "player" in entry and not isinstance(player, str):
         raise RecordFormatError(f"player must be a name, not {type_name(player)}", **where)
@@ -111,7 +116,7 @@ def parse_turn(entry: Any, hand: int, turn: int) -> Play | Pass | Expose:
         return Play(Placement(first, second, cells), player)
     if kind == "pass":
         if entry["pass"] is not True:
-            raise RecordFormatError(f"pass must be true, not {entry['pass']!r}"[:200], **where)
+            raise RecordFormatError(f"pass must be true, not {short(entry['pass'])}", **where)
         return Pass(player)
     return Expose(_located(_tile, entry["exposed"], "exposed", where), player)
 
@@ -126,9 +131,9 @@ def parse_unplayed(value: Any, hand: int) -> Unplayed:
         if type(held) is int:
             pairs.append((name, held))
         elif isinstance(held, list):
-            pairs.append((name, tuple(_located(_tile, t, name, where) for t in held)))
+            pairs.append((name, tuple(_located(_tile, t, _shown(name), where) for t in held)))
         else:
-            raise RecordFormatError(f"{name}: give a count or a list of tiles, not {type_name(held)}"[:200], **where)
+            raise RecordFormatError(f"{_shown(name)}: give a count or a list of tiles, not {type_name(held)}", **where)
     return Unplayed(tuple(pairs))
 
 
@@ -142,7 +147,7 @@ def iter_events(record: dict[str, Any]) -> Iterator[Event]:
             raise RecordFormatError(f"a hand must be an object, not {type_name(hand)}", hand=h)
         for key in hand:
             if key not in HAND_KEYS:
-                raise RecordFormatError(f"unknown key {key!r} in a hand (known: {', '.join(HAND_KEYS)})"[:200], hand=h)
+                raise RecordFormatError(f"unknown key {short(key)} in a hand (known: {', '.join(HAND_KEYS)})", hand=h)
         yield parse_leader(hand, h)
         turns = hand.get("turns", [])
         if not isinstance(turns, list):

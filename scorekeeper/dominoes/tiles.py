@@ -16,7 +16,9 @@ True
 
 from __future__ import annotations
 
+import math
 import re
+import reprlib
 from functools import cache
 
 from scorekeeper.errors import IllegalTileError
@@ -24,7 +26,37 @@ from scorekeeper.errors import IllegalTileError
 #: The highest pip count any supported set has.
 MAX_PIPS = 12
 
-_TILE_RE = re.compile(r"^\s*\[?\s*(\d{1,2})\s*[-|:]\s*(\d{1,2})\s*\]?\s*$")
+# ASCII digits only: ``\d`` would take "٣-٥" or "３-５", and int() reads them
+_TILE_RE = re.compile(r"\s*\[?\s*([0-9]{1,2})\s*[-|:]\s*([0-9]{1,2})\s*\]?\s*", re.ASCII)
+
+#: Longest echo of an input value in an error message (see :func:`short`).
+SHORT = 40
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 2
+_REPR.maxstring = _REPR.maxlong = _REPR.maxother = SHORT
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 6
+
+
+def short(value: object) -> str:
+    """``repr(value)`` for an error message, cut to at most 40 characters: a hostile
+    record can hold a huge string, list or number, and none of it is echoed whole.
+
+    >>> short("5-3"), short([1.5]), short("x" * 100)
+    ("'5-3'", '[1.5]', "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...")
+    >>> short(10**400), short(-(10**5000))
+    ('a number of 401 digits', 'a number of 5001 digits')
+    """
+    if type(value) is int and not -(10**SHORT) < value < 10**SHORT:
+        return f"a number of {math.floor(math.log10(abs(value))) + 1} digits"
+    if type(value) is str:
+        text = repr(value[:SHORT])
+    else:
+        try:
+            text = _REPR.repr(value)
+        except ValueError:  # a huge int inside a list (more than 4,300 digits have no repr)
+            text = "a value too long to write out"
+    return text if len(text) <= SHORT else text[: SHORT - 3] + "..."
 
 
 class Tile:
@@ -47,7 +79,7 @@ class Tile:
         tile = cls._interned.get((a, b))  # both spellings are interned
         if tile is None:
             if type(a) is not int or type(b) is not int or not (0 <= a <= MAX_PIPS and 0 <= b <= MAX_PIPS):
-                raise IllegalTileError(f"{a}-{b} is not a domino tile")
+                raise IllegalTileError(f"{short(a)}-{short(b)} is not a domino tile")
             hi, lo = (a, b) if a >= b else (b, a)
             tile = object.__new__(cls)
             object.__setattr__(tile, "hi", hi)
@@ -72,10 +104,10 @@ class Tile:
         scorekeeper.errors.IllegalTileError: 7-1 is not in a double-6 set
         """
         if not isinstance(text, str):
-            raise IllegalTileError(f'a tile must be written as a string like "5-3", not {text!r}')
-        m = _TILE_RE.match(text)
+            raise IllegalTileError(f'a tile must be written as a string like "5-3", not {short(text)}')
+        m = _TILE_RE.fullmatch(text)
         if m is None:
-            raise IllegalTileError(f'{text!r} is not a tile (write it like "5-3")')
+            raise IllegalTileError(f'{short(text)} is not a tile (write it like "5-3")')
         a, b = int(m.group(1)), int(m.group(2))
         if a > highest or b > highest:
             raise IllegalTileError(f"{a}-{b} is not in a double-{highest} set")

@@ -71,10 +71,21 @@ SCHEMA = 1
 ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 #: How long (seconds) a Store that writes waits for another one to release the lock
-#: (another command's import: a short writer) before it gives up; ``Store(path, wait=...)``.
+#: (another command's import: a short writer) before it gives up; ``Store(path, wait=...)``,
+#: or the environment's ``SCOREKEEPER_LOCK_WAIT`` for the commands.
 LOCK_WAIT = 5.0
 #: How often (seconds) it tries the lock meanwhile.
 LOCK_POLL = 0.05
+
+
+def _lock_wait() -> float:
+    """:data:`LOCK_WAIT`, or ``SCOREKEEPER_LOCK_WAIT`` when it is a number of seconds (0 to 600)."""
+    try:
+        wait = float(os.environ.get("SCOREKEEPER_LOCK_WAIT", ""))
+    except ValueError:
+        return LOCK_WAIT
+    return wait if 0 <= wait <= 600 else LOCK_WAIT
+
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -304,7 +315,7 @@ class Store:
     ) -> None:
         self.path = Path(path) if path is not None else default_path()
         self.read_only = read_only
-        self.wait = LOCK_WAIT if wait is None else wait
+        self.wait = _lock_wait() if wait is None else wait
         if not self.wait >= 0:  # NaN too
             raise ValueError(f"wait must be a number of seconds, 0 or more, not {wait!r}")
         self.problems: list[str] = []

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.tally.xtally import TallyError
+from scorekeeper.tally.xtally import MAX_TOTAL, TallyError, check_events
 
 __all__ = ["Pegs", "Pegboard", "pegs", "pegboard", "board_holes", "GROUP"]
 
@@ -51,15 +51,12 @@ class Pegs:
 def pegs(points: Iterable[int], side: str | None = None) -> Pegs:
     """Move the pegs through a side's scoring events (points on the board's scale).
 
-    A 0 moves nothing (no peg is lifted); a negative score cannot be pegged.
+    A 0 moves nothing (no peg is lifted); a negative score cannot be pegged, nor more
+    than 9,999 points at once or 99,999 in all (see :func:`~scorekeeper.tally.xtally.check_events`).
     """
     front = back = 0
-    for i, p in enumerate(points, 1):
-        who = f"{side}, " if side else ""
-        if type(p) is not int:
-            raise TallyError(f"{who}event {i}: {p!r} is not a whole number of points")
-        if p < 0:
-            raise TallyError(f"{who}event {i}: {p} points: a pegboard cannot show a deduction")
+    who = f"{side if len(side) <= 40 else side[:37] + '...'}, " if side else ""
+    for p in check_events(points, who=who, what="a pegboard"):
         if p:
             back, front = front, front + p
     return Pegs(front, back)
@@ -86,6 +83,11 @@ class Pegboard:
     sides: tuple[tuple[str, Pegs], ...]
     holes: int = 61
 
+    def __post_init__(self) -> None:
+        # the boards :func:`board_holes` makes: a drawing has ``holes + 1`` holes per side
+        if type(self.holes) is not int or not 2 <= self.holes <= 121:
+            raise TallyError(f"a board has 2 to 121 holes, not {str(self.holes)[:40]}")
+
     @property
     def track(self) -> int:
         """Holes per side before the game hole (60 or 120; fewer on a short board)."""
@@ -104,7 +106,7 @@ class Pegboard:
         """
         if score <= 0:
             return (0, 0)
-        if self.target <= self.holes:
+        if self.target <= self.holes or self.track < 1:
             return (0, min(score, self.holes))
         lap, hole = divmod(score - 1, self.track)
         return (lap, hole + 1)
@@ -115,7 +117,8 @@ class Pegboard:
 
 def pegboard(events: Mapping[str, Iterable[int]], target: int = 61) -> Pegboard:
     """The board for every side's scoring events (a mapping side name -> points)."""
-    if type(target) is not int or target < 1:
-        raise TallyError(f"target must be a whole number of at least 1, not {target!r}")
+    if type(target) is not int or not 1 <= target <= MAX_TOTAL:
+        shown = repr(target) if type(target) is not int or -(10**40) < target < 10**40 else "a huge number"
+        raise TallyError(f"target must be a whole number from 1 to {MAX_TOTAL:,}, not {shown[:40]}")
     sides = tuple((name, pegs(pts, side=name)) for name, pts in events.items())
     return Pegboard(target, sides, board_holes(target))

@@ -32,7 +32,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from scorekeeper.tally.pegboard import GROUP, Pegboard
 from scorekeeper.tally.timeline import Timeline
-from scorekeeper.tally.xtally import Symbol, Tally
+from scorekeeper.tally.xtally import Symbol, Tally, number_text
 
 __all__ = ["SIDE_COLOURS", "tally_svg", "pegboard_svg", "chart_svg"]
 
@@ -192,10 +192,10 @@ def tally_svg(
     >>> '<title>Tally: 15 points: the large X, /</title>' in svg
     True
     """
-    if per_row < 1:
-        raise ValueError(f"per_row must be at least 1, not {per_row!r}")
-    if size < 8:
-        raise ValueError(f"size must be at least 8, not {size!r}")
+    if not 1 <= per_row <= 1000:
+        raise ValueError(f"per_row must be from 1 to 1000, not {number_text(per_row)}")
+    if not 8 <= size <= 1000:
+        raise ValueError(f"size must be from 8 to 1000, not {number_text(size)}")
     symbols = t.symbols
     prev = previous.symbols if previous is not None else None
     cells = max(1, len(symbols))
@@ -281,8 +281,8 @@ def pegboard_svg(board: Pegboard, *, width: int = 390) -> str:
     >>> svg.count('class="hole'), 'data-side="0" data-hole="9"' in svg
     (124, True)
     """
-    if width < 200:
-        raise ValueError(f"width must be at least 200, not {width!r}")
+    if not 200 <= width <= 10_000:
+        raise ValueError(f"width must be from 200 to 10000, not {number_text(width)}")
     track = board.track
     row = min(_ROW, max(track, GROUP))  # a short board is one shorter row
     nrows = max(1, math.ceil(track / row))
@@ -372,13 +372,13 @@ def pegboard_svg(board: Pegboard, *, width: int = 390) -> str:
             f'stroke-width="1"/>'
         )
         lap = max(board.place(p.front)[0], board.place(p.back)[0])
-        label = escape(name) + (f" \u00b7 lap {lap + 1}" if lap else "")
+        label = escape(name) + (f" \u00b7 lap {number_text(lap + 1)}" if lap else "")
         body.append(
             f'<text x="{_n(x0 - pitch / 2)}" y="{_n(ty)}" {_FONT} font-size="10.5" font-weight="bold" '
             f'fill="{_CREAM}">{label}</text>'
         )
         # Hole numbers every ten holes over the first row, where the name leaves room.
-        name_end = x0 - pitch / 2 + _text_width(name + (f" - lap {lap + 1}" if lap else ""), 10.5) + 8
+        name_end = x0 - pitch / 2 + _text_width(name + (f" - lap {number_text(lap + 1)}" if lap else ""), 10.5) + 8
         nums = []
         for h in range(5 if row < _ROW else 10, min(track, row) + 1, 5 if row < _ROW else 10):
             x, _ = hole_xy(top, h)
@@ -423,7 +423,8 @@ def pegboard_svg(board: Pegboard, *, width: int = 390) -> str:
             fill = _shade(colour, 1.35) if which == "back" else colour
             score = p.back if which == "back" else p.front
             pegs_svg += [
-                f'<g class="peg {which}" data-side="{i}" data-hole="{h}" data-lap="{lp}" data-score="{score}">',
+                f'<g class="peg {which}" data-side="{i}" data-hole="{h}" data-lap="{number_text(lp)}" '
+                f'data-score="{number_text(score)}">',
                 f'<circle cx="{_n(x + 0.9)}" cy="{_n(y + 1.2)}" r="{_n(r)}" fill="#000000" fill-opacity="0.35"/>',
                 f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" fill="{fill}" stroke="{_shade(colour, 0.5)}" '
                 f'stroke-width="1"/>',
@@ -433,8 +434,8 @@ def pegboard_svg(board: Pegboard, *, width: int = 390) -> str:
             ]
     body += pegs_svg
 
-    parts = [f"{name} {p.front} (back peg {p.back})" for name, p in board.sides]
-    title = "Pegboard: " + ", ".join(parts) + f"; game at {board.target}"
+    parts = [f"{name} {number_text(p.front)} (back peg {number_text(p.back)})" for name, p in board.sides]
+    title = "Pegboard: " + ", ".join(parts) + f"; game at {number_text(board.target)}"
     return _doc(width, height, title, body, title)
 
 
@@ -442,16 +443,17 @@ def pegboard_svg(board: Pegboard, *, width: int = 390) -> str:
 # the score chart
 
 
-def _nice_step(span: float, most: int = 6) -> int:
-    """The smallest 1/2/5 x 10^k step that cuts ``span`` into at most ``most`` parts.
+def _nice_step(span: int, most: int = 6) -> int:
+    """The smallest 1/2/5 x 10^k step that cuts ``span`` into at most ``most`` parts
+    (whole numbers throughout: a span of any size, no float to overflow).
 
-    >>> _nice_step(61), _nice_step(250), _nice_step(7)
-    (20, 50, 2)
+    >>> _nice_step(61), _nice_step(250), _nice_step(7), _nice_step(10**400) == 2 * 10**399
+    (20, 50, 2, True)
     """
     mag = 1
     while True:
         for f in (1, 2, 5):
-            if span / (f * mag) <= most:
+            if span <= most * f * mag:
                 return f * mag
         mag *= 10
 
@@ -475,8 +477,10 @@ def chart_svg(tl: Timeline, *, width: int = 390, height: int = 220) -> str:
     >>> svg.count('class="series"'), '<title>Score chart: Us 5, Them 10 after 2 turns</title>' in svg
     (2, True)
     """
-    if width < 120 or height < 100:
-        raise ValueError(f"the chart needs at least 120 x 100, not {width!r} x {height!r}")
+    if not (120 <= width <= 10_000 and 100 <= height <= 10_000):
+        raise ValueError(
+            f"the chart is from 120 x 100 to 10000 x 10000, not {number_text(width)} x {number_text(height)}"
+        )
     n = len(tl.steps)
     series = [tl.series(i) for i in range(len(tl.sides))]
     finals = list(tl.scores)
@@ -484,14 +488,14 @@ def chart_svg(tl: Timeline, *, width: int = 390, height: int = 220) -> str:
     lo_raw = min(0, min(all_scores))
     hi_raw = max(tl.target, max(all_scores))
     step = _nice_step(max(1, hi_raw - lo_raw))
-    lo = math.floor(lo_raw / step) * step
-    hi = math.ceil(hi_raw / step) * step
+    lo = lo_raw // step * step  # whole numbers: scores of any size, no float to overflow
+    hi = -(-hi_raw // step) * step
     if hi == lo:
         hi = lo + step
 
     # Legend rows first (they take room at the top).
     fs = 10.5
-    entries = [f"{name} {finals[i]}" for i, name in enumerate(tl.sides)]
+    entries = [f"{name} {number_text(finals[i])}" for i, name in enumerate(tl.sides)]
     legend_rows: list[list[tuple[int, float]]] = [[]]
     x = 0.0
     avail = width - 20
@@ -504,7 +508,7 @@ def chart_svg(tl: Timeline, *, width: int = 390, height: int = 220) -> str:
         x += w
     legend_h = 8 + 14 * len(legend_rows)
 
-    left = 10 + max(_text_width(str(lo), 9), _text_width(str(hi), 9)) + 6
+    left = 10 + max(_text_width(number_text(lo), 9), _text_width(number_text(hi), 9)) + 6
     right = 12.0
     top = legend_h + 8
     bottom = 24.0
@@ -514,8 +518,8 @@ def chart_svg(tl: Timeline, *, width: int = 390, height: int = 220) -> str:
     def sx(k: int) -> float:
         return left + (pw * k / n if n else 0.0)
 
-    def sy(v: float) -> float:
-        return top + ph * (hi - v) / (hi - lo)
+    def sy(v: int) -> float:
+        return top + ph * ((hi - v) / (hi - lo))  # int / int first: a fraction, whatever the size
 
     body = [
         f'<rect width="{width}" height="{height}" fill="#fffdf7"/>',
@@ -528,7 +532,7 @@ def chart_svg(tl: Timeline, *, width: int = 390, height: int = 220) -> str:
     while v <= hi:
         y = sy(v)
         grid.append(f'<line x1="{_n(left)}" y1="{_n(y)}" x2="{_n(left + pw)}" y2="{_n(y)}"/>')
-        ylabels.append(f'<text x="{_n(left - 4)}" y="{_n(y + 3.2)}">{v}</text>')
+        ylabels.append(f'<text x="{_n(left - 4)}" y="{_n(y + 3.2)}">{number_text(v)}</text>')
         v += step
     body += _group('stroke="#ebe6da" stroke-width="1"', grid)
     body += _group(f'{_FONT} font-size="9" fill="#6b6457" text-anchor="end"', ylabels)
@@ -569,7 +573,7 @@ def chart_svg(tl: Timeline, *, width: int = 390, height: int = 220) -> str:
         )
         body.append(
             f'<text {_FONT} font-size="9" fill="#8a6508" text-anchor="end" x="{_n(left + pw - 3)}" '
-            f'y="{_n(yt - 3)}">target {tl.target}</text>'
+            f'y="{_n(yt - 3)}">target {number_text(tl.target)}</text>'
         )
 
     # One line per side, and a dot at its latest score.

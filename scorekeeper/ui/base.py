@@ -70,7 +70,7 @@ class Shared:
     host, as in the desktop app). :meth:`visit`: each session's own view, with its Visitor."""
 
     def __init__(self, path: Any = None, gate: Gate | None = None, invite: Invite | None = None) -> None:
-        self.store = Store(path)
+        self.store = Store(path, wait=0)  # another app holding the database: say so at once
         self.lock = threading.RLock()
         self._notices: dict[str, str] = {}
         self.hub = Hub()
@@ -84,10 +84,6 @@ class Shared:
         view = copy.copy(self)
         view.visitor = visitor(self.gate, address)
         return view
-
-    @property
-    def role(self) -> Role | None:
-        return self.visitor.role
 
     def announce(self, mid: str, note: str) -> None:
         """A word for the next screen that opens match ``mid`` (e.g. who won the lots)."""
@@ -302,9 +298,19 @@ class TableModel(Model):
             return True
         except ScorekeeperError as e:
             self.error = str(e)
+            self._reread()  # a change the disk refused may have touched the match in memory
             return False
         finally:
             self._changed()
+
+    def _reread(self) -> str | None:
+        """Show the match as the store holds it (the file's truth); why not, if it cannot."""
+        try:
+            with self._shared.lock:
+                self._match = self._shared.store.match(self.mid)
+        except ScorekeeperError as e:
+            return str(e)
+        return None
 
     # ------------------------------------------------------------ live
     def _forget_entry(self) -> None:
@@ -329,13 +335,7 @@ class TableModel(Model):
 
     def _catch_up(self) -> None:
         self._version = self.hub.version(self.mid)
-        try:
-            with self._shared.lock:
-                self._match = self._shared.store.match(self.mid)
-        except ScorekeeperError as e:  # deleted meanwhile
-            self.error = str(e)
-        else:
-            self.error = None
+        self.error = self._reread()
         self._forget_entry()
         self._unseen = True
 

@@ -13,34 +13,15 @@ one match's scored hands, export and import -- for every game of the registry.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from scorekeeper import registry
-from scorekeeper.errors import ScorekeeperError
+from scorekeeper import boundary, registry
+from scorekeeper.errors import ScorekeeperError, internal_error
 from scorekeeper.ui.base import Model, Shared, game_title, refusal
 
 __all__ = ["PAGE_SIZE", "HistoryModel"]
 
 PAGE_SIZE = 10
-
-#: The JSON parser's reasons, in words.
-_JSON_WORDS = {
-    "Expecting value": "expecting a value",
-    "Expecting property name enclosed in double quotes": "expecting a name in double quotes",
-    "Expecting ',' delimiter": "expecting a comma",
-    "Expecting ':' delimiter": "expecting a colon",
-    "Unterminated string starting at": "a text in quotes is not closed",
-    "Invalid control character at": "a line break or tab inside quotes",
-    "Invalid \\escape": "a backslash that escapes nothing",
-    "Extra data": "more text after the record",
-}
-
-
-def _json_problem(e: json.JSONDecodeError) -> str:
-    """Where and why text is not JSON, for people: "expecting a value at line 2, column 11"."""
-    why = _JSON_WORDS.get(e.msg, e.msg[:1].lower() + e.msg[1:])
-    return f"{why} at line {e.lineno}, column {e.colno}"
 
 
 class HistoryModel(Model):
@@ -119,9 +100,9 @@ class HistoryModel(Model):
             self._refuse("paste a match record first")
             return None
         try:
-            record = json.loads(text)
-        except json.JSONDecodeError as e:
-            self._refuse(f"that is not a match record (JSON): {_json_problem(e)}")
+            record = boundary.loads(text)  # the command line's door: the same refusals, in the same words
+        except ScorekeeperError as e:
+            self._refuse(str(e))
             return None
         try:
             with self._shared.lock:
@@ -129,6 +110,9 @@ class HistoryModel(Model):
                 stored = None if same is None else self._shared.store.summary(same)
         except ScorekeeperError as e:
             self._refuse(f"not imported: {e}")
+            return None
+        except Exception as e:  # a bug of ours: the session lives on, and says so
+            self._refuse(internal_error(e))
             return None
         if stored is None:
             return self._store(record)
@@ -148,6 +132,9 @@ class HistoryModel(Model):
             return None
         if not data:
             self._refuse(f"{name} is empty")
+            return None
+        if len(data) > boundary.MAX_BYTES:
+            self._refuse(f"{name}: {boundary.too_large()}")
             return None
         try:
             text = data.decode("utf-8-sig")
@@ -177,6 +164,9 @@ class HistoryModel(Model):
                 mid = self._shared.store.import_record(record)
         except ScorekeeperError as e:
             self._refuse(f"not imported: {e}")
+            return None
+        except Exception as e:  # a bug of ours: the session lives on, and says so
+            self._refuse(internal_error(e))
             return None
         self.error = None
         self.message = f"imported as {mid}"

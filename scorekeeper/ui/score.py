@@ -73,7 +73,9 @@ def score_displays(game: Game, match: Any) -> ScoreDisplays:
             shown.append(SideDisplay(name, score, tally(ev, tl.scale), tally(ev[:-1], tl.scale)))
         except TallyError as e:  # a muggins claim of, say, 7 in a scale-1 match
             shown.append(SideDisplay(name, score, None, None, f"No X tally: {e.reason}."))
-    board = pegboard(dict(zip(tl.sides, events, strict=True)), target=tl.target) if tl.scale == 5 else None
+    # the board has a game hole: a match with no target (Broadway plays its hands) has none
+    on_board = tl.scale == 5 and tl.target > 0
+    board = pegboard(dict(zip(tl.sides, events, strict=True)), target=tl.target) if on_board else None
     return ScoreDisplays(summary, tl, tuple(shown), board, None, winner_line(match))
 
 

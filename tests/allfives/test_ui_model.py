@@ -465,7 +465,7 @@ def test_history_pages_export_import(shared):
     assert h.import_text(text) is None and h.question.startswith("This match is already stored")
     new = h.import_copy()
     assert new and h.total == 13 and h.message == f"imported as {new}"
-    assert h.import_text("{") is None and h.error.startswith("that is not a match record (JSON)")
+    assert h.import_text("{") is None and h.error.startswith("not a match record (JSON)")
     assert h.import_text('{"format": "scorekeeper/1", "game": "all-fives", "players": ["A"]}') is None
     assert h.error.startswith("not imported:")
     assert h.total == 13

@@ -72,7 +72,8 @@ def test_list_and_export_work_while_the_app_holds_the_database_and_show_its_new_
         assert store.problems == []
 
 
-def test_import_while_the_app_holds_the_database_is_refused_and_writes_nothing(tmp_path):
+def test_import_while_the_app_holds_the_database_is_refused_and_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_LOCK_WAIT", "0.2")  # the app does not let go: no need to wait 5 s
     db = tmp_path / "db"
     src = tmp_path / "rec.json"
     rec = random_record(3, 2, max_hands=1)

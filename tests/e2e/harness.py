@@ -309,7 +309,7 @@ def reload(page, new_session: bool = False, timeout: float = APP_LOAD_TIMEOUT) -
     By default Flet *reattaches the existing server session*: the tab's
     ``sessionStorage["_flet_session_id"]`` is sent again, ``main()`` does NOT
     run again and all in-memory state survives (sessions live for
-    FLET_SESSION_TIMEOUT=3600 s after disconnect).  With ``new_session=True``
+    FLET_SESSION_TIMEOUT, 300 s by default, after disconnect).  With ``new_session=True``
     sessionStorage is cleared first, so the server starts a fresh session and
     runs ``main()`` with ``page.route`` taken from the URL - what a user
     opening the link in a new tab gets.

@@ -77,7 +77,7 @@ def test_what_cannot_be_imported_says_why_in_words(server, app, tmp_path):
     tap(page, "Import")
     wait_text(page, "paste a match record first")
     paste(page, '{"format": "scorekeeper/1", "game": all-fives}')
-    wait_text(page, "that is not a match record (JSON): expecting a value at line 1, column 37")
+    wait_text(page, "not a match record (JSON): expecting a value at line 1, column 37")
     photo = tmp_path / "photo.jpg"
     photo.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00")
     with page.expect_file_chooser() as chooser:

@@ -927,7 +927,8 @@ def assert_locked_message(msg: str, db: Path) -> None:
     assert "in use" in msg.lower(), msg
 
 
-def test_a_second_store_in_the_same_process_is_refused_and_the_first_keeps_its_lock(tmp_path):
+def test_a_second_store_in_the_same_process_is_refused_and_the_first_keeps_its_lock(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_LOCK_WAIT", "0.2")  # the holder does not let go: no need to wait 5 s
     assert issubclass(StoreLockedError, StoreError) and issubclass(StoreError, ScorekeeperError)
     db = tmp_path / "db"
     first = Store(db)
@@ -978,7 +979,8 @@ def test_the_context_manager_releases_the_lock(tmp_path):
         assert store.ids() == []
 
 
-def test_a_second_app_instance_gets_a_clear_message_and_changes_nothing(tmp_path):
+def test_a_second_app_instance_gets_a_clear_message_and_changes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_LOCK_WAIT", "0.2")  # the holder does not let go: no need to wait 5 s
     db = tmp_path / "db"
     recs = build_db(db, n=2)
     holder = subprocess.Popen(
@@ -1007,7 +1009,8 @@ def test_a_second_app_instance_gets_a_clear_message_and_changes_nothing(tmp_path
         assert_all_readable(store, recs)
 
 
-def test_only_one_of_several_instances_started_at_once_gets_the_database(tmp_path):
+def test_only_one_of_several_instances_started_at_once_gets_the_database(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_LOCK_WAIT", "0.2")  # the holder does not let go: no need to wait 5 s
     db = tmp_path / "db"
     procs = [
         subprocess.Popen(

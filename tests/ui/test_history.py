@@ -61,9 +61,9 @@ def test_an_empty_paste_asks_for_a_record(shared, text: str) -> None:
 def test_text_that_is_not_json_says_so_with_the_line_and_column(shared) -> None:
     hist = HistoryModel(shared)
     assert hist.import_text('{"format": "scorekeeper/1",\n  "game": all-fives}') is None
-    assert hist.error == "that is not a match record (JSON): expecting a value at line 2, column 11"
+    assert hist.error == "not a match record (JSON): expecting a value at line 2, column 11"
     assert hist.import_text("{") is None
-    assert hist.error.startswith("that is not a match record (JSON): ")
+    assert hist.error.startswith("not a match record (JSON): ")
     assert hist.error.endswith("at line 1, column 2")
     assert "Expecting value" not in hist.error and "char " not in hist.error
 
@@ -147,7 +147,7 @@ def test_a_file_that_is_empty_or_not_text_says_which_file(shared) -> None:
     assert hist.import_file("photo.jpg", b"\xff\xd8\xff\xe0\x00\x10JFIF") is None
     assert hist.error == "photo.jpg is not a match record: it is not text"
     assert hist.import_file("notes.txt", b"Ann 15, Ben 10") is None
-    assert hist.error.startswith("that is not a match record (JSON): ")
+    assert hist.error.startswith("not a match record (JSON): ")
     assert hist.import_file("lost.json", None) is None
     assert hist.error == "lost.json could not be read"
     assert hist.total == 0

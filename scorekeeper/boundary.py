@@ -1,0 +1,264 @@
+"""The one door for records from outside: files, standard input, a paste or a picked
+file in the app.
+
+``scorekeeper score``, ``scorekeeper import`` and the app's History -> Import read a
+record's bytes or text here, so they refuse the same things with the same one-line
+messages before any engine sees the record:
+
+- more than :data:`MAX_BYTES` (read no further than that: ``score /dev/zero`` stops);
+- text that is not UTF-8, or not JSON;
+- an object with the same key twice (JSON would silently keep the last one);
+- a whole number of more than :data:`MAX_DIGITS` digits, ``NaN``, ``Infinity`` or a
+  number too large for a float;
+- nesting deeper than :data:`MAX_DEPTH`;
+- a string longer than :data:`MAX_STRING` characters.
+
+What the record *means* -- its players, teams, rules and hands -- is checked by the
+envelope (:mod:`scorekeeper.envelope`) and the game's engine, which check exact types.
+
+>>> loads('{"format": "scorekeeper/1", "game": "broadway"}')
+{'format': 'scorekeeper/1', 'game': 'broadway'}
+>>> loads('{"game": "a", "game": "b"}')
+Traceback (most recent call last):
+...
+scorekeeper.errors.RecordFormatError: not a match record: the key 'game' appears twice in one object
+>>> loads('{"rules": {"target": 1e999}}')
+Traceback (most recent call last):
+...
+scorekeeper.errors.RecordFormatError: rules.target: the number 1e999 is too large
+>>> loads("[" * 50 + "]" * 50)
+Traceback (most recent call last):
+...
+scorekeeper.errors.RecordFormatError: [0][0][0][0]: nested more than 20 levels deep
+>>> shown("x" * 100)
+"'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Iterable
+from typing import Any, BinaryIO
+
+from scorekeeper.errors import RecordFormatError, Where, one_line
+
+#: The largest record read, in bytes (a long club match is well under 200 KB).
+MAX_BYTES = 2_000_000
+#: The most digits of a whole number in a record (no count, target or points comes near).
+MAX_DIGITS = 9
+#: The deepest nesting of lists and objects (a record needs about 7).
+MAX_DEPTH = 20
+#: The longest string in a record (the notes of a match).
+MAX_STRING = 10_000
+
+_NOT = "not a match record"
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """``repr(value)``, cut to about ``limit`` characters: what an error message echoes
+    of a value the user gave (one was 200 KB), always on one line.
+
+    >>> shown("3-5"), shown([1, 2]), shown("a\\nb")
+    ("'3-5'", '[1, 2]', "'a\\\\nb'")
+    """
+    text = one_line(repr(value))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def name_problem(name: Any, what: str = "a player's name", limit: int = 40) -> str | None:
+    """Why ``name`` cannot be a player's or a side's name, or None when it can: a
+    non-empty string of at most ``limit`` printable characters.
+
+    >>> name_problem("Ann") is None, name_problem("Ann\\x1b[2J")
+    (True, "a player's name must be printable, not 'Ann\\\\x1b[2J'")
+    """
+    if not isinstance(name, str) or not name.strip():
+        return f"{what} must be a non-empty string, not {shown(name)}"
+    if len(name) > limit:
+        return f"{what} must be at most {limit} characters, not {len(name)}"
+    if not all(c.isprintable() or _joiner(c) for c in name):
+        return f"{what} must be printable, not {shown(name)}"
+    return None
+
+
+def _joiner(c: str) -> bool:
+    """The invisible characters that are part of how names are written (emoji sequences,
+    Indic and Persian scripts) rather than a trick: the zero-width (non-)joiner."""
+    return c in "\u200c\u200d"
+
+
+# ---------------------------------------------------------------- reading
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise RecordFormatError(f"{_NOT}: the key {shown(key)} appears twice in one object")
+        out[key] = value
+    return out
+
+
+class _Refused:
+    """A number the record may not hold, kept in place while the text is read, so that the
+    walk after it can say where it is (the parser does not know)."""
+
+    __slots__ = ("why",)
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+
+def _int(text: str) -> int | _Refused:
+    if len(text) - text.startswith("-") > MAX_DIGITS:
+        return _Refused(f"the number {one_line(text, 20)} has more than {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _float(text: str) -> float | _Refused:
+    value = float(text)
+    if not math.isfinite(value) or len(text) > 40:
+        return _Refused(f"the number {one_line(text, 20)} is too large")
+    return value
+
+
+def _constant(text: str) -> Any:
+    return _Refused(f"{text} is not a number JSON allows")
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_int=_int, parse_float=_float, parse_constant=_constant)
+
+
+def too_large() -> str:
+    """The refusal of a record over :data:`MAX_BYTES`."""
+    return f"{_NOT}: it is larger than {MAX_BYTES // 1_000_000} MB"
+
+
+def loads(text: str) -> Any:
+    """A record's JSON text -> its value, refusing what :mod:`this module <scorekeeper.boundary>`
+    refuses (one :class:`RecordFormatError`, one line)."""
+    if len(text) > MAX_BYTES:
+        raise RecordFormatError(too_large())
+    try:
+        value = _DECODER.decode(text)
+    except json.JSONDecodeError as e:
+        raise RecordFormatError(f"{_NOT} (JSON): {_problem(e)}") from None
+    except RecursionError:
+        raise RecordFormatError(f"{_NOT}: nested more than {MAX_DEPTH} levels deep") from None
+    _check(value)
+    return value
+
+
+#: The JSON parser's reasons, in words.
+_JSON_WORDS = {
+    "Expecting value": "expecting a value",
+    "Expecting property name enclosed in double quotes": "expecting a name in double quotes",
+    "Expecting ',' delimiter": "expecting a comma",
+    "Expecting ':' delimiter": "expecting a colon",
+    "Unterminated string starting at": "a text in quotes is not closed",
+    "Invalid control character at": "a line break or tab inside quotes",
+    "Invalid \\escape": "a backslash that escapes nothing",
+    "Extra data": "more text after the record",
+}
+
+
+def _problem(e: json.JSONDecodeError) -> str:
+    """Where and why text is not JSON, for people: "expecting a value at line 2, column 11"."""
+    why = _JSON_WORDS.get(e.msg, one_line(e.msg[:1].lower() + e.msg[1:], 60))
+    return f"{why} at line {e.lineno}, column {e.colno}"
+
+
+def _check(value: Any) -> None:
+    """Refused numbers, depth and string lengths, without recursion (a deep value cannot
+    overflow the stack) and with little memory (a path is made only for a container that
+    holds something, and spelled out only for an error); the error says where, the way
+    the engines do."""
+    stack: list[tuple[Any, int, Any]] = []  # (container, depth, (parent's link, key))
+    if isinstance(value, (dict, list)):
+        stack.append((value, 1, None))
+    else:
+        _scalar(value, None)
+    while stack:
+        v, depth, link = stack.pop()
+        if depth > MAX_DEPTH:
+            raise _at(_path(link)[:4], f"nested more than {MAX_DEPTH} levels deep")  # where it starts
+        items: Iterable[tuple[str | int, Any]]
+        if isinstance(v, dict):
+            for k in v:
+                if len(k) > MAX_STRING:
+                    raise _at(_path(link), f"a key of {len(k)} characters (at most {MAX_STRING})")
+            items = v.items()
+        else:
+            items = enumerate(v)
+        for key, item in items:
+            if isinstance(item, (dict, list)):
+                if item or depth + 1 > MAX_DEPTH:
+                    stack.append((item, depth + 1, (link, key)))
+            else:
+                _scalar(item, (link, key))
+
+
+def _scalar(v: Any, link: Any) -> None:
+    if isinstance(v, _Refused):
+        raise _at(_path(link), v.why)
+    if isinstance(v, str) and len(v) > MAX_STRING:
+        raise _at(_path(link), f"a string of {len(v)} characters (at most {MAX_STRING})")
+
+
+def _path(link: Any) -> tuple[str | int, ...]:
+    keys: list[str | int] = []
+    while link is not None:
+        link, key = link
+        keys.append(key)
+    return tuple(reversed(keys))
+
+
+def _at(path: tuple[str | int, ...], why: str) -> RecordFormatError:
+    """The error for ``path`` in the record: ``hands[0].turns[3].draw`` is "hand 1, turn 4, draw"."""
+    where: Where = {}
+    rest = list(path)
+    if len(rest) >= 2 and rest[0] == "hands" and isinstance(rest[1], int):
+        where["hand"] = rest[1] + 1
+        rest = rest[2:]
+        if len(rest) >= 2 and rest[0] == "turns" and isinstance(rest[1], int):
+            where["turn"] = rest[1] + 1
+            rest = rest[2:]
+    field = ""
+    for part in rest:
+        field += f"[{part}]" if isinstance(part, int) else (f".{part}" if field else str(part))
+    if field:
+        where["field"] = one_line(field, 80)
+    return RecordFormatError(f"{_NOT}: {why}" if not where else why, **where)
+
+
+def decode(data: bytes) -> Any:
+    """A record's bytes (UTF-8, a BOM allowed) -> its value, as :func:`loads`."""
+    if len(data) > MAX_BYTES:
+        raise RecordFormatError(too_large())
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise RecordFormatError(f"{_NOT}: it is not UTF-8 text (byte {e.start})") from None
+    return loads(text)
+
+
+def read(stream: BinaryIO) -> Any:
+    """Read a record from an open binary stream, never more than :data:`MAX_BYTES` + 1 bytes."""
+    data = stream.read(MAX_BYTES + 1)
+    return decode(data)
+
+
+def read_path(path: str) -> Any:
+    """Read a record from a file, or standard input for ``-``; a file that cannot be read
+    is a :class:`RecordFormatError` naming it."""
+    try:
+        if path == "-":
+            return read(sys.stdin.buffer)
+        with open(path, "rb") as f:
+            return read(f)
+    except FileNotFoundError:
+        raise RecordFormatError(f"{one_line(path, 200)}: no such file") from None
+    except IsADirectoryError:
+        raise RecordFormatError(f"{one_line(path, 200)}: is a directory, not a record") from None
+    except OSError as e:
+        raise RecordFormatError(f"{one_line(path, 200)}: cannot be read ({e.strerror or e})") from None
