@@ -99,3 +99,39 @@ def test_the_score_table_of_an_imported_match(server, app, context):
     wait_text(score, "Hand 2 · playing")
     wait_text(score, "Ben after hand 2 so far: 15 (+5 in play)")
     assert not [t for t in read_texts(score) if "=" in t], "no cell reads as a sum"
+
+
+def test_hostile_records_are_refused_in_place_and_the_session_goes_on(server, app, tmp_path):
+    """The audit's imports that ended the session ("Error running app"): each one is now a
+    line in place, and a good record imports after them in the same session."""
+    page = app
+    open_history(page)
+    worked = json.loads((RECORDS / "worked-example.json").read_text())
+    fours = {
+        "format": "scorekeeper/1",
+        "game": "all-fours",
+        "players": ["Ann", "Ben"],
+        "rules": {"variant": ["trinidad"]},
+        "hands": [],
+    }
+    for text, says in (
+        (json.dumps(dict(worked, game=["all-fives"])), "game: unknown game ['all-fives']"),
+        (json.dumps(fours), "rules.variant"),
+        ("[" * 1000 + "]" * 1000, "nested more than 20 levels deep"),
+        ('{"format": "scorekeeper/1", "format": "scorekeeper/1"}', "the key 'format' appears twice"),
+    ):
+        paste(page, text)
+        wait_text(page, re.compile(re.escape(says)))
+        assert not any("Error running app" in t for t in read_texts(page))
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with page.expect_file_chooser() as chooser:
+        tap(page, "Import a file")
+    chooser.value.set_files(str(deep))
+    wait_text(page, re.compile("nested more than 20 levels deep"))
+    harness.wait_idle(page, quiet=0.3)
+    assert not any("appears twice" in t for t in read_texts(page)), "the file's message replaced the paste's"
+    page.screenshot(path="/tmp/hostile.png")
+    paste(page, json.dumps(worked))
+    imported_id(page)
+    wait_text(page, "1 match")
