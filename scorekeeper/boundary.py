@@ -30,8 +30,6 @@ scorekeeper.errors.RecordFormatError: rules.target: the number 1e999 is too larg
 Traceback (most recent call last):
 ...
 scorekeeper.errors.RecordFormatError: [0][0][0][0]: nested more than 20 levels deep
->>> shown("x" * 100)
-"'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"
 """
 
 from __future__ import annotations
@@ -42,7 +40,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any, BinaryIO
 
-from scorekeeper.errors import RecordFormatError, Where, one_line
+from scorekeeper.errors import RecordFormatError, Where, one_line, short
 
 #: The largest record read, in bytes (a long club match is well under 200 KB).
 MAX_BYTES = 2_000_000
@@ -56,17 +54,6 @@ MAX_STRING = 10_000
 _NOT = "not a match record"
 
 
-def shown(value: Any, limit: int = 40) -> str:
-    """``repr(value)``, cut to about ``limit`` characters: what an error message echoes
-    of a value the user gave (one was 200 KB), always on one line.
-
-    >>> shown("3-5"), shown([1, 2]), shown("a\\nb")
-    ("'3-5'", '[1, 2]', "'a\\\\nb'")
-    """
-    text = one_line(repr(value))
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def name_problem(name: Any, what: str = "a player's name", limit: int = 40) -> str | None:
     """Why ``name`` cannot be a player's or a side's name, or None when it can: a
     non-empty string of at most ``limit`` printable characters.
@@ -75,11 +62,11 @@ def name_problem(name: Any, what: str = "a player's name", limit: int = 40) -> s
     (True, "a player's name must be printable, not 'Ann\\\\x1b[2J'")
     """
     if not isinstance(name, str) or not name.strip():
-        return f"{what} must be a non-empty string, not {shown(name)}"
+        return f"{what} must be a non-empty string, not {short(name)}"
     if len(name) > limit:
         return f"{what} must be at most {limit} characters, not {len(name)}"
     if not all(c.isprintable() or _joiner(c) for c in name):
-        return f"{what} must be printable, not {shown(name)}"
+        return f"{what} must be printable, not {short(name)}"
     return None
 
 
@@ -94,7 +81,7 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise RecordFormatError(f"{_NOT}: the key {shown(key)} appears twice in one object")
+            raise RecordFormatError(f"{_NOT}: the key {short(key)} appears twice in one object")
         out[key] = value
     return out
 

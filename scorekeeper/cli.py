@@ -16,8 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from scorekeeper import __version__
-from scorekeeper.boundary import shown
-from scorekeeper.errors import ScorekeeperError, one_line
+from scorekeeper.errors import ScorekeeperError, one_line, short
 
 if TYPE_CHECKING:
     from scorekeeper.store import Store
@@ -116,7 +115,7 @@ def parse_points(text: str) -> list[int]:
     for i, part in enumerate(text.split(","), 1):
         part = part.strip()
         if not re.fullmatch(r"[+-]?[0-9]{1,9}", part):
-            raise ScorekeeperError(f"--points: event {i}: {shown(part)} is not a whole number of points")
+            raise ScorekeeperError(f"--points: event {i}: {short(part)} is not a whole number of points")
         out.append(int(part))
     return out
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper import registry
-from scorekeeper.boundary import name_problem, shown
-from scorekeeper.errors import RecordFormatError
+from scorekeeper.boundary import name_problem
+from scorekeeper.errors import RecordFormatError, short
 
 FORMAT = "scorekeeper/1"
 #: The most players a record may list (All Fours has up to six; nobody plays with more).
@@ -87,14 +87,14 @@ class Envelope:
             raise RecordFormatError(f"a record must be a JSON object, not {type_name(record)}")
         for key in record:
             if key not in ENVELOPE_KEYS and key not in METADATA_KEYS:
-                raise RecordFormatError(f"unknown key {shown(key)} in the record")
+                raise RecordFormatError(f"unknown key {short(key)} in the record")
         fmt = record.get("format")
         if fmt != FORMAT:
-            raise RecordFormatError(f"format must be {FORMAT!r}, not {shown(fmt)}", field="format")
+            raise RecordFormatError(f"format must be {FORMAT!r}, not {short(fmt)}", field="format")
         game = record.get("game")
         known = registry.ids()
         if not isinstance(game, str) or game not in known:
-            raise RecordFormatError(f"unknown game {shown(game)} (known: {', '.join(known)})", field="game")
+            raise RecordFormatError(f"unknown game {short(game)} (known: {', '.join(known)})", field="game")
         players = record.get("players")
         if not isinstance(players, list):
             raise RecordFormatError(f"must be a list of names, not {type_name(players)}", field="players")
@@ -108,7 +108,7 @@ class Envelope:
             if problem:
                 raise RecordFormatError(problem, field="players")
             if p in seen:
-                raise RecordFormatError(f"{shown(p)} is listed twice", field="players")
+                raise RecordFormatError(f"{short(p)} is listed twice", field="players")
             seen.add(p)
         players_t = tuple(players)
 
@@ -131,7 +131,7 @@ class Envelope:
                     raise RecordFormatError(f"side {name!r} must list its players", field="teams")
                 for m in members:
                     if not isinstance(m, str) or m not in seen:
-                        raise RecordFormatError(f"side {name!r} names {shown(m)}, who is not a player", field="teams")
+                        raise RecordFormatError(f"side {name!r} names {short(m)}, who is not a player", field="teams")
                     if m in side_by_player:
                         raise RecordFormatError(f"{m!r} is in more than one side", field="teams")
                     side_by_player[m] = s

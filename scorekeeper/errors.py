@@ -18,6 +18,8 @@ True
 
 from __future__ import annotations
 
+import math
+import reprlib
 from collections.abc import Callable
 from typing import TypedDict
 
@@ -69,6 +71,36 @@ def internal_error(e: BaseException) -> str:
     "not imported: internal error (KeyError: 'x'); nothing was changed, please report it"
     """
     return f"not imported: internal error ({type(e).__name__}: {one_line(str(e), 200)}); nothing was changed, please report it"
+
+
+#: Longest echo of an input value in an error message (see :func:`short`).
+SHORT = 40
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 2
+_REPR.maxstring = _REPR.maxlong = _REPR.maxother = SHORT
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 6
+
+
+def short(value: object) -> str:
+    """``repr(value)`` for an error message, cut to at most 40 characters: a hostile
+    record can hold a huge string, list or number, and none of it is echoed whole.
+
+    >>> short("5-3"), short([1.5]), short("x" * 100), short("Ann\\nBen")
+    ("'5-3'", '[1.5]', "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...", "'Ann\\\\nBen'")
+    >>> short(10**400), short(-(10**5000))
+    ('a number of 401 digits', 'a number of 5001 digits')
+    """
+    if type(value) is int and not -(10**SHORT) < value < 10**SHORT:
+        return f"a number of {math.floor(math.log10(abs(value))) + 1} digits"
+    if type(value) is str:
+        text = repr(value[:SHORT])
+    else:
+        try:
+            text = _REPR.repr(value)
+        except ValueError:  # a huge int inside a list (more than 4,300 digits have no repr)
+            text = "a value too long to write out"
+    return text if len(text) <= SHORT else text[: SHORT - 3] + "..."
 
 
 #: The longest message an error carries (what it echoes of a value is cut shorter still).

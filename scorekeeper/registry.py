@@ -24,8 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from scorekeeper.boundary import shown
-from scorekeeper.errors import RecordFormatError
+from scorekeeper.errors import RecordFormatError, short
 
 if TYPE_CHECKING:
     from scorekeeper.tally.timeline import Timeline
@@ -197,7 +196,7 @@ def ids() -> tuple[str, ...]:
 def get(game_id: Any) -> Game:
     """The game whose record ``"game"`` is ``game_id``; an unknown one is a RecordFormatError."""
     if not isinstance(game_id, str) or game_id not in _table:
-        raise RecordFormatError(f"unknown game {shown(game_id)} (known: {', '.join(_table)})", field="game")
+        raise RecordFormatError(f"unknown game {short(game_id)} (known: {', '.join(_table)})", field="game")
     game = _loaded.get(game_id)
     if game is None:
         game = importlib.import_module(_table[game_id].engine).GAME

@@ -35,7 +35,7 @@ from typing import Any, NamedTuple, NoReturn, overload
 from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
 from scorekeeper.allfives.layout import Layout
 from scorekeeper.allfives.rules import Rules, worth
-from scorekeeper.dominoes.tiles import Tile, short, tiles_of_set
+from scorekeeper.dominoes.tiles import Tile, tiles_of_set
 from scorekeeper.envelope import Envelope, new_record
 from scorekeeper.errors import (
     AmbiguousPlacementError,
@@ -52,6 +52,7 @@ from scorekeeper.errors import (
     RemainingError,
     Where,
     WrongPlayerError,
+    short,
 )
 
 GAME_ID = "all-fives"

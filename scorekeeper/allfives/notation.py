@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from scorekeeper.allfives.engine import Turn
-from scorekeeper.dominoes.tiles import short
+from scorekeeper.errors import short
 
 __all__ = ["parse_turn_text", "turn_text"]
 

@@ -22,9 +22,9 @@ from typing import Any, Unpack
 
 from scorekeeper.allfives.engine import MAX_CLAIM, Hand, Match, Setup, Turn, shown_name
 from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
-from scorekeeper.dominoes.tiles import Tile, short
+from scorekeeper.dominoes.tiles import Tile
 from scorekeeper.envelope import FORMAT, METADATA_KEYS, type_name
-from scorekeeper.errors import RecordFormatError, RemainingError, ScorekeeperError, Where
+from scorekeeper.errors import RecordFormatError, RemainingError, ScorekeeperError, Where, short
 
 HAND_KEYS = ("leader", "turns", "remaining")
 TURN_KEYS = ("player", "draw", "play", "on", "pass", "claim", "muggins")

@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from scorekeeper.dominoes.tiles import set_size, short
-from scorekeeper.errors import RulesError
+from scorekeeper.dominoes.tiles import set_size
+from scorekeeper.errors import RulesError, short
 
 T = TypeVar("T")
 

@@ -25,8 +25,6 @@ counts. :meth:`Match.pop` drops the last event.
 from __future__ import annotations
 
 import dataclasses
-import math
-import reprlib
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -52,12 +50,14 @@ from scorekeeper.allfours.events import (
 from scorekeeper.allfours.variants import CARD_POINTS, DEFAULT_VARIANT, RANKS, VARIANTS, Variant
 from scorekeeper.envelope import Envelope, new_record, type_name
 from scorekeeper.errors import (
+    SHORT,
     HandOverError,
     IllegalEntryError,
     MatchOverError,
     NothingToUndoError,
     RecordFormatError,
     RulesError,
+    short,
 )
 
 __all__ = [
@@ -89,34 +89,6 @@ MAX_POINTS = 9_999
 PACK_POINTS = 80
 #: Each rank is in the pack four times.
 SUITS = 4
-
-#: Longest echo of an input value in an error message (see :func:`short`).
-SHORT = 40
-_REPR = reprlib.Repr()
-_REPR.maxlevel = 2
-_REPR.maxstring = _REPR.maxlong = _REPR.maxother = SHORT
-_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 6
-
-
-def short(value: object) -> str:
-    """``repr(value)`` for an error message, cut to at most 40 characters: a hostile
-    record can hold a huge string, list or number, and none of it is echoed whole.
-
-    >>> short("J"), short(["6", "J"]), short("x" * 100)
-    ("'J'", "['6', 'J']", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...")
-    >>> short(10**400)
-    'a number of 401 digits'
-    """
-    if type(value) is int and not -(10**SHORT) < value < 10**SHORT:
-        return f"a number of {math.floor(math.log10(abs(value))) + 1} digits"
-    if type(value) is str:
-        text = repr(value[:SHORT])
-    else:
-        try:
-            text = _REPR.repr(value)
-        except ValueError:  # a huge int inside a list (more than 4,300 digits have no repr)
-            text = "a value too long to write out"
-    return text if len(text) <= SHORT else text[: SHORT - 3] + "..."
 
 
 class AllFoursError(IllegalEntryError):

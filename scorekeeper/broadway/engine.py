@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, final, overload
 
 from scorekeeper.broadway.grid import HIGHEST, Cell, Layout, Placement, adjacent, neighbours, parse_pips, points_for
-from scorekeeper.dominoes.tiles import Tile, short
+from scorekeeper.dominoes.tiles import Tile
 from scorekeeper.envelope import Envelope, new_record, type_name
 from scorekeeper.errors import (
     HandOverError,
@@ -53,6 +53,7 @@ from scorekeeper.errors import (
     ScorekeeperError,
     Where,
     WrongPlayerError,
+    short,
 )
 
 __all__ = [

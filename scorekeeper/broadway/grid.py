@@ -28,8 +28,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from scorekeeper.dominoes.tiles import Tile, short
-from scorekeeper.errors import IllegalTileError, RecordFormatError
+from scorekeeper.dominoes.tiles import Tile
+from scorekeeper.errors import IllegalTileError, RecordFormatError, short
 
 __all__ = [
     "Cell",

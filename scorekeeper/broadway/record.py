@@ -32,9 +32,9 @@ from scorekeeper.broadway.engine import (
     Unplayed,
 )
 from scorekeeper.broadway.grid import Placement, parse_cells, parse_pips
-from scorekeeper.dominoes.tiles import Tile, short
+from scorekeeper.dominoes.tiles import Tile
 from scorekeeper.envelope import FORMAT, METADATA_KEYS, type_name
-from scorekeeper.errors import LeaderError, RecordFormatError, RemainingError, ScorekeeperError, Where
+from scorekeeper.errors import LeaderError, RecordFormatError, RemainingError, ScorekeeperError, Where, short
 
 __all__ = [
     "HAND_KEYS",

@@ -16,47 +16,16 @@ True
 
 from __future__ import annotations
 
-import math
 import re
-import reprlib
 from functools import cache
 
-from scorekeeper.errors import IllegalTileError
+from scorekeeper.errors import IllegalTileError, short
 
 #: The highest pip count any supported set has.
 MAX_PIPS = 12
 
 # ASCII digits only: ``\d`` would take "٣-٥" or "３-５", and int() reads them
 _TILE_RE = re.compile(r"\s*\[?\s*([0-9]{1,2})\s*[-|:]\s*([0-9]{1,2})\s*\]?\s*", re.ASCII)
-
-#: Longest echo of an input value in an error message (see :func:`short`).
-SHORT = 40
-
-_REPR = reprlib.Repr()
-_REPR.maxlevel = 2
-_REPR.maxstring = _REPR.maxlong = _REPR.maxother = SHORT
-_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 6
-
-
-def short(value: object) -> str:
-    """``repr(value)`` for an error message, cut to at most 40 characters: a hostile
-    record can hold a huge string, list or number, and none of it is echoed whole.
-
-    >>> short("5-3"), short([1.5]), short("x" * 100)
-    ("'5-3'", '[1.5]', "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...")
-    >>> short(10**400), short(-(10**5000))
-    ('a number of 401 digits', 'a number of 5001 digits')
-    """
-    if type(value) is int and not -(10**SHORT) < value < 10**SHORT:
-        return f"a number of {math.floor(math.log10(abs(value))) + 1} digits"
-    if type(value) is str:
-        text = repr(value[:SHORT])
-    else:
-        try:
-            text = _REPR.repr(value)
-        except ValueError:  # a huge int inside a list (more than 4,300 digits have no repr)
-            text = "a value too long to write out"
-    return text if len(text) <= SHORT else text[: SHORT - 3] + "..."
 
 
 class Tile:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import concurrent.futures
 import hashlib
 import socket
 from dataclasses import dataclass, field
@@ -22,6 +23,13 @@ PAGE = (
     b'<script src="python.js"></script></head>'
     b"<body><SCRIPT type='text/javascript'>\r\nstart();\r\n</SCRIPT></body></html>"
 )
+
+
+def run_async(coro) -> None:
+    """``asyncio.run(coro)`` on a thread of its own: in the whole suite, Playwright's sync
+    API (the browser tests' session browser) keeps an event loop running on this thread."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, coro).result()
 
 
 def sha(text: bytes) -> str:
@@ -109,7 +117,7 @@ def call(app, path: str = "/", host: str | None = HOST, **headers: str) -> Respo
 
         await app(_scope("http", path, host, headers), receive, send)
 
-    asyncio.run(run())
+    run_async(run())
     start, *bodies = sent
     assert start["type"] == "http.response.start"
     out = Response(start["status"], body=b"".join(m.get("body", b"") for m in bodies))
@@ -138,7 +146,7 @@ def handshake(app, host: str | None = HOST, **headers: str) -> str:
 
         await app(_scope("websocket", "/ws", host, headers), receive, send)
 
-    asyncio.run(run())
+    run_async(run())
     if sent[0]["type"] == "websocket.close":
         assert sent[0]["code"] == 1008
     return sent[0]["type"]
@@ -325,7 +333,7 @@ def test_lifespan_passes_through():
 
         await guard()({"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send)
 
-    asyncio.run(run())
+    run_async(run())
     assert sent == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
 
 
