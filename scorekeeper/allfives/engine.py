@@ -34,7 +34,7 @@ from typing import Any, NamedTuple, NoReturn, overload
 
 from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
 from scorekeeper.allfives.layout import Layout
-from scorekeeper.allfives.rules import Rules, worth
+from scorekeeper.allfives.rules import Rules
 from scorekeeper.dominoes.tiles import Tile, tiles_of_set
 from scorekeeper.envelope import Envelope, new_record
 from scorekeeper.errors import (
@@ -315,7 +315,7 @@ class Match:
         h = self.hand
         assert h is not None, "no hand has been started"
         count = h.layout.count_after(tile, on if h.turns else None)
-        return count, worth(count, self._scale)
+        return count, self.rules.worth(count)
 
     def state(self) -> tuple[object, ...]:
         """A comparable description of the whole state (for tests)."""
@@ -447,6 +447,12 @@ class Match:
                 raise WrongPlayerError(f"it is {expected}'s turn, not {name}'s", hand=h.number, turn=len(h.turns) + 1)
 
     def _check_draw(self, h: Hand, draw: int) -> None:
+        if draw and not self.rules.draw:
+            raise IllegalDrawError(
+                "there is no drawing in this match (rules.draw is false): a player who cannot play knocks (a pass)",
+                hand=h.number,
+                turn=len(h.turns) + 1,
+            )
         if draw:
             if type(draw) is not int or draw < 0:
                 raise IllegalDrawError(
@@ -511,7 +517,7 @@ class Match:
         left = held[p] + draw - 1
         held[p] = left
         h.passes = 0
-        value = worth(count, self._scale)
+        value = self.rules.worth(count)
         if self._check_claims:
             if value:
                 points, voided = self._score(self._side_of[p], value, h, len(turns) + 1)
@@ -612,7 +618,7 @@ class Match:
             )
         left = h.boneyard - draw
         reserve = self.rules.boneyard_reserve
-        if left > reserve:
+        if left > reserve and self.rules.draw:  # without drawing, the knock is always allowed
             can = left - reserve
             raise IllegalPassError(
                 f"{self.setup.players[h.next_player]} cannot pass: {can} tile{'s' if can > 1 else ''} "

@@ -26,6 +26,8 @@ SPINNER_POLICIES = ("first-double", "none", "all-doubles")
 HAND_ENDS = ("winner-takes", "each-subtracts")
 BLOCK_WINNERS = ("player", "side")
 CLAIM_MODES = ("check", "muggins")
+#: What a count scores: All Fives' multiples of five, or Fives and Threes' fives and/or threes.
+COUNTS = ("fives", "fives-and-threes")
 
 #: Default tiles dealt per player, by number of players (the spec's table).
 DEFAULT_HAND_SIZE = {2: 9, 3: 7, 4: 5, 5: 5}
@@ -52,6 +54,8 @@ RULE_KEYS = (
     "exact_target",
     "boneyard_reserve",
     "claims",
+    "count",
+    "draw",
 )
 
 
@@ -65,9 +69,24 @@ def worth(count: int, scale: int) -> int:
     return count // scale if count % 5 == 0 else 0
 
 
-def default_target(players: int, scale: int) -> int:
-    """61 with ``scale`` 5; else 250 for two players and 200 otherwise."""
-    if scale == 5:
+def fives_and_threes(count: int) -> int:
+    """What a count scores in Fives and Threes: count/5 if it is a multiple of five, plus
+    count/3 if it is a multiple of three; 0 and any other count score nothing.
+
+    >>> [fives_and_threes(c) for c in (3, 5, 6, 9, 10, 12, 15, 18, 20, 21, 24, 25, 27, 30, 33, 35, 36)]
+    [1, 1, 2, 3, 2, 4, 8, 6, 4, 7, 8, 5, 9, 16, 11, 7, 12]
+    >>> fives_and_threes(0), fives_and_threes(7), fives_and_threes(16)
+    (0, 0, 0)
+    """
+    if count <= 0:
+        return 0
+    return (count // 5 if count % 5 == 0 else 0) + (count // 3 if count % 3 == 0 else 0)
+
+
+def default_target(players: int, scale: int, count: str = "fives") -> int:
+    """61 with ``scale`` 5 or the Fives and Threes count; else 250 for two players and
+    200 otherwise."""
+    if scale == 5 or count == "fives-and-threes":
         return 61
     return 250 if players == 2 else 200
 
@@ -115,10 +134,14 @@ class Rules:
     exact_target: bool = False
     boneyard_reserve: int = 0
     claims: str = "check"
+    count: str = "fives"
+    draw: bool = True
     given: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def worth(self, count: int) -> int:
-        """What ``count`` scores under these rules (see :func:`worth`)."""
+        """What ``count`` scores under these rules (see :func:`worth`, :func:`fives_and_threes`)."""
+        if self.count == "fives-and-threes":
+            return fives_and_threes(count)
         return worth(count, self.scale)
 
     @property
@@ -153,6 +176,14 @@ class Rules:
         if type(exact) is not bool:
             raise _bad("exact_target", f"must be true or false, not {short(exact)}")
         reserve = _choice("boneyard_reserve", g("boneyard_reserve", 0), (0, 1, 2))
+        counting = _choice("count", g("count", "fives"), COUNTS)
+        draw = g("draw", True)
+        if type(draw) is not bool:
+            raise _bad("draw", f"must be true or false, not {short(draw)}")
+        if counting == "fives-and-threes" and scale != 1:
+            raise _bad("scale", "must be 1 with the Fives and Threes count: its points already are pegs")
+        if not draw and reserve:
+            raise _bad("boneyard_reserve", f"must be 0 when there is no drawing (rules.draw is false), not {reserve}")
 
         if "hand_size" in given:
             hand_size = _int("hand_size", given["hand_size"])
@@ -179,7 +210,7 @@ class Rules:
             if not 1 <= target <= MAX_TARGET:
                 raise _bad("target", f"must be from 1 to {MAX_TARGET:,}, not {short(target)}")
         else:
-            target = default_target(players, scale)
+            target = default_target(players, scale, counting)
 
         return cls(
             players=players,
@@ -193,5 +224,7 @@ class Rules:
             exact_target=exact,
             boneyard_reserve=reserve,
             claims=claims,
+            count=counting,
+            draw=draw,
             given=dict(given),
         )

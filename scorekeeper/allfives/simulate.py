@@ -3,8 +3,8 @@
 The simulator deals real hands from a shuffled set and plays as people do:
 the leader sets any tile; each player sets a tile that fits (onto a random
 end it fits), drawing one tile at a time until one fits, and passes only when
-nothing more can be drawn. It drives the real engine, so every record it
-makes is legal by construction, and it exercises claims, muggins calls,
+nothing more can be drawn (at once where there is no drawing: the knock). It
+drives the real engine, so every record it makes is legal by construction, and it exercises claims, muggins calls,
 ``on`` left out where it is unambiguous, and pip totals instead of tile lists.
 
 >>> rec = random_record(7, players=3)
@@ -63,7 +63,7 @@ def random_record(
         rng.shuffle(deck)
         held = [deck[i * r.hand_size : (i + 1) * r.hand_size] for i in range(players)]
         boneyard = deck[players * r.hand_size :]
-        drawable = len(boneyard) - r.boneyard_reserve
+        drawable = len(boneyard) - r.boneyard_reserve if r.draw else 0  # without drawing: knock
         m.push(StartHand(leader))
         hand_out: dict[str, Any] = {"turns": []} if leader is None else {"leader": leader, "turns": []}
         hands_out.append(hand_out)

@@ -34,7 +34,13 @@ def configs(draw):
         rules["scale"] = 5
     if draw(st.booleans()):
         rules["exact_target"] = True
-    reserve = draw(st.sampled_from([0, 0, 1, 2]))
+    if draw(st.integers(0, 2)) == 0:  # Fives and Threes' count (scale 1 only)
+        rules["count"] = "fives-and-threes"
+        rules.pop("scale", None)
+    no_draw = draw(st.integers(0, 2)) == 0  # no drawing: the knock
+    if no_draw:
+        rules["draw"] = False
+    reserve = 0 if no_draw else draw(st.sampled_from([0, 0, 1, 2]))
     if reserve:
         rules["boneyard_reserve"] = reserve
     if draw(st.integers(0, 3)) == 0:
@@ -179,3 +185,21 @@ def test_legal_plays_offer_exactly_what_the_engine_accepts(cfg):
                 assert turn.points == worth
         else:
             m.push(e)
+
+
+@SETTINGS
+@given(configs())
+def test_points_are_the_worth_of_the_count(cfg):
+    """Every play scores what its count is worth under the match's count rule (fives, or
+    fives and threes), unless the exact target voids it or a muggins claim missed it."""
+    setup, events = parse_record(make(cfg))
+    m = Match(setup)
+    plain = setup.rules.claims == "check" and not setup.rules.exact_target
+    for e in events:
+        m.push(e)
+        if type(e) is Play:
+            t = m.hand.turns[-1]
+            worth = setup.rules.worth(t.count)
+            assert 0 <= t.points <= worth or m.winner is not None
+            if plain and m.winner is None:
+                assert t.points == worth

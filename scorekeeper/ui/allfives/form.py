@@ -21,6 +21,7 @@ from typing import Any
 from scorekeeper.allfives.rules import (
     BLOCK_WINNERS,
     CLAIM_MODES,
+    COUNTS,
     DEFAULT_HAND_SIZE,
     HAND_ENDS,
     HAND_SIZE_PRESETS,
@@ -59,6 +60,8 @@ RULE_CHOICES: dict[str, tuple[Any, ...]] = {
     "exact_target": (False, True),
     "boneyard_reserve": (0, 1, 2),
     "claims": CLAIM_MODES,
+    "count": COUNTS,
+    "draw": (True, False),
 }
 
 #: The rule options typed as numbers.
@@ -117,6 +120,16 @@ RULE_WORDS: dict[str, RuleWords] = {
         "Who counts the points: the app, or each player who must call them (Muggins: an opponent "
         'may call "Muggins!" and take what was missed).',
         {"check": "the app counts", "muggins": "players call them"},
+    ),
+    "count": RuleWords(
+        "Count",
+        "Which counts score: multiples of five (All Fives), or of five and of three (Fives and Threes: 15 scores 8).",
+        {"fives": "fives only", "fives-and-threes": "fives and threes"},
+    ),
+    "draw": RuleWords(
+        "Drawing",
+        "May a player who cannot play draw from the boneyard? Without drawing, they knock.",
+        {True: "draw until you can play", False: "no drawing: knock"},
     ),
 }
 
