@@ -115,3 +115,20 @@ def test_the_rules_not_built_yet_are_refused_not_ignored():
             score_record(record(rules={key: value}))
     with pytest.raises(RulesError, match=r"^rules.hand_end: "):
         score_record(record(rules={"hand_end": "go"}))
+
+
+def test_the_table_offers_the_knock_and_no_draws_where_there_is_no_drawing(shared):
+    from .test_ui_model import new_table, play
+
+    table = new_table(shared, rules={"count": "fives-and-threes", "spinner": "none", "draw": False, "hand_size": 7})
+    assert table.play.drawable == 0 and not table.play.can_pass  # the lead is a tile
+    play(table, "6-6")
+    assert table.play.drawable == 0 and table.play.can_pass  # 14 tiles undealt, yet Ben may knock
+    table.play.pass_()
+    assert table.error is None, table.error
+    turn = table.match.hand.turns[-1]
+    assert turn.tile is None and turn.drew == 0
+    # with drawing (the default) the same position asks to draw first
+    drawing = new_table(shared, rules={"spinner": "none"})
+    play(drawing, "6-6")
+    assert drawing.play.drawable > 0 and not drawing.play.can_pass

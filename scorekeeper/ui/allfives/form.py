@@ -203,7 +203,7 @@ class NewMatchForm(FormModel):
                 value = value.strip()
                 if value == "":
                     value = None
-                elif re.fullmatch(r"-?\d+", value):
+                elif re.fullmatch(r"-?[0-9]+", value):
                     value = int(value)
             if value is None:
                 self.overrides.pop(key, None)

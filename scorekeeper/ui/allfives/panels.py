@@ -42,7 +42,8 @@ def _actions(table: TableModel) -> ft.Control:
             ft.OutlinedButton(content="+3", on_click=on(play.draw, 3), disabled=play.drawable < 3, tooltip="Draw 3"),
         ]
     if play.can_pass:
-        actions.append(ft.FilledTonalButton(content="Pass", on_click=on(play.pass_)))
+        knock = not table.rules.draw  # no drawing: the pass is the knock
+        actions.append(ft.FilledTonalButton(content="Knock" if knock else "Pass", on_click=on(play.pass_)))
     if table.rules.claims == "check" and not table.fixes.active:
         actions.append(
             ft.Switch(label="Claims", value=claims.mode, on_change=lambda e: claims.set_mode(e.control.value))

@@ -67,8 +67,11 @@ class PlayEntry(Part):
 
     @property
     def drawable(self) -> int:
-        """Tiles that can still be drawn this turn (beyond the draws entered)."""
+        """Tiles that can still be drawn this turn (beyond the draws entered); none where
+        there is no drawing (a player who cannot play knocks)."""
         m = self.match_for_entry
+        if not m.rules.draw:
+            return 0
         h = m.hand
         boneyard = h.boneyard if h else m.rules.boneyard
         return max(0, boneyard - m.rules.boneyard_reserve - self.draws)
