@@ -96,9 +96,13 @@ class Setup:
     envelope: Envelope | None = None
     #: Each player's seat by name (every check of a name is one look-up).
     seat: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    #: The seats of each side's players.
+    members: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "seat", {p: i for i, p in enumerate(self.players)})
+        members = tuple(tuple(i for i, s in enumerate(self.side_of) if s == side) for side in range(len(self.sides)))
+        object.__setattr__(self, "members", members)
 
     @classmethod
     def of(cls, record: Any) -> Setup:
@@ -134,6 +138,7 @@ class Turn(NamedTuple):
     claim_ok: bool | None = None  # claims "check" only
     voided: bool = False  # exact_target voided the points
     muggins: tuple[int, int, int, bool] | None = None  # (caller index, caller's side, points, voided)
+    go: int = 0  # hand_end "go": the point for going out, included in ``points`` (unless voided)
 
     @property
     def passed(self) -> bool:
@@ -273,6 +278,10 @@ class Match:
         self._check_claims = setup.rules.claims == "check"
         self._side_of = setup.side_of
         self._n = len(setup.players)
+        self._members = setup.members
+        # "side" with one player per side is "player"
+        self._by_player = setup.rules.domino == "player" or len(setup.sides) == self._n
+        self._go = 1 if setup.rules.hand_end == "go" else 0
         self._open_hand: Hand | None = None  # the hand that takes turns now, if any
 
     # ------------------------------------------------------------------ queries
@@ -444,6 +453,12 @@ class Match:
             if name != expected:
                 if not isinstance(name, str) or name not in self.setup.seat:
                     raise WrongPlayerError(f"{short(name)} is not a player", hand=h.number, turn=len(h.turns) + 1)
+                if not h.held[self.setup.seat[name]]:
+                    raise WrongPlayerError(
+                        f"{name} is out (has set their last tile): it is {expected}'s turn",
+                        hand=h.number,
+                        turn=len(h.turns) + 1,
+                    )
                 raise WrongPlayerError(f"it is {expected}'s turn, not {name}'s", hand=h.number, turn=len(h.turns) + 1)
 
     def _check_draw(self, h: Hand, draw: int) -> None:
@@ -517,25 +532,45 @@ class Match:
         left = held[p] + draw - 1
         held[p] = left
         h.passes = 0
+        # the hand's domino: this player is out and (domino "side") so is the rest of the side
+        ends = not left and (self._by_player or not any(held[q] for q in self._members[self._side_of[p]]))
+        go = self._go if ends else 0
         value = self.rules.worth(count)
         if self._check_claims:
-            if value:
-                points, voided = self._score(self._side_of[p], value, h, len(turns) + 1)
+            if value or go:
+                points, voided = self._score(self._side_of[p], value + go, h, len(turns) + 1)
             else:
                 points = 0
                 voided = False
             turn = _new_turn(
-                Turn, (p, tile, on, count, points, draw, claim, None if claim is None else claim == value, voided, None)
+                Turn,
+                (p, tile, on, count, points, draw, claim, None if claim is None else claim == value, voided, None, go),
             )
         else:
-            turn = self._muggins_turn(h, p, tile, on, count, value, draw, claim, caller)
+            turn = self._muggins_turn(h, p, tile, on, count, value, draw, claim, caller, go)
         turns.append(turn)
-        if not left:
-            h.end = "domino"
-            h.domino_player = p
-            self._open_hand = None
-        h.next_player = (p + 1) % self._n
+        if ends:
+            self._end_domino(h, p)
+        h.next_player = self._after(h, p)
         return turn
+
+    def _after(self, h: Hand, p: int) -> int:
+        """The player after ``p`` in seating order, passing over players who are out."""
+        n = self._n
+        nxt = (p + 1) % n
+        if not self._by_player:
+            held = h.held
+            while not held[nxt] and nxt != p:
+                nxt = (nxt + 1) % n
+        return nxt
+
+    def _end_domino(self, h: Hand, p: int) -> None:
+        h.end = "domino"
+        h.domino_player = p
+        self._open_hand = None
+        if not self.rules.settles_pips:  # the go or nothing: settled now, remaining optional
+            h.winner = self._side_of[p]
+            h.settlement = [0] * len(self.setup.sides)
 
     def _bad_tile(self, h: Hand, tile: Tile) -> NoReturn:
         turn = len(h.turns) + 1
@@ -566,11 +601,12 @@ class Match:
         draw: int,
         claim: int | None,
         caller: int | None,
+        go: int,
     ) -> Turn:
-        """A play under ``claims: "muggins"``: the player scores only what they claim."""
+        """A play under ``claims: "muggins"``: the player scores only what they claim (and the go)."""
         turn_no = len(h.turns) + 1
         c = claim or 0
-        gained = c if c <= value else 0
+        gained = (c if c <= value else 0) + go
         points, voided = self._score(self.setup.side_of[p], gained, h, turn_no) if gained else (0, False)
         muggins: tuple[int, int, int, bool] | None = None
         if caller is not None and self.winner is None:
@@ -578,7 +614,7 @@ class Match:
             missed = value - c
             mpoints, mvoided = self._score(csid, missed, h, turn_no) if missed > 0 else (0, False)
             muggins = (caller, csid, mpoints, mvoided)
-        return Turn(p, tile, on, count, points, draw, claim, None, voided, muggins)
+        return Turn(p, tile, on, count, points, draw, claim, None, voided, muggins, go)
 
     def _muggins_caller(self, h: Hand, p: int, name: str, turn_no: int) -> int:
         players = self.setup.players
@@ -599,6 +635,8 @@ class Match:
         target = self.rules.target
         if points > 0 and new > target and self.rules.exact_target:
             return 0, True
+        if points > 0 and new >= target and turn_no == 1 and not self.rules.win_on_lead:
+            return 0, True  # the down may not score the points that win
         self.scores[side] = new
         if new >= target and points > 0 and self.winner is None:
             self.winner = side
@@ -632,10 +670,13 @@ class Match:
         h.passes += 1
         turn = Turn(p, None, None, h.layout.count, 0, draw)
         h.turns.append(turn)
-        if h.passes == len(h.held):
+        # blocked: every player still holding tiles has passed in succession
+        if h.passes == (self._n if self._by_player else sum(1 for x in h.held if x)):
             h.end = "blocked"
             self._open_hand = None
-        h.next_player = (p + 1) % len(h.held)
+            if not self.rules.settles_pips:  # a blocked hand scores nothing
+                h.settlement = [0] * len(self.setup.sides)
+        h.next_player = self._after(h, p)
         return turn
 
     def _start(self, ev: StartHand) -> None:
@@ -653,17 +694,25 @@ class Match:
                 field="remaining",
             )
         leader = ev.leader
-        # the player who dominoed the hand before (set exactly when it ended in a domino) leads
-        default = None if prev is None else prev.domino_player
+        left = self.rules.next_leader == "left"
+        # the player who dominoed the hand before (set exactly when it ended in a domino) leads;
+        # with next_leader "left", the player after the last hand's leader
+        if prev is None:
+            default = None
+        elif left:
+            default = (prev.leader + 1) % self._n
+        else:
+            default = prev.domino_player
         if default is not None:
             if leader is None:
                 leader_i = default
             elif leader != players[default]:
-                raise LeaderError(
-                    f"{players[default]} dominoed hand {number - 1} and leads, not {shown_name(leader)}",
-                    hand=number,
-                    field="leader",
+                why = (
+                    f"the lead passes to the left: {players[default]} leads hand {number}"
+                    if left
+                    else f"{players[default]} dominoed hand {number - 1} and leads"
                 )
+                raise LeaderError(f"{why}, not {shown_name(leader)}", hand=number, field="leader")
             else:
                 leader_i = default
         else:
@@ -688,7 +737,7 @@ class Match:
             raise MatchOverError(self._over_reason(), **where)
         if h.end is None:
             raise RemainingError("the hand has not ended: remaining is given only after a domino or a block", **where)
-        if h.settlement is not None:
+        if h.pips is not None:
             raise RemainingError("the hand has already been settled", **where)
         given: dict[str, tuple[Tile, ...] | int] = {}
         for name, left in ev.remaining:
@@ -748,10 +797,12 @@ class Match:
                 measure = side_pips
             fewest = min(measure)
             tied = [s for s in range(n_sides) if measure[s] == fewest]
-        h.winner = tied[0] if len(tied) == 1 else None
         scale = self.rules.scale
         settlement = [0] * n_sides
         h.pips = pips
+        if not self.rules.settles_pips:  # the go or nothing: the pips are only recorded
+            return h
+        h.winner = tied[0] if len(tied) == 1 else None
         if self.rules.hand_end == "each-subtracts":
             for i, p in enumerate(pips):
                 settlement[side_of[i]] -= _round5_ratio(p, 1) // scale

@@ -217,6 +217,8 @@ def _turn_out(match: Match, t: Turn) -> dict[str, Any]:
         out["claim"] = t.claim
         if t.claim_ok is not None:
             out["claim_ok"] = t.claim_ok
+    if t.go:
+        out["go"] = t.go
     if t.voided:
         out["voided"] = True
     if t.muggins is not None:
@@ -270,6 +272,11 @@ def result(match: Match) -> dict[str, Any]:
             "exact_target": r.exact_target,
             "boneyard_reserve": r.boneyard_reserve,
             "claims": r.claims,
+            "count": r.count,
+            "draw": r.draw,
+            "domino": r.domino,
+            "next_leader": r.next_leader,
+            "win_on_lead": r.win_on_lead,
         },
         "hands": outs,
         "scores": dict(zip(s.sides, match.scores, strict=True)),

@@ -23,7 +23,14 @@ from scorekeeper.errors import RulesError, short
 T = TypeVar("T")
 
 SPINNER_POLICIES = ("first-double", "none", "all-doubles")
-HAND_ENDS = ("winner-takes", "each-subtracts")
+#: How a hand is settled: by the pips left in hands, or (Fives and Threes) a point for the
+#: go ("go") or nothing at all ("none").
+HAND_ENDS = ("winner-takes", "each-subtracts", "go", "none")
+#: When a player's last tile ends the hand: at once, or only when their whole side is out.
+DOMINO_ENDS = ("player", "side")
+#: Who leads the next hand: the player who dominoed (else the leader is named), or the
+#: player to the left of the last hand's leader.
+NEXT_LEADERS = ("winner", "left")
 BLOCK_WINNERS = ("player", "side")
 CLAIM_MODES = ("check", "muggins")
 #: What a count scores: All Fives' multiples of five, or Fives and Threes' fives and/or threes.
@@ -56,6 +63,9 @@ RULE_KEYS = (
     "claims",
     "count",
     "draw",
+    "domino",
+    "next_leader",
+    "win_on_lead",
 )
 
 
@@ -136,6 +146,9 @@ class Rules:
     claims: str = "check"
     count: str = "fives"
     draw: bool = True
+    domino: str = "player"
+    next_leader: str = "winner"
+    win_on_lead: bool = True
     given: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def worth(self, count: int) -> int:
@@ -143,6 +156,11 @@ class Rules:
         if self.count == "fives-and-threes":
             return fives_and_threes(count)
         return worth(count, self.scale)
+
+    @property
+    def settles_pips(self) -> bool:
+        """Whether an ended hand is settled by the pips left in hands (``remaining`` required)."""
+        return self.hand_end in ("winner-takes", "each-subtracts")
 
     @property
     def tiles(self) -> int:
@@ -180,6 +198,11 @@ class Rules:
         draw = g("draw", True)
         if type(draw) is not bool:
             raise _bad("draw", f"must be true or false, not {short(draw)}")
+        domino = _choice("domino", g("domino", "player"), DOMINO_ENDS)
+        next_leader = _choice("next_leader", g("next_leader", "winner"), NEXT_LEADERS)
+        win_on_lead = g("win_on_lead", True)
+        if type(win_on_lead) is not bool:
+            raise _bad("win_on_lead", f"must be true or false, not {short(win_on_lead)}")
         if counting == "fives-and-threes" and scale != 1:
             raise _bad("scale", "must be 1 with the Fives and Threes count: its points already are pegs")
         if not draw and reserve:
@@ -226,5 +249,8 @@ class Rules:
             claims=claims,
             count=counting,
             draw=draw,
+            domino=domino,
+            next_leader=next_leader,
+            win_on_lead=win_on_lead,
             given=dict(given),
         )

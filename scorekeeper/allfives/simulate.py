@@ -114,17 +114,21 @@ def random_record(
             hand_out["turns"].append(event_entry(played))
         if m.over:
             break
-        remaining: list[tuple[str, tuple[Tile, ...] | int]] = []
-        for i, name in enumerate(names):
-            if held[i]:
-                if rng.random() < 0.3:
-                    remaining.append((name, sum(t.pips for t in held[i])))
-                else:
-                    remaining.append((name, tuple(held[i])))
-        settle = Settle(tuple(remaining))
-        m.push(settle)
-        hand_out["remaining"] = {n: ([str(t) for t in v] if isinstance(v, tuple) else v) for n, v in remaining}
-        if h.domino_player is not None:  # the hand ended in a domino
+        # remaining: required where the pips are settled; else (the go, or nothing) given or not
+        if r.settles_pips or rng.random() < 0.5:
+            remaining: list[tuple[str, tuple[Tile, ...] | int]] = []
+            for i, name in enumerate(names):
+                if held[i]:
+                    if rng.random() < 0.3:
+                        remaining.append((name, sum(t.pips for t in held[i])))
+                    else:
+                        remaining.append((name, tuple(held[i])))
+            settle = Settle(tuple(remaining))
+            m.push(settle)
+            hand_out["remaining"] = {n: ([str(t) for t in v] if isinstance(v, tuple) else v) for n, v in remaining}
+        if r.next_leader == "left":  # the lead passes to the left, whatever the end
+            leader = None if rng.random() < 0.5 else names[(h.leader + 1) % players]
+        elif h.domino_player is not None:  # the hand ended in a domino
             leader = None if rng.random() < 0.5 else names[h.domino_player]
         else:
             leader = rng.choice(names)

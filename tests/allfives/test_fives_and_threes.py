@@ -1,9 +1,8 @@
 """Fives and Threes (the additions of issue 18), step 1: the ``count`` and ``draw`` rules.
 
 The Fives and Threes count (fives and/or threes: 15 scores 8), its default target 61
-and scale 1, and play without drawing (a player who cannot play knocks). The other
-additions (``domino``, ``hand_end`` go/none, ``next_leader``, ``win_on_lead``, the
-sniff) are not built yet: the engine refuses them as unknown rules.
+and scale 1, and play without drawing (a player who cannot play knocks). How a hand
+ends and who leads next are in ``test_fives_threes_hands.py``.
 """
 
 from __future__ import annotations
@@ -109,12 +108,9 @@ def test_the_lead_may_not_be_a_knock():
         score_record(record(hands=[H([PASS()], leader="Ann")], rules=PUB_SO_FAR))
 
 
-def test_the_rules_not_built_yet_are_refused_not_ignored():
-    for key, value in (("domino", "side"), ("next_leader", "left"), ("win_on_lead", False)):
-        with pytest.raises(RulesError, match=f"^rules.{key}: unknown rule"):
-            score_record(record(rules={key: value}))
-    with pytest.raises(RulesError, match=r"^rules.hand_end: "):
-        score_record(record(rules={"hand_end": "go"}))
+def test_the_sniff_not_built_yet_is_refused_not_ignored():
+    with pytest.raises(RulesError, match=r"^rules.spinner: 'sniff' is not one of"):
+        score_record(record(rules={"spinner": "sniff"}))
 
 
 def test_the_table_offers_the_knock_and_no_draws_where_there_is_no_drawing(shared):

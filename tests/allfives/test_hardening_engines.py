@@ -86,7 +86,7 @@ def test_huge_rule_values_make_short_messages(key, value):
 
 def test_unknown_huge_rule_key():
     e = refused(rec([], rules={"k" * 10_000: 1}), None, None, cls=RulesError)
-    assert len(str(e)) < 200
+    assert len(str(e)) < 300  # the key is cut to 40 characters; the rest is the list of known rules
 
 
 @pytest.mark.parametrize("claim", [10_000, 10**400, -1, 1.0, True])

@@ -13,7 +13,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.allfives import Match, Play, Settle, StartHand, parse_record, score_record, to_record
+from scorekeeper.allfives import Match, Pass, Play, Settle, StartHand, parse_record, score_record, to_record
 from scorekeeper.allfives.layout import SPINNER
 from scorekeeper.allfives.simulate import random_record
 
@@ -26,7 +26,7 @@ def configs(draw):
     teams = players == 4 and draw(st.booleans())
     rules = {
         "spinner": draw(st.sampled_from(["first-double", "none", "all-doubles"])),
-        "hand_end": draw(st.sampled_from(["winner-takes", "each-subtracts"])),
+        "hand_end": draw(st.sampled_from(["winner-takes", "each-subtracts", "go", "none"])),
         "block_winner": draw(st.sampled_from(["player", "side"])),
         "claims": draw(st.sampled_from(["check", "muggins"])),
     }
@@ -45,6 +45,12 @@ def configs(draw):
         rules["boneyard_reserve"] = reserve
     if draw(st.integers(0, 3)) == 0:
         rules["set"] = 9
+    if draw(st.booleans()):  # Fives and Threes: partners play on, the lead to the left, no win on the down
+        rules["domino"] = "side"
+    if draw(st.booleans()):
+        rules["next_leader"] = "left"
+    if draw(st.integers(0, 2)) == 0:
+        rules["win_on_lead"] = False
     if draw(st.booleans()):  # short matches reach the target (and the exact-target voids) often
         rules["target"] = draw(st.integers(5, 80)) if rules.get("scale") != 5 else draw(st.integers(3, 20))
     return dict(
@@ -182,7 +188,7 @@ def test_legal_plays_offer_exactly_what_the_engine_accepts(cfg):
             turn = m.push(e)
             assert turn.count == count
             if m.rules.claims == "check" and not turn.voided:
-                assert turn.points == worth
+                assert turn.points == worth + turn.go  # preview is the count's worth; the go comes with the end
         else:
             m.push(e)
 
@@ -199,7 +205,48 @@ def test_points_are_the_worth_of_the_count(cfg):
         m.push(e)
         if type(e) is Play:
             t = m.hand.turns[-1]
-            worth = setup.rules.worth(t.count)
+            worth = setup.rules.worth(t.count) + t.go  # the go is scored with the play that earns it
+            assert t.go == (setup.rules.hand_end == "go" and m.hand.end == "domino" and t is m.hand.turns[-1])
             assert 0 <= t.points <= worth or m.winner is not None
-            if plain and m.winner is None:
+            lead = len(m.hand.turns) == 1
+            if plain and m.winner is None and not (lead and not setup.rules.win_on_lead):
                 assert t.points == worth
+
+
+@SETTINGS
+@given(configs())
+def test_an_exact_target_is_never_passed_and_the_down_never_wins_when_it_may_not(cfg):
+    setup, events = parse_record(make(cfg))
+    m = Match(setup)
+    target = setup.rules.target
+    for e in events:
+        m.push(e)
+        if setup.rules.exact_target:
+            assert max(m.scores) <= target
+        if m.winner is not None and not setup.rules.win_on_lead:
+            hand, turn = m.won_at
+            assert turn != 1, m.won_at
+    if m.winner is not None and setup.rules.exact_target:
+        assert m.scores[m.winner] == target
+
+
+@SETTINGS
+@given(configs())
+def test_nobody_out_takes_a_turn_and_a_domino_is_a_whole_side_out(cfg):
+    setup, events = parse_record(make(cfg))
+    m = Match(setup)
+    by_side = setup.rules.domino == "side"
+    for e in events:
+        h = m.hand
+        if type(e) in (Play, Pass):
+            assert h.held[h.next_player] > 0  # the engine never offers the turn to a player who is out
+        m.push(e)
+        h = m.hand
+        if h.end == "domino" and type(e) is Play:
+            side = setup.side_of[h.domino_player]
+            out = [h.held[i] == 0 for i in setup.members[side]]
+            assert all(out) if by_side else out.count(True) >= 1
+        elif h.end is None and h.turns:
+            # still open: no side is wholly out (by_side), nobody is out (by player)
+            sides_out = [all(h.held[i] == 0 for i in setup.members[s]) for s in range(len(setup.sides))]
+            assert not any(sides_out) and (by_side or all(h.held))

@@ -23,8 +23,10 @@ from scorekeeper.allfives.rules import (
     CLAIM_MODES,
     COUNTS,
     DEFAULT_HAND_SIZE,
+    DOMINO_ENDS,
     HAND_ENDS,
     HAND_SIZE_PRESETS,
+    NEXT_LEADERS,
     RULE_KEYS,
     SPINNER_POLICIES,
     Rules,
@@ -62,6 +64,9 @@ RULE_CHOICES: dict[str, tuple[Any, ...]] = {
     "claims": CLAIM_MODES,
     "count": COUNTS,
     "draw": (True, False),
+    "domino": DOMINO_ENDS,
+    "next_leader": NEXT_LEADERS,
+    "win_on_lead": (True, False),
 }
 
 #: The rule options typed as numbers.
@@ -92,8 +97,13 @@ RULE_WORDS: dict[str, RuleWords] = {
     ),
     "hand_end": RuleWords(
         "Hand end",
-        "What happens to the pips left in hands when a hand ends.",
-        {"winner-takes": "the winner scores them", "each-subtracts": "each loses their own"},
+        "What a hand's end scores: the pips left in hands, a point for going out (the go), or nothing.",
+        {
+            "winner-takes": "the winner scores the pips",
+            "each-subtracts": "each loses their own pips",
+            "go": "1 for the go",
+            "none": "nothing",
+        },
     ),
     "block_winner": RuleWords(
         "Blocked hand",
@@ -130,6 +140,21 @@ RULE_WORDS: dict[str, RuleWords] = {
         "Drawing",
         "May a player who cannot play draw from the boneyard? Without drawing, they knock.",
         {True: "draw until you can play", False: "no drawing: knock"},
+    ),
+    "domino": RuleWords(
+        "Going out",
+        "Does the hand end when one player is out, or do partners play on until both are out?",
+        {"player": "the first out ends it", "side": "partners play on"},
+    ),
+    "next_leader": RuleWords(
+        "Next lead",
+        "Who leads the next hand: the player who went out, or the next player to the left.",
+        {"winner": "who went out", "left": "to the left"},
+    ),
+    "win_on_lead": RuleWords(
+        "Win on the down",
+        "May the first tile of a hand (the down) score the points that win?",
+        {True: "yes", False: "no: they are lost"},
     ),
 }
 
