@@ -42,4 +42,5 @@ def timeline(match: Match) -> Timeline:
             steps.append(Step(h.number, None, tuple(scores)))
     rules = match.rules
     note = EACH_SUBTRACTS_NOTE if rules.hand_end == "each-subtracts" else None
-    return Timeline(tuple(setup.sides), rules.target, rules.scale, tuple(steps), note)
+    pegs = rules.count == "fives-and-threes"
+    return Timeline(tuple(setup.sides), rules.target, rules.scale, tuple(steps), note, pegs)

@@ -47,6 +47,9 @@ class Timeline:
     steps: tuple[Step, ...] = ()
     #: Why no X tally or pegboard can show this match (its scores can go down), or None.
     note: str | None = None
+    #: Kept on a cribbage board first: its points are pegs, one point one hole, and not the
+    #: fives an X tally counts (Fives and Threes).
+    pegs: bool = False
 
     def series(self, side: int) -> list[int]:
         """One side's score at the start and after every step."""

@@ -45,7 +45,7 @@ class ScoreDisplays:
     summary: dict[str, Any]  # the ``scorekeeper score`` object
     timeline: Timeline
     sides: tuple[SideDisplay, ...]
-    pegboard: Pegboard | None  # one point, one hole (scale 5) only
+    pegboard: Pegboard | None  # one point, one hole (scale 5, Fives and Threes) only
     note: str | None  # why there are no tallies and no board (the scores can go down)
     winner_line: str | None = None  # "Ann wins the match!", "Ann & Cy win the match!"
 
@@ -59,6 +59,9 @@ def winner_line(match: Any) -> str | None:
     return f"{setup.sides[match.winner]} {'win' if members > 1 else 'wins'} the match!"
 
 
+PEGS_NOTE = "Kept on the pegboard: Fives and Threes points are pegs, not the fives an X tally counts."
+
+
 def score_displays(game: Game, match: Any) -> ScoreDisplays:
     """The tallies, the pegboard and the chart of a match of ``game``, as data."""
     tl = game.timeline(match)
@@ -69,12 +72,15 @@ def score_displays(game: Game, match: Any) -> ScoreDisplays:
     events = tl.events()
     shown = []
     for name, score, ev in zip(tl.sides, tl.scores, events, strict=True):
+        if tl.pegs:  # Fives and Threes: the board is its tally
+            shown.append(SideDisplay(name, score, None, None, PEGS_NOTE))
+            continue
         try:
             shown.append(SideDisplay(name, score, tally(ev, tl.scale), tally(ev[:-1], tl.scale)))
         except TallyError as e:  # a muggins claim of, say, 7 in a scale-1 match
             shown.append(SideDisplay(name, score, None, None, f"No X tally: {e.reason}."))
     # the board has a game hole: a match with no target (Broadway plays its hands) has none
-    on_board = tl.scale == 5 and tl.target > 0
+    on_board = (tl.scale == 5 or tl.pegs) and tl.target > 0
     board = pegboard(dict(zip(tl.sides, events, strict=True)), target=tl.target) if on_board else None
     return ScoreDisplays(summary, tl, tuple(shown), board, None, winner_line(match))
 

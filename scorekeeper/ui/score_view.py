@@ -120,9 +120,10 @@ def Score(shared: Shared, mid: str) -> ft.Control:
                 border_radius=12,
             )
         )
+    pegs_only = shown.timeline.pegs and shown.pegboard is not None  # Fives and Threes
     if shown.note:
         body.append(ft.Text(shown.note, italic=True, semantics_label=shown.note))
-    else:
+    elif not pegs_only:
         body.append(heading("X tally", 16))
         # A symbol is 50 points (10 at scale 5): one row holds a 250 (or 50-point) game.
         per_row = 5

@@ -20,7 +20,7 @@ def web_command(db: str, port: int) -> list[str]:
     return [sys.executable, "-m", "scorekeeper.cli", "--db", db, "web", "--host", "127.0.0.1", "--port", str(port)]
 
 
-def new_match(page, names, *, leader, partners=False, hand_sizes=None, rules=None, start=True) -> None:
+def new_match(page, names, *, leader, partners=False, hand_sizes=None, rules=None, start=True, preset=None) -> None:
     """Fill the new-match screen from Home; ``rules`` maps a rule option's record key
     (``hand_size``, ``spinner``, ...) to its record value; the option is found by the
     words the screen shows for it. With ``start`` the match is started and the table is
@@ -37,6 +37,8 @@ def new_match(page, names, *, leader, partners=False, hand_sizes=None, rules=Non
         harness.settle(page, switch)
         switch.click()
         harness.wait_idle(page, quiet=0.15)
+    if preset:  # the words of its button, e.g. "Fives and Threes (pub)"
+        harness.tap(page, f"Rules: {preset}")
     if hand_sizes:
         harness.tap(page, f"Hand sizes: {hand_sizes}")
     if rules:

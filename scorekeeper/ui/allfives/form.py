@@ -34,7 +34,7 @@ from scorekeeper.allfives.rules import (
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.base import FormModel, Shared, names_problem
 
-__all__ = ["HAND_SIZES", "PRESETS", "RULE_CHOICES", "RULE_WORDS", "NewMatchForm", "RuleWords"]
+__all__ = ["HAND_SIZES", "PRESETS", "PRESET_HANDS", "RULE_CHOICES", "RULE_WORDS", "NewMatchForm", "RuleWords"]
 
 #: Rule presets offered by the new-match screen (rules on top of the defaults).
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -42,6 +42,42 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "muggins": ("Muggins (no spinner)", {"spinner": "none"}),
     "five-up": ("Five Up (all doubles spin)", {"spinner": "all-doubles"}),
     "cribbage-61": ("Cribbage 61 (scale 5)", {"scale": 5}),
+    "fives-threes": (
+        "Fives and Threes (pub)",
+        {
+            "count": "fives-and-threes",
+            "spinner": "none",
+            "draw": False,
+            "hand_end": "go",
+            "domino": "side",
+            "next_leader": "left",
+            "target": 61,
+            "exact_target": True,
+        },
+    ),
+    "teesdale": (
+        "Teesdale League",
+        {
+            "count": "fives-and-threes",
+            "spinner": "none",
+            "draw": False,
+            "hand_end": "none",
+            "domino": "side",
+            "next_leader": "left",
+            "target": 61,
+            "exact_target": True,
+            "win_on_lead": False,
+        },
+    ),
+    "sniff": ("Sniff", {"spinner": "sniff", "target": 200}),
+}
+
+#: The tiles per player of the presets that deal their own (by number of players); the
+#: hand-size tables below apply to the others. Teesdale names no size for three: 7 (ours).
+PRESET_HANDS: dict[str, dict[int, int]] = {
+    "fives-threes": {2: 7, 3: 5, 4: 5},
+    "teesdale": {2: 9, 3: 7, 4: 6},
+    "sniff": {2: 7, 3: 6, 4: 5},
 }
 
 #: Hand-size tables offered beside the presets.
@@ -102,7 +138,7 @@ RULE_WORDS: dict[str, RuleWords] = {
             "winner-takes": "the winner scores the pips",
             "each-subtracts": "each loses their own pips",
             "go": "1 for the go",
-            "none": "nothing",
+            "none": "nothing at the end",
         },
     ),
     "block_winner": RuleWords(
@@ -207,8 +243,28 @@ class NewMatchForm(FormModel):
         self._set_hand_sizes(self.hand_sizes)
         self._changed()
 
+    def preset_line(self) -> str:
+        """The chosen preset's rules in words, for the line under its button: ``Count: fives
+        and threes · Spinner: no spinner · ... · 7 tiles each · to 61 exactly``."""
+        rules = self.rules()
+        if rules is None:
+            return ""
+        given = PRESETS[self.preset][1]
+        bits = [
+            f"{RULE_WORDS[k].name}: {RULE_WORDS[k].values[v]}"
+            for k, v in given.items()
+            if k in RULE_WORDS and v in RULE_WORDS[k].values and k != "exact_target"
+        ]
+        bits.append(f"{rules.hand_size} tiles each")
+        bits.append(f"to {rules.target}" + (" exactly" if rules.exact_target else ""))
+        return " · ".join(bits)
+
     def _set_hand_sizes(self, key: str) -> None:
         self.hand_sizes = key
+        own = PRESET_HANDS.get(self.preset, {}).get(len(self.names))
+        if key == "default" and own is not None:  # the preset deals its own hands
+            self.overrides["hand_size"] = own
+            return
         size = HAND_SIZE_PRESETS[key].get(len(self.names))
         if key == "default" or size is None or size == DEFAULT_HAND_SIZE.get(len(self.names)):
             self.overrides.pop("hand_size", None)

@@ -157,8 +157,8 @@ class HandEnd(Part):
         return settlement_lines(trial, trial.hand), None
 
     def settle(self) -> None:
-        """Enter the remaining tiles or pips; after a domino the next hand starts by itself
-        (the player who dominoed leads it)."""
+        """Enter the remaining tiles or pips; where the rules name the next leader (after a
+        domino, or the lead passing left) the next hand starts by itself."""
         lines, problem = self.settlement_preview()
         if problem or not lines:
             waiting = self.waiting()
@@ -169,11 +169,13 @@ class HandEnd(Part):
         assert h is not None
         mid = self.t.mid
 
+        leader = self.rule_leader()
+
         def go(st: Store) -> None:
             st.append(mid, {"remaining": value})
             m = st.match(mid)
-            if m.winner is None and h.end == "domino" and h.domino_player is not None:
-                st.append(mid, {"hand": {"leader": m.setup.players[h.domino_player]}})
+            if m.winner is None and leader is not None:
+                st.append(mid, {"hand": {"leader": leader}})
 
         if self.t._apply(go):
             self.remaining = {}
@@ -183,6 +185,19 @@ class HandEnd(Part):
             started = nxt is not None and nxt.number == h.number + 1
             lead = f" {m.setup.players[nxt.leader]} leads hand {nxt.number}." if started and nxt is not None else ""
             self.t._done(f"Hand {h.number}: " + " ".join(lines) + lead)
+
+    def rule_leader(self) -> str | None:
+        """The leader the rules name for the next hand (no other is accepted), or None when
+        the table chooses: after a domino, the player who went out; with the lead passing
+        to the left, the player after this hand's leader."""
+        m = self.match
+        h = m.hand
+        if h is None or h.end is None:
+            return None
+        players = m.setup.players
+        if m.rules.next_leader == "left":
+            return players[(h.leader + 1) % len(players)]
+        return players[h.domino_player] if h.domino_player is not None else None
 
     def suggested_leader(self) -> str | None:
         """Who leads the next hand: the domino player (the rules); after a block, the player

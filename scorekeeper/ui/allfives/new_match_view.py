@@ -107,6 +107,7 @@ def NewMatch(shared: Shared) -> ft.Control:
     controls.append(
         choice_row("Rules", [(label, key) for key, (label, _) in PRESETS.items()], form.preset, form.set_preset)
     )
+    controls.append(ft.Text(form.preset_line(), italic=True, key="preset-line"))
     controls.append(
         choice_row(
             "Hand sizes", [(label, key) for key, label in HAND_SIZES.items()], form.hand_sizes, form.set_hand_sizes

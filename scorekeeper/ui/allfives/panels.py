@@ -101,7 +101,7 @@ def hand_end_panel(table: TableModel) -> list[ft.Control]:
     end = table.hand_end
     h = table.match.hand
     assert h is not None
-    who = table.match.setup.players[h.domino_player] if h.end == "domino" and h.domino_player is not None else None
+    who = end.rule_leader()
     title = f"Hand {h.number} over: " + (f"{who} dominoed" if who else "blocked")
     rows: list[ft.Control] = [heading(title, 18), ft.Text("What is left in hands? Pick the tiles or type the pips.")]
     implied = end.implied()
@@ -167,6 +167,10 @@ def hand_end_panel(table: TableModel) -> list[ft.Control]:
 def leader_panel(table: TableModel) -> list[ft.Control]:
     end = table.hand_end
     nxt = table.hand_number + 1
+    named = end.rule_leader()
+    if named is not None:  # the rules name the leader: one tap, nothing to choose
+        button = ft.FilledButton(content=f"{named} leads hand {nxt}", on_click=on(end.start_hand, named), height=52)
+        return [heading(f"Hand {table.hand_number} is over", 18), button]
     suggested = end.suggested_leader()
     buttons: list[ft.Control] = [
         (ft.FilledButton if name == suggested else ft.OutlinedButton)(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import flet as ft
 
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.tally.svg import pegboard_svg
 from scorekeeper.ui.allfives.corrections_view import corrections_panel
 from scorekeeper.ui.allfives.history import history_blocks
 from scorekeeper.ui.allfives.layout_view import count_line, drawing_height, layout_view
@@ -24,7 +25,17 @@ from scorekeeper.ui.allfives.panels import hand_end_panel, leader_panel, play_pa
 from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.base import Shared
 from scorekeeper.ui.live_view import seat_question, use_live, watching, your_turn
-from scorekeeper.ui.widgets import PAD, cannot_open, error_box, go, on, score_chips, top_bar, use_viewport
+from scorekeeper.ui.widgets import (
+    PAD,
+    cannot_open,
+    error_box,
+    go,
+    on,
+    score_chips,
+    svg_image,
+    top_bar,
+    use_viewport,
+)
 
 __all__ = ["BLURB", "NewMatch", "Table", "history_blocks"]
 
@@ -124,6 +135,22 @@ def _strip(table: TableModel) -> ft.Control:
     )
 
 
+def _scores(table: TableModel, width: float) -> ft.Control:
+    """The scores: a chip per side, or for Fives and Threes the cribbage board they know (front
+    and back pegs; the game hole is exactly the target). Either keeps one height."""
+    board = table.board()
+    if board is None:
+        return ft.Container(
+            content=score_chips(table.scores, f"to {table.target}", wrap=False), height=40, key="scores"
+        )
+    exact = " exactly" if table.rules.exact_target else ""
+    label = f"Pegboard to {board.target}{exact}: " + ", ".join(
+        f"{side} {score} (back peg {p.back})"
+        for (_, p), (side, score) in zip(board.sides, table.scores.items(), strict=True)
+    )
+    return ft.Container(content=svg_image(pegboard_svg(board), label, max_width=width), key="scores")
+
+
 def _over_panel(table: TableModel) -> list[ft.Control]:
     return [
         ft.Container(
@@ -196,7 +223,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     drawing = table.drawing()
     body: list[ft.Control] = [
         ft.Container(content=top, key="top"),
-        ft.Container(content=score_chips(table.scores, f"to {table.target}", wrap=False), height=40, key="scores"),
+        _scores(table, width),
         ft.Container(content=_players_strip(table), height=32, key="players"),
         _strip(table),
         ft.Container(content=layout_view(table, drawing, width, drawing_height(width)), key="layout"),

@@ -40,7 +40,9 @@ from typing import Any
 from scorekeeper.allfives.engine import Match, Turn
 from scorekeeper.allfives.layout import Layout
 from scorekeeper.allfives.rules import Rules
+from scorekeeper.allfives.timeline import timeline
 from scorekeeper.store import Store
+from scorekeeper.tally import Pegboard, TallyError, pegboard
 from scorekeeper.ui import base
 from scorekeeper.ui.allfives.claims import Claims
 from scorekeeper.ui.allfives.corrections import Corrections
@@ -59,14 +61,20 @@ class PlayerRow:
     held: int
     to_move: bool
 
+    out: bool = False  # set their last tile while partners play on (skipped until the hand ends)
+
     @property
     def text(self) -> str:
-        """``Ben · 1 tile · to play``"""
+        """``Ben · 1 tile · to play``, ``Cy · out``"""
+        if self.out:
+            return f"{self.name} · out"
         return f"{self.name} · {self.held} {self._tiles}" + (" · to play" if self.to_move else "")
 
     @property
     def label(self) -> str:
         """``Ben holds 1 tile, to play`` (what it is read out as)."""
+        if self.out:
+            return f"{self.name} is out"
         return f"{self.name} holds {self.held} {self._tiles}" + (", to play" if self.to_move else "")
 
     @property
@@ -113,7 +121,11 @@ class TableModel(base.TableModel):
         to_move = m.to_move
         if h is not None and to_move is not None:
             held[h.next_player] += self.play.draws
-        return [PlayerRow(n, s.sides[s.side_of[i]], held[i], to_move == n) for i, n in enumerate(s.players)]
+        playing = h is not None and h.end is None and bool(h.turns)
+        return [
+            PlayerRow(n, s.sides[s.side_of[i]], held[i], to_move == n, playing and not held[i])
+            for i, n in enumerate(s.players)
+        ]
 
     @property
     def scores(self) -> dict[str, int]:
@@ -122,6 +134,19 @@ class TableModel(base.TableModel):
     @property
     def target(self) -> int:
         return self._match.rules.target
+
+    def board(self) -> Pegboard | None:
+        """The cribbage board that is the score display of a Fives and Threes match (each
+        side named with its score: ``Ann 18``), or None: the scores are shown as chips."""
+        m = self._match
+        if m.rules.count != "fives-and-threes":
+            return None
+        tl = timeline(m)
+        named = {f"{side}  {score}": ev for side, score, ev in zip(tl.sides, m.scores, tl.events(), strict=True)}
+        try:
+            return pegboard(named, target=m.rules.target)
+        except TallyError:  # points taken off (each-subtracts) cannot be pegged: the chips say it
+            return None
 
     @property
     def to_move(self) -> str | None:
@@ -208,13 +233,27 @@ class TableModel(base.TableModel):
         m = self._match
         s = m.setup
         who = s.players[t.player]
+        h = m.hand
+        rules = m.rules
         if t.tile is None:
-            self._done(f"{who} passed" + (f" after drawing {t.drew}" if t.drew else ""))
+            did = "passed" if rules.draw else "knocked"
+            blocked = ": the hand is blocked" + ("" if rules.settles_pips else ", nothing scored")
+            end = blocked if h is not None and h.end == "blocked" else ""
+            self._done(f"{who} {did}" + (f" after drawing {t.drew}" if t.drew else "") + end)
             return
-        bits = [f"count {t.count}"]
+        worth = rules.worth(t.count)
+        # Fives and Threes says what the count makes: "9 = 3, go 1"
+        bits = [f"{t.count} = {worth}" if rules.count != "fives" and worth else f"count {t.count}"]
+        if t.go:
+            bits.append(f"go {t.go}")
         if t.points:
             bits.append(f"{s.sides[s.side_of[t.player]]} +{t.points}")
-        if t.voided:
+        bust = t.voided and rules.exact_target and m.scores[s.side_of[t.player]] + worth + t.go > rules.target
+        if bust:
+            bits.append(f"bust: {worth + t.go} would pass {rules.target}, nothing scored")
+        elif t.voided and h is not None and len(h.turns) == 1:
+            bits.append(f"the down may not win: {worth} not scored")
+        elif t.voided:
             bits.append("points voided: past the exact target")
         if t.claim is not None:
             if t.claim_ok is False:
@@ -227,10 +266,12 @@ class TableModel(base.TableModel):
                     bits.append(f"claimed {t.claim}: too much, nothing scored")
                 elif t.claim < worth:
                     bits.append(f"claimed {t.claim} of {worth}: {worth - t.claim} missed")
-        h = m.hand
         if h is not None and h.end == "domino":
-            bits.append(f"{who} dominoed")
-        self._done(f"{who} set {t.tile}: " + ", ".join(bits), f"{t.points}!" if t.points else None)
+            bits.append(f"{who} dominoed" if rules.settles_pips else f"{who} went out: the hand is over")
+        elif h is not None and h.end is None and not h.held[t.player]:
+            bits.append(f"{who} is out; partners play on")
+        flash = "Bust!" if bust else f"{t.points}!" if t.points else None
+        self._done(f"{who} set {t.tile}: " + ", ".join(bits), flash)
 
     def undo(self) -> None:
         """Take back the last entry (a hand started by itself after a domino goes with its
@@ -248,7 +289,11 @@ class TableModel(base.TableModel):
             entry = st.undo(self.mid)
             if "hand" in entry:
                 m = st.match(self.mid)
-                if m.hand is not None and m.hand.end == "domino":  # the app started it: undo the settlement too
+                # the app started it with the settlement: undo that too (a hand started by a
+                # tap, after the go or when the lead passes left, goes alone)
+                h, rules = m.hand, m.rules
+                named = h is not None and (h.end == "domino" or rules.next_leader == "left")
+                if h is not None and named and rules.settles_pips:
                     st.undo(self.mid)
 
         if self._apply(go):

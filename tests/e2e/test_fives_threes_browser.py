@@ -1,0 +1,187 @@
+"""Fives and Threes in a real browser (issue 18): the pub game kept on the app by taps.
+
+* a pub match played to exactly 61: the last hand is tapped in, with a bust on the way
+  (points that would pass 61 score nothing, and the strip says "Bust!"), the go and the
+  cribbage board as the score display;
+* a partnership hand where one partner goes out first: shown out, passed over, and the
+  hand goes on until the other is out; the go goes to the side; the lead passes left.
+
+The expected notes are written here from the engine's turns, not from the view-models.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from e2e import harness
+from e2e.app_driver import new_match
+from e2e.conftest import Server
+from e2e.harness import read_texts, wait_text
+from scorekeeper.allfives.engine import Match, Setup
+from scorekeeper.allfives.events import StartHand
+from scorekeeper.allfives.record import load, score_record
+from scorekeeper.dominoes.tiles import Tile
+from scorekeeper.store import Store
+
+pytestmark = pytest.mark.browser
+
+click = harness.tap
+
+PUB = {
+    "count": "fives-and-threes",
+    "spinner": "none",
+    "draw": False,
+    "hand_size": 7,
+    "hand_end": "go",
+    "domino": "side",
+    "next_leader": "left",
+    "target": 61,
+    "exact_target": True,
+}
+# The worked example of the rules (Ann 18, Ben 14), played three times with the lead
+# passing left: Ann 50, Ben 46 when Ben leads hand 4.
+WORKED = [
+    ("6-6", None),
+    ("6-4", "6-6"),
+    ("4-4", "6-4"),
+    ("6-3", "6-6"),
+    ("3-1", "6-3"),
+    ("4-2", "4-4"),
+    ("2-2", "4-2"),
+    ("1-5", "3-1"),
+    ("2-5", "2-2"),
+    ("5-5", "1-5"),
+    ("5-6", "2-5"),
+    ("5-0", "5-5"),
+    ("0-3", "5-0"),
+]
+# Hand 4, tapped in: Ben 6-6 (12: 4), Ann 6-3 (15: 8, Ann 58), Ben 3-2 (14), Ann 6-2 (18: 6
+# would make 64: bust), Ben 6-4 (10: 2), Ann 4-3 (9: 3, Ann 61 exactly: she wins).
+LAST_HAND = [("6-6", None), ("6-3", "6-6"), ("3-2", "6-3"), ("6-2", "3-2"), ("6-4", "6-6"), ("4-3", "6-4")]
+
+
+def note(m: Match, turn) -> str:
+    """What the strip says after a play, from the engine's turn."""
+    s, r = m.setup, m.rules
+    who = s.players[turn.player]
+    side = s.sides[s.side_of[turn.player]]
+    worth = r.worth(turn.count)
+    bits = [f"{turn.count} = {worth}" if worth else f"count {turn.count}"]
+    if turn.go:
+        bits.append(f"go {turn.go}")
+    if turn.points:
+        bits.append(f"{side} +{turn.points}")
+    if turn.voided:
+        bits.append(f"bust: {worth + turn.go} would pass {r.target}, nothing scored")
+    h = m.hand
+    if h.end == "domino":
+        bits.append(f"{who} went out: the hand is over")
+    elif not h.held[turn.player]:
+        bits.append(f"{who} is out; partners play on")
+    return f"{who} set {turn.tile}: " + ", ".join(bits)
+
+
+def set_tile(page, m: Match, tile: str, on: str | None):
+    """Tap ``tile`` (and its end on the drawing when it fits more than one); the engine
+    ``m`` takes the same play; wait for the strip's note. Returns the turn."""
+    t = Tile.parse(tile)
+    places = m.placements(t)
+    turn = m.play(tile, on)
+    click(page, f"tile {t}")
+    if len(places) > 1:
+        end = harness.button_starting(page, f"set {t} on {Tile.parse(on)}: ")
+        harness.settle(page, end)
+        end.click()
+    wait_text(page, re.compile("^(Note: )?" + re.escape(note(m, turn)) + "$"))
+    return turn
+
+
+def pegboard_label(page) -> str:
+    (label,) = [t for t in read_texts(page) if t.startswith("Pegboard to 61")]
+    return label
+
+
+@pytest.fixture
+def pub_server(tmp_path):
+    """A server whose database holds a pub match of three hands (Ann 50, Ben 46)."""
+    hand = [{"play": t, **({"on": o} if o else {})} for t, o in WORKED]
+    record = {
+        "format": "scorekeeper/1",
+        "game": "all-fives",
+        "players": ["Ann", "Ben"],
+        "rules": PUB,
+        "hands": [{"leader": "Ann", "turns": hand}, {"turns": hand}, {"turns": hand}],
+    }
+    assert load(record).scores == [50, 46]
+    db = str(tmp_path / "db")
+    with Store(db) as st:
+        st.import_record(record)
+    s = Server(db).start()
+    yield s, record
+    s.stop()
+
+
+def test_a_pub_match_to_exactly_61_with_a_bust(pub_server, context):
+    server, record = pub_server
+    page = harness.open_app(context, server.url)
+    click(page, "Resume match")
+    wait_text(page, "Hand 3 is over")
+    assert pegboard_label(page) == "Pegboard to 61 exactly: Ann 50 (back peg 46), Ben 46 (back peg 44)"
+    click(page, "Ben leads hand 4")  # the lead passes to the left: nothing else is offered
+    wait_text(page, re.compile(r"^Hand 4, Ben to play"))
+    m = load(record)
+    m.push(StartHand(None))
+    turns = [set_tile(page, m, tile, on) for tile, on in LAST_HAND]
+    bust = turns[3]
+    assert bust.voided and bust.points == 0
+    # the bust was shown as such, then the exact 61 wins
+    assert m.winner == 0 and m.scores == [61, 52]
+    wait_text(page, "Winner Ann")
+    assert pegboard_label(page) == "Pegboard to 61 exactly: Ann 61 (back peg 58), Ben 52 (back peg 50)"
+    server.stop()
+    with Store(server.db) as st:
+        (mid,) = st.ids()
+        stored = st.record(mid)
+    assert score_record(stored)["scores"] == {"Ann": 61, "Ben": 52}
+    assert stored["hands"][3]["turns"][3] == {"play": "6-2", "on": "3-2"}
+
+
+def test_the_bust_flash(pub_server, context):
+    """The bust is the big word on the strip, where a point total would be."""
+    server, record = pub_server
+    page = harness.open_app(context, server.url)
+    click(page, "Resume match")
+    click(page, "Ben leads hand 4")
+    m = load(record)
+    m.push(StartHand(None))
+    for tile, on in LAST_HAND[:4]:
+        set_tile(page, m, tile, on)
+    wait_text(page, "Scored Bust!")
+
+
+def test_a_partnership_hand_where_one_partner_goes_out_first(server, app):
+    page = app
+    names = ["Ann", "Ben", "Cy", "Di"]
+    new_match(page, names, leader="Ann", partners=True, preset="Fives and Threes (pub)", rules={"hand_size": 2})
+    teams = {"Ann & Cy": ["Ann", "Cy"], "Ben & Di": ["Ben", "Di"]}
+    m = Match(Setup.new(names, teams=teams, rules=PUB | {"hand_size": 2}))
+    m.push(StartHand("Ann"))
+    for tile, on in (("6-6", None), ("6-5", "6-6"), ("6-4", "6-6"), ("5-5", "6-5"), ("4-4", "6-4")):
+        set_tile(page, m, tile, on)
+    wait_text(page, "Ann is out")  # the players' row
+    wait_text(page, "Ben holds 1 tile, to play")
+    for who in ("Ben", "Cy"):
+        click(page, "Knock")
+        m.pass_()
+        wait_text(page, f"Note: {who} knocked")
+    set_tile(page, m, "5-3", "5-5")  # Di is out; Ben still holds a tile
+    wait_text(page, "Ben holds 1 tile, to play")  # Ann is passed over
+    last = set_tile(page, m, "4-1", "4-4")
+    assert last.go == 1 and m.hand.end == "domino"
+    wait_text(page, "Ben leads hand 2")  # left of Ann, who led hand 1
+    label = pegboard_label(page)
+    assert label.startswith(f"Pegboard to 61 exactly: Ann & Cy {m.scores[0]} ") and f"Ben & Di {m.scores[1]} " in label
+    texts = read_texts(page)
+    assert not [t for t in texts if t.endswith(" leads") or t == "Draw lots"], texts  # nothing to choose
