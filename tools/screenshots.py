@@ -36,6 +36,13 @@ writes:
 * ``broadway.png``      a Broadway hand: a tile about to be set, its matched
                         sections highlighted and the points previewed
 
+* ``fives-threes-new.png``  New match with the Fives and Threes (pub) preset and
+                        its rules in a line, four players in partnerships
+* ``fives-threes.png``  a pub match at 58-50 in its fourth hand: Ann's 6-2 just
+                        went bust ("Bust!": 6 would pass 61), the pegboard on top
+* ``fives-threes-partners.png`` a partnership hand: Ann is out, her partner
+                        plays on; Ben to play
+
 The tally and pegboard shots are matches of the engine's random legal games (the first seed
 that fits), imported into a fresh database before the server starts, then
 opened by clicks (Resume match, Score).
@@ -492,6 +499,7 @@ def run(out: Path, scale: float) -> list[Path]:
                     written += fours_shots(browser, out, scale)
                     written += broadway_shots(browser, out, scale)
                     written += table_shots(browser, out, scale)
+                    written += fives_threes_shots(browser, out, scale)
                 finally:
                     browser.close()
         except BaseException:
@@ -500,6 +508,72 @@ def run(out: Path, scale: float) -> list[Path]:
                 print("--- server output (tail) ---\n" + log[-3000:], file=sys.stderr)
             raise
         finally:
+            harness.stop_server(server)
+    return written
+
+
+def fives_threes_shots(browser, out: Path, scale: float) -> list[Path]:
+    """The Fives and Threes screens, from their own database and server."""
+    from e2e.test_fives_threes_browser import LAST_HAND, PUB, WORKED, set_tile
+
+    from scorekeeper.allfives.engine import Match, Setup
+    from scorekeeper.allfives.events import StartHand
+    from scorekeeper.allfives.record import load
+    from scorekeeper.store import Store
+
+    written = []
+    hand = [{"play": t, **({"on": o} if o else {})} for t, o in WORKED]
+    record = {
+        "format": "scorekeeper/1",
+        "game": "all-fives",
+        "players": ["Ann", "Ben"],
+        "rules": PUB,
+        "hands": [{"leader": "Ann", "turns": hand}, {"turns": hand}, {"turns": hand}],
+    }
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-shots-") as tmp:
+        db = str(Path(tmp) / "db")
+        with Store(db) as st:
+            st.import_record(record)
+        port = harness.free_port()
+        server = harness.start_server(web_command(db, port), port, cwd=str(ROOT))
+        ctx = harness.new_context(browser, device_scale_factor=scale)
+        try:
+            page = harness.open_app(ctx, server.url)
+            # 1. the pub match: hand 4 up to Ann's bust
+            click(page, "Resume match")
+            click(page, "Ben leads hand 4")
+            m = load(record)
+            m.push(StartHand(None))
+            for tile, on in LAST_HAND[:4]:
+                set_tile(page, m, tile, on)
+            wait_text(page, "Scored Bust!")
+            shot(page, out / "fives-threes.png", top="Home")
+            written.append(out / "fives-threes.png")
+            go_home(page)
+            # 2. New match with the pub preset, four players in partnerships
+            names = ["Ann", "Ben", "Cy", "Di"]
+            new_match(page, names, leader="Ann", partners=True, preset="Fives and Threes (pub)", start=False)
+            wait_text(page, re.compile(r"^Count: fives and threes"))
+            shot(page, out / "fives-threes-new.png", top="Back")
+            written.append(out / "fives-threes-new.png")
+            # 3. a partnership hand: Ann goes out first
+            click(page, "Start match")
+            wait_text(page, "Hand 1, Ann to play")
+            teams = {"Ann & Cy": ["Ann", "Cy"], "Ben & Di": ["Ben", "Di"]}
+            m = Match(Setup.new(names, teams=teams, rules=PUB | {"hand_size": 5}))
+            m.push(StartHand("Ann"))
+            plays = [("6-6", None), ("6-5", "6-6"), ("6-4", "6-6"), ("5-5", "6-5"), ("4-4", "6-4")]
+            plays += [("5-3", "5-5"), ("4-1", "4-4"), ("3-3", "5-3"), ("1-1", "4-1"), ("3-2", "3-3")]
+            plays += [("1-0", "1-1"), ("2-2", "3-2"), ("0-0", "1-0"), ("2-4", "2-2")]
+            plays += [("0-4", "0-0"), ("5-4", "4-2"), ("4-3", "4-0")]  # Ann's fifth tile: she is out
+            for tile, on in plays:
+                set_tile(page, m, tile, on)
+            assert m.hand.held[0] == 0 and m.hand.end is None, m.hand.held
+            wait_text(page, "Ann is out")
+            shot(page, out / "fives-threes-partners.png", top="Home")
+            written.append(out / "fives-threes-partners.png")
+        finally:
+            ctx.close()
             harness.stop_server(server)
     return written
 
@@ -525,6 +599,7 @@ def main(argv=None) -> int:
     ap.add_argument("--only-fours", action="store_true", help="only the All Fours screenshots (quicker)")
     ap.add_argument("--only-broadway", action="store_true", help="only broadway.png (quicker)")
     ap.add_argument("--only-table", action="store_true", help="only the shared table's screenshots (quicker)")
+    ap.add_argument("--only-fives", action="store_true", help="only the Fives and Threes screenshots (quicker)")
     args = ap.parse_args(argv)
     if not Path(harness.CHROMIUM).exists():
         print(f"error: {harness.CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
@@ -535,6 +610,7 @@ def main(argv=None) -> int:
             "only_fours": fours_shots,
             "only_broadway": broadway_shots,
             "only_table": table_shots,
+            "only_fives": fives_threes_shots,
         }
         chosen = [which for flag, which in only.items() if getattr(args, flag)]
         if chosen:

@@ -52,7 +52,14 @@ def test_the_pub_preset_is_the_pub_game_and_says_so(shared):
     assert (r.target, r.exact_target, r.win_on_lead) == (61, True, True)
     assert form.partners and form.teams() == {"Ann & Cy": ["Ann", "Cy"], "Ben & Di": ["Ben", "Di"]}
     line = form.preset_line()
-    for words in ("fives and threes", "no spinner", "knock", "1 for the go", "partners play on", "to the left"):
+    for words in (
+        "fives and threes",
+        "no spinner",
+        "Drawing: none, knock instead",
+        "1 for the go",
+        "partners play on",
+        "to the left",
+    ):
         assert words in line, line
     assert line.endswith("5 tiles each · to 61 exactly")
     form.set_preset("teesdale")

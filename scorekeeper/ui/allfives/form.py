@@ -175,7 +175,7 @@ RULE_WORDS: dict[str, RuleWords] = {
     "draw": RuleWords(
         "Drawing",
         "May a player who cannot play draw from the boneyard? Without drawing, they knock.",
-        {True: "draw until you can play", False: "no drawing: knock"},
+        {True: "draw until you can play", False: "none, knock instead"},
     ),
     "domino": RuleWords(
         "Going out",

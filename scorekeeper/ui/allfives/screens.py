@@ -69,7 +69,8 @@ def _players_strip(table: TableModel) -> ft.Control:
                 on_click=on(table.take_seat, p.name) if table.can_enter else None,
             )
         )
-    items.append(ft.Text(f"Boneyard {table.boneyard}", semantics_label=f"Boneyard {table.boneyard}"))
+    if table.rules.draw:  # without drawing the tiles not dealt are out of play: nothing to count
+        items.append(ft.Text(f"Boneyard {table.boneyard}", semantics_label=f"Boneyard {table.boneyard}"))
     return ft.Row(items, spacing=6, scroll=ft.ScrollMode.HIDDEN)
 
 
