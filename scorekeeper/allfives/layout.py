@@ -8,7 +8,12 @@ points*:
 * a double, set crosswise: two *sides*; one is covered by the tile it was set
   on (a lead double has both open);
 * a spinner (a double that spins): its two sides, and -- once both sides are
-  covered -- two *ends*.
+  covered -- two *ends*;
+* the sniff (``spinner: "sniff"``: the first double of the hand), set
+  ``"across"`` (crosswise: sides, then ends, like a spinner) or ``"inline"``
+  (lengthwise: its two in-line ends, then -- once both are covered -- two
+  *flanks*). Its node keeps the same counters as a spinner's: ``sides`` are
+  its sides or in-line ends, ``ends`` its ends or flanks.
 
 The count is kept incrementally: every placement changes it by a few pips.
 :meth:`Layout.recount` computes it from scratch (for tests and checks).
@@ -24,6 +29,15 @@ The worked example of the spec:
 [7, 7, 7, 10, 15]
 >>> sorted(lay.open_ends())
 [0, 4, 5, 6]
+
+The sniff (Fives and Threes' spec), set across and in line on a led ``[1-4]``:
+
+>>> for way in ("across", "inline"):
+...     lay = Layout("sniff")
+...     print(way, lay.lead(Tile(1, 4)), lay.place(Tile(4, 4), Tile(1, 4), sniff=way),
+...           lay.place(Tile(4, 5), Tile(4, 4)), lay.place(Tile(4, 0), Tile(4, 4)), lay.sniff)
+across 5 9 14 10 (Tile(4, 4), 'across')
+inline 5 5 6 6 (Tile(4, 4), 'inline')
 """
 
 from __future__ import annotations
@@ -34,6 +48,13 @@ from scorekeeper.dominoes.tiles import Tile
 
 # Node kinds
 LINE, DOUBLE, SPINNER = 0, 1, 2
+#: The sniff set crosswise (a spinner whose open ends count their half once both sides
+#: are covered) and set in line (its open in-line ends count their half; its flanks never).
+SNIFF_ACROSS, SNIFF_INLINE = 3, 4
+KIND_NAMES = ("line", "double", "spinner", "sniff across", "sniff inline")
+
+#: How the sniff may be set (a turn's ``"sniff"``); the first is the default.
+SNIFF_WAYS = ("across", "inline")
 
 
 class Node:
@@ -54,8 +75,8 @@ class Node:
         self.kind = kind
         self.open_hi = open_hi  # LINE: is the hi half open?
         self.open_lo = open_lo  # LINE: is the lo half open?
-        self.sides = sides  # DOUBLE/SPINNER: open sides
-        self.ends = 0  # SPINNER: open ends (only once both sides are covered)
+        self.sides = sides  # DOUBLE/SPINNER/SNIFF_ACROSS: open sides; SNIFF_INLINE: open in-line ends
+        self.ends = 0  # SPINNER/SNIFF_ACROSS: open ends; SNIFF_INLINE: open flanks (once sides are 0)
         self.parent = parent
 
     def point_for(self, tile: Tile) -> int | None:
@@ -81,19 +102,50 @@ class Node:
     def counted(self) -> int:
         """What this node adds to the count."""
         t = self.tile
-        if self.kind == LINE:
+        kind = self.kind
+        if kind == LINE:
             return (t.hi if self.open_hi else 0) + (t.lo if self.open_lo else 0)
+        if kind == SNIFF_INLINE:  # each open in-line end shows a half; the flanks never count
+            return t.hi * self.sides
+        if kind == SNIFF_ACROSS and not self.sides:  # both sides covered: each open end, its half
+            return t.hi * self.ends
         return t.pips if self.sides else 0
 
+    def take(self, pips: int) -> None:
+        """Cover one open attachment point showing ``pips`` (one :meth:`point_for` gave)."""
+        if self.kind == LINE:
+            if self.open_hi and self.tile.hi == pips:
+                self.open_hi = False
+            else:
+                self.open_lo = False
+        elif self.sides:
+            self.sides -= 1
+            if not self.sides and self.kind != DOUBLE:  # both sides covered: the ends (flanks) open
+                self.ends = 2
+        else:
+            self.ends -= 1
+
+    def is_open(self) -> bool:
+        """Whether this node still offers an attachment point."""
+        return self.open_hi or self.open_lo or bool(self.sides or self.ends)
+
     def __repr__(self) -> str:
-        kind = ("line", "double", "spinner")[self.kind]
-        return f"<Node {self.tile} {kind} open={self.open_points()}>"
+        return f"<Node {self.tile} {KIND_NAMES[self.kind]} open={self.open_points()}>"
 
 
 class Layout:
-    """The tiles on the table for one hand, under one spinner policy."""
+    """The tiles on the table for one hand, under one spinner policy.
 
-    __slots__ = ("spinner", "nodes", "open", "count", "root", "has_spinner")
+    ``Layout("sniff")`` makes a :class:`SniffLayout` (the sniff's rules live there, so
+    the other policies' :meth:`attach` is not slowed by them).
+    """
+
+    __slots__ = ("spinner", "nodes", "open", "count", "root", "has_spinner", "sniff")
+
+    def __new__(cls, spinner: str = "first-double") -> Layout:
+        if cls is Layout and spinner == "sniff":
+            return object.__new__(SniffLayout)
+        return object.__new__(cls)
 
     def __init__(self, spinner: str = "first-double") -> None:
         self.spinner = spinner
@@ -102,6 +154,8 @@ class Layout:
         self.count = 0
         self.root: Node | None = None
         self.has_spinner = False
+        #: The sniff once it is down: its tile and how it was set ("across" or "inline").
+        self.sniff: tuple[Tile, str] | None = None
 
     def __contains__(self, tile: Tile) -> bool:
         return tile in self.nodes
@@ -116,7 +170,8 @@ class Layout:
         """The nodes set on ``tile``, in the order they were set.
 
         For a spinner the first two children are on its sides, the next two
-        on its ends.
+        on its ends; for the sniff likewise (in line: its in-line ends, then
+        its flanks).
         """
         return [n for n in self.nodes.values() if n.parent is not None and n.parent.tile is tile]
 
@@ -129,8 +184,13 @@ class Layout:
             return SPINNER
         return DOUBLE
 
-    def lead(self, tile: Tile) -> int:
-        """Set the lead tile; returns the count."""
+    def sets_sniff(self, tile: Tile) -> bool:
+        """Whether ``tile`` would be the sniff: the policy is "sniff", ``tile`` is a double
+        and no sniff is down yet."""
+        return self.spinner == "sniff" and tile.is_double and self.sniff is None
+
+    def lead(self, tile: Tile, sniff: str = "across") -> int:
+        """Set the lead tile; returns the count (``sniff``: how a sniff is set, else ignored)."""
         if tile.is_double:
             node = Node(tile, self._kind_of(tile), None, sides=2)
         else:
@@ -140,10 +200,11 @@ class Layout:
         self.count = tile.pips
         return self.count
 
-    def attach(self, tile: Tile, on: Tile) -> int:
+    def attach(self, tile: Tile, on: Tile, sniff: str = "across") -> int:
         """Attach ``tile`` to ``on`` and return the new count, or -1 (nothing changed) if it does not fit.
 
-        ``tile`` must not be on the table yet (the caller checks).
+        ``tile`` must not be on the table yet (the caller checks). ``sniff`` says how
+        a tile that sets the sniff is set (see :class:`SniffLayout`); else it is ignored.
         """
         parent = self.open.get(on)
         if parent is None:
@@ -196,15 +257,18 @@ class Layout:
         self.count = count
         return count
 
-    def place(self, tile: Tile, on: Tile) -> int:
+    def place(self, tile: Tile, on: Tile, sniff: str = "across") -> int:
         """Attach ``tile`` to ``on``; returns the count. Raises ValueError if it does not fit."""
-        count = self.attach(tile, on)
+        count = self.attach(tile, on, sniff)
         if count < 0:
             raise ValueError(self.point_on(tile, on) or f"{tile} cannot be played on {on}")
         return count
 
-    def count_after(self, tile: Tile, on: Tile | None) -> int:
-        """The count if ``tile`` were set on ``on`` (None: as the lead), without setting it."""
+    def count_after(self, tile: Tile, on: Tile | None, sniff: str = "across") -> int:
+        """The count if ``tile`` were set on ``on`` (None: as the lead), without setting it.
+
+        ``tile`` must fit ``on`` (see :meth:`fits`).
+        """
         if on is None:
             return tile.pips
         parent = self.nodes[on]
@@ -234,6 +298,10 @@ class Layout:
             return f"{tile} cannot be played on {o}: the open end of {o} shows {shows}"
         if o.hi not in tile:
             return f"{tile} cannot be played on {o}: it has no {o.hi}"
+        if node.kind == SNIFF_ACROSS:
+            return f"{tile} cannot be played on {o}: the sides and ends of the sniff {o} are all covered"
+        if node.kind == SNIFF_INLINE:
+            return f"{tile} cannot be played on {o}: both ends and both flanks of the sniff {o} are covered"
         if node.kind == SPINNER:
             return f"{tile} cannot be played on {o}: its sides and ends are all covered"
         return f"{tile} cannot be played on {o}: both sides of {o} are covered"
@@ -251,7 +319,8 @@ class Layout:
         return sum(node.counted() for node in self.nodes.values())
 
     def state(self) -> tuple[object, ...]:
-        """A comparable description of the layout (for tests)."""
+        """A comparable description of the layout (for tests; a sniff layout adds how
+        the sniff was set)."""
         return tuple(
             (
                 str(n.tile),
@@ -264,3 +333,105 @@ class Layout:
             )
             for n in self.nodes.values()
         ) + (self.count,)
+
+
+class SniffLayout(Layout):
+    """The layout under ``spinner: "sniff"`` (``Layout("sniff")`` makes one).
+
+    The first double set in the hand, the lead or later, is the sniff; every
+    later double is an ordinary double. The tile that sets it says how with
+    ``sniff``, which every other tile ignores:
+
+    * ``"across"`` (:data:`SNIFF_ACROSS`): crosswise, it takes tiles like a
+      spinner (two sides, then two ends) and counts its pips while a side is
+      open; once both sides are covered, each end still open counts its half;
+    * ``"inline"`` (:data:`SNIFF_INLINE`): lengthwise, each open in-line end
+      counts its half (led: both are open; set on the layout: the one not
+      matched); its two flanks take tiles once both in-line ends are covered
+      and never count.
+
+    A tile set on the sniff takes a side (an in-line end) while one is open,
+    else an end (a flank). The count is kept as each node's
+    :meth:`Node.counted` before and after a tile changes it.
+
+    >>> from scorekeeper.dominoes.tiles import Tile
+    >>> lay = Layout("sniff")
+    >>> lay.lead(Tile(3, 3), sniff="inline"), lay.place(Tile(3, 1), Tile(3, 3))
+    (6, 4)
+    >>> lay.fits(Tile(3, 5)), lay.place(Tile(3, 2), Tile(3, 3)), lay.fits(Tile(3, 5))
+    ([Tile(3, 3)], 3, [Tile(3, 3)])
+    >>> lay.place(Tile(3, 5), Tile(3, 3)), lay.open_ends()
+    (8, [3, 1, 2, 5])
+    """
+
+    __slots__ = ()
+
+    def __init__(self, spinner: str = "sniff") -> None:
+        super().__init__("sniff")
+
+    def _kind_for(self, tile: Tile, sniff: str) -> int:
+        """The kind of node ``tile`` makes; ValueError when it sets the sniff in no known way."""
+        if not tile.is_double:
+            return LINE
+        if self.sniff is not None:
+            return DOUBLE
+        if sniff == "across":
+            return SNIFF_ACROSS
+        if sniff == "inline":
+            return SNIFF_INLINE
+        raise ValueError(f'the sniff {tile} is set "across" or "inline", not {sniff!r}')
+
+    def lead(self, tile: Tile, sniff: str = "across") -> int:
+        if not tile.is_double:
+            return super().lead(tile)
+        node = Node(tile, self._kind_for(tile, sniff), None, sides=2)
+        self.nodes[tile] = self.open[tile] = node
+        self.root = node
+        self.sniff = (tile, sniff)
+        self.has_spinner = True
+        self.count = node.counted()
+        return self.count
+
+    def attach(self, tile: Tile, on: Tile, sniff: str = "across") -> int:
+        parent = self.open.get(on)
+        if parent is None:
+            return -1
+        v = parent.point_for(tile)
+        if v is None:
+            return -1
+        kind = self._kind_for(tile, sniff)
+        before = parent.counted()
+        parent.take(v)
+        if not parent.is_open():
+            del self.open[on]
+        node = _child(tile, kind, parent, v)
+        self.nodes[tile] = self.open[tile] = node
+        if kind > SPINNER:
+            self.sniff = (tile, sniff)
+            self.has_spinner = True
+        self.count += parent.counted() - before + node.counted()
+        return self.count
+
+    def count_after(self, tile: Tile, on: Tile | None, sniff: str = "across") -> int:
+        if on is None:
+            return tile.pips  # led, across or in line: both halves count
+        parent = self.nodes[on]
+        v = parent.point_for(tile)
+        if v is None:
+            raise ValueError(self.point_on(tile, on) or f"{tile} cannot be played on {on}")
+        probe = Node(parent.tile, parent.kind, None, parent.open_hi, parent.open_lo, parent.sides)
+        probe.ends = parent.ends
+        probe.take(v)
+        node = _child(tile, self._kind_for(tile, sniff), None, v)
+        return self.count + probe.counted() - parent.counted() + node.counted()
+
+    def state(self) -> tuple[object, ...]:
+        sniff = None if self.sniff is None else (str(self.sniff[0]), self.sniff[1])
+        return super().state() + (sniff,)
+
+
+def _child(tile: Tile, kind: int, parent: Node | None, matched: int) -> Node:
+    """The node of ``tile`` set on a point showing ``matched`` (its matching half covered)."""
+    if kind == LINE:
+        return Node(tile, LINE, parent, tile.hi != matched, tile.lo != matched)
+    return Node(tile, kind, parent, sides=1)
