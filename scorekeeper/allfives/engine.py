@@ -19,7 +19,7 @@ Traceback (most recent call last):
 ...
 scorekeeper.errors.IllegalTileError: hand 1, turn 3: 2-2 is already on the table
 >>> m.pop(); m.scores
-Play(tile=Tile(2, 2), on=Tile(3, 2), draw=0, claim=None, muggins=None, player=None)
+Play(tile=Tile(2, 2), on=Tile(3, 2), draw=0, claim=None, muggins=None, player=None, sniff=None)
 [5, 0]
 >>> m.to_record()["hands"]
 [{'leader': 'Ann', 'turns': [{'play': '3-2'}]}]
@@ -139,6 +139,7 @@ class Turn(NamedTuple):
     voided: bool = False  # exact_target voided the points
     muggins: tuple[int, int, int, bool] | None = None  # (caller index, caller's side, points, voided)
     go: int = 0  # hand_end "go": the point for going out, included in ``points`` (unless voided)
+    sniff: str | None = None  # the turn set the sniff: "across" or "inline"
 
     @property
     def passed(self) -> bool:
@@ -315,15 +316,16 @@ class Match:
             return [None]
         return h.layout.fits(tile)
 
-    def preview(self, tile: Tile, on: Tile | None = None) -> tuple[int, int]:
-        """``(count, points)`` if ``tile`` were set on ``on`` now (unchecked; nothing changes).
+    def preview(self, tile: Tile, on: Tile | None = None, sniff: str = "across") -> tuple[int, int]:
+        """``(count, points)`` if ``tile`` were set on ``on`` now (unchecked; nothing changes);
+        ``sniff``: how a tile that sets the sniff would be set.
 
         ``points`` is what the count is worth in the match's scale, before
         claims and the exact target.
         """
         h = self.hand
         assert h is not None, "no hand has been started"
-        count = h.layout.count_after(tile, on if h.turns else None)
+        count = h.layout.count_after(tile, on if h.turns else None, sniff)
         return count, self.rules.worth(count)
 
     def state(self) -> tuple[object, ...]:
@@ -380,6 +382,7 @@ class Match:
         claim: int | None = None,
         muggins: str | None = None,
         player: str | None = None,
+        sniff: str | None = None,
     ) -> Turn:
         """Parse and push a play: ``m.play("5-0", on="5-5", draw=1, claim=5)``."""
         highest = self.rules.set
@@ -389,7 +392,7 @@ class Match:
             o = on if on is None or isinstance(on, Tile) else Tile.parse(on, highest)
         except IllegalTileError as e:
             raise IllegalTileError(e.reason, **where) from None
-        return self.push(Play(t, o, draw, claim, muggins, player))
+        return self.push(Play(t, o, draw, claim, muggins, player, sniff))
 
     def pass_(self, draw: int = 0, player: str | None = None) -> Turn:
         return self.push(Pass(draw, player))
@@ -509,17 +512,21 @@ class Match:
         if ev.muggins is not None:
             caller = self._muggins_caller(h, p, ev.muggins, len(turns) + 1)
         on = ev.on
+        # the sniff: the turn that sets it may say how ("across", the default, or "inline")
+        way = None
+        if ev.sniff is not None or layout.spinner == "sniff":
+            way = self._sniff_way(h, tile, ev.sniff)
         # -- the placement checks itself and changes nothing when it fails
         if turns:
             if on is None:
                 on = self._only_fit(h, tile)
-            count = layout.attach(tile, on)
+            count = layout.attach(tile, on, way or "across")
             if count < 0:
                 raise IllegalPlacementError(
                     layout.point_on(tile, on) or f"{tile} cannot be played on {on}", hand=h.number, turn=len(turns) + 1
                 )
         elif on is None:
-            count = layout.lead(tile)
+            count = layout.lead(tile, way or "across")
         else:
             raise IllegalPlacementError(
                 f"the lead is set alone: {tile} cannot be played on {on}", hand=h.number, turn=1
@@ -544,15 +551,55 @@ class Match:
                 voided = False
             turn = _new_turn(
                 Turn,
-                (p, tile, on, count, points, draw, claim, None if claim is None else claim == value, voided, None, go),
+                (
+                    p,
+                    tile,
+                    on,
+                    count,
+                    points,
+                    draw,
+                    claim,
+                    None if claim is None else claim == value,
+                    voided,
+                    None,
+                    go,
+                    way,
+                ),
             )
         else:
-            turn = self._muggins_turn(h, p, tile, on, count, value, draw, claim, caller, go)
+            turn = self._muggins_turn(h, p, tile, on, count, value, draw, claim, caller, go)._replace(sniff=way)
         turns.append(turn)
         if ends:
             self._end_domino(h, p)
         h.next_player = self._after(h, p)
         return turn
+
+    def _sniff_way(self, h: Hand, tile: Tile, given: str | None) -> str | None:
+        """How ``tile`` sets the sniff ("across" when the turn does not say), or None when it
+        does not set it; a turn's ``sniff`` anywhere else is refused."""
+        sets = h.layout.sets_sniff(tile)
+        if given is None:
+            return "across" if sets else None
+        turn = len(h.turns) + 1
+        if self.rules.spinner != "sniff":
+            raise IllegalPlacementError(
+                f'"sniff" is only said in a match with the sniff (rules.spinner "sniff"), not {self.rules.spinner!r}',
+                hand=h.number,
+                turn=turn,
+            )
+        if given not in ("across", "inline"):
+            raise IllegalPlacementError(
+                f'the sniff is set "across" or "inline", not {short(given)}', hand=h.number, turn=turn
+            )
+        if not sets:
+            if not tile.is_double:
+                why = f"{tile} is not a double"
+            else:
+                why = f"the sniff is already down ({h.layout.sniff[0] if h.layout.sniff else '?'}): {tile} is an ordinary double"
+            raise IllegalPlacementError(
+                f'"sniff" is said only by the turn that sets the sniff: {why}', hand=h.number, turn=turn
+            )
+        return given
 
     def _after(self, h: Hand, p: int) -> int:
         """The player after ``p`` in seating order, passing over players who are out."""

@@ -10,7 +10,7 @@ undo drops the last one. They mirror the record's entries one to one:
 
 >>> from scorekeeper.dominoes.tiles import Tile
 >>> Play(Tile(5, 0), on=Tile(5, 5))
-Play(tile=Tile(5, 0), on=Tile(5, 5), draw=0, claim=None, muggins=None, player=None)
+Play(tile=Tile(5, 0), on=Tile(5, 5), draw=0, claim=None, muggins=None, player=None, sniff=None)
 >>> Play(Tile(5, 0)) == Play(Tile(0, 5))
 True
 """
@@ -42,6 +42,7 @@ class Play:
     claim: int | None = None
     muggins: str | None = None
     player: str | None = None
+    sniff: str | None = None  # how the tile that sets the sniff is set: "across" or "inline"
 
 
 @final

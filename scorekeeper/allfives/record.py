@@ -27,7 +27,7 @@ from scorekeeper.envelope import FORMAT, METADATA_KEYS, type_name
 from scorekeeper.errors import RecordFormatError, RemainingError, ScorekeeperError, Where, short
 
 HAND_KEYS = ("leader", "turns", "remaining")
-TURN_KEYS = ("player", "draw", "play", "on", "pass", "claim", "muggins")
+TURN_KEYS = ("player", "draw", "play", "on", "pass", "claim", "muggins", "sniff")
 
 
 def _tile(value: Any, highest: int, what: str, **where: Unpack[Where]) -> Tile:
@@ -54,7 +54,7 @@ def parse_turn(entry: Any, highest: int, hand: int, turn: int) -> Play | Pass:
     if "pass" in entry:
         if entry["pass"] is not True:
             raise RecordFormatError(f"pass must be true, not {short(entry['pass'])}", **where)
-        for key in ("play", "on", "claim", "muggins"):
+        for key in ("play", "on", "claim", "muggins", "sniff"):
             if key in entry:
                 raise RecordFormatError(f"a pass cannot have {key!r}", **where)
         return Pass(draw, player)
@@ -72,7 +72,10 @@ def parse_turn(entry: Any, highest: int, hand: int, turn: int) -> Play | Pass:
     muggins = entry.get("muggins")
     if "muggins" in entry and not isinstance(muggins, str):
         raise RecordFormatError(f"muggins must name a player, not {type_name(muggins)}", **where)
-    return Play(tile, on, draw, claim, muggins, player)
+    sniff = entry.get("sniff")
+    if "sniff" in entry and not isinstance(sniff, str):
+        raise RecordFormatError(f'sniff must be "across" or "inline", not {short(sniff)}', **where)
+    return Play(tile, on, draw, claim, muggins, player, sniff)
 
 
 def parse_leader(hand: dict[str, Any], number: int) -> StartHand:
@@ -169,6 +172,8 @@ def event_entry(event: Play | Pass) -> dict[str, Any]:
         entry["claim"] = event.claim
     if event.muggins is not None:
         entry["muggins"] = event.muggins
+    if event.sniff is not None:
+        entry["sniff"] = event.sniff
     return entry
 
 
@@ -217,6 +222,8 @@ def _turn_out(match: Match, t: Turn) -> dict[str, Any]:
         out["claim"] = t.claim
         if t.claim_ok is not None:
             out["claim_ok"] = t.claim_ok
+    if t.sniff is not None:
+        out["sniff"] = t.sniff
     if t.go:
         out["go"] = t.go
     if t.voided:

@@ -22,7 +22,9 @@ from scorekeeper.errors import RulesError, short
 
 T = TypeVar("T")
 
-SPINNER_POLICIES = ("first-double", "none", "all-doubles")
+#: Which doubles spin: the first, none, all -- or the sniff: the first double, set across
+#: (spinning) or in line at the player's choice.
+SPINNER_POLICIES = ("first-double", "none", "all-doubles", "sniff")
 #: How a hand is settled: by the pips left in hands, or (Fives and Threes) a point for the
 #: go ("go") or nothing at all ("none").
 HAND_ENDS = ("winner-takes", "each-subtracts", "go", "none")

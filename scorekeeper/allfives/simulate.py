@@ -94,8 +94,10 @@ def random_record(
                 on = rng.choice(ons)
             claim: int | None = None
             muggins: str | None = None
+            # the sniff is set across or in line (or left to the default, across)
+            sniff = rng.choice(("across", "inline", None)) if h.layout.sets_sniff(tile) else None
             if claim_rate and rng.random() < claim_rate:
-                _, worth = m.preview(tile, on)
+                _, worth = m.preview(tile, on, sniff or "across")
                 roll = rng.random()
                 if roll < 0.6:
                     claim = worth
@@ -108,7 +110,7 @@ def random_record(
                         opponents = [n for i, n in enumerate(names) if setup.side_of[i] != side]
                         muggins = rng.choice(opponents)
             write_on = on if (on is not None and (len(h.layout.fits(tile)) > 1 or rng.random() < 0.7)) else None
-            played = Play(tile, write_on, drew, claim, muggins)
+            played = Play(tile, write_on, drew, claim, muggins, None, sniff)
             m.push(played)
             mine.remove(tile)
             hand_out["turns"].append(event_entry(played))

@@ -108,11 +108,6 @@ def test_the_lead_may_not_be_a_knock():
         score_record(record(hands=[H([PASS()], leader="Ann")], rules=PUB_SO_FAR))
 
 
-def test_the_sniff_not_built_yet_is_refused_not_ignored():
-    with pytest.raises(RulesError, match=r"^rules.spinner: 'sniff' is not one of"):
-        score_record(record(rules={"spinner": "sniff"}))
-
-
 def test_the_table_offers_the_knock_and_no_draws_where_there_is_no_drawing(shared):
     from .test_ui_model import new_table, play
 

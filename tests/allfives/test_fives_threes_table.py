@@ -158,3 +158,37 @@ def test_a_pub_match_is_stored_as_its_record(shared):
     rec = shared.store.record(table.mid)
     assert rec["rules"]["hand_end"] == "go" and "remaining" not in rec["hands"][0]
     assert load(rec).scores == [18, 14]
+
+
+# ------------------------------------------------------------------ the sniff
+def test_the_sniff_asks_across_or_in_line_with_what_each_counts(shared):
+    table = new_table(shared, preset="sniff")
+    play(table, "1-4")
+    table.play.tap("4-4")
+    assert table.play.sniffing == ("4-4", "4-1") and table.match.hand.layout.sniff is None  # nothing entered yet
+    choices = table.play.sniff_choices()
+    assert [(c.way, c.count, c.points, c.label) for c in choices] == [
+        ("across", 9, 0, "Across: count 9"),
+        ("inline", 5, 5, "In line: count 5, +5"),
+    ]
+    table.play.set_sniff("inline")
+    assert table.error is None and table.play.sniffing is None
+    assert table.match.hand.layout.sniff[1] == "inline" and table.scores == {"Ann": 5, "Ben": 5}
+    assert shared.store.record(table.mid)["hands"][0]["turns"][1] == {"play": "4-4", "on": "4-1", "sniff": "inline"}
+    play(table, "4-5", "4-4")  # on its open in-line end: 1 + 5
+    assert table.match.hand.count == 6
+    table.play.tap("5-5")  # a later double is ordinary: nothing to ask
+    assert table.play.sniffing is None
+
+
+def test_the_sniff_led_and_put_back(shared):
+    table = new_table(shared, preset="sniff")
+    table.play.tap("3-3")
+    assert table.play.sniffing == ("3-3", None)
+    assert [c.count for c in table.play.sniff_choices()] == [6, 6]
+    table.play.tap("3-3")  # tapped again: put back
+    assert table.play.sniffing is None and not table.match.hand.turns
+    table.play.tap("3-3")
+    table.play.set_sniff("across")
+    assert table.match.hand.layout.sniff[1] == "across"
+    assert table.match.hand.turns[0].sniff == "across"

@@ -25,7 +25,7 @@ def configs(draw):
     players = draw(st.integers(2, 5))
     teams = players == 4 and draw(st.booleans())
     rules = {
-        "spinner": draw(st.sampled_from(["first-double", "none", "all-doubles"])),
+        "spinner": draw(st.sampled_from(["first-double", "none", "all-doubles", "sniff"])),
         "hand_end": draw(st.sampled_from(["winner-takes", "each-subtracts", "go", "none"])),
         "block_winner": draw(st.sampled_from(["player", "side"])),
         "claims": draw(st.sampled_from(["check", "muggins"])),
@@ -182,9 +182,9 @@ def test_legal_plays_offer_exactly_what_the_engine_accepts(cfg):
             on = e.on if e.on is not None else places[0]
             if m.hand.turns:
                 assert on in places
-                count, worth = m.preview(e.tile, on)
+                count, worth = m.preview(e.tile, on, e.sniff or "across")
             else:
-                count, worth = m.preview(e.tile)
+                count, worth = m.preview(e.tile, None, e.sniff or "across")
             turn = m.push(e)
             assert turn.count == count
             if m.rules.claims == "check" and not turn.voided:

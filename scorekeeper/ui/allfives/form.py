@@ -129,7 +129,12 @@ RULE_WORDS: dict[str, RuleWords] = {
     "spinner": RuleWords(
         "Spinner",
         "A spinner is a double that can be played on from all four sides.",
-        {"first-double": "the first double", "none": "no spinner", "all-doubles": "every double"},
+        {
+            "first-double": "the first double",
+            "none": "no spinner",
+            "all-doubles": "every double",
+            "sniff": "the sniff: across or in line",
+        },
     ),
     "hand_end": RuleWords(
         "Hand end",

@@ -86,9 +86,33 @@ def _claim_prompt(table: TableModel) -> ft.Control:
     )
 
 
+def _sniff_prompt(table: TableModel) -> ft.Control:
+    """The sniff waiting for how it is set: across or in line, each with its count (in place
+    of the picker); the drawing then shows it that way."""
+    play = table.play
+    assert play.sniffing is not None
+    tile, where = play.sniffing
+    buttons: list[ft.Control] = [
+        ft.FilledButton(content=c.label, on_click=on(play.set_sniff, c.way), height=56) for c in play.sniff_choices()
+    ]
+    buttons.append(ft.TextButton(content="Cancel", on_click=on(play.cancel)))
+    return ft.Container(
+        bgcolor=ft.Colors.TERTIARY_CONTAINER,
+        padding=PAD,
+        border_radius=8,
+        content=ft.Column(
+            [ft.Text(f"{tile}{' on ' + where if where else ''} is the sniff: set it across or in line?", size=18)]
+            + [ft.Row(buttons, wrap=True)]
+        ),
+        key="sniff",
+    )
+
+
 def play_panel(table: TableModel) -> list[ft.Control]:
     out: list[ft.Control] = [_actions(table)]
-    if table.claims.claiming:
+    if table.play.sniffing:
+        out.append(_sniff_prompt(table))
+    elif table.claims.claiming:
         out.append(_claim_prompt(table))
     else:
         out.append(picker_grid(table.play.picker(), table.play.tap))

@@ -22,7 +22,10 @@ from scorekeeper.dominoes import Tile
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.allfives.part import Part
 
-__all__ = ["EndChoice", "PickerCell", "PlayEntry"]
+__all__ = ["EndChoice", "PickerCell", "PlayEntry", "SniffChoice"]
+
+#: How the sniff may be set, and the words the table says for each.
+SNIFF_WAYS = {"across": "Across", "inline": "In line"}
 
 
 @dataclass(frozen=True)
@@ -49,11 +52,29 @@ class EndChoice:
         return f"+{self.points}" if self.points else "0"
 
 
+@dataclass(frozen=True)
+class SniffChoice:
+    """One way to set the sniff waiting for it: ``way`` ("across" / "inline"), the count
+    it makes and its points."""
+
+    way: str
+    count: int
+    points: int
+
+    @property
+    def label(self) -> str:
+        """``Across: count 9``, ``In line: count 5, +5`` (what the button says)."""
+        return f"{SNIFF_WAYS[self.way]}: count {self.count}" + (f", +{self.points}" if self.points else "")
+
+
 class PlayEntry(Part):
-    """The tile being set (``choosing``: a tile and the places it fits) and the draws before it."""
+    """The tile being set (``choosing``: a tile and the places it fits; ``sniffing``: the
+    sniff and its place, waiting for across or in line) and the draws before it."""
 
     draws = 0
     choosing: tuple[str, list[str]] | None = None
+    sniffing: tuple[str, str | None] | None = None
+    way: str | None = None  # how the sniff being entered is set
 
     # ------------------------------------------------------------- reading
     @property
@@ -109,14 +130,26 @@ class PlayEntry(Part):
             out.append(EndChoice(on, count, points))
         return out
 
+    def sniff_choices(self) -> list[SniffChoice]:
+        """While the sniff waits for how it is set: each way, its count and its points."""
+        if self.sniffing is None:
+            return []
+        m = self.match_for_entry
+        tile, on = self.sniffing
+        where = None if on is None else Tile.parse(on)
+        return [SniffChoice(w, *m.preview(Tile.parse(tile), where, w)) for w in SNIFF_WAYS]
+
     # ------------------------------------------------------------- acting
     def tap(self, tile: str) -> None:
         """A tile tapped in the picker: set at once if it fits one place; else the drawing
         asks where. Tapping the tile waiting for its end again puts it back."""
         if self.t.refused():
             return
-        again = self.choosing is not None and self.choosing[0] == tile
+        again = (self.choosing is not None and self.choosing[0] == tile) or (
+            self.sniffing is not None and self.sniffing[0] == tile
+        )
         self.choosing = None
+        self.sniffing = None
         self.t.claims.claiming = None
         self.t.flash = None  # the last play's banner goes once the next player acts
         if again:
@@ -149,13 +182,30 @@ class PlayEntry(Part):
         self.choosing = None
         self._set(tile, on)
 
+    def set_sniff(self, way: str) -> None:
+        """The sniff waiting is set ``way`` ("across" or "inline")."""
+        if self.sniffing is None or way not in SNIFF_WAYS:
+            return
+        tile, on = self.sniffing
+        self.sniffing = None
+        self.way = way
+        self._set(tile, on)
+
     def cancel(self) -> None:
         self.choosing = None
+        self.sniffing = None
+        self.way = None
         self.t.claims.claiming = None
         self.t.error = None
         self.t._changed()
 
     def _set(self, tile: str, on: str | None) -> None:
+        h = self.match_for_entry.hand
+        if self.way is None and h is not None and h.layout.sets_sniff(Tile.parse(tile)):
+            self.sniffing = (tile, on)  # the sniff: across or in line? (the table asks)
+            self.t.error = None
+            self.t._changed()
+            return
         if self.t.claims.asks:
             self.t.claims.ask(tile, on)
             return
@@ -172,6 +222,9 @@ class PlayEntry(Part):
             entry["on"] = on
         if claim is not None:
             entry["claim"] = claim
+        if self.way is not None:
+            entry["sniff"] = self.way
+        self.way = None
         self._submit(entry)
 
     def _submit(self, entry: dict[str, Any]) -> None:

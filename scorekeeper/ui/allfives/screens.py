@@ -82,6 +82,10 @@ def _message(table: TableModel) -> tuple[str | None, str | None]:
         tile, ends = choosing
         text = f"{tile} fits {len(ends)} ends: tap the one it goes on, on the drawing (or {tile} again to put it back)"
         return text, text
+    sniffing = table.play.sniffing
+    if sniffing:
+        text = f"{sniffing[0]} is the sniff: tap Across or In line below (or {sniffing[0]} again to put it back)"
+        return text, text
     draws = table.play.draws
     if draws and table.phase == "play":
         them = "it" if draws == 1 else "them"

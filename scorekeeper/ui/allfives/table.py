@@ -208,6 +208,8 @@ class TableModel(base.TableModel):
     def _forget_entry(self) -> None:
         """Drop what was being entered (a tile waiting for its end or its claim, draws)."""
         self.play.choosing = None
+        self.play.sniffing = None
+        self.play.way = None
         self.play.draws = 0
         self.claims.claiming = None
 
