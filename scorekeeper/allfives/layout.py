@@ -136,18 +136,16 @@ class Node:
 class Layout:
     """The tiles on the table for one hand, under one spinner policy.
 
-    ``Layout("sniff")`` makes a :class:`SniffLayout` (the sniff's rules live there, so
+    ``Layout("sniff")`` is a :class:`SniffLayout` (the sniff's rules live there, so
     the other policies' :meth:`attach` is not slowed by them).
     """
 
     __slots__ = ("spinner", "nodes", "open", "count", "root", "has_spinner", "sniff")
 
-    def __new__(cls, spinner: str = "first-double") -> Layout:
-        if cls is Layout and spinner == "sniff":
-            return object.__new__(SniffLayout)
-        return object.__new__(cls)
-
     def __init__(self, spinner: str = "first-double") -> None:
+        if spinner == "sniff":
+            # the same slots: a cheaper switch than a __new__ that every hand would call
+            self.__class__ = SniffLayout
         self.spinner = spinner
         self.nodes: dict[Tile, Node] = {}  # every tile down, in the order set
         self.open: dict[Tile, Node] = {}  # the nodes that still offer a point
@@ -367,7 +365,7 @@ class SniffLayout(Layout):
     __slots__ = ()
 
     def __init__(self, spinner: str = "sniff") -> None:
-        super().__init__("sniff")
+        Layout.__init__(self, "sniff")
 
     def _kind_for(self, tile: Tile, sniff: str) -> int:
         """The kind of node ``tile`` makes; ValueError when it sets the sniff in no known way."""

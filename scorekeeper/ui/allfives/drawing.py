@@ -1,10 +1,13 @@
 """Where each tile of a layout is drawn: a pure geometry, no Flet.
 
 The lead sits in the middle. A double is set crosswise; a spinner sends its
-two sides left and right along the line and its two ends up and down. Each
-arm runs straight until it would leave the drawing's box, then turns
-clockwise (a pinwheel, so the four arms keep out of each other's way); a
-turn that would cover a tile already drawn turns the other way instead.
+two sides left and right along the line and its two ends up and down. The
+sniff set across is drawn as a spinner; set in line it lies lengthwise (both
+halves showing its pips) and its two flanks go out from its middle, up and
+down when its line runs left and right. Each arm runs straight until it
+would leave the drawing's box, then turns clockwise (a pinwheel, so the four
+arms keep out of each other's way); a turn that would cover a tile already
+drawn turns the other way instead.
 
 Tiles are drawn in the order they were set, and no tile may cover another or
 the mark of an open end (where the next tile would go). When a tile finds no
@@ -30,6 +33,20 @@ double 2 x 4; every rectangle has integer corners.
 [(3, 3), (2, 4)]
 >>> d.terms
 [('3', 3), ('2-2', 4)]
+
+The sniff set in line on a ``[1-4]``, with a ``[4-5]`` on its far end: its flanks
+are open (marked above and below its middle) and count nothing.
+
+>>> lay = Layout("sniff")
+>>> _ = lay.lead(Tile(1, 4)); _ = lay.place(Tile(4, 4), Tile(1, 4), sniff="inline")
+>>> _ = lay.place(Tile(5, 4), Tile(4, 4))
+>>> d = draw_layout(lay)
+>>> [(str(g.tile), g.x, g.y, g.w, g.h, g.sniff) for g in d.tiles]
+[('4-1', 10, 2, 4, 2, None), ('4-4', 6, 2, 4, 2, 'inline'), ('5-4', 2, 2, 4, 2, None)]
+>>> [(m.x, m.y, m.value, m.counts) for m in d.ends if m.tile == Tile(4, 4)]
+[(8, 5, 4, 0), (8, 1, 4, 0)]
+>>> d.terms, d.count
+([('1', 1), ('5', 5)], 6)
 """
 
 from __future__ import annotations
@@ -37,8 +54,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from scorekeeper.allfives.layout import LINE, SPINNER, Layout, Node
+from scorekeeper.allfives.layout import LINE, SNIFF_ACROSS, SNIFF_INLINE, SPINNER, Layout, Node
 from scorekeeper.dominoes.tiles import Tile
+
+#: The kinds of tile that take four ways (sides, then ends or flanks).
+FOUR_WAYS = (SPINNER, SNIFF_ACROSS, SNIFF_INLINE)
 
 #: How far (in units) an arm may run from the middle before it turns.
 REACH_X = 14
@@ -48,7 +68,9 @@ REACH_Y = 18
 @dataclass(frozen=True, slots=True)
 class TileGlyph:
     """One tile as drawn: its box (top-left x, y, width, height in units) and
-    the pips of its first (left or top) and second half."""
+    the pips of its first (left or top) and second half; ``spinner`` for the
+    tile that takes four ways (a spinner or the sniff), ``sniff`` for the sniff:
+    how it was set, "across" (drawn crosswise) or "inline" (lengthwise)."""
 
     tile: Tile
     x: int
@@ -59,13 +81,16 @@ class TileGlyph:
     second: int
     spinner: bool
     order: int  # 1 for the lead, then in the order set
+    sniff: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class EndMark:
     """An open attachment point: where it is (centre, in units), its pips, and
     what it adds to the count (a double's open side adds the whole double once;
-    a spinner's bare end adds nothing)."""
+    a spinner's bare end adds nothing; the sniff's open end adds its half once
+    both sides are covered when set across, always when set in line; its bare
+    flank adds nothing)."""
 
     tile: Tile
     x: float
@@ -127,9 +152,15 @@ def _options(node: Node, slot: Slot) -> list[_Option]:
             for d2 in (_cw(d), _ccw(d))
         ]
         return turns + [straight] if _beyond(cursor, d, 4) else [straight] + turns
+    if node.kind == SNIFF_INLINE:  # lengthwise, straight on; its flanks from its middle
+        centre = (cursor[0] + 2 * d[0], cursor[1] + 2 * d[1])
+        points = [((cursor[0] + 4 * d[0], cursor[1] + 4 * d[1]), d, False, t.hi)]
+        for p in (_ccw(d), _cw(d)):
+            points.append(((centre[0] + p[0], centre[1] + p[1]), p, True, t.hi))
+        return [_Option(_box(cursor, d, 0, 4, _cw(d), -1, 1), t.hi, t.hi, points)]
     centre = (cursor[0] + d[0], cursor[1] + d[1])
-    points: list[Slot] = [((cursor[0] + 2 * d[0], cursor[1] + 2 * d[1]), d, False, t.hi)]
-    if node.kind == SPINNER:
+    points = [((cursor[0] + 2 * d[0], cursor[1] + 2 * d[1]), d, False, t.hi)]
+    if node.kind in FOUR_WAYS:
         for p in (_ccw(d), _cw(d)):
             points.append(((centre[0] + 2 * p[0], centre[1] + 2 * p[1]), p, True, t.hi))
     return [_Option(_box(cursor, d, 0, 2, _cw(d), -2, 2), t.hi, t.hi, points)]
@@ -161,8 +192,12 @@ def _root(node: Node) -> _Option:
     t = node.tile
     if node.kind == LINE:  # its high half left, its low half right
         return _Option((-2, -1, 2, 1), t.hi, t.lo, [((-2, 0), (-1, 0), False, t.hi), ((2, 0), (1, 0), False, t.lo)])
-    points: list[Slot] = [((1, 0), (1, 0), False, t.hi), ((-1, 0), (-1, 0), False, t.hi)]
-    if node.kind == SPINNER:
+    if node.kind == SNIFF_INLINE:  # lengthwise: its in-line ends right and left, its flanks up and down
+        points: list[Slot] = [((2, 0), (1, 0), False, t.hi), ((-2, 0), (-1, 0), False, t.hi)]
+        points += [((0, -1), (0, -1), True, t.hi), ((0, 1), (0, 1), True, t.hi)]
+        return _Option((-2, -1, 2, 1), t.hi, t.hi, points)
+    points = [((1, 0), (1, 0), False, t.hi), ((-1, 0), (-1, 0), False, t.hi)]
+    if node.kind in FOUR_WAYS:
         points += [((0, -2), (0, -1), True, t.hi), ((0, 2), (0, 1), True, t.hi)]
     return _Option((-1, -2, 1, 2), t.hi, t.hi, points)
 
@@ -255,9 +290,9 @@ def _place(
 
 def _point_kinds(node: Node, root: bool) -> list[bool]:
     """Whether each attachment point of ``node`` (in the order of :func:`_root` and
-    :func:`_options`) is a spinner's end."""
+    :func:`_options`) is a spinner's end (or the sniff's end or flank)."""
     sides = [False, False] if root else [False]
-    return sides + ([True, True] if node.kind == SPINNER else [])
+    return sides + ([True, True] if node.kind in FOUR_WAYS else [])
 
 
 def _marked(node: Node, kinds: list[bool], free: list[int]) -> list[tuple[int, int]]:
@@ -267,7 +302,10 @@ def _marked(node: Node, kinds: list[bool], free: list[int]) -> list[tuple[int, i
         return [(k, -1) for k in free]  # -1: the pips of that half
     sides = [k for k in free if not kinds[k]][: node.sides]
     ends = [k for k in free if kinds[k]][: node.ends] if not node.sides else []
-    return [(k, node.tile.pips if j == 0 else 0) for j, k in enumerate(sides)] + [(k, 0) for k in ends]
+    if node.kind == SNIFF_INLINE:  # an open in-line end shows its half, a flank nothing
+        return [(k, -1) for k in sides] + [(k, 0) for k in ends]
+    end = -1 if node.kind == SNIFF_ACROSS else 0  # the sniff's open ends: their half
+    return [(k, node.tile.pips if j == 0 else 0) for j, k in enumerate(sides)] + [(k, end) for k in ends]
 
 
 #: Tries the search may spend before it settles for a drawing with overlaps.
@@ -311,21 +349,32 @@ def _finish(nodes: list[Node], chosen: list[_Option], marked, layout: Layout, ov
         i = index[node.tile]
         for k, counts in marked[i]:
             (x, y), (dx, dy), _, v = chosen[i].points[k]
-            marks.append((node.tile, x + dx, y + dy, v, v if counts < 0 else counts))
+            marks.append((node.tile, x + dx, y + dy, v, v if counts < 0 else counts, counts < 0))
     boxes = [o.box for o in chosen]
     xs = [b[0] for b in boxes] + [m[1] - 1 for m in marks]
     ys = [b[1] for b in boxes] + [m[2] - 1 for m in marks]
     x1s = [b[2] for b in boxes] + [m[1] + 1 for m in marks]
     y1s = [b[3] for b in boxes] + [m[2] + 1 for m in marks]
     ox, oy = min(xs), min(ys)
+    sniff = layout.sniff
     glyphs = [
-        TileGlyph(n.tile, x0 - ox, y0 - oy, x1 - x0, y1 - y0, o.first, o.second, n.kind == SPINNER, i)
+        TileGlyph(
+            n.tile,
+            x0 - ox,
+            y0 - oy,
+            x1 - x0,
+            y1 - y0,
+            o.first,
+            o.second,
+            n.kind in FOUR_WAYS,
+            i,
+            sniff[1] if sniff is not None and sniff[0] is n.tile else None,
+        )
         for i, (n, o, (x0, y0, x1, y1)) in enumerate(zip(nodes, chosen, boxes, strict=True), 1)
     ]
-    ends = [EndMark(t, x - ox, y - oy, v, c) for t, x, y, v, c in marks]
-    terms = [
-        (str(m.tile) if m.tile.is_double else str(m.value), m.counts) for m in ends if m.counts or not m.tile.is_double
-    ]
+    ends = [EndMark(t, x - ox, y - oy, v, c) for t, x, y, v, c, _ in marks]
+    # a half (a tile's open end, the sniff's end) by its pips, always; a whole double by its name
+    terms = [(str(v) if half else str(t), c) for t, _, _, v, c, half in marks if half or c]
     return Drawing(glyphs, ends, max(x1s) - ox, max(y1s) - oy, layout.count, terms, overlaps)
 
 

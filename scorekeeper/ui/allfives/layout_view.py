@@ -50,11 +50,12 @@ def drawing_height(width: float) -> float:
 
 @ft.component
 def _LaidTile(
-    tile: str, first: int, second: int, horizontal: bool, half: float, spinner: bool, lit: bool
+    tile: str, first: int, second: int, horizontal: bool, half: float, spinner: bool, lit: bool, sniff: bool = False
 ) -> ft.Control:
-    """A tile of the layout drawing (``lit``: a place the tile being set may go)."""
+    """A tile of the layout drawing (``lit``: a place the tile being set may go; ``sniff``: the
+    sniff, drawn as a spinner)."""
     face = tile_face(first, second, horizontal, half, spinner, ft.Colors.TERTIARY_CONTAINER if lit else None)
-    return labelled(face, f"{tile}{' spinner' if spinner else ''} on the table")
+    return labelled(face, f"{tile}{' sniff' if sniff else ' spinner' if spinner else ''} on the table")
 
 
 #: Memoized like the picker tiles: a tap redraws only the tiles whose look changed.
@@ -142,7 +143,7 @@ def layout_view(table: TableModel, d: Drawing, width: float, height: float) -> f
         half = 2 * unit - (4 if g.spinner else 2)
         children.append(
             ft.Container(
-                content=LaidTile(t, g.first, g.second, g.w > g.h, half, g.spinner, t in targets),
+                content=LaidTile(t, g.first, g.second, g.w > g.h, half, g.spinner, t in targets, g.sniff is not None),
                 width=g.w * unit,
                 height=g.h * unit,
                 left=g.x * unit,
