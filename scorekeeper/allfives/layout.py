@@ -352,14 +352,18 @@ class SniffLayout(Layout):
     else an end (a flank). The count is kept as each node's
     :meth:`Node.counted` before and after a tile changes it.
 
+    A ``[3-3]`` led in line: its flanks open once both its ends are covered.
+
     >>> from scorekeeper.dominoes.tiles import Tile
     >>> lay = Layout("sniff")
-    >>> lay.lead(Tile(3, 3), sniff="inline"), lay.place(Tile(3, 1), Tile(3, 3))
-    (6, 4)
-    >>> lay.fits(Tile(3, 5)), lay.place(Tile(3, 2), Tile(3, 3)), lay.fits(Tile(3, 5))
-    ([Tile(3, 3)], 3, [Tile(3, 3)])
-    >>> lay.place(Tile(3, 5), Tile(3, 3)), lay.open_ends()
-    (8, [3, 1, 2, 5])
+    >>> lay.lead(Tile(3, 3), sniff="inline"), lay.open_ends()
+    (6, [3, 3])
+    >>> lay.place(Tile(3, 1), Tile(3, 3)), lay.open_ends()  # one end left, no flank yet
+    (4, [3, 1])
+    >>> lay.place(Tile(3, 2), Tile(3, 3)), lay.open_ends()  # both ends covered: two flanks
+    (3, [3, 3, 1, 2])
+    >>> lay.place(Tile(3, 5), Tile(3, 3)), lay.open_ends(), lay.sets_sniff(Tile(5, 5))
+    (8, [3, 1, 2, 5], False)
     """
 
     __slots__ = ()
@@ -391,6 +395,8 @@ class SniffLayout(Layout):
         return self.count
 
     def attach(self, tile: Tile, on: Tile, sniff: str = "across") -> int:
+        """As :meth:`Layout.attach`; a tile that sets the sniff is set ``sniff`` ("across" or
+        "inline"; any other way is a ValueError, nothing changed)."""
         parent = self.open.get(on)
         if parent is None:
             return -1
@@ -411,6 +417,7 @@ class SniffLayout(Layout):
         return self.count
 
     def count_after(self, tile: Tile, on: Tile | None, sniff: str = "across") -> int:
+        """As :meth:`Layout.count_after`; ValueError when ``tile`` does not fit ``on``."""
         if on is None:
             return tile.pips  # led, across or in line: both halves count
         parent = self.nodes[on]
