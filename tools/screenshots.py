@@ -42,6 +42,9 @@ writes:
                         went bust ("Bust!": 6 would pass 61), the pegboard on top
 * ``fives-threes-partners.png`` a partnership hand: Ann is out, her partner
                         plays on; Ben to play
+* ``sniff.png``         Sniff: 4-4 set on 4-1 is the sniff; across or in line?
+* ``sniff-inline.png``  the same sniff set in line, then 5-4 on its end and 4-0
+                        on a flank
 
 The tally and pegboard shots are matches of the engine's random legal games (the first seed
 that fits), imported into a fresh database before the server starts, then
@@ -572,6 +575,20 @@ def fives_threes_shots(browser, out: Path, scale: float) -> list[Path]:
             wait_text(page, "Ann is out")
             shot(page, out / "fives-threes-partners.png", top="Home")
             written.append(out / "fives-threes-partners.png")
+            # 4. Sniff: the choice, then the sniff in line
+            go_home(page)
+            new_match(page, ["Ann", "Ben"], leader="Ann", preset="Sniff")
+            play(page, "4-1", None)
+            click(page, "tile 4-4")
+            wait_text(page, "4-4 on 4-1 is the sniff: set it across or in line?")
+            shot(page, out / "sniff.png", top="Home")
+            written.append(out / "sniff.png")
+            click(page, "In line: count 5, +5")
+            wait_text(page, "Count 5")
+            play(page, "5-4", None)
+            play(page, "4-0", None)
+            shot(page, out / "sniff-inline.png", top="Home")
+            written.append(out / "sniff-inline.png")
         finally:
             ctx.close()
             harness.stop_server(server)

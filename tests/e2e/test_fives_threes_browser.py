@@ -185,3 +185,28 @@ def test_a_partnership_hand_where_one_partner_goes_out_first(server, app):
     assert label.startswith(f"Pegboard to 61 exactly: Ann & Cy {m.scores[0]} ") and f"Ben & Di {m.scores[1]} " in label
     texts = read_texts(page)
     assert not [t for t in texts if t.endswith(" leads") or t == "Draw lots"], texts  # nothing to choose
+
+
+def test_a_sniff_table_sets_its_sniff_in_line(server, app):
+    page = app
+    new_match(page, ["Ann", "Ben"], leader="Ann", preset="Sniff")
+    click(page, "tile 4-1")
+    wait_text(page, "Note: Ann set 4-1: count 5, Ann +5")
+    click(page, "tile 4-4")
+    wait_text(page, "4-4 on 4-1 is the sniff: set it across or in line?")
+    texts = read_texts(page)
+    assert {"Across: count 9", "In line: count 5, +5"} <= set(texts), texts
+    click(page, "In line: count 5, +5")
+    wait_text(page, "Note: Ben set 4-4: count 5, Ben +5")
+    wait_text(page, "Count 5")
+    # on the in-line end first, then (both ends covered) a flank: 1 + 5 + 0 = 6
+    click(page, "tile 5-4")
+    wait_text(page, "Note: Ann set 5-4: count 6")
+    click(page, "tile 4-0")
+    wait_text(page, "Note: Ben set 4-0: count 6")
+    server.stop()
+    with Store(server.db) as st:
+        (mid,) = st.ids()
+        stored = st.record(mid)
+    assert stored["hands"][0]["turns"][1] == {"play": "4-4", "on": "4-1", "sniff": "inline"}
+    assert [t["count"] for t in score_record(stored)["hands"][0]["turns"]] == [5, 5, 6, 6]
