@@ -252,7 +252,8 @@ class Screen:
         s = m.setup
         who = s.players[turn.player]
         if turn.tile is None:
-            return f"Note: {who} passed" + (f" after drawing {turn.drew}" if turn.drew else "")
+            blocked = ": the hand is blocked" if m.hand is not None and m.hand.end == "blocked" else ""
+            return f"Note: {who} passed" + (f" after drawing {turn.drew}" if turn.drew else "") + blocked
         bits = [f"count {turn.count}"]
         if turn.points:
             bits.append(f"{s.sides[s.side_of[turn.player]]} +{turn.points}")

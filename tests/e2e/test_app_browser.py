@@ -111,7 +111,8 @@ def test_four_player_partnership_hand_to_a_block(server, app):
         m.pass_()
         entries.append({"pass": True})
         click(page, "Pass")
-        wait_text(page, f"Note: {who} passed")
+        blocked = ": the hand is blocked" if m.hand.end == "blocked" else ""  # the last pass says so
+        wait_text(page, f"Note: {who} passed{blocked}")
     assert m.hand.end == "blocked"
     wait_text(page, "Hand 1, hand over")
     # Ben's tiles are picked from the tiles not down; the others' pips typed
