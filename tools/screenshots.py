@@ -517,7 +517,7 @@ def run(out: Path, scale: float) -> list[Path]:
 
 def fives_threes_shots(browser, out: Path, scale: float) -> list[Path]:
     """The Fives and Threes screens, from their own database and server."""
-    from e2e.test_fives_threes_browser import LAST_HAND, PUB, WORKED, set_tile
+    from e2e.test_fives_threes_browser import LAST_HAND, PUB, pub_record, set_tile
 
     from scorekeeper.allfives.engine import Match, Setup
     from scorekeeper.allfives.events import StartHand
@@ -525,14 +525,7 @@ def fives_threes_shots(browser, out: Path, scale: float) -> list[Path]:
     from scorekeeper.store import Store
 
     written = []
-    hand = [{"play": t, **({"on": o} if o else {})} for t, o in WORKED]
-    record = {
-        "format": "scorekeeper/1",
-        "game": "all-fives",
-        "players": ["Ann", "Ben"],
-        "rules": PUB,
-        "hands": [{"leader": "Ann", "turns": hand}, {"turns": hand}, {"turns": hand}],
-    }
+    record = pub_record()
     with tempfile.TemporaryDirectory(prefix="scorekeeper-shots-") as tmp:
         db = str(Path(tmp) / "db")
         with Store(db) as st:

@@ -33,7 +33,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple, NoReturn, overload
 
 from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
-from scorekeeper.allfives.layout import Layout
+from scorekeeper.allfives.layout import SNIFF_WAYS, Layout
 from scorekeeper.allfives.rules import Rules
 from scorekeeper.dominoes.tiles import Tile, tiles_of_set
 from scorekeeper.envelope import Envelope, new_record
@@ -275,7 +275,7 @@ class Match:
         self.won_at: tuple[int, int | None] | None = None  # (hand, turn or None for settlement)
         # read on every play: kept as plain attributes
         self._highest = setup.rules.set
-        self._scale = setup.rules.scale
+        self._worth = setup.rules.worth
         self._check_claims = setup.rules.claims == "check"
         self._side_of = setup.side_of
         self._n = len(setup.players)
@@ -542,7 +542,7 @@ class Match:
         # the hand's domino: this player is out and (domino "side") so is the rest of the side
         ends = not left and (self._by_player or not any(held[q] for q in self._members[self._side_of[p]]))
         go = self._go if ends else 0
-        value = self.rules.worth(count)
+        value = self._worth(count)
         if self._check_claims:
             if value or go:
                 points, voided = self._score(self._side_of[p], value + go, h, len(turns) + 1)
@@ -567,7 +567,7 @@ class Match:
                 ),
             )
         else:
-            turn = self._muggins_turn(h, p, tile, on, count, value, draw, claim, caller, go)._replace(sniff=way)
+            turn = self._muggins_turn(h, p, tile, on, count, value, draw, claim, caller, go, way)
         turns.append(turn)
         if ends:
             self._end_domino(h, p)
@@ -587,15 +587,16 @@ class Match:
                 hand=h.number,
                 turn=turn,
             )
-        if given not in ("across", "inline"):
+        if given not in SNIFF_WAYS:
             raise IllegalPlacementError(
                 f'the sniff is set "across" or "inline", not {short(given)}', hand=h.number, turn=turn
             )
         if not sets:
-            if not tile.is_double:
+            down = h.layout.sniff  # a double that does not set the sniff finds it down
+            if not tile.is_double or down is None:
                 why = f"{tile} is not a double"
             else:
-                why = f"the sniff is already down ({h.layout.sniff[0] if h.layout.sniff else '?'}): {tile} is an ordinary double"
+                why = f"the sniff is already down ({down[0]}): {tile} is an ordinary double"
             raise IllegalPlacementError(
                 f'"sniff" is said only by the turn that sets the sniff: {why}', hand=h.number, turn=turn
             )
@@ -649,6 +650,7 @@ class Match:
         claim: int | None,
         caller: int | None,
         go: int,
+        way: str | None,
     ) -> Turn:
         """A play under ``claims: "muggins"``: the player scores only what they claim (and the go)."""
         turn_no = len(h.turns) + 1
@@ -661,7 +663,7 @@ class Match:
             missed = value - c
             mpoints, mvoided = self._score(csid, missed, h, turn_no) if missed > 0 else (0, False)
             muggins = (caller, csid, mpoints, mvoided)
-        return Turn(p, tile, on, count, points, draw, claim, None, voided, muggins, go)
+        return Turn(p, tile, on, count, points, draw, claim, None, voided, muggins, go, way)
 
     def _muggins_caller(self, h: Hand, p: int, name: str, turn_no: int) -> int:
         players = self.setup.players
@@ -830,6 +832,9 @@ class Match:
             self._bad_remaining(h, given, where)
 
         # -- settle
+        h.pips = pips
+        if not self.rules.settles_pips:  # the go or nothing: the pips are only recorded
+            return h
         side_of = self.setup.side_of
         n_sides = len(self.setup.sides)
         side_pips = [0] * n_sides
@@ -846,9 +851,6 @@ class Match:
             tied = [s for s in range(n_sides) if measure[s] == fewest]
         scale = self.rules.scale
         settlement = [0] * n_sides
-        h.pips = pips
-        if not self.rules.settles_pips:  # the go or nothing: the pips are only recorded
-            return h
         h.winner = tied[0] if len(tied) == 1 else None
         if self.rules.hand_end == "each-subtracts":
             for i, p in enumerate(pips):

@@ -62,6 +62,18 @@ WORKED = [
 LAST_HAND = [("6-6", None), ("6-3", "6-6"), ("3-2", "6-3"), ("6-2", "3-2"), ("6-4", "6-6"), ("4-3", "6-4")]
 
 
+def pub_record() -> dict:
+    """A pub match of three hands (the worked example, the lead passing left): Ann 50, Ben 46."""
+    hand = [{"play": t, **({"on": o} if o else {})} for t, o in WORKED]
+    return {
+        "format": "scorekeeper/1",
+        "game": "all-fives",
+        "players": ["Ann", "Ben"],
+        "rules": PUB,
+        "hands": [{"leader": "Ann", "turns": hand}, {"turns": hand}, {"turns": hand}],
+    }
+
+
 def note(m: Match, turn) -> str:
     """What the strip says after a play, from the engine's turn."""
     s, r = m.setup, m.rules
@@ -106,14 +118,7 @@ def pegboard_label(page) -> str:
 @pytest.fixture
 def pub_server(tmp_path):
     """A server whose database holds a pub match of three hands (Ann 50, Ben 46)."""
-    hand = [{"play": t, **({"on": o} if o else {})} for t, o in WORKED]
-    record = {
-        "format": "scorekeeper/1",
-        "game": "all-fives",
-        "players": ["Ann", "Ben"],
-        "rules": PUB,
-        "hands": [{"leader": "Ann", "turns": hand}, {"turns": hand}, {"turns": hand}],
-    }
+    record = pub_record()
     assert load(record).scores == [50, 46]
     db = str(tmp_path / "db")
     with Store(db) as st:

@@ -74,15 +74,18 @@ def _claim_prompt(table: TableModel) -> ft.Control:
     for p in claims.choices():
         handler = on(claims.claim, p)
         buttons.append(labelled(ft.OutlinedButton(content=str(p), on_click=handler), f"claim {p}", handler))
-    buttons.append(ft.TextButton(content="Cancel", on_click=on(table.play.cancel)))
+    return _prompt(table, f"{tile}{' on ' + where if where else ''}: points announced?", buttons, "claims")
+
+
+def _prompt(table: TableModel, question: str, buttons: list[ft.Control], key: str) -> ft.Control:
+    """A question about the play waiting, with its answers and Cancel (in place of the picker)."""
+    buttons = [*buttons, ft.TextButton(content="Cancel", on_click=on(table.play.cancel))]
     return ft.Container(
         bgcolor=ft.Colors.TERTIARY_CONTAINER,
         padding=PAD,
         border_radius=8,
-        content=ft.Column(
-            [ft.Text(f"{tile}{' on ' + where if where else ''}: points announced?"), ft.Row(buttons, wrap=True)]
-        ),
-        key="claims",
+        content=ft.Column([ft.Text(question, size=18), ft.Row(buttons, wrap=True)]),
+        key=key,
     )
 
 
@@ -95,17 +98,8 @@ def _sniff_prompt(table: TableModel) -> ft.Control:
     buttons: list[ft.Control] = [
         ft.FilledButton(content=c.label, on_click=on(play.set_sniff, c.way), height=56) for c in play.sniff_choices()
     ]
-    buttons.append(ft.TextButton(content="Cancel", on_click=on(play.cancel)))
-    return ft.Container(
-        bgcolor=ft.Colors.TERTIARY_CONTAINER,
-        padding=PAD,
-        border_radius=8,
-        content=ft.Column(
-            [ft.Text(f"{tile}{' on ' + where if where else ''} is the sniff: set it across or in line?", size=18)]
-            + [ft.Row(buttons, wrap=True)]
-        ),
-        key="sniff",
-    )
+    question = f"{tile}{' on ' + where if where else ''} is the sniff: set it across or in line?"
+    return _prompt(table, question, buttons, "sniff")
 
 
 def play_panel(table: TableModel) -> list[ft.Control]:

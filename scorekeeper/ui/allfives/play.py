@@ -18,14 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from scorekeeper.allfives.layout import SNIFF_WAYS
 from scorekeeper.dominoes import Tile
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.allfives.part import Part
 
 __all__ = ["EndChoice", "PickerCell", "PlayEntry", "SniffChoice"]
 
-#: How the sniff may be set, and the words the table says for each.
-SNIFF_WAYS = {"across": "Across", "inline": "In line"}
+#: The words the table says for each way the sniff may be set (``layout.SNIFF_WAYS``).
+SNIFF_WORDS = {"across": "Across", "inline": "In line"}
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ class SniffChoice:
     @property
     def label(self) -> str:
         """``Across: count 9``, ``In line: count 5, +5`` (what the button says)."""
-        return f"{SNIFF_WAYS[self.way]}: count {self.count}" + (f", +{self.points}" if self.points else "")
+        return f"{SNIFF_WORDS[self.way]}: count {self.count}" + (f", +{self.points}" if self.points else "")
 
 
 class PlayEntry(Part):
