@@ -43,6 +43,10 @@ def _build_parser() -> argparse.ArgumentParser:
     e.add_argument("id", metavar="ID")
     ls = sub.add_parser("list", help="list the stored matches, newest first")
     ls.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    st = sub.add_parser("stats", help="players' statistics over the stored matches (wins, partners, head-to-head)")
+    st.add_argument("--json", action="store_true", help="print JSON: one object per player and game")
+    st.add_argument("--player", metavar="NAME", help="only this player (and the partnerships they played in)")
+    st.add_argument("--game", metavar="GAME", help="only this game (" + ", ".join(_STATS_GAMES) + ")")
     w = sub.add_parser("web", help="serve the app for phones and browsers at the table (works offline)")
     w.add_argument(
         "--host",
@@ -192,6 +196,45 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+_STATS_GAMES = ("all-fives", "fives-and-threes", "all-fours", "broadway")
+
+
+def _stats_store(args: argparse.Namespace) -> Store:
+    """The database for ``stats``: writing when it is free, so that the figures' cache
+    is kept for next time; read-only while another Scorekeeper (the app) holds it."""
+    from scorekeeper.store import Store, StoreLockedError, default_path
+
+    path = args.db if args.db is not None else default_path()
+    if os.path.isdir(os.path.join(path, "matches")):
+        try:
+            return Store(path, wait=0)
+        except StoreLockedError:
+            pass
+    return Store(path, read_only=True)
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from scorekeeper import stats as _stats
+    from scorekeeper.stats.report import render
+
+    if args.game is not None and args.game not in _STATS_GAMES:
+        raise ScorekeeperError(f"--game: no game {short(args.game)} (games: {', '.join(_STATS_GAMES)})")
+    with _stats_store(args) as store:
+        figures = _stats.of_store(store)
+        problems = list(store.problems)
+    _warn(problems)
+    if args.player is not None and figures.person(args.player) is None:
+        known = ", ".join(sorted(figures.names.values(), key=str.casefold)[:20]) or "none yet"
+        raise ScorekeeperError(f"--player: nobody called {short(args.player)} played a stored match (players: {known})")
+    data = figures.to_json(player=args.player, game=args.game)
+    if args.json:
+        json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(render(data, detail=args.player is not None))
+    return 0
+
+
 def _warn(problems: list[str]) -> None:
     """The store's notes on files it read around (a bad match file moved aside ...)."""
     for p in problems:
@@ -268,6 +311,7 @@ COMMANDS = {
     "import": "cmd_import",
     "export": "cmd_export",
     "list": "cmd_list",
+    "stats": "cmd_stats",
     "web": "cmd_web",
     "tally": "cmd_tally",
     "pegboard": "cmd_pegboard",

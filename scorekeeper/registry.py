@@ -166,6 +166,10 @@ class GameSpec:
     result: Callable[[Any], Record]
     render: Callable[[Record], str]
     timeline: Callable[[Any], Timeline]
+    #: Optional: what the statistics take from a match, ``facts(record, scored)`` ->
+    #: ``{"kind", "per", "best"}`` (see :mod:`scorekeeper.stats.facts`). A game
+    #: without it still counts matches, wins, points and hands.
+    facts: Callable[[Record, Record], Record] | None = None
 
 
 @dataclass(frozen=True)

@@ -1104,6 +1104,35 @@ class Store:
         meta = self._meta_of(mid, o.record, o.created, o.path, o.match, o.stat)
         return {k: v for k, v in meta.items() if k != "sig"}
 
+    @_os_errors("list the match files")
+    def signatures(self) -> dict[str, list[int] | None]:
+        """Every listed match's file signature as it is now (inode, size, mtime and ctime in
+        nanoseconds; None when the file could not be looked at). Caches derived from the
+        records (the statistics) compare it with the signature they were built from."""
+        self._check_open()
+        return {mid: sig for mid, sig in self._match_files(quiet=True) if mid in self._meta}
+
+    @_os_errors("read the match")
+    def peek(self, mid: str) -> tuple[Record, str | None, list[int]]:
+        """(record, created, signature) of a listed match, read from its file as it is now,
+        without opening it for play (nothing is kept in memory; nothing moved aside). A file
+        that cannot be used is a StoreError; the caller goes on without that match."""
+        self._check_open()
+        if not is_id(mid) or mid not in self._meta:
+            raise StoreError(f"no match {mid!r} in {self.path}")
+        o = None if self.read_only else self._open_matches.get(mid)
+        if o is not None and o.stat is None:
+            try:
+                sig = _signature(o.path.stat())
+            except OSError:
+                sig = []
+            return copy.deepcopy(o.record), o.created, sig
+        try:
+            doc, st = self._read_match_file(self._match_path(mid))
+        except CorruptFileError as e:
+            raise StoreError(f"match {mid} could not be read ({e.why})") from None
+        return doc["record"], doc.get("created"), _signature(st)
+
     @_os_errors("list the matches")
     def list(self, offset: int = 0, limit: int | None = 20) -> list[Record]:
         """Matches, newest first (by creation), paged; cached fields refreshed where stale."""

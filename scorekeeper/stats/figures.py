@@ -1,0 +1,341 @@
+"""The figures: the facts of every match added up per player, pair of partners and game.
+
+A match counts once it is won (``matches``, ``wins``, the points and hands ...).
+A match not won yet is *unfinished* while it was changed in the last
+:data:`ABANDONED_AFTER`, and *abandoned* after that; both are counted apart and
+never in a win rate. "Game" here is the kind of game people name: Fives and
+Threes apart from All Fives (:func:`scorekeeper.stats.facts.match_facts`'s ``kind``).
+
+>>> from scorekeeper.stats.cache import MatchFacts
+>>> from scorekeeper.stats.names import Names
+>>> def won(mid, winner, a, b):
+...     facts = {"kind": "all-fives", "players": ["Ann", "Ben"], "sides": ["Ann", "Ben"],
+...              "side_of": [0, 1], "scores": [a, b], "winner": winner, "hands": 3,
+...              "per": [{}, {}], "best": [None, None]}
+...     return MatchFacts(mid, f"2026-01-0{mid}T20:00:00Z", f"2026-01-0{mid}T22:00:00Z", facts)
+>>> stats = compute([won("1", 0, 61, 40), won("2", 0, 61, 58), won("3", 1, 50, 61)], Names())
+>>> ann = stats.line("Ann", "all-fives")
+>>> ann.wins, len(ann.matches), ann.win_rate, ann.points, ann.longest_streak
+(['1', '2'], 3, 0.667, 172, ['1', '2'])
+>>> stats.head_to_head(("Ann",), ("Ben",)).wins, stats.head_to_head(("Ann",), ("Ben",)).margin
+((2, 1), 4.3)
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorekeeper.stats.cache import MatchFacts
+from scorekeeper.stats.names import Names, key
+
+Record = dict[str, Any]
+
+#: A match not won that nobody has touched for this long is abandoned.
+ABANDONED_AFTER = _dt.timedelta(hours=24)
+
+#: The figures each kind of game shows beside the common ones, in order, with their names.
+COUNTERS: dict[str, tuple[tuple[str, str], ...]] = {
+    "all-fives": (("own", "points of own plays"), ("dominoes", "dominoes"), ("blocks", "blocks won")),
+    "fives-and-threes": (
+        ("own", "points of own plays"),
+        ("eights", "8s"),
+        ("dominoes", "dominoes"),
+        ("blocks", "blocks won"),
+    ),
+    "all-fours": (
+        ("high", "High"),
+        ("low", "Low"),
+        ("jacks", "Jacks"),
+        ("hang_jacks", "hang jacks"),
+        ("all_fours", "all fours"),
+    ),
+    "broadway": (("own", "points of own placements"), ("blocks", "blocks out")),
+}
+
+
+def _ratio(a: int, b: int, digits: int) -> float | None:
+    return round(a / b, digits) if b else None
+
+
+@dataclass
+class Versus:
+    """Finished matches of one player or pair against (or beside) another."""
+
+    matches: list[str] = field(default_factory=list)
+    won: list[str] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)
+    margin_sum: int = 0  # own score minus the other's, summed
+
+    @property
+    def wins(self) -> tuple[int, int]:
+        return len(self.won), len(self.lost)
+
+    @property
+    def margin(self) -> float | None:
+        """The average of own score minus the other's, per match."""
+        return _ratio(self.margin_sum, len(self.matches), 1)
+
+
+@dataclass
+class Line:
+    """The figures of one player (or pair of partners) in one kind of game. The lists
+    hold match ids (oldest first): the matches behind each figure."""
+
+    name: str
+    game: str
+    members: tuple[str, ...]
+    matches: list[str] = field(default_factory=list)
+    wins: list[str] = field(default_factory=list)
+    unfinished: list[str] = field(default_factory=list)
+    abandoned: list[str] = field(default_factory=list)
+    points: int = 0
+    hands: int = 0
+    counters: dict[str, int] = field(default_factory=dict)
+    counter_matches: dict[str, list[str]] = field(default_factory=dict)
+    best: Record | None = None
+    longest_streak: list[str] = field(default_factory=list)
+    results: list[tuple[str, str, bool, int]] = field(default_factory=list)  # (started, id, won, margin)
+    partners: dict[str, Versus] = field(default_factory=dict)
+    opponents: dict[str, Versus] = field(default_factory=dict)
+    _run: list[str] = field(default_factory=list, repr=False)
+
+    @property
+    def win_rate(self) -> float | None:
+        return _ratio(len(self.wins), len(self.matches), 3)
+
+    @property
+    def points_per_hand(self) -> float | None:
+        return _ratio(self.points, self.hands, 2)
+
+    def by_month(self) -> list[Record]:
+        """Finished matches and wins per calendar month of their start (the chart's data)."""
+        months: dict[str, list[int]] = {}
+        for started, _mid, won, _margin in self.results:
+            m = months.setdefault(started[:7], [0, 0])
+            m[0] += 1
+            m[1] += won
+        return [{"month": k, "matches": v[0], "wins": v[1]} for k, v in sorted(months.items())]
+
+    def _finished(self, mf: MatchFacts, won: bool, score: int, margin: int, hands: int) -> None:
+        self.matches.append(mf.id)
+        self.points += score
+        self.hands += hands
+        self.results.append((mf.started, mf.id, won, margin))
+        if won:
+            self.wins.append(mf.id)
+            self._run.append(mf.id)
+            if len(self._run) > len(self.longest_streak):
+                self.longest_streak = list(self._run)
+        else:
+            self._run = []
+
+    def to_json(self, names: dict[str, str]) -> Record:
+        out: Record = {
+            "name": self.name,
+            "game": self.game,
+            "matches": len(self.matches),
+            "wins": len(self.wins),
+            "losses": len(self.matches) - len(self.wins),
+            "win_rate": self.win_rate,
+            "points": self.points,
+            "hands": self.hands,
+            "points_per_hand": self.points_per_hand,
+            "unfinished": len(self.unfinished),
+            "abandoned": len(self.abandoned),
+            "longest_streak": len(self.longest_streak),
+            "best": self.best,
+        }
+        if len(self.members) > 1:
+            out["members"] = list(self.members)
+        out.update(self.counters)
+        if self.partners:
+            out["partners"] = [_versus_json(names[p], v) for p, v in sorted(self.partners.items())]
+        if self.opponents:
+            out["opponents"] = [_versus_json(names[p], v) for p, v in sorted(self.opponents.items())]
+        out["by_month"] = self.by_month()
+        return out
+
+
+def _versus_json(name: str, v: Versus) -> Record:
+    return {"name": name, "matches": len(v.matches), "wins": len(v.won), "losses": len(v.lost), "margin": v.margin}
+
+
+@dataclass
+class _Seat:
+    person: str
+    side: int
+
+
+@dataclass
+class Stats:
+    """Every line of figures, and the matches they came from (for head-to-head)."""
+
+    players: dict[tuple[str, str], Line]
+    pairs: dict[tuple[tuple[str, ...], str], Line]
+    names: dict[str, str]  # person -> the name shown
+    matches: list[tuple[MatchFacts, list[_Seat], str]]  # (facts, seats, status), oldest first
+
+    def person(self, name: str) -> str | None:
+        """The person a name (as shown, or any spelling seen) stands for, or None."""
+        k = key(name)
+        if k in self.names:
+            return k
+        return next((p for p, shown in self.names.items() if key(shown) == k), None)
+
+    def line(self, name: str, game: str) -> Line:
+        p = self.person(name)
+        if p is None or (p, game) not in self.players:
+            raise KeyError((name, game))
+        return self.players[p, game]
+
+    def counts(self) -> dict[str, int]:
+        out = {"finished": 0, "unfinished": 0, "abandoned": 0}
+        for _mf, _seats, status in self.matches:
+            out[status] += 1
+        return out
+
+    def head_to_head(self, a: Sequence[str], b: Sequence[str], game: str | None = None) -> Versus:
+        """Finished matches in which the players ``a`` were one side and ``b`` another
+        (``a`` and ``b`` are names: one player each, or partners)."""
+        pa = {self.person(n) or key(n) for n in a}
+        pb = {self.person(n) or key(n) for n in b}
+        v = Versus()
+        for mf, seats, status in self.matches:
+            if status != "finished" or (game is not None and mf.facts["kind"] != game):
+                continue
+            sa = {s.side for s in seats if s.person in pa}
+            sb = {s.side for s in seats if s.person in pb}
+            if len(sa) != 1 or len(sb) != 1 or sa == sb:
+                continue
+            if len([s for s in seats if s.person in pa]) != len(pa):
+                continue
+            if len([s for s in seats if s.person in pb]) != len(pb):
+                continue
+            (side_a,), (side_b,) = sa, sb
+            scores, winner = mf.facts["scores"], mf.facts["winner"]
+            v.matches.append(mf.id)
+            v.margin_sum += scores[side_a] - scores[side_b]
+            if winner == side_a:
+                v.won.append(mf.id)
+            elif winner == side_b:
+                v.lost.append(mf.id)
+        return v
+
+    def to_json(self, player: str | None = None, game: str | None = None) -> Record:
+        """``{"players": [...], "pairs": [...], "matches": {...}}``, as ``stats --json`` prints it."""
+        who = None if player is None else (self.person(player) or key(player))
+        players = [
+            line.to_json(self.names)
+            for (p, g), line in self.players.items()
+            if (who is None or p == who) and (game is None or g == game)
+        ]
+        pairs = [
+            line.to_json(self.names)
+            for (ps, g), line in self.pairs.items()
+            if (who is None or who in ps) and (game is None or g == game)
+        ]
+        return {"players": _ranked(players), "pairs": _ranked(pairs), "matches": self.counts()}
+
+
+def _ranked(rows: list[Record]) -> list[Record]:
+    return sorted(rows, key=lambda r: (-r["wins"], -(r["win_rate"] or 0), r["game"], key(r["name"])))
+
+
+def status_of(mf: MatchFacts, now: _dt.datetime) -> str:
+    """finished, unfinished or abandoned (see the module's docstring)."""
+    if mf.facts["winner"] is not None:
+        return "finished"
+    try:
+        updated = _dt.datetime.fromisoformat(mf.updated.replace("Z", "+00:00"))
+    except ValueError:
+        return "abandoned"
+    return "abandoned" if now - updated > ABANDONED_AFTER else "unfinished"
+
+
+def _seats(mf: MatchFacts, names: Names, shown: dict[str, str]) -> list[_Seat]:
+    seats: list[_Seat] = []
+    for name, side in zip(mf.facts["players"], mf.facts["side_of"], strict=True):
+        person = names.person(name)
+        if any(s.person == person for s in seats):
+            person = key(name) + " " * (len(seats) + 1)  # two spellings of one person in one match: kept apart
+        shown.setdefault(person, names.shown(name) or " ".join(name.split()))
+        seats.append(_Seat(person, side))
+    return seats
+
+
+def compute(matches: Iterable[MatchFacts], names: Names, now: _dt.datetime | None = None) -> Stats:
+    """Add up the facts of these matches (see the module's docstring)."""
+    now = now or _dt.datetime.now(_dt.UTC)
+    ordered = sorted(matches, key=lambda m: (m.started, m.id))
+    shown: dict[str, str] = {}
+    # the latest spelling of a name is the one shown (unless it was renamed)
+    for mf in reversed(ordered):
+        _seats(mf, names, shown)
+    stats = Stats({}, {}, shown, [])
+    for mf in ordered:
+        seats = _seats(mf, names, shown)
+        status = status_of(mf, now)
+        stats.matches.append((mf, seats, status))
+        _add(stats, mf, seats, status)
+    return stats
+
+
+def _add(stats: Stats, mf: MatchFacts, seats: list[_Seat], status: str) -> None:
+    f = mf.facts
+    kind = f["kind"]
+    scores: list[int] = f["scores"]
+    winner = f["winner"]
+    sides: dict[int, list[str]] = {}
+    for s in seats:
+        sides.setdefault(s.side, []).append(s.person)
+    lines: list[tuple[Line, int]] = []
+    for i, s in enumerate(seats):
+        line = stats.players.get((s.person, kind))
+        if line is None:
+            line = stats.players[s.person, kind] = Line(stats.names[s.person], kind, (s.person,))
+        lines.append((line, s.side))
+        if status != "finished":
+            continue
+        per = f["per"][i] if i < len(f["per"]) else {}
+        for name, n in per.items():
+            if type(n) is int and n:
+                line.counters[name] = line.counters.get(name, 0) + n
+                line.counter_matches.setdefault(name, []).append(mf.id)
+            else:
+                line.counters.setdefault(name, 0)
+        best = f["best"][i] if i < len(f["best"]) else None
+        if best is not None and (
+            line.best is None or (best["points"], best["count"]) > (line.best["points"], line.best["count"])
+        ):
+            line.best = {**best, "match": mf.id}
+        for t in seats:
+            if t is s:
+                continue
+            table = line.partners if t.side == s.side else line.opponents
+            v = table.setdefault(t.person, Versus())
+            v.matches.append(mf.id)
+            v.margin_sum += scores[s.side] - scores[t.side]
+            if winner == s.side:
+                v.won.append(mf.id)
+            elif winner == t.side:
+                v.lost.append(mf.id)
+    for side, members in sides.items():
+        if len(members) > 1:
+            pair = tuple(sorted(members))
+            line = stats.pairs.get((pair, kind))
+            if line is None:
+                name = " & ".join(stats.names[p] for p in pair)
+                line = stats.pairs[pair, kind] = Line(name, kind, pair)
+            lines.append((line, side))
+    for line, side in lines:
+        if status == "unfinished":
+            line.unfinished.append(mf.id)
+        elif status == "abandoned":
+            line.abandoned.append(mf.id)
+        else:
+            others = [sc for j, sc in enumerate(scores) if j != side]
+            margin = scores[side] - max(others) if others else 0
+            line._finished(mf, winner == side, scores[side], margin, f["hands"])
