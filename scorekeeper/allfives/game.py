@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scorekeeper.allfives.entries import AllFivesEntries
 from scorekeeper.allfives.record import load, result, score_record
+from scorekeeper.allfives.rows import rows
 from scorekeeper.allfives.text import render
 from scorekeeper.allfives.timeline import timeline
 from scorekeeper.registry import GameSpec
@@ -17,4 +18,5 @@ GAME = GameSpec(
     result=result,
     render=render,
     timeline=timeline,
+    rows=rows,
 )

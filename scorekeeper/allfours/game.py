@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scorekeeper.allfours.entries import AllFoursEntries
 from scorekeeper.allfours.record import load, result, score_record
+from scorekeeper.allfours.rows import rows
 from scorekeeper.allfours.text import render
 from scorekeeper.allfours.timeline import timeline
 from scorekeeper.registry import GameSpec
@@ -17,4 +18,5 @@ GAME = GameSpec(
     result=result,
     render=render,
     timeline=timeline,
+    rows=rows,
 )

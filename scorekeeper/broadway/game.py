@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scorekeeper.broadway.entries import BroadwayEntries
 from scorekeeper.broadway.record import load, result, score_record
+from scorekeeper.broadway.rows import rows
 from scorekeeper.broadway.text import render
 from scorekeeper.broadway.timeline import timeline
 from scorekeeper.registry import GameSpec
@@ -17,4 +18,5 @@ GAME = GameSpec(
     result=result,
     render=render,
     timeline=timeline,
+    rows=rows,
 )

@@ -1,0 +1,1 @@
+"""Players and their records across matches: statistics, head-to-head, CSV."""
