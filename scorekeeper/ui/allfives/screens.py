@@ -140,20 +140,25 @@ def _strip(table: TableModel) -> ft.Control:
     )
 
 
-def _scores(table: TableModel, width: float) -> ft.Control:
-    """The scores: a chip per side, or for Fives and Threes the cribbage board they know (front
-    and back pegs; the game hole is exactly the target). Either keeps one height."""
+CHIPS_H = 40
+#: The drawing's box never gets lower than this to make room for the pegboard.
+MIN_DRAWING_H = 170.0
+
+
+def _scores(table: TableModel, width: float) -> tuple[ft.Control, float]:
+    """The scores and their height: a chip per side, or for Fives and Threes the cribbage board
+    they know (front and back pegs; the game hole is exactly the target). Either keeps one height."""
     board = table.board()
     if board is None:
-        return ft.Container(
-            content=score_chips(table.scores, f"to {table.target}", wrap=False), height=40, key="scores"
-        )
+        chips = score_chips(table.scores, f"to {table.target}", wrap=False)
+        return ft.Container(content=chips, height=CHIPS_H, key="scores"), CHIPS_H
     exact = " exactly" if table.rules.exact_target else ""
     label = f"Pegboard to {board.target}{exact}: " + ", ".join(
         f"{side} {score} (back peg {p.back})"
         for (_, p), (side, score) in zip(board.sides, table.scores.items(), strict=True)
     )
-    return ft.Container(content=svg_image(pegboard_svg(board), label, max_width=width), key="scores")
+    image = svg_image(pegboard_svg(board), label, max_width=width)
+    return ft.Container(content=image, key="scores"), float(getattr(image, "height", None) or CHIPS_H)
 
 
 def _over_panel(table: TableModel) -> list[ft.Control]:
@@ -226,12 +231,16 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     # The same keyed items in the same order on every render: Flet then patches
     # only what changed instead of re-sending the drawing and the picker.
     drawing = table.drawing()
+    scores, scores_h = _scores(table, width)
+    # the pegboard is taller than the chips: the drawing gives up that room, so that the
+    # picker's last row stays on a phone's screen (the same for the whole match)
+    box = max(MIN_DRAWING_H, drawing_height(width) - max(0.0, scores_h - CHIPS_H))
     body: list[ft.Control] = [
         ft.Container(content=top, key="top"),
-        _scores(table, width),
+        scores,
         ft.Container(content=_players_strip(table), height=32, key="players"),
         _strip(table),
-        ft.Container(content=layout_view(table, drawing, width, drawing_height(width)), key="layout"),
+        ft.Container(content=layout_view(table, drawing, width, box), key="layout"),
         ft.Container(content=count_line(drawing), height=32, key="count"),
     ]
     panel: list[ft.Control]
