@@ -110,6 +110,16 @@ class Line:
     def points_per_hand(self) -> float | None:
         return _ratio(self.points, self.hands, 2)
 
+    @property
+    def losses(self) -> list[str]:
+        """The finished matches not won (oldest first)."""
+        won = set(self.wins)
+        return [m for m in self.matches if m not in won]
+
+    def in_month(self, month: str) -> list[str]:
+        """The finished matches started in ``month`` (``"2026-03"``): a bar of :meth:`by_month`."""
+        return [mid for started, mid, _won, _margin in self.results if started[:7] == month]
+
     def by_month(self) -> list[Record]:
         """Finished matches and wins per calendar month of their start (the chart's data)."""
         months: dict[str, list[int]] = {}
@@ -190,6 +200,13 @@ class Stats:
         if p is None or (p, game) not in self.players:
             raise KeyError((name, game))
         return self.players[p, game]
+
+    def ranked(self, game: str, pairs: bool = False) -> list[Line]:
+        """The players (or pairs of partners) of one game, most wins first, then the best
+        win rate, then by name: the order ``stats`` prints them in."""
+        table = self.pairs if pairs else self.players
+        lines = [line for (_who, g), line in table.items() if g == game]
+        return sorted(lines, key=lambda ln: (-len(ln.wins), -(ln.win_rate or 0), key(ln.name)))
 
     def counts(self) -> dict[str, int]:
         out = {"finished": 0, "unfinished": 0, "abandoned": 0}
