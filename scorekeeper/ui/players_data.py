@@ -114,6 +114,7 @@ class Kept:
     stamp: tuple[Any, ...]
     made: float  # time.monotonic() when made
     wall: float  # time.time() when made
+    memory: dict[str, Any] = field(default_factory=dict)  # the statistics cache, kept in memory
     by_id: dict[str, Any] = field(default_factory=dict)  # id -> (facts, seats, status)
     typed: dict[str, str] = field(default_factory=dict)  # a spelling's key -> as it was typed
 
@@ -162,10 +163,11 @@ def figures_of(shared: Shared) -> Kept:
             ):
                 return kept
             wall = time.time()
-            facts = cache.load_all(store)
+            memory = kept.memory if kept is not None else {}
+            facts = cache.load_all(store, memory)
             names = _names.load(store)
         stats = figures.compute(facts, names)
-        kept = Kept(stats, names, stamp, time.monotonic(), wall)
+        kept = Kept(stats, names, stamp, time.monotonic(), wall, memory)
         for entry in stats.matches:
             kept.by_id[entry[0].id] = entry
             for name in entry[0].facts["players"]:
@@ -177,7 +179,9 @@ def figures_of(shared: Shared) -> Kept:
 def forget(shared: Shared) -> None:
     """Make the figures again on the next look (the names were just changed)."""
     with _MAKING:
-        _KEPT.pop(shared.store, None)
+        kept = _KEPT.get(shared.store)
+        if kept is not None:
+            kept.made = float("-inf")
 
 
 # ------------------------------------------------------------------ what the screens show

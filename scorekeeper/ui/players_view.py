@@ -22,6 +22,9 @@ PlayersVM = ft.observable(PlayersModel)
 
 ROW = 48  # the height of anything tapped
 MONTHS_SHOWN = 12  # the chart's latest months (then "All months")
+PLAYERS_SHOWN = 20  # the standings' first players (then "All 31 players")
+PAIRS_SHOWN = 8  # ... partnerships
+VERSUS_SHOWN = 6  # a player's partners and opponents, most played first
 
 
 def back_row(title: str, back: str, tooltip: str = "Back") -> ft.Control:
@@ -97,50 +100,49 @@ def _number(fig: Figure) -> ft.Control:
     return labelled(box, fig.text, go(fig.route) if fig.route else None)
 
 
-def _table(rows: list[Row], who: str) -> ft.Control:
+def _table(rows: list[Row], who: str) -> list[ft.Control]:
+    """The column heads, then a line per player (or pair)."""
+
     def head(text: str, width: float | None = None) -> ft.Control:
-        return ft.Container(
-            ft.Text(text, size=13, color=ft.Colors.ON_SURFACE_VARIANT, text_align=ft.TextAlign.CENTER),
-            width=width,
-            expand=width is None,
-            alignment=ft.Alignment.CENTER if width else ft.Alignment.CENTER_LEFT,
-            padding=ft.Padding.only(left=0 if width else 8),
+        align = ft.TextAlign.CENTER if width else ft.TextAlign.LEFT
+        return ft.Text(
+            text, size=13, color=ft.Colors.ON_SURFACE_VARIANT, width=width, expand=width is None, text_align=align
         )
 
     lines: list[ft.Control] = [
-        ft.Row([head(who), head("Played", 64), head("Won", 64), head("Win rate", 64)], spacing=0)
+        ft.Container(
+            ft.Row([head(who), head("Played", 64), head("Won", 64), head("Win rate", 64)], spacing=0),
+            padding=ft.Padding.only(left=8),
+        )
     ]
     for r in rows:
-        name = ft.Row(
-            [
-                ft.Text(
-                    r.name, weight=ft.FontWeight.W_500, expand=True, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS
-                ),
-                ft.Icon(ft.Icons.CHEVRON_RIGHT, size=18, color=ft.Colors.PRIMARY),
-            ],
-            spacing=2,
-        )
+        name = ft.Text(r.name, weight=ft.FontWeight.W_500, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)
+        cell = tappable(name, f"Open {r.name}", r.route)
+        cell.expand = True
+        rate = ft.Text(r.rate, width=64, text_align=ft.TextAlign.CENTER)
         lines.append(
             ft.Container(
-                ft.Row(
-                    [
-                        ft.Container(tappable(name, f"Open {r.name}", r.route), expand=True),
-                        _number(r.played),
-                        _number(r.won),
-                        ft.Container(ft.Text(r.rate), width=64, height=ROW, alignment=ft.Alignment.CENTER),
-                    ],
-                    spacing=0,
-                ),
+                ft.Row([cell, _number(r.played), _number(r.won), rate], spacing=0),
                 border=ft.Border.only(top=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)),
             )
         )
-    return ft.Column(lines, spacing=0)
+    return lines
+
+
+def capped(controls: list[ft.Control], limit: int, every: bool, show_all: Any, what: str) -> list[ft.Control]:
+    """The first ``limit`` of ``controls`` and a button for all of them ("All 66 partnerships"),
+    unless ``every``: a long list opens quickly and stays short on a phone."""
+    if every or len(controls) <= limit:
+        return controls
+    more = ft.TextButton(content=f"All {len(controls)} {what}", on_click=show_all, height=ROW)
+    return [*controls[:limit], more]
 
 
 @ft.component
 def Players(shared: Shared, game: str = "") -> ft.Control:
     """The standings of one game: players, then partnerships; the way to head-to-head."""
     players, _ = ft.use_state(lambda: PlayersVM(shared))
+    every, set_every = ft.use_state(frozenset[str]())
     games = players.games()
     body: list[ft.Control] = [back_row("Players", "/")]
     if players.error:
@@ -152,7 +154,7 @@ def Players(shared: Shared, game: str = "") -> ft.Control:
     current = game if game in ids else players.games_of()[0]
     if len(games) > 1:
         body.append(game_row(games, current, lambda g: f"/players/{g}"))
-    counts = players.stats.counts()
+    counts = players.stats.counts(current)
     body.append(
         ft.Text(
             "Most wins first. Tap a name for the player, a number for its matches. "
@@ -161,10 +163,19 @@ def Players(shared: Shared, game: str = "") -> ft.Control:
             color=ft.Colors.ON_SURFACE_VARIANT,
         )
     )
-    body.append(_table(players.standings(current), "Player"))
+
+    def show(section: str) -> Any:
+        return lambda e: set_every(every | {section})
+
+    head, *lines = _table(players.standings(current), "Player")
+    body.append(
+        ft.Column([head, *capped(lines, PLAYERS_SHOWN, "players" in every, show("players"), "players")], spacing=0)
+    )
     pairs = players.standings(current, pairs=True)
     if pairs:
-        body += [heading("Partnerships", 16), _table(pairs, "Partners")]
+        head, *lines = _table(pairs, "Partners")
+        shown = capped(lines, PAIRS_SHOWN, "pairs" in every, show("pairs"), "partnerships")
+        body += [heading("Partnerships", 16), ft.Column([head, *shown], spacing=0)]
     body.append(
         ft.FilledTonalButton(
             content="Head to head", icon=ft.Icons.COMPARE_ARROWS, on_click=go("/head-to-head"), height=ROW
@@ -218,7 +229,9 @@ def _chart(months: list[Bar], width: float, every: bool, show_all: Any) -> list[
     return out
 
 
-def _page(page: PlayerPage, can_rename: bool, width: float, every: bool, show_all: Any) -> list[ft.Control]:
+def _page(
+    page: PlayerPage, can_rename: bool, width: float, every: frozenset[str], show: Callable[[str], Any]
+) -> list[ft.Control]:
     body: list[ft.Control] = [back_row(page.name, f"/players/{page.game}")]
     if len(page.games) > 1:
         body.append(game_row(page.games, page.game, lambda g: f"/player/{page.who}/{g}"))
@@ -227,9 +240,10 @@ def _page(page: PlayerPage, can_rename: bool, width: float, every: bool, show_al
     body += _section("Figures", [figure_row(f) for f in page.figures])
     apart = [figure_row(f) for f in page.apart if f.value != "0"]
     body += _section("Not finished (not in the win rate)", apart)
-    body += _section("Partners", [figure_row(f) for f in page.partners])
-    body += _section("Opponents", [figure_row(f) for f in page.opponents])
-    body += _chart(page.months, width, every, show_all)
+    for title, figs in (("Partners", page.partners), ("Opponents", page.opponents)):
+        rows = capped([figure_row(f) for f in figs], VERSUS_SHOWN, title in every, show(title), title.lower())
+        body += _section(title, rows)
+    body += _chart(page.months, width, "months" in every, show("months"))
     actions: list[ft.Control] = [
         ft.FilledTonalButton(
             content="Head to head", icon=ft.Icons.COMPARE_ARROWS, on_click=go(f"/head-to-head/{page.who}"), height=ROW
@@ -249,7 +263,7 @@ def _page(page: PlayerPage, can_rename: bool, width: float, every: bool, show_al
 def Player(shared: Shared, who: str, game: str = "") -> ft.Control:
     """One player's (or pair's) figures in one game."""
     players, _ = ft.use_state(lambda: PlayersVM(shared))
-    every, set_every = ft.use_state(False)
+    every, set_every = ft.use_state(frozenset[str]())
     viewport = use_viewport()
     members = who_of(who)
     page = players.player(members, game or None) if members else None
@@ -257,5 +271,9 @@ def Player(shared: Shared, who: str, game: str = "") -> ft.Control:
         body: list[ft.Control] = [back_row("Player", "/players"), error_box(players.error)]
         body.append(ft.Text("This player is not in the records (renamed or merged?)."))
         return ft.Column(body, spacing=10)
-    body = _page(page, players.can_rename, viewport.content_width, every, lambda e: set_every(True))
+
+    def show(section: str) -> Any:
+        return lambda e: set_every(every | {section})
+
+    body = _page(page, players.can_rename, viewport.content_width, every, show)
     return ft.Column(body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
