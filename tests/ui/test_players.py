@@ -274,3 +274,15 @@ def test_back_from_a_stored_match_goes_to_the_list_it_was_opened_from():
     assert back_of("/history/x?back=/head-to-head/ann/ben/all-fives/played") == "/head-to-head/ann/ben/all-fives/played"
     for route in ("/history/x", "/history/x?back=https://example.org/", "/history/x?back=//evil", None):
         assert back_of(route) == "/history"
+
+
+def test_a_watcher_has_no_players_screens_and_home_leads_the_others_there(shared):
+    from scorekeeper.ui.app import _routes
+
+    def paths(role: Role) -> set[str]:
+        return {r.path for r in _routes(shared, role) if r.path}
+
+    watching = paths(Role.WATCHER)
+    assert not any(p.startswith(("player", "head-to-head")) for p in watching)  # Home for a watcher
+    for role in (Role.HOST, Role.SCORER):
+        assert {"players", "players/:game", "player/:who", "player/:who/rename", "head-to-head/:a/:b"} <= paths(role)
