@@ -116,7 +116,20 @@ def _table(rows: list[Row], who: str) -> list[ft.Control]:
         )
     ]
     for r in rows:
-        name = ft.Text(r.name, weight=ft.FontWeight.W_500, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)
+        name = ft.Row(
+            [
+                ft.Text(
+                    r.name,
+                    weight=ft.FontWeight.W_500,
+                    max_lines=2,
+                    overflow=ft.TextOverflow.ELLIPSIS,
+                    expand=True,
+                    expand_loose=True,  # a long name wraps, the arrow stays beside it
+                ),
+                ft.Icon(ft.Icons.CHEVRON_RIGHT, size=18, color=ft.Colors.PRIMARY),
+            ],
+            spacing=0,
+        )
         cell = tappable(name, f"Open {r.name}", r.route)
         cell.expand = True
         rate = ft.Text(r.rate, width=64, text_align=ft.TextAlign.CENTER)
