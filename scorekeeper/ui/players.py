@@ -196,7 +196,16 @@ class PlayersModel(Model):
         months = [Bar(month(m["month"]), m["matches"], m["wins"], f"{base}/{m['month']}") for m in line.by_month()]
         games = [(game_name(g), g) for g in played]
         return PlayerPage(
-            line.name, who_slug(members), len(members) > 1, game, games, shown, apart, partners, opponents, months
+            line.name,
+            who_slug(members),
+            len(members) > 1 or _names.key(members[0]) != members[0],
+            game,
+            games,
+            shown,
+            apart,
+            partners,
+            opponents,
+            months,
         )
 
     @_safe(None)
@@ -306,6 +315,11 @@ class PlayersModel(Model):
         keys = [k for k in names.aliases if k != person and names.person(k) == person]
         return sorted(((self._kept.typed.get(k, k), k) for k in keys), key=lambda tk: tk[1])
 
+    def renamable(self, person: str) -> str | None:
+        """The name shown for ``person`` when it can be renamed here (None: no such player,
+        or two spellings of one name in one match, kept apart)."""
+        return self.stats.names.get(person) if _names.key(person) == person else None
+
     @_safe(None)
     def merging_into(self, person: str, typed: str) -> str | None:
         """The other player whose name ``typed`` is (saving then merges the two), or None."""
@@ -315,7 +329,7 @@ class PlayersModel(Model):
     def rename(self, person: str, new: str) -> str | None:
         """Show ``person`` as ``new`` (merged with the player of that name, if any); the
         person it is now, or None with ``error`` saying why."""
-        if person not in self.stats.names:
+        if self.renamable(person) is None:
             self._refuse("this player is not in the records any more")
             return None
         if _names.key(new) == person:

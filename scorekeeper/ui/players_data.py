@@ -231,7 +231,7 @@ class PlayerPage:
 
     name: str
     who: str
-    pair: bool
+    pair: bool  # a pair of partners, or two spellings of one name in one match: not renamed here
     game: str
     games: list[tuple[str, str]]  # (title, game) of every game played
     figures: list[Figure]

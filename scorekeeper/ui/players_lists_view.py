@@ -152,7 +152,7 @@ def Rename(shared: Shared, who: str) -> ft.Control:
     typed, set_typed = ft.use_state("")
     members = who_of(who) or ()
     person = members[0] if len(members) == 1 else ""
-    name = players.stats.names.get(person)
+    name = players.renamable(person)
     if name is None:
         return ft.Column([back_row("Rename", "/players"), ft.Text("This player is not in the records (any more).")])
     body: list[ft.Control] = [back_row(f"Rename or merge {name}", f"/player/{who}")]

@@ -286,3 +286,25 @@ def test_a_watcher_has_no_players_screens_and_home_leads_the_others_there(shared
     assert not any(p.startswith(("player", "head-to-head")) for p in watching)  # Home for a watcher
     for role in (Role.HOST, Role.SCORER):
         assert {"players", "players/:game", "player/:who", "player/:who/rename", "head-to-head/:a/:b"} <= paths(role)
+
+
+def test_two_spellings_of_one_name_in_one_match_are_kept_apart_and_not_renamed_there(shared):
+    record = {
+        "format": "scorekeeper/1",
+        "game": "all-fives",
+        "players": ["Ann", "ANN"],
+        "rules": {"target": 10},
+        "hands": [{"leader": "Ann", "turns": [{"play": "5-5"}]}],
+    }
+    with shared.lock:
+        shared.store.import_record(record)
+    players = PlayersModel(shared)
+    rows = players.standings("all-fives")
+    assert [(r.name, r.won.value) for r in rows] == [("Ann", "1"), ("ANN", "0")]
+    ghost = who_of(rows[1].route.split("/")[2])
+    assert ghost != ("ann",)
+    page = players.player(ghost)
+    assert page.name == "ANN" and page.pair  # no "Rename or merge" on its page
+    assert players.renamable(ghost[0]) is None
+    assert players.rename(ghost[0], "Annabel") is None and players.error == "this player is not in the records any more"
+    assert players.renamable("ann") == "Ann"
