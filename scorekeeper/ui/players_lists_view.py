@@ -43,12 +43,17 @@ def _listing(
 ) -> ft.Control:
     if behind is None:
         return ft.Column(
-            [back_row("Matches", "/players"), ft.Text("Nothing to show here: the figure has no matches (any more).")],
+            [
+                back_row("Matches", "/players"),
+                error_box(players.error),
+                ft.Text("Nothing to show here: the figure has no matches (any more)."),
+            ],
             spacing=10,
         )
     total = len(behind.ids)
     body: list[ft.Control] = [back_row(behind.title, behind.back), ft.Text(behind.subtitle)]
     body += [_match(r) for r in players.rows(behind.ids[offset : offset + PAGE], members, here)]
+    body.append(error_box(players.error))
     if total > PAGE:
         body.append(
             ft.Row(

@@ -289,4 +289,5 @@ def Player(shared: Shared, who: str, game: str = "") -> ft.Control:
         return lambda e: set_every(every | {section})
 
     body = _page(page, players.can_rename, viewport.content_width, every, show)
+    body.insert(1, error_box(players.error))
     return ft.Column(body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)

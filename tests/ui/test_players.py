@@ -308,3 +308,19 @@ def test_two_spellings_of_one_name_in_one_match_are_kept_apart_and_not_renamed_t
     assert players.renamable(ghost[0]) is None
     assert players.rename(ghost[0], "Annabel") is None and players.error == "this player is not in the records any more"
     assert players.renamable("ann") == "Ann"
+
+
+def test_a_bug_in_the_figures_is_a_line_on_the_screen_not_a_traceback(club, monkeypatch):
+    players = PlayersModel(club)
+
+    def broken(*args, **kwargs):
+        raise KeyError("kind")
+
+    monkeypatch.setattr(Stats, "ranked", broken)
+    assert players.standings("all-fives") == []
+    assert players.error == "the figures could not be shown (internal error: KeyError: 'kind')"
+    monkeypatch.setattr(players_data.cache, "load_all", broken)
+    players_data.forget(club)
+    fresh = PlayersModel(club)
+    assert fresh.error == "the figures could not be shown (internal error: KeyError: 'kind')"
+    assert fresh.games() == [] and fresh.player(("ann",)) is None
