@@ -39,8 +39,10 @@ def _build_parser() -> argparse.ArgumentParser:
     s.add_argument("--text", action="store_true", help="print a readable table instead of JSON")
     i = sub.add_parser("import", help="validate a record and store it; prints the new match id")
     i.add_argument("record", metavar="RECORD", help="a scorekeeper/1 JSON record, or - for standard input")
-    e = sub.add_parser("export", help="print a stored record (re-importable as it is)")
-    e.add_argument("id", metavar="ID")
+    e = sub.add_parser("export", help="print a stored record (re-importable as it is), or matches as CSV")
+    e.add_argument("id", metavar="ID", nargs="?", help="the match's id (see 'list')")
+    e.add_argument("--csv", action="store_true", help="print CSV for a spreadsheet: one row per turn or fact")
+    e.add_argument("--all", action="store_true", help="every stored match (with --csv)")
     ls = sub.add_parser("list", help="list the stored matches, newest first")
     ls.add_argument("--json", action="store_true", help="print JSON instead of a table")
     st = sub.add_parser("stats", help="players' statistics over the stored matches (wins, partners, head-to-head)")
@@ -166,10 +168,58 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.all and args.id is not None:
+        raise ScorekeeperError("export: give a match ID or --all, not both")
+    if args.all and not args.csv:
+        raise ScorekeeperError(
+            "export --all prints CSV only: add --csv (a JSON record is exported one match at a time)"
+        )
+    if args.id is None and not args.all:
+        raise ScorekeeperError("export: give a match ID (see 'scorekeeper list'), or --all --csv for every match")
+    if args.csv:
+        return _export_csv(args)
     with _store(args, read_only=True) as store:
         text = store.export(args.id)
     sys.stdout.write(text)
     return 0
+
+
+def _export_csv(args: argparse.Namespace) -> int:
+    """``export ID --csv`` and ``export --all --csv``: the header, then each match's rows. With
+    ``--all`` a match that cannot be read is left out with a warning, as ``list`` does."""
+    from scorekeeper.stats.csv_rows import COLUMNS, match_table, to_csv
+
+    warnings: list[str] = []
+    with _store(args, read_only=True) as store:
+        if not args.all:
+            started = store.summary(args.id)["started"]
+            table = match_table(args.id, started, store.record(args.id), store.match(args.id))
+            _write_utf8(to_csv([COLUMNS, *table]))
+        else:
+            listed = store.list(limit=None)
+            _write_utf8(to_csv([COLUMNS]))
+            for m in listed:
+                noted = len(store.problems)
+                try:
+                    table = match_table(m["id"], m["started"], store.record(m["id"]), store.match(m["id"]))
+                except ScorekeeperError as e:
+                    if len(store.problems) == noted:  # else the store has said why
+                        warnings.append(f"match {m['id']} was left out: {e}")
+                    continue
+                _write_utf8(to_csv(table))
+        problems = list(store.problems)
+    _warn(problems + warnings)
+    return 0
+
+
+def _write_utf8(text: str) -> None:
+    """Write to standard output as UTF-8 bytes, whatever the locale, with the line ends as they are."""
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:  # an in-process text stream
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    out.write(text.encode("utf-8", "backslashreplace"))
 
 
 def cmd_list(args: argparse.Namespace) -> int:

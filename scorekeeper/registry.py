@@ -36,6 +36,7 @@ __all__ = [
     "GameSpec",
     "MatchState",
     "Registration",
+    "Row",
     "SetupState",
     "game_of",
     "games",
@@ -119,6 +120,23 @@ class EntryCodec(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Row:
+    """One line of ``scorekeeper export --csv``: a turn or fact of a hand, or its settlement.
+
+    ``points`` go to ``side`` (``""``: the row is no side's, and then ``points`` is 0);
+    ``turn`` is None for a hand's settlement; ``count`` is All Fives' open-end count."""
+
+    hand: int
+    turn: int | None
+    player: str
+    side: str
+    entry: str
+    points: int
+    count: int | None = None
+    note: str = ""
+
+
 class Game(Protocol):
     """One game: its engine seen from the command line, the store and the app."""
 
@@ -150,6 +168,12 @@ class Game(Protocol):
         """Every side's score after each scoring step (the chart, tallies and pegboard)."""
         ...
 
+    @property
+    def rows(self) -> Callable[[Record, Record], list[Row]] | None:
+        """``export --csv``: a record and its scored object (:meth:`result`) as rows, in
+        order; None (or no ``rows`` at all): one row per hand from its scores."""
+        ...
+
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -170,6 +194,7 @@ class GameSpec:
     #: ``{"kind", "per", "best"}`` (see :mod:`scorekeeper.stats.facts`). A game
     #: without it still counts matches, wins, points and hands.
     facts: Callable[[Record, Record], Record] | None = None
+    rows: Callable[[Record, Record], list[Row]] | None = None
 
 
 @dataclass(frozen=True)

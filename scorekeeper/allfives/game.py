@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scorekeeper.allfives.entries import AllFivesEntries
 from scorekeeper.allfives.record import load, result, score_record
+from scorekeeper.allfives.rows import rows
 from scorekeeper.allfives.stats import facts
 from scorekeeper.allfives.text import render
 from scorekeeper.allfives.timeline import timeline
@@ -19,4 +20,5 @@ GAME = GameSpec(
     render=render,
     timeline=timeline,
     facts=facts,
+    rows=rows,
 )

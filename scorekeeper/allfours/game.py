@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scorekeeper.allfours.entries import AllFoursEntries
 from scorekeeper.allfours.record import load, result, score_record
+from scorekeeper.allfours.rows import rows
 from scorekeeper.allfours.stats import facts
 from scorekeeper.allfours.text import render
 from scorekeeper.allfours.timeline import timeline
@@ -19,4 +20,5 @@ GAME = GameSpec(
     render=render,
     timeline=timeline,
     facts=facts,
+    rows=rows,
 )

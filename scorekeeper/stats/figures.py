@@ -187,10 +187,11 @@ class Stats:
     pairs: dict[tuple[tuple[str, ...], str], Line]
     names: dict[str, str]  # person -> the name shown
     matches: list[tuple[MatchFacts, list[_Seat], str]]  # (facts, seats, status), oldest first
+    aliases: Names = field(default_factory=Names)
 
     def person(self, name: str) -> str | None:
-        """The person a name (as shown, or any spelling seen) stands for, or None."""
-        k = key(name)
+        """The person a name (as shown, or any spelling seen or merged) stands for, or None."""
+        k = self.aliases.person(name)
         if k in self.names:
             return k
         return next((p for p, shown in self.names.items() if key(shown) == k), None)
@@ -302,7 +303,7 @@ def compute(matches: Iterable[MatchFacts], names: Names, now: _dt.datetime | Non
     # the latest spelling of a name is the one shown (unless it was renamed)
     for mf in reversed(ordered):
         _seats(mf, names, shown, memo)
-    stats = Stats({}, {}, shown, [])
+    stats = Stats({}, {}, shown, [], names)
     for mf in ordered:
         seats = _seats(mf, names, shown, memo)
         status = status_of(mf, now)
@@ -348,7 +349,7 @@ def _add(stats: Stats, mf: MatchFacts, seats: list[_Seat], status: str) -> None:
             v.margin_sum += scores[s.side] - scores[t.side]
             if winner == s.side:
                 v.won.append(mf.id)
-            elif winner == t.side:
+            elif winner == t.side or t.side == s.side:  # beaten by them, or beside them
                 v.lost.append(mf.id)
     for side, members in sides.items():
         if len(members) > 1:

@@ -23,6 +23,14 @@ ENGINES = [
     "scorekeeper.broadway",
     "scorekeeper.broadway.timeline",
     "scorekeeper.broadway.simulate",
+    "scorekeeper.allfives.stats",
+    "scorekeeper.allfives.rows",
+    "scorekeeper.allfours.stats",
+    "scorekeeper.allfours.rows",
+    "scorekeeper.allfours.simulate",
+    "scorekeeper.broadway.stats",
+    "scorekeeper.broadway.rows",
+    "scorekeeper.stats.facts",
     "scorekeeper.tally.svg",
 ]
 VIEW_MODELS = [
@@ -75,4 +83,4 @@ def test_every_game_of_the_registry_has_the_same_engine_package_shape():
     for game in registry.games():
         package = Path(ROOT, "scorekeeper", game.id.replace("-", ""))
         present = {p.stem for p in package.glob("*.py")}
-        assert {"engine", "record", "text", "timeline", "entries", "game"} <= present, game.id
+        assert {"engine", "record", "text", "timeline", "entries", "game", "stats", "rows"} <= present, game.id

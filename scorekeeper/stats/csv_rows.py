@@ -1,0 +1,146 @@
+r"""``scorekeeper export --csv``: stored matches as rows for a spreadsheet.
+
+Each game's ``rows`` (see :class:`scorekeeper.registry.Row`) turns a record and its
+scored object into one row per turn or fact; a game without it gets one row per
+hand from the hand's scores. This module adds the match's columns and the running
+scores, and writes CSV as RFC 4180 says: commas, ``"`` quoting where needed, CRLF
+line ends, UTF-8 without a byte-order mark. A text cell that starts with ``=``,
+``+``, ``-``, ``@``, a tab or a carriage return gets a leading ``'``, so that a
+spreadsheet never runs it as a formula; numbers stay numbers.
+
+>>> rec = {"format": "scorekeeper/1", "game": "all-fours", "players": ["Ann", "=Ben"],
+...        "hands": [{"dealer": "Ann", "turn_up": ["J"], "high": "=Ben"}]}
+>>> from scorekeeper.allfours.record import load
+>>> text = to_csv([COLUMNS, *match_table("m1", None, rec, load(rec))])
+>>> print(text.replace("\r\n", "\n"), end="")
+match,game,started,hand,turn,player,side,entry,count,points,side_score,scores,note
+m1,all-fours,,1,1,Ann,Ann,turn-up J,,3,3,Ann 3; =Ben 0,
+m1,all-fours,,1,2,'=Ben,'=Ben,high,,1,1,Ann 3; =Ben 1,
+>>> text.count("\r\n") == 3 == text.count("\n")
+True
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from scorekeeper import registry
+from scorekeeper.registry import Row
+
+__all__ = ["COLUMNS", "match_rows", "match_table", "safe", "to_csv"]
+
+#: The columns, in order (the same for one match and for every match).
+COLUMNS = (
+    "match",
+    "game",
+    "started",
+    "hand",
+    "turn",
+    "player",
+    "side",
+    "entry",
+    "count",
+    "points",
+    "side_score",
+    "scores",
+    "note",
+)
+
+Cell = str | int
+Out = dict[str, Any]
+
+#: What a spreadsheet may take for the start of a formula.
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe(cell: Cell) -> Cell:
+    """A cell as written: text that a spreadsheet could run as a formula gets a leading ``'``.
+
+    >>> safe("=1+1"), safe("-Ann"), safe("Ann"), safe(-5)
+    ("'=1+1", "'-Ann", 'Ann', -5)
+    """
+    if isinstance(cell, str) and cell.startswith(_FORMULA):
+        return "'" + cell
+    return cell
+
+
+def match_rows(record: Out, match: Any) -> tuple[list[str], list[Row]]:
+    """The sides and the rows of one match (``match``: the game's ``load(record)``)."""
+    game = registry.game_of(record)
+    scored = game.result(match)
+    make = getattr(game, "rows", None)  # a game may have no ``rows``
+    rows = make(record, scored) if make is not None else by_hand(scored)
+    return [str(s) for s in scored.get("sides", [])], _every_hand(rows, scored)
+
+
+def by_hand(scored: Out) -> list[Row]:
+    """A game without ``rows``: per hand, one row for each side whose score moved."""
+    out: list[Row] = []
+    before: dict[str, int] = {}
+    for i, h in enumerate(scored.get("hands", []), 1):
+        after = h.get("scores") if isinstance(h, dict) else None
+        if not isinstance(after, dict):
+            continue
+        n = h.get("number", i)
+        for side, score in after.items():
+            if score != before.get(side, 0):
+                out.append(Row(n, None, "", side, f"hand {n}", score - before.get(side, 0)))
+        before = after
+    return out
+
+
+def _every_hand(rows: list[Row], scored: Out) -> list[Row]:
+    """``rows`` with one row ("nothing scored") for each hand that has none."""
+    hands = [h if isinstance(h, dict) else {} for h in scored.get("hands", [])]
+    numbers = [h.get("number", i) for i, h in enumerate(hands, 1)]
+    by: dict[Any, list[Row]] = {n: [] for n in numbers}
+    late: list[Row] = []
+    for r in rows:
+        by.get(r.hand, late).append(r)
+    out: list[Row] = []
+    for n, h in zip(numbers, hands, strict=True):
+        note = "hand open" if h.get("end") == "open" else ""
+        out += by[n] or [Row(n, None, "", "", "nothing scored", 0, None, note)]
+    return out + late
+
+
+def match_table(mid: str, started: str | None, record: Out, match: Any) -> list[list[Cell]]:
+    """The CSV lines of one match (no header), with the running scores."""
+    sides, rows = match_rows(record, match)
+    running = dict.fromkeys(sides, 0)
+    game = str(record.get("game", ""))
+    out: list[list[Cell]] = []
+    for r in rows:
+        if r.side:
+            running[r.side] = running.get(r.side, 0) + r.points
+        scores = "; ".join(f"{s} {v}" for s, v in running.items())
+        out.append(
+            [
+                mid,
+                game,
+                started or "",
+                r.hand,
+                "" if r.turn is None else r.turn,
+                r.player,
+                r.side,
+                r.entry,
+                "" if r.count is None else r.count,
+                r.points,
+                running[r.side] if r.side else "",
+                scores,
+                r.note,
+            ]
+        )
+    return out
+
+
+def to_csv(lines: Iterable[Sequence[Cell]]) -> str:
+    """CSV text of ``lines`` (RFC 4180: CRLF line ends), every cell made :func:`safe`."""
+    buf = io.StringIO(newline="")
+    writer = csv.writer(buf, lineterminator="\r\n")
+    for line in lines:
+        writer.writerow([safe(c) for c in line])
+    return buf.getvalue()
