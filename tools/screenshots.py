@@ -46,6 +46,12 @@ writes:
 * ``sniff-inline.png``  the same sniff set in line, then 5-4 on its end and 4-0
                         on a flank
 
+* ``players.png``       Players: the All Fives standings of a season of club nights
+                        (``tests/season.py``), most wins first, partnerships apart
+* ``player.png``        Ann's figures (every number that counts matches opens them)
+* ``player-months.png`` her partners, opponents (by how much) and the month-by-month chart
+* ``head-to-head.png``  Ann against Ben, per game
+
 The tally and pegboard shots are matches of the engine's random legal games (the first seed
 that fits), imported into a fresh database before the server starts, then
 opened by clicks (Resume match, Score).
@@ -503,6 +509,7 @@ def run(out: Path, scale: float) -> list[Path]:
                     written += broadway_shots(browser, out, scale)
                     written += table_shots(browser, out, scale)
                     written += fives_threes_shots(browser, out, scale)
+                    written += players_shots(browser, out, scale)
                 finally:
                     browser.close()
         except BaseException:
@@ -588,6 +595,44 @@ def fives_threes_shots(browser, out: Path, scale: float) -> list[Path]:
     return written
 
 
+def players_shots(browser, out: Path, scale: float) -> list[Path]:
+    """The Players screens on a season of club nights (``tests/season.py``), from their own
+    database and server: players.png (the standings), player.png (Ann's figures),
+    player-months.png (her opponents and the month-by-month chart), head-to-head.png
+    (Ann against Ben)."""
+    from season import season
+
+    from scorekeeper.store import Store
+
+    written = []
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-shots-") as tmp:
+        db = str(Path(tmp) / "db")
+        with Store(db) as st:
+            st.bulk_import(season())
+        port = harness.free_port()
+        server = harness.start_server(web_command(db, port), port, cwd=str(ROOT))
+        ctx = harness.new_context(browser, device_scale_factor=scale)
+        try:
+            page = harness.open_app(ctx, server.url)
+            click(page, "Players")
+            wait_text(page, "Partnerships")
+            shot(page, out / "players.png", top="Back")
+            click(page, "Open Ann")
+            wait_text(page, "Month by month")
+            shot(page, out / "player.png", top="Back")
+            scroll_heading_to_top(page, "Opponents")
+            shot(page, out / "player-months.png")
+            click(page, "Head to head")
+            click(page, "Second side: Ben")
+            wait_text(page, "Ann against Ben")
+            shot(page, out / "head-to-head.png", top="Back")
+            written += [out / n for n in ("players.png", "player.png", "player-months.png", "head-to-head.png")]
+        finally:
+            ctx.close()
+            harness.stop_server(server)
+    return written
+
+
 def run_only(out: Path, scale: float, which) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
@@ -610,6 +655,7 @@ def main(argv=None) -> int:
     ap.add_argument("--only-broadway", action="store_true", help="only broadway.png (quicker)")
     ap.add_argument("--only-table", action="store_true", help="only the shared table's screenshots (quicker)")
     ap.add_argument("--only-fives", action="store_true", help="only the Fives and Threes screenshots (quicker)")
+    ap.add_argument("--only-players", action="store_true", help="only the Players screenshots (quicker)")
     args = ap.parse_args(argv)
     if not Path(harness.CHROMIUM).exists():
         print(f"error: {harness.CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
@@ -621,6 +667,7 @@ def main(argv=None) -> int:
             "only_broadway": broadway_shots,
             "only_table": table_shots,
             "only_fives": fives_threes_shots,
+            "only_players": players_shots,
         }
         chosen = [which for flag, which in only.items() if getattr(args, flag)]
         if chosen:

@@ -70,10 +70,13 @@ def _usable(entry: Any, sig: list[int] | None) -> bool:
     )
 
 
-def load_all(store: Store) -> list[MatchFacts]:
+def load_all(store: Store, memory: dict[str, Record] | None = None) -> list[MatchFacts]:
     """The facts of every match the store lists, from the cache where it is fresh,
-    else from the record (then saved, by a store that writes)."""
-    cached = _read(store)
+    else from the record (then saved, by a store that writes). ``memory``: the cache as
+    the previous call left it, read instead of ``stats.json`` when it is not empty and
+    left up to date (a running app keeps it, so a look after a change reads no file but
+    the changed match's)."""
+    cached = memory if memory else _read(store)
     sigs = store.signatures()
     fresh: dict[str, Record] = {}
     rebuilt = False
@@ -86,6 +89,9 @@ def load_all(store: Store) -> list[MatchFacts]:
             fresh[mid] = entry
     if (rebuilt or len(fresh) != len(cached)) and not store.read_only:
         _save(store, fresh)
+    if memory is not None:
+        memory.clear()
+        memory.update(fresh)
     return [MatchFacts(mid, e["started"], _iso(e["sig"][2]), e["facts"]) for mid, e in fresh.items()]
 
 

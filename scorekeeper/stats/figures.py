@@ -110,6 +110,16 @@ class Line:
     def points_per_hand(self) -> float | None:
         return _ratio(self.points, self.hands, 2)
 
+    @property
+    def losses(self) -> list[str]:
+        """The finished matches not won (oldest first)."""
+        won = set(self.wins)
+        return [m for m in self.matches if m not in won]
+
+    def in_month(self, month: str) -> list[str]:
+        """The finished matches started in ``month`` (``"2026-03"``): a bar of :meth:`by_month`."""
+        return [mid for started, mid, _won, _margin in self.results if started[:7] == month]
+
     def by_month(self) -> list[Record]:
         """Finished matches and wins per calendar month of their start (the chart's data)."""
         months: dict[str, list[int]] = {}
@@ -192,10 +202,19 @@ class Stats:
             raise KeyError((name, game))
         return self.players[p, game]
 
-    def counts(self) -> dict[str, int]:
+    def ranked(self, game: str, pairs: bool = False) -> list[Line]:
+        """The players (or pairs of partners) of one game, most wins first, then the best
+        win rate, then by name: the order ``stats`` prints them in."""
+        table = self.pairs if pairs else self.players
+        lines = [line for (_who, g), line in table.items() if g == game]
+        return sorted(lines, key=lambda ln: (-len(ln.wins), -(ln.win_rate or 0), key(ln.name)))
+
+    def counts(self, game: str | None = None) -> dict[str, int]:
+        """Matches finished, unfinished and abandoned (of one kind of game, or all)."""
         out = {"finished": 0, "unfinished": 0, "abandoned": 0}
-        for _mf, _seats, status in self.matches:
-            out[status] += 1
+        for mf, _seats, status in self.matches:
+            if game is None or mf.facts["kind"] == game:
+                out[status] += 1
         return out
 
     def head_to_head(self, a: Sequence[str], b: Sequence[str], game: str | None = None) -> Versus:
@@ -256,13 +275,21 @@ def status_of(mf: MatchFacts, now: _dt.datetime) -> str:
     return "abandoned" if now - updated > ABANDONED_AFTER else "unfinished"
 
 
-def _seats(mf: MatchFacts, names: Names, shown: dict[str, str]) -> list[_Seat]:
+def _seats(
+    mf: MatchFacts, names: Names, shown: dict[str, str], memo: dict[str, tuple[str, str]] | None = None
+) -> list[_Seat]:
+    """Who sat where (``memo``: each spelling's person and name shown, looked up once per spelling)."""
     seats: list[_Seat] = []
+    memo = {} if memo is None else memo
     for name, side in zip(mf.facts["players"], mf.facts["side_of"], strict=True):
-        person = names.person(name)
+        known = memo.get(name)
+        if known is None:
+            known = memo[name] = (names.person(name), names.shown(name) or " ".join(name.split()))
+        person, display = known
         if any(s.person == person for s in seats):
             person = key(name) + " " * (len(seats) + 1)  # two spellings of one person in one match: kept apart
-        shown.setdefault(person, names.shown(name) or " ".join(name.split()))
+        if person not in shown:
+            shown[person] = display
         seats.append(_Seat(person, side))
     return seats
 
@@ -272,12 +299,13 @@ def compute(matches: Iterable[MatchFacts], names: Names, now: _dt.datetime | Non
     now = now or _dt.datetime.now(_dt.UTC)
     ordered = sorted(matches, key=lambda m: (m.started, m.id))
     shown: dict[str, str] = {}
+    memo: dict[str, tuple[str, str]] = {}
     # the latest spelling of a name is the one shown (unless it was renamed)
     for mf in reversed(ordered):
-        _seats(mf, names, shown)
+        _seats(mf, names, shown, memo)
     stats = Stats({}, {}, shown, [], names)
     for mf in ordered:
-        seats = _seats(mf, names, shown)
+        seats = _seats(mf, names, shown, memo)
         status = status_of(mf, now)
         stats.matches.append((mf, seats, status))
         _add(stats, mf, seats, status)

@@ -12,10 +12,13 @@ that changes one redraws the screen. ``ft.Router`` maps the routes
     /history          History (paged), import
     /history/<id>     one stored match, read-only, export
     /invite           the QR codes and codes that let phones in (host, scorers)
+    /players ...      Players: standings, one player, the matches behind a figure,
+                      head-to-head, rename or merge (:mod:`scorekeeper.ui.players_data`)
     /join/<code>      a join link: gives the code, then Home
 
 A browser that has not given a code (see :mod:`scorekeeper.ui.access`) sees the join
-screen whatever it opens; a watcher has its own Home, the tables (read-only) and Score.
+screen whatever it opens; a watcher has its own Home, the tables (read-only) and Score
+(no History, no Players: those show every stored match).
 
 No rule lives here: the screens show what the view-models say; which screen
 draws a match is the registry's (``scorekeeper/registry.py``).
@@ -35,6 +38,7 @@ from scorekeeper.ui.history_view import History, StoredMatch
 from scorekeeper.ui.home_view import Home
 from scorekeeper.ui.join_view import Invite, Join, WatchHome
 from scorekeeper.ui.live_view import catch_up
+from scorekeeper.ui.players_lists_view import player_routes
 from scorekeeper.ui.score_view import Score
 from scorekeeper.ui.widgets import PAD, Viewport, ViewportContext, cannot_open
 
@@ -105,6 +109,7 @@ def _routes(shared: Shared, role: Role) -> list[ft.Route]:
         ft.Route(path="history", component=lambda: History(shared)),
         ft.Route(path="history/:mid", component=param_screen(StoredMatch)),
         ft.Route(path="invite", component=lambda: Invite(shared)),
+        *player_routes(shared),  # not a watcher's: the figures of every stored match, as History
     ]
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import parse_qs, urlparse
 
 import flet as ft
 
@@ -143,6 +145,17 @@ def History(shared: Shared) -> ft.Control:
     return ft.Column(body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
 
 
+#: Where a stored match's Back may lead besides History (``?back=``: the list it was opened from).
+_BACK = re.compile(r"/(player|head-to-head)(/[\w~+.-]+)*")
+
+
+def back_of(route: str | None) -> str:
+    """Where Back goes from a stored match opened at ``route``: the Players list it was
+    opened from (``?back=/player/...``), else History."""
+    back = parse_qs(urlparse(route or "").query).get("back", [""])[0]
+    return back if _BACK.fullmatch(back) else "/history"
+
+
 @ft.component
 def StoredMatch(shared: Shared, mid: str) -> ft.Control:
     hist, _ = ft.use_state(lambda: HistoryVM(shared))
@@ -163,7 +176,12 @@ def StoredMatch(shared: Shared, mid: str) -> ft.Control:
             ft.context.page.show_dialog(ft.SnackBar(ft.Text(f"Cannot save here ({exc}); use Copy")))
 
     body: list[ft.Control] = [
-        ft.Row([ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip="Back", on_click=go("/history")), heading("Match")]),
+        ft.Row(
+            [
+                ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip="Back", on_click=go(back_of(ft.context.page.route))),
+                heading("Match"),
+            ]
+        ),
         ft.Text(
             ", ".join(f"{k} {v}" for k, v in summary["scores"].items())
             + (f" - {summary['winner']} won" if summary["winner"] else "")

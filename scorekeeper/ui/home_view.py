@@ -1,4 +1,4 @@
-"""Home: resume the unfinished match in one tap, start a new one, history."""
+"""Home: resume the unfinished match in one tap, start a new one, history, players."""
 
 from __future__ import annotations
 
@@ -50,6 +50,7 @@ def Home(shared: Shared) -> ft.Control:
     items += [
         ft.FilledTonalButton(content="New match", icon=ft.Icons.ADD, on_click=go("/new"), height=56),
         ft.OutlinedButton(content="History", icon=ft.Icons.HISTORY, on_click=go("/history"), height=48),
+        ft.OutlinedButton(content="Players", icon=ft.Icons.LEADERBOARD, on_click=go("/players"), height=48),
     ]
     if shared.invite is not None:  # served to phones: how they join
         items.append(

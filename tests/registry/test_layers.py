@@ -37,6 +37,8 @@ VIEW_MODELS = [
     "scorekeeper.ui.base",
     "scorekeeper.ui.history",
     "scorekeeper.ui.score",
+    "scorekeeper.ui.players",
+    "scorekeeper.ui.players_data",
     "scorekeeper.ui.allfives.form",
     "scorekeeper.ui.allfives.table",
     "scorekeeper.ui.allfives.drawing",
