@@ -22,11 +22,14 @@ Timed, in the same run, on the same database:
   ``python -m scorekeeper --db DB stats --json``, output to /dev/null), after the
   first build; the median of ``--rounds`` runs, and the same command with
   ``python -c pass``'s start-up time printed beside it.
-* ``Players screen``: what the screen does when it opens on the app's open store:
-  the figures (``of_store``), then the screen's rows (``scorekeeper.ui.players``'s
-  view-model, when it is there); median of ``--rounds``.
-* ``after one change``: one match gets one more entry (its file changes), then
-  ``of_store`` again: only that match is replayed.
+* ``Players screen``: the app's view-model (``scorekeeper.ui.players.PlayersModel``)
+  on the app's open store, as a visit makes it: ``first`` (the first look after the
+  app started: stats.json read, the figures added up), ``kept`` (nothing changed),
+  ``played on`` (a match being played got an entry: its facts made again, the
+  figures given back), ``won`` (a match was won: the figures added up again), and
+  ``screen`` (the standings, a player's page and the matches behind a figure, made
+  from the figures); median of ``--rounds``. The Players screen figure of the last
+  line is the slower of ``played on`` and ``won``, plus ``screen``.
 
 The last line is exactly
 ``stats @N: full replay X s, first build Y s, stats --json Z s, Players screen W s``.
@@ -62,6 +65,21 @@ from scorekeeper.broadway.simulate import random_record as broadway_record  # no
 from scorekeeper.store import Store  # noqa: E402
 
 FIVES_THREES = {"count": "fives-and-threes", "draw": False, "hand_end": "go", "target": 61}
+#: A match being played (one play so far), and a short match that is won.
+UNFINISHED = {
+    "format": "scorekeeper/1",
+    "game": "all-fives",
+    "players": ["Member 1", "Member 2"],
+    "started": "2026-12-30T20:00:00Z",
+    "hands": [{"leader": "Member 1", "turns": [{"play": "5-0"}]}],
+}
+WON = {
+    "format": "scorekeeper/1",
+    "game": "all-fives",
+    "players": ["Member 1", "Member 2"],
+    "rules": {"target": 10},
+    "hands": [{"leader": "Member 1", "turns": [{"play": "5-5"}]}],
+}
 
 
 def pool(distinct: int, seed: int) -> list[dict[str, Any]]:
@@ -80,17 +98,15 @@ def pool(distinct: int, seed: int) -> list[dict[str, Any]]:
 
 def seat(record: dict[str, Any], people: list[str], started: str) -> dict[str, Any]:
     """The record played by ``people`` (in seat order) on the day ``started``."""
-    names = {f"P{i + 1}": p for i, p in enumerate(people)}
-    names |= {"Ann": people[0], "Ben": people[1], "Cy": people[2 % len(people)], "Di": people[3 % len(people)]}
+    names = dict(zip(record["players"], people, strict=True))
+    for side, members in (record.get("teams") or {}).items():
+        names[side] = " & ".join(names[m] for m in members)
     text = json.dumps(record)
     for k, old in enumerate(names):
         text = text.replace(json.dumps(old), json.dumps(f"@{k}@"))
     for k, new in enumerate(names.values()):
         text = text.replace(json.dumps(f"@{k}@"), json.dumps(new))
     out = json.loads(text)
-    if "teams" in out:
-        members = list(out["teams"].values())
-        out["teams"] = {" & ".join(m): m for m in members}
     out["started"] = started
     return out
 
@@ -130,19 +146,21 @@ def full_replay(db: str) -> int:
     return len(lines)
 
 
-def players_screen(store: Store) -> Any:
-    figures = stats_pkg.of_store(store)
-    try:
-        from scorekeeper.ui import players  # the screen's view-model
-    except ImportError:
-        return figures.to_json()
-    build = getattr(players, "benchmark_rows", None)
-    return build(figures) if build is not None else figures.to_json()
+def screen(players: Any) -> None:
+    """What the Players screens ask of their view-model: the standings (players, pairs),
+    the leader's page and the first page of the matches behind their wins."""
+    game = players.games_of()[0]
+    players.standings(game)
+    players.standings(game, pairs=True)
+    who = players.stats.ranked(game, False)[0].members
+    page = players.player(who, game)
+    behind = players.behind(who, page.game, "won")
+    players.rows(behind.ids[:20], who, "/player/x")
 
 
-def timed(fn: Any, *args: Any) -> float:
+def timed(fn: Any, *args: Any, **kwargs: Any) -> float:
     t = time.perf_counter()
-    fn(*args)
+    fn(*args, **kwargs)
     return time.perf_counter() - t
 
 
@@ -174,40 +192,51 @@ def main() -> None:
             first = timed(stats_pkg.of_store, store)
             size = os.path.getsize(os.path.join(db, "stats.json"))
             print(f"first build (replay for the facts, write stats.json of {size / 1e6:.1f} MB): {first:.2f} s")
-            screen = [timed(players_screen, store) for _ in range(a.rounds)]
-            print(
-                f"Players screen (figures + rows, app's store open): median {statistics.median(screen):.3f} s, "
-                f"max {max(screen):.3f} s"
-            )
-            mid = next(m for m in store.ids() if store.summary(m)["status"] == "won")
+            warm = [timed(stats_pkg.of_store, store) for _ in range(a.rounds)]
+            print(f"of_store after it (stats.json read, figures added up): median {statistics.median(warm):.3f} s")
+
         env = dict(os.environ, PYTHONPATH=ROOT)
         cmd = [sys.executable, "-m", "scorekeeper", "--db", db, "stats", "--json"]
-        runs = []
-        for _ in range(a.rounds):
-            t = time.perf_counter()
-            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env)
-            runs.append(time.perf_counter() - t)
-        bare = []
-        for _ in range(a.rounds):
-            t = time.perf_counter()
-            subprocess.run([sys.executable, "-c", "pass"], check=True, env=env)
-            bare.append(time.perf_counter() - t)
+        runs = [timed(subprocess.run, cmd, check=True, stdout=subprocess.DEVNULL, env=env) for _ in range(a.rounds)]
+        bare = [timed(subprocess.run, [sys.executable, "-c", "pass"], check=True, env=env) for _ in range(a.rounds)]
         cli = statistics.median(runs)
         print(
             f"stats --json (a new process): median {cli:.3f} s, max {max(runs):.3f} s "
             f"(python start-up alone: {statistics.median(bare):.3f} s)"
         )
 
-        with Store(db) as store:
-            record = store.record(mid)
-            store.delete(mid)
-            record["title"] = "changed"
-            store.import_record(record)
-            again = timed(stats_pkg.of_store, store)
-        print(f"after one change (one match replayed): {again:.3f} s")
+        from scorekeeper.ui import players_data
+        from scorekeeper.ui.base import Shared
+        from scorekeeper.ui.players import PlayersModel
+
+        players_data.SETTLED = -1e9  # the files were just written: trust their stamps at once here
+        shared = Shared(db)
+        try:
+            with shared.lock:
+                playing = shared.store.import_record(UNFINISHED)
+            looks: dict[str, list[float]] = {"first": [], "kept": [], "played on": [], "won": [], "screen": []}
+            for r in range(a.rounds):
+                players_data._KEPT.clear()
+                looks["first"].append(timed(PlayersModel, shared))
+                looks["kept"].append(timed(PlayersModel, shared))
+                with shared.lock:  # an unfinished match moves on: the figures are given back
+                    shared.store.append(playing, {"turn": {"play": "0-0", "on": "5-0"}})
+                    shared.store.undo(playing)
+                looks["played on"].append(timed(PlayersModel, shared))
+                with shared.lock:  # a match is won: everything is added up again
+                    won = shared.store.import_record(WON | {"started": f"2026-06-0{1 + r}T20:00:00Z"})
+                looks["won"].append(timed(PlayersModel, shared))
+                looks["screen"].append(timed(screen, PlayersModel(shared)))
+                with shared.lock:
+                    shared.store.delete(won)
+        finally:
+            shared.close()
+        med = {k: statistics.median(v) for k, v in looks.items()}
+        print("Players screen, median s: " + ", ".join(f"{k} {v:.3f}" for k, v in med.items()))
+        slowest = max(med["played on"], med["won"]) + med["screen"]
         print(
-            f"stats @{a.matches // 1000}k: full replay {replay:.2f} s, first build {first:.2f} s, "
-            f"stats --json {cli:.2f} s, Players screen {statistics.median(screen):.2f} s"
+            f"stats @{a.matches:,}: full replay {replay:.2f} s, first build {first:.2f} s, "
+            f"stats --json {cli:.2f} s, Players screen {slowest:.2f} s"
         )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

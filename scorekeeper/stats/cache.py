@@ -42,6 +42,7 @@ class MatchFacts:
     started: str
     updated: str
     facts: Record
+    sig: tuple[int, ...] = ()  # the signature of the match file the facts were read from
 
 
 def _iso(ns: int) -> str:
@@ -92,7 +93,7 @@ def load_all(store: Store, memory: dict[str, Record] | None = None) -> list[Matc
     if memory is not None:
         memory.clear()
         memory.update(fresh)
-    return [MatchFacts(mid, e["started"], _iso(e["sig"][2]), e["facts"]) for mid, e in fresh.items()]
+    return [MatchFacts(mid, e["started"], _iso(e["sig"][2]), e["facts"], tuple(e["sig"])) for mid, e in fresh.items()]
 
 
 def _build(store: Store, mid: str) -> Record | None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from scorekeeper.stats.cache import MatchFacts
 from scorekeeper.stats.names import Names, key
@@ -98,9 +98,42 @@ class Line:
     best: Record | None = None
     longest_streak: list[str] = field(default_factory=list)
     results: list[tuple[str, str, bool, int]] = field(default_factory=list)  # (started, id, won, margin)
-    partners: dict[str, Versus] = field(default_factory=dict)
-    opponents: dict[str, Versus] = field(default_factory=dict)
+    # the finished matches met with others, (id, seats, own seat, winner, scores): partners
+    # and opponents are added up from them when first asked for
+    _met: list[tuple[str, list[_Seat], int, int | None, list[int]]] = field(default_factory=list, repr=False)
+    _versus: tuple[dict[str, Versus], dict[str, Versus]] | None = field(default=None, repr=False)
     _run: list[str] = field(default_factory=list, repr=False)
+
+    @property
+    def partners(self) -> dict[str, Versus]:
+        """Who played beside this player, by person: the matches, won and lost together."""
+        return self._meet()[0]
+
+    @property
+    def opponents(self) -> dict[str, Versus]:
+        """Who played against this player, by person: won, lost, and by how much."""
+        return self._meet()[1]
+
+    def _meet(self) -> tuple[dict[str, Versus], dict[str, Versus]]:
+        if self._versus is None:
+            partners: dict[str, Versus] = {}
+            opponents: dict[str, Versus] = {}
+            for mid, seats, i, winner, scores in self._met:
+                me = seats[i].side
+                for j, (person, side) in enumerate(seats):
+                    if j == i:
+                        continue
+                    v = (partners if side == me else opponents).get(person)
+                    if v is None:
+                        v = (partners if side == me else opponents)[person] = Versus()
+                    v.matches.append(mid)
+                    v.margin_sum += scores[me] - scores[side]
+                    if winner == me:
+                        v.won.append(mid)
+                    elif winner == side or side == me:  # beaten by them, or beside them
+                        v.lost.append(mid)
+            self._versus = (partners, opponents)
+        return self._versus
 
     @property
     def win_rate(self) -> float | None:
@@ -128,19 +161,6 @@ class Line:
             m[0] += 1
             m[1] += won
         return [{"month": k, "matches": v[0], "wins": v[1]} for k, v in sorted(months.items())]
-
-    def _finished(self, mf: MatchFacts, won: bool, score: int, margin: int, hands: int) -> None:
-        self.matches.append(mf.id)
-        self.points += score
-        self.hands += hands
-        self.results.append((mf.started, mf.id, won, margin))
-        if won:
-            self.wins.append(mf.id)
-            self._run.append(mf.id)
-            if len(self._run) > len(self.longest_streak):
-                self.longest_streak = list(self._run)
-        else:
-            self._run = []
 
     def to_json(self, names: dict[str, str]) -> Record:
         out: Record = {
@@ -173,8 +193,7 @@ def _versus_json(name: str, v: Versus) -> Record:
     return {"name": name, "matches": len(v.matches), "wins": len(v.won), "losses": len(v.lost), "margin": v.margin}
 
 
-@dataclass
-class _Seat:
+class _Seat(NamedTuple):
     person: str
     side: int
 
@@ -188,6 +207,7 @@ class Stats:
     names: dict[str, str]  # person -> the name shown
     matches: list[tuple[MatchFacts, list[_Seat], str]]  # (facts, seats, status), oldest first
     aliases: Names = field(default_factory=Names)
+    fingerprint: tuple[Any, ...] | None = None  # what they were made from (see compute)
 
     def person(self, name: str) -> str | None:
         """The person a name (as shown, or any spelling seen or merged) stands for, or None."""
@@ -275,96 +295,119 @@ def status_of(mf: MatchFacts, now: _dt.datetime) -> str:
     return "abandoned" if now - updated > ABANDONED_AFTER else "unfinished"
 
 
-def _seats(
-    mf: MatchFacts, names: Names, shown: dict[str, str], memo: dict[str, tuple[str, str]] | None = None
-) -> list[_Seat]:
-    """Who sat where (``memo``: each spelling's person and name shown, looked up once per spelling)."""
-    seats: list[_Seat] = []
-    memo = {} if memo is None else memo
-    for name, side in zip(mf.facts["players"], mf.facts["side_of"], strict=True):
-        known = memo.get(name)
-        if known is None:
-            known = memo[name] = (names.person(name), names.shown(name) or " ".join(name.split()))
-        person, display = known
-        if any(s.person == person for s in seats):
-            person = key(name) + " " * (len(seats) + 1)  # two spellings of one person in one match: kept apart
-        if person not in shown:
-            shown[person] = display
-        seats.append(_Seat(person, side))
-    return seats
-
-
-def compute(matches: Iterable[MatchFacts], names: Names, now: _dt.datetime | None = None) -> Stats:
-    """Add up the facts of these matches (see the module's docstring)."""
+def compute(
+    matches: Iterable[MatchFacts], names: Names, now: _dt.datetime | None = None, previous: Stats | None = None
+) -> Stats:
+    """Add up the facts of these matches (see the module's docstring). ``previous``: the figures
+    made last time, given back as they are (with the unfinished matches' facts brought up to
+    date) when no finished match, no match's status and no name has changed since -- the
+    common case while a match is being played."""
     now = now or _dt.datetime.now(_dt.UTC)
     ordered = sorted(matches, key=lambda m: (m.started, m.id))
     shown: dict[str, str] = {}
     memo: dict[str, tuple[str, str]] = {}
-    # the latest spelling of a name is the one shown (unless it was renamed)
-    for mf in reversed(ordered):
-        _seats(mf, names, shown, memo)
-    stats = Stats({}, {}, shown, [], names)
+    seated: list[list[_Seat]] = []
+    statuses: list[str] = []
     for mf in ordered:
-        seats = _seats(mf, names, shown, memo)
-        status = status_of(mf, now)
+        seats: list[_Seat] = []
+        taken: set[str] = set()
+        for name, side in zip(mf.facts["players"], mf.facts["side_of"], strict=True):
+            known = memo.get(name)
+            if known is None:
+                known = memo[name] = (names.person(name), names.shown(name) or " ".join(name.split()))
+            person, display = known
+            if person in taken:  # two spellings of one person in one match: kept apart
+                person, display = key(name) + " " * (len(seats) + 1), " ".join(name.split())
+            taken.add(person)
+            shown[person] = display  # oldest first: the latest spelling is the one shown
+            seats.append(_Seat(person, side))
+        seated.append(seats)
+        statuses.append(status_of(mf, now))
+    stamp = _fingerprint(ordered, statuses, shown)
+    if previous is not None and stamp is not None and previous.fingerprint == stamp:
+        fresh = {mf.id: mf for mf in ordered}
+        previous.matches[:] = [(fresh[m.id], seats, st) for m, seats, st in previous.matches]
+        return previous
+    stats = Stats({}, {}, shown, [], names, stamp)
+    for mf, seats, status in zip(ordered, seated, statuses, strict=True):
         stats.matches.append((mf, seats, status))
         _add(stats, mf, seats, status)
     return stats
 
 
+def _fingerprint(ordered: list[MatchFacts], statuses: list[str], shown: dict[str, str]) -> tuple[Any, ...] | None:
+    """What the figures are made of: every finished match as its file was, the others' status,
+    and the names shown (None: a match without its file's signature, never taken as unchanged)."""
+    if any(not mf.sig for mf in ordered):
+        return None
+    done = tuple((mf.id, mf.sig, mf.started) for mf, st in zip(ordered, statuses, strict=True) if st == "finished")
+    rest = tuple((mf.id, mf.started, st) for mf, st in zip(ordered, statuses, strict=True) if st != "finished")
+    return done, rest, tuple(sorted(shown.items()))
+
+
 def _add(stats: Stats, mf: MatchFacts, seats: list[_Seat], status: str) -> None:
+    """One match into the lines of its players and pairs (the hot loop: kept plain)."""
     f = mf.facts
     kind = f["kind"]
-    scores: list[int] = f["scores"]
-    winner = f["winner"]
-    sides: dict[int, list[str]] = {}
-    for s in seats:
-        sides.setdefault(s.side, []).append(s.person)
+    mid = mf.id
+    players, names = stats.players, stats.names
     lines: list[tuple[Line, int]] = []
-    for i, s in enumerate(seats):
-        line = stats.players.get((s.person, kind))
+    sides: dict[int, list[str]] = {}
+    for person, side in seats:
+        line = players.get((person, kind))
         if line is None:
-            line = stats.players[s.person, kind] = Line(stats.names[s.person], kind, (s.person,))
-        lines.append((line, s.side))
-        if status != "finished":
-            continue
-        per = f["per"][i] if i < len(f["per"]) else {}
-        for name, n in per.items():
-            if type(n) is int and n:
-                line.counters[name] = line.counters.get(name, 0) + n
-                line.counter_matches.setdefault(name, []).append(mf.id)
-            else:
-                line.counters.setdefault(name, 0)
-        best = f["best"][i] if i < len(f["best"]) else None
-        if best is not None and (
-            line.best is None or (best["points"], best["count"]) > (line.best["points"], line.best["count"])
-        ):
-            line.best = {**best, "match": mf.id}
-        for t in seats:
-            if t is s:
-                continue
-            table = line.partners if t.side == s.side else line.opponents
-            v = table.setdefault(t.person, Versus())
-            v.matches.append(mf.id)
-            v.margin_sum += scores[s.side] - scores[t.side]
-            if winner == s.side:
-                v.won.append(mf.id)
-            elif winner == t.side or t.side == s.side:  # beaten by them, or beside them
-                v.lost.append(mf.id)
+            line = players[person, kind] = Line(names[person], kind, (person,))
+        lines.append((line, side))
+        sides.setdefault(side, []).append(person)
     for side, members in sides.items():
         if len(members) > 1:
             pair = tuple(sorted(members))
             line = stats.pairs.get((pair, kind))
             if line is None:
-                name = " & ".join(stats.names[p] for p in pair)
-                line = stats.pairs[pair, kind] = Line(name, kind, pair)
+                line = stats.pairs[pair, kind] = Line(" & ".join(names[p] for p in pair), kind, pair)
             lines.append((line, side))
+    if status != "finished":
+        for line, _side in lines:
+            (line.unfinished if status == "unfinished" else line.abandoned).append(mid)
+        return
+    scores: list[int] = f["scores"]
+    winner = f["winner"]
+    per_list, best_list = f["per"], f["best"]
+    for i in range(len(seats)):
+        line = lines[i][0]
+        per = per_list[i] if i < len(per_list) else {}
+        counters = line.counters
+        for name, n in per.items():
+            if type(n) is int and n:
+                counters[name] = counters.get(name, 0) + n
+                line.counter_matches.setdefault(name, []).append(mid)
+            elif name not in counters:
+                counters[name] = 0
+        best = best_list[i] if i < len(best_list) else None
+        if best is not None and (
+            line.best is None or (best["points"], best["count"]) > (line.best["points"], line.best["count"])
+        ):
+            line.best = {**best, "match": mid}
+        if len(seats) > 1:
+            line._met.append((mid, seats, i, winner, scores))
+    # each side's margin over the best of the others
+    ranked = sorted(scores, reverse=True)
+    hands, started = f["hands"], mf.started
     for line, side in lines:
-        if status == "unfinished":
-            line.unfinished.append(mf.id)
-        elif status == "abandoned":
-            line.abandoned.append(mf.id)
+        score = scores[side]
+        if len(ranked) < 2:
+            margin = 0
         else:
-            others = [sc for j, sc in enumerate(scores) if j != side]
-            margin = scores[side] - max(others) if others else 0
-            line._finished(mf, winner == side, scores[side], margin, f["hands"])
+            margin = score - (ranked[1] if score == ranked[0] else ranked[0])
+        won = winner == side
+        line.matches.append(mid)
+        line.points += score
+        line.hands += hands
+        line.results.append((started, mid, won, margin))
+        if won:
+            line.wins.append(mid)
+            line._run.append(mid)
+            if len(line._run) > len(line.longest_streak):
+                line.longest_streak = line._run
+        else:
+            line._run = []

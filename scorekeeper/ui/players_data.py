@@ -166,7 +166,8 @@ def figures_of(shared: Shared) -> Kept:
             memory = kept.memory if kept is not None else {}
             facts = cache.load_all(store, memory)
             names = _names.load(store)
-        stats = figures.compute(facts, names)
+        # unchanged figures (only an unfinished match moved on) are given back, not added up again
+        stats = figures.compute(facts, names, previous=kept.stats if kept is not None else None)
         kept = Kept(stats, names, stamp, time.monotonic(), wall, memory)
         for entry in stats.matches:
             kept.by_id[entry[0].id] = entry

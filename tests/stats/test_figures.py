@@ -179,3 +179,29 @@ def test_json_has_the_promised_fields():
         "pairs": [],
         "matches": {"finished": 4, "unfinished": 1, "abandoned": 1},
     }
+
+
+def test_figures_are_given_back_while_only_an_unfinished_match_moves_on():
+    def signed(m: MatchFacts, sig: tuple[int, ...]) -> MatchFacts:
+        return MatchFacts(m.id, m.started, m.updated, m.facts, sig)
+
+    base = [signed(m, (i, 1, 1, 1)) for i, m in enumerate(season())]
+    first = compute(base, Names(), NOW)
+    # the unfinished match u1 gets one more play: its file (and facts) change
+    played = unfinished("Ben", "Ann", "2026-02-28T20:00:00Z")
+    played["hands"][0]["turns"].append({"play": "5-5", "on": "5-0"})
+    moved = [
+        signed(mf("u1", played, updated=NOW - dt.timedelta(hours=1)), (99, 2, 2, 2)) if m.id == "u1" else m
+        for m in base
+    ]
+    again = compute(moved, Names(), NOW, previous=first)
+    assert again is first
+    assert {m.id: m.facts["scores"] for m, _s, _st in again.matches}["u1"] == [5, 10]  # Ben 5, Ann 10
+    # a finished match changed, a name merged, or time made u1 abandoned: added up again
+    changed = [signed(m, (7, 7, 7, 7)) if m.id == "m1" else m for m in moved]
+    assert compute(changed, Names(), NOW, previous=first) is not first
+    assert compute(moved, Names().rename("Ben", "Benny"), NOW, previous=first) is not first
+    later = compute(moved, Names(), NOW + 2 * ABANDONED_AFTER, previous=first)
+    assert later is not first and later.line("Ann", "all-fives").abandoned == ["a1", "u1"]
+    # a match without its file's signature is never taken as unchanged
+    assert compute(season(), Names(), NOW, previous=compute(season(), Names(), NOW)) is not first

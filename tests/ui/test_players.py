@@ -255,9 +255,18 @@ def test_the_figures_are_kept_until_the_store_changes(club, monkeypatch):
     assert PlayersModel(club).stats is again
 
 
-def test_an_unsettled_stamp_is_not_trusted(club):
-    first = PlayersModel(club).stats  # the files were written just now: within one tick of the clock
-    assert PlayersModel(club).stats is not first
+def test_an_unsettled_stamp_is_not_trusted(club, monkeypatch):
+    PlayersModel(club)  # the files were written just now: within one tick of the clock
+    looked: list[int] = []
+    real = players_data.cache.load_all
+
+    def spy(*args, **kwargs):
+        looked.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(players_data.cache, "load_all", spy)
+    PlayersModel(club)
+    assert looked  # the match files were looked at again, not the stamp trusted
 
 
 # ------------------------------------------------------------------ names in routes
