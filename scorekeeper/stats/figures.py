@@ -162,7 +162,8 @@ class Line:
             m[1] += won
         return [{"month": k, "matches": v[0], "wins": v[1]} for k, v in sorted(months.items())]
 
-    def to_json(self, names: dict[str, str]) -> Record:
+    def to_json(self, names: dict[str, str], detail: bool = True) -> Record:
+        """The line as ``stats --json`` prints it; ``detail``: with its partners and opponents."""
         out: Record = {
             "name": self.name,
             "game": self.game,
@@ -181,9 +182,9 @@ class Line:
         if len(self.members) > 1:
             out["members"] = list(self.members)
         out.update(self.counters)
-        if self.partners:
+        if detail and self.partners:
             out["partners"] = [_versus_json(names[p], v) for p, v in sorted(self.partners.items())]
-        if self.opponents:
+        if detail and self.opponents:
             out["opponents"] = [_versus_json(names[p], v) for p, v in sorted(self.opponents.items())]
         out["by_month"] = self.by_month()
         return out
@@ -264,11 +265,14 @@ class Stats:
                 v.lost.append(mf.id)
         return v
 
-    def to_json(self, player: str | None = None, game: str | None = None) -> Record:
-        """``{"players": [...], "pairs": [...], "matches": {...}}``, as ``stats --json`` prints it."""
+    def to_json(self, player: str | None = None, game: str | None = None, detail: bool | None = None) -> Record:
+        """``{"players": [...], "pairs": [...], "matches": {...}}``, as ``stats --json`` prints it.
+        ``detail`` (by default: when one ``player`` is asked for): each player's partners and
+        opponents, head to head."""
         who = None if player is None else (self.person(player) or key(player))
+        detail = who is not None if detail is None else detail
         players = [
-            line.to_json(self.names)
+            line.to_json(self.names, detail)
             for (p, g), line in self.players.items()
             if (who is None or p == who) and (game is None or g == game)
         ]

@@ -160,7 +160,8 @@ def test_two_spellings_of_one_person_in_one_match_stay_two_players():
 
 
 def test_json_has_the_promised_fields():
-    data = compute(season(), Names(), NOW).to_json()
+    data = compute(season(), Names(), NOW).to_json(detail=True)
+    assert "opponents" not in compute(season(), Names(), NOW).to_json()["players"][0]
     assert data["matches"] == {"finished": 4, "unfinished": 1, "abandoned": 1}
     first = data["players"][0]
     for k in ("name", "game", "matches", "wins", "points", "hands"):
