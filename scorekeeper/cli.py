@@ -265,24 +265,37 @@ def _stats_store(args: argparse.Namespace) -> Store:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from scorekeeper import stats as _stats
-    from scorekeeper.stats.report import render
 
     if args.game is not None and args.game not in _STATS_GAMES:
         raise ScorekeeperError(f"--game: no game {short(args.game)} (games: {', '.join(_STATS_GAMES)})")
+    if args.player is None:  # the whole table: kept in the database while nothing changed
+        from scorekeeper.stats.table import table
+
+        with _stats_store(args) as store:
+            data = table(store, args.game)
+            problems = list(store.problems)
+        _warn(problems)
+        _print_stats(data, args.json, detail=False)
+        return 0
     with _stats_store(args) as store:
         figures = _stats.of_store(store)
         problems = list(store.problems)
     _warn(problems)
-    if args.player is not None and figures.person(args.player) is None:
+    if figures.person(args.player) is None:
         known = ", ".join(sorted(figures.names.values(), key=str.casefold)[:20]) or "none yet"
         raise ScorekeeperError(f"--player: nobody called {short(args.player)} played a stored match (players: {known})")
-    data = figures.to_json(player=args.player, game=args.game)
-    if args.json:
+    _print_stats(figures.to_json(player=args.player, game=args.game), args.json, detail=True)
+    return 0
+
+
+def _print_stats(data: dict[str, Any], as_json: bool, detail: bool) -> None:
+    from scorekeeper.stats.report import render
+
+    if as_json:
         json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(render(data, detail=args.player is not None))
-    return 0
+        sys.stdout.write(render(data, detail=detail))
 
 
 def _warn(problems: list[str]) -> None:
