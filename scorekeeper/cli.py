@@ -48,7 +48,9 @@ def _build_parser() -> argparse.ArgumentParser:
     st = sub.add_parser("stats", help="players' statistics over the stored matches (wins, partners, head-to-head)")
     st.add_argument("--json", action="store_true", help="print JSON: one object per player and game")
     st.add_argument("--player", metavar="NAME", help="only this player (and the partnerships they played in)")
-    st.add_argument("--game", metavar="GAME", help="only this game (" + ", ".join(_STATS_GAMES) + ")")
+    st.add_argument(
+        "--game", metavar="GAME", help="only this game (all-fives, fives-and-threes, all-fours, broadway ...)"
+    )
     w = sub.add_parser("web", help="serve the app for phones and browsers at the table (works offline)")
     w.add_argument(
         "--host",
@@ -246,7 +248,13 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-_STATS_GAMES = ("all-fives", "fives-and-threes", "all-fours", "broadway")
+def _stats_games() -> tuple[str, ...]:
+    """The games of the statistics: every registered game, and the kinds the games' facts
+    name apart (Fives and Threes beside All Fives)."""
+    from scorekeeper import registry
+    from scorekeeper.stats.figures import COUNTERS
+
+    return tuple(dict.fromkeys([*registry.ids(), *COUNTERS]))
 
 
 def _stats_store(args: argparse.Namespace) -> Store:
@@ -266,8 +274,9 @@ def _stats_store(args: argparse.Namespace) -> Store:
 def cmd_stats(args: argparse.Namespace) -> int:
     from scorekeeper import stats as _stats
 
-    if args.game is not None and args.game not in _STATS_GAMES:
-        raise ScorekeeperError(f"--game: no game {short(args.game)} (games: {', '.join(_STATS_GAMES)})")
+    games = _stats_games()
+    if args.game is not None and args.game not in games:
+        raise ScorekeeperError(f"--game: no game {short(args.game)} (games: {', '.join(games)})")
     if args.player is None:  # the whole table: kept in the database while nothing changed
         from scorekeeper.stats.table import table
 

@@ -200,3 +200,12 @@ def test_stats_of_no_database(tmp_path):
     ran = run_cli("--db", tmp_path / "none", "stats")
     assert ran.returncode == 2 and "no database at" in ran.stderr
     assert not (tmp_path / "none").exists()
+
+
+def test_stats_knows_every_registered_game(db):
+    from scorekeeper import registry
+    from scorekeeper.cli import _stats_games
+
+    assert set(registry.ids()) | {"fives-and-threes"} <= set(_stats_games())
+    ran = run_cli("--db", db, "stats", "--json", "--game", "broadway")
+    assert ran.returncode == 0 and json.loads(ran.stdout)["players"] == []
