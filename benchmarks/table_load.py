@@ -680,6 +680,71 @@ def mb(kb: int) -> str:
 
 
 # ------------------------------------------------------------------ the run
+#: the goals under attack: 12 playing sessions' tap -> other phones p95, and the server's memory
+ATTACK_P95_MS = 250.0
+ATTACK_RSS_CAP_MB = 400
+
+
+def phase_under_attack(args, job, tables, server, port, meter, T, start) -> tuple[dict, dict]:
+    """Phase B's taps again while ``tests/e2e/stranger.py`` in a namespace of its own opens
+    half-sent requests (1,100 at a time, held 8 s, again and again) and code-less sessions
+    as fast as it can, for as long as the taps take (at most 10 minutes). The server's RSS is
+    sampled every 0.5 s."""
+    from e2e import netns, stranger
+
+    script = str(Path(stranger.__file__).resolve())
+    stop = threading.Event()
+    seen: dict = {"half_open_rounds": 0, "half_open": 0, "dropped_by_server": 0, "sessions_up": 0, "refused": 0}
+    rss: list[int] = []
+
+    def flood_half_open(ns) -> None:
+        deadline = time.monotonic() + 600
+        while not stop.is_set() and time.monotonic() < deadline:
+            r = ns.run(sys.executable, script, "half-open", ns.host_ip, str(port), "1100", "8", timeout=120)
+            if r.returncode == 0:
+                out = json.loads(r.stdout.strip().splitlines()[-1])
+                seen["half_open_rounds"] += 1
+                seen["half_open"] += out["opened"]
+                seen["dropped_by_server"] += out["closed_by_server"]
+
+    def flood_sessions(ns) -> None:
+        deadline = time.monotonic() + 600
+        while not stop.is_set() and time.monotonic() < deadline:
+            r = ns.run(sys.executable, script, "sessions", ns.host_ip, str(port), "5000", "10", timeout=120)
+            if r.returncode == 0:
+                out = json.loads(r.stdout.strip().splitlines()[-1])
+                seen["sessions_up"] += out["up"]
+                seen["refused"] += out["refused"]
+
+    def sample() -> None:
+        while not stop.is_set():
+            rss.append(rss_kb(server.pid))
+            time.sleep(0.5)
+
+    with netns.remote_namespace() as ns1, netns.remote_namespace() as ns2:
+        rss_before = rss_kb(server.pid)
+        threads = [
+            threading.Thread(target=flood_half_open, args=(ns1,), daemon=True),
+            threading.Thread(target=flood_sessions, args=(ns2,), daemon=True),
+            threading.Thread(target=sample, daemon=True),
+        ]
+        for th in threads:
+            th.start()
+        time.sleep(3)  # the flood is on
+        meter.start()
+        start = threading.Barrier(T)
+        per_table = together(
+            [(w, tb.run, args.taps, args.warmup, start, args.pace, args.pace * k / T) for k, (w, tb) in enumerate(job)]
+        )
+        stop.set()
+        for th in threads:
+            th.join(150)
+    taps = [x for xs in per_table for x in xs]
+    fc = phase_figures(taps)
+    fc["cpu"] = meter.stop()
+    return fc, {"stranger": seen, "peak_rss_kb": max(rss or [0]), "rss_before_kb": rss_before}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=3, help="tables of 4 phones in phase B (default 3: 12 sessions)")
@@ -714,6 +779,13 @@ def main(argv=None) -> int:
         help="run this benchmark and its browsers at niceness N (the server stays at 0): the server "
         "then gets the CPU it needs first, as if the phones were other machines (default 0)",
     )
+    ap.add_argument(
+        "--attack",
+        action="store_true",
+        help="after phase B, phase C: the same taps again while a stranger in a network namespace of its "
+        "own floods the server with half-sent requests and code-less sessions (needs root and ip); the "
+        "server then listens on 0.0.0.0 with an open-file limit of 1024",
+    )
     ap.add_argument("--json", metavar="FILE", help="also write the figures and samples to FILE")
     args = ap.parse_args(argv)
     if args.pin_server and (os.cpu_count() or 1) < 2:
@@ -735,8 +807,12 @@ def main(argv=None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="scorekeeper-table-load-") as tmp:
         port = harness.free_port()
+        command = web_command(os.path.join(tmp, "db"), port)
+        if args.attack:  # reachable from the stranger's namespace; a desktop's open-file limit
+            command = ["prlimit", "--nofile=1024:1024", *command[: command.index("--host") + 1], "0.0.0.0"]
+            command += ["--port", str(port)]
         server = harness.start_server(
-            web_command(os.path.join(tmp, "db"), port),
+            command,
             port,
             env={"FLET_SESSION_TIMEOUT": str(SESSION_TIMEOUT), "FLET_LOG_LEVEL": "info"},
             cwd=str(REPO),
@@ -822,6 +898,24 @@ def main(argv=None) -> int:
                 ),
                 flush=True,
             )
+            if args.attack:
+                fc, attack = phase_under_attack(args, job, tables, server, port, meter, T, start)
+                result["phase_c"], result["attack"] = fc, attack
+                print(
+                    describe(
+                        f"phase C: {tables_word} at once, {n_all} sessions, under attack: {fc['taps']} timed taps, "
+                        f"{fc['samples']} samples",
+                        fc,
+                    ),
+                    flush=True,
+                )
+                print(f"  the stranger: {attack['stranger']}", flush=True)
+                print(
+                    f"  server memory during the attack: peak {mb(attack['peak_rss_kb'])} "
+                    f"(before it {mb(attack['rss_before_kb'])}; cap {ATTACK_RSS_CAP_MB} MB: "
+                    f"{'under' if attack['peak_rss_kb'] < ATTACK_RSS_CAP_MB * 1024 else 'OVER'})",
+                    flush=True,
+                )
             spread = max(tb.clock_spread for tb in tables)
             errors: list[str] = []
             external: list[str] = []
@@ -943,6 +1037,17 @@ def main(argv=None) -> int:
         print(
             f"goal p95 < {GOAL_P95_MS:.0f} ms to the other phones with {GOAL_SESSIONS} sessions: not measured "
             f"(only {n_all} sessions; use --tables {GOAL_SESSIONS // PHONES})"
+        )
+
+    if args.attack:
+        c = result["phase_c"]["others"]
+        met = c["p95"] < ATTACK_P95_MS and not result["phase_c"]["missed"]
+        under = result["attack"]["peak_rss_kb"] < ATTACK_RSS_CAP_MB * 1024
+        print(
+            f"under attack, tap -> other phones (ms): {n_all} sessions median {c['median']:.1f} p95 {c['p95']:.1f} "
+            f"(without: p95 {b['p95']:.1f}); goal p95 < {ATTACK_P95_MS:.0f} ms: {'met' if met else 'NOT met'}; "
+            f"server memory peak {mb(result['attack']['peak_rss_kb'])}, cap {ATTACK_RSS_CAP_MB} MB: "
+            f"{'met' if under else 'NOT met'}"
         )
 
     if args.json:

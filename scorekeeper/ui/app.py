@@ -34,12 +34,14 @@ import flet as ft
 
 from scorekeeper.ui.access import Role, Visitor
 from scorekeeper.ui.base import GameScreens, Shared, game_of, game_title, games_with_screens, screens_of
+from scorekeeper.ui.guard import peer
 from scorekeeper.ui.history_view import History, StoredMatch
 from scorekeeper.ui.home_view import Home
 from scorekeeper.ui.join_view import Invite, Join, WatchHome
 from scorekeeper.ui.live_view import catch_up
 from scorekeeper.ui.players_lists_view import player_routes
 from scorekeeper.ui.score_view import Score
+from scorekeeper.ui.strangers import STRANGERS
 from scorekeeper.ui.widgets import PAD, Viewport, ViewportContext, cannot_open
 
 __all__ = ["App", "GameTable", "make_main"]
@@ -127,10 +129,16 @@ def make_main(shared: Shared) -> Callable[[ft.Page], None]:
         page.theme = ft.Theme(color_scheme_seed=ft.Colors.TEAL)
         page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.TEAL)
         page.padding = 0
-        view = shared.visit(page.client_ip if page.web else None, visitor_class)
+        # Who the browser is comes from its socket (the guard's peer), never from the page: the
+        # browser can set the page's properties, ``client_ip`` among them. A desktop window has
+        # no socket and no gate: it is the host's own. (Served without the guard, a browser has
+        # no address: it must give a code.)
+        view = shared.visit(peer(), visitor_class)
         joining = JOIN_ROUTE.match(page.route or "")
         if joining:
             view.visitor.join(joining.group(1))
+        if view.visitor.role is None and page.web:
+            STRANGERS.arrive(page, view.visitor)  # few per client, deleted soon after they drop
         if joining or (view.visitor.role is None and (page.route or "/") != "/"):
             page.route = "/"  # the code is not left in the address bar; a stranger's route shows nothing
         viewport = Viewport(page.width, page.height)

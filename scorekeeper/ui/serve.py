@@ -202,18 +202,34 @@ def _serve(app: ASGIApp, host: str, port: int) -> None:
 
     import uvicorn
 
+    from scorekeeper.ui.bounds import (
+        BACKLOG,
+        ConnectionBook,
+        Limits,
+        http_protocol,
+        quiet_floods,
+        raise_open_file_limit,
+    )
+    from scorekeeper.ui.guard import MAX_MESSAGE
+
     level = os.environ.get("FLET_LOG_LEVEL", "").strip().upper()  # what ft.run made of it
     if level and isinstance(logging.getLevelName(level), int):
         logging.basicConfig(level=logging.getLevelName(level))
+    raise_open_file_limit()
+    book = ConnectionBook(Limits.for_this_process())
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
         log_level="warning",
+        http=http_protocol(book),  # headers in time, connections per client and in all: see bounds
         ws="websockets-sansio",
+        ws_max_size=MAX_MESSAGE,
+        backlog=BACKLOG,
         server_header=False,
         timeout_graceful_shutdown=5,
     )
+    quiet_floods()  # after the Config, which sets Uvicorn's loggers up
     server = uvicorn.Server(config)
 
     def stop(signum: int, frame: Any) -> None:

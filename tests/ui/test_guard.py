@@ -383,3 +383,128 @@ def test_web_allow_host_is_checked_and_passed_on(cli, monkeypatch):
     assert bad.returncode == 2
     assert bad.stderr.count("\n") == 1 and bad.stderr.startswith("error: not a host name")
     assert cli("web").returncode == 0 and got["allow_hosts"] == []
+
+
+# ------------------------------------------------------ what a client may send
+def _msg(action, body):
+    import msgpack
+
+    return b"\x00" + msgpack.packb([action, body])
+
+
+def _unpack(data):
+    import msgpack
+
+    return msgpack.unpackb(data[1:], strict_map_key=False)
+
+
+def test_page_properties_a_client_may_not_set_are_dropped():
+    from scorekeeper.ui.guard import filter_message
+
+    register = _msg(
+        1,
+        {
+            "session_id": None,
+            "page_name": "",
+            "page": {
+                "route": "/",
+                "width": 412.0,
+                "client_ip": "127.0.0.1",
+                "client_user_agent": "x",
+                "_i": 7,
+                "title": "t",
+            },
+        },
+    )
+    assert _unpack(filter_message(register))[1]["page"] == {"route": "/", "width": 412.0}
+    patch = _msg(4, {"id": 1, "props": {"client_ip": "127.0.0.1", "height": 900.0}})
+    assert _unpack(filter_message(patch)) == [4, {"id": 1, "props": {"height": 900.0}}]
+    # a field's value passes; a private or handler property of any control does not
+    typed = _msg(4, {"id": 46, "props": {"value": "Ann"}})
+    assert filter_message(typed) == typed  # unchanged: passed through as sent
+    sneaky = _msg(4, {"id": 46, "props": {"value": "Ann", "_i": 1, "on_change": "x"}})
+    assert _unpack(filter_message(sneaky)) == [4, {"id": 46, "props": {"value": "Ann"}}]
+    event = _msg(3, {"target": 16, "name": "click", "data": None})
+    assert filter_message(event) == event
+
+
+def test_messages_outside_the_protocol_or_too_long_are_refused():
+    from scorekeeper.ui.guard import MAX_MESSAGE, filter_message
+
+    assert filter_message(b"") is None
+    assert filter_message(b"\x00\xc1") is None  # not msgpack
+    assert filter_message(_msg(2, {"x": 1})) is None  # a server's action, from a client
+    assert filter_message(_msg(4, {"id": 1, "props": {"route": "x" * MAX_MESSAGE}})) is None
+    assert filter_message(b"\x01\x00\x00\x00\x00data") == b"\x01\x00\x00\x00\x00data"  # a data channel frame
+
+
+def test_the_peer_is_the_sockets_and_a_refused_message_closes_the_websocket():
+    from scorekeeper.ui.guard import peer
+
+    seen = {}
+
+    async def app(scope, receive, send):
+        seen["peer"] = peer()
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        seen["first"] = await receive()
+        seen["second"] = await receive()
+
+    g = Guard(app, port=PORT)
+    incoming = [
+        {"type": "websocket.connect"},
+        {"type": "websocket.receive", "bytes": _msg(4, {"id": 1, "props": {"client_ip": "127.0.0.1"}})},
+        {"type": "websocket.receive", "text": "hello"},
+    ]
+    sent = []
+
+    async def receive():
+        return incoming.pop(0)
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {
+        "type": "websocket",
+        "path": "/ws",
+        "headers": [(b"host", f"127.0.0.1:{PORT}".encode())],
+        "client": ("::ffff:10.0.0.9", 5000),
+    }
+    run_async(g(scope, receive, send))
+    assert seen["peer"] == "10.0.0.9"
+    assert _unpack(seen["first"]["bytes"]) == [4, {"id": 1, "props": {}}]
+    assert seen["second"]["type"] == "websocket.disconnect"
+    assert {"type": "websocket.close", "code": 1008} in sent
+
+
+def test_a_websocket_that_never_registers_is_closed(monkeypatch):
+    from scorekeeper.ui import guard as guard_module
+
+    monkeypatch.setattr(guard_module, "REGISTER_TIMEOUT", 0.05)
+    seen = {}
+
+    async def app(scope, receive, send):
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        seen["next"] = await receive()
+
+    sent = []
+    incoming = [{"type": "websocket.connect"}]
+
+    async def receive():
+        if incoming:
+            return incoming.pop(0)
+        await asyncio.sleep(3600)  # the client says nothing
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {
+        "type": "websocket",
+        "path": "/ws",
+        "headers": [(b"host", f"127.0.0.1:{PORT}".encode())],
+        "client": ("10.0.0.9", 1),
+    }
+    run_async(asyncio.wait_for(Guard(app, port=PORT)(scope, receive, send), 5))
+    assert seen["next"]["type"] == "websocket.disconnect"
+    assert sent[-1] == {"type": "websocket.close", "code": 1008}

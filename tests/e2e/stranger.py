@@ -1,0 +1,289 @@
+"""A stranger's client for the server's hardening tests: the app's WebSocket protocol spoken
+by hand, so a test can send what no browser would (a page patch of ``client_ip`` in the same
+TCP write as the registration, a flood of connections or sessions).
+
+Run inside a test's network namespace (``ns.run(sys.executable, stranger.__file__, ...)``),
+so the server sees it coming from an address that is not the host's. Every loop is bounded
+in count and in time. Prints one JSON object.
+
+    python stranger.py host-probe HOST PORT N      # N sessions, each claiming client_ip 127.0.0.1
+    python stranger.py codes HOST PORT N SECONDS   # wrong codes, a fake client_ip on each try
+    python stranger.py sessions HOST PORT N SECONDS  # open and drop code-less sessions
+    python stranger.py half-open HOST PORT N SECONDS # connections that never finish their headers
+    python stranger.py oversized HOST PORT BYTES     # a page patch of that size
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import socket
+import struct
+import sys
+import time
+from typing import Any
+
+import msgpack
+
+REGISTER, PATCH = 1, 4
+HOST_WORDS = "Phones at this table"  # on the host's Home only
+JOIN_WORDS = "Join the table"  # a browser without a code
+WRONG = "that is not this table's code"
+WAIT = "too many wrong codes"
+
+
+def frame(payload: bytes) -> bytes:
+    """One masked binary WebSocket frame (a client's frames are masked)."""
+    head = bytearray([0x82])
+    n = len(payload)
+    if n < 126:
+        head.append(0x80 | n)
+    elif n < 1 << 16:
+        head += bytes([0x80 | 126]) + struct.pack("!H", n)
+    else:
+        head += bytes([0x80 | 127]) + struct.pack("!Q", n)
+    mask = os.urandom(4)
+    return bytes(head) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def message(action: int, body: dict[str, Any]) -> bytes:
+    return frame(b"\x00" + msgpack.packb([action, body]))
+
+
+def register(route: str = "/", **page: Any) -> bytes:
+    return message(REGISTER, {"session_id": None, "page_name": "", "page": {"route": route, "web": True, **page}})
+
+
+def patch_page(**props: Any) -> bytes:
+    return message(PATCH, {"id": 1, "props": props})
+
+
+class Conn:
+    """A WebSocket's socket and what was read past the handshake."""
+
+    def __init__(self, sock: socket.socket, rest: bytes) -> None:
+        self.sock, self.rest = sock, rest
+
+    def sendall(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def close(self) -> None:
+        self.sock.close()
+
+    def __enter__(self) -> Conn:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_ws(host: str, port: int, timeout: float = 10.0) -> Conn:
+    """A WebSocket to the app's ``/ws``, its handshake done (as the app's own page: Origin)."""
+    s = socket.create_connection((host, port), timeout=timeout)
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall(
+        (
+            f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nOrigin: http://{host}:{port}\r\n\r\n"
+        ).encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = s.recv(4096)
+        if not chunk:
+            raise ConnectionError("closed during the handshake")
+        head += chunk
+    if not head.startswith(b"HTTP/1.1 101"):
+        raise ConnectionError(head.split(b"\r\n", 1)[0].decode(errors="replace"))
+    return Conn(s, head.split(b"\r\n\r\n", 1)[1])
+
+
+def _strings(value: Any, out: list[str]) -> None:
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _strings(k, out)
+            _strings(v, out)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _strings(v, out)
+
+
+def read_until(conn: Conn, words: tuple[str, ...], timeout: float) -> str | None:
+    """Read the server's messages until one of ``words`` appears in their texts (returns it),
+    the socket closes or ``timeout`` passes (None)."""
+    s = conn.sock
+    buf = conn.rest
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        while len(buf) >= 2:
+            n = buf[1] & 0x7F
+            off = 2
+            if n == 126:
+                if len(buf) < 4:
+                    break
+                n, off = struct.unpack("!H", buf[2:4])[0], 4
+            elif n == 127:
+                if len(buf) < 10:
+                    break
+                n, off = struct.unpack("!Q", buf[2:10])[0], 10
+            if len(buf) < off + n:
+                break
+            opcode, payload, buf = buf[0] & 0x0F, buf[off : off + n], buf[off + n :]
+            if opcode == 8:
+                return None
+            if opcode == 2 and payload[:1] == b"\x00":
+                texts: list[str] = []
+                _strings(msgpack.unpackb(payload[1:], strict_map_key=False), texts)
+                for w in words:
+                    if any(w in t for t in texts):
+                        return w
+        s.settimeout(max(0.01, deadline - time.monotonic()))
+        try:
+            chunk = s.recv(65536)
+        except TimeoutError:
+            return None
+        except OSError:
+            return None
+        if not chunk:
+            return None
+        buf += chunk
+    return None
+
+
+def host_probe(host: str, port: int, n: int) -> dict[str, Any]:
+    """``n`` sessions, each sending its registration and ``client_ip: 127.0.0.1`` in one write."""
+    seen: dict[str, int] = {"host": 0, "stranger": 0, "other": 0}
+    for _ in range(n):
+        with open_ws(host, port) as s:
+            s.sendall(register() + patch_page(client_ip="127.0.0.1", client_user_agent="x"))
+            got = read_until(s, (HOST_WORDS, JOIN_WORDS), 15)
+        seen["host" if got == HOST_WORDS else "stranger" if got == JOIN_WORDS else "other"] += 1
+    return seen
+
+
+def codes(host: str, port: int, n: int, seconds: float) -> dict[str, Any]:
+    """Up to ``n`` wrong codes in ``seconds``, each from a new session claiming a new address."""
+    seen = {"checked": 0, "slowed": 0, "other": 0}
+    deadline = time.monotonic() + seconds
+    for i in range(n):
+        if time.monotonic() > deadline:
+            break
+        fake = f"10.{(i >> 16) & 255}.{(i >> 8) & 255}.{i & 255}"
+        with open_ws(host, port) as s:
+            s.sendall(register(route=f"/join/{i % 1000:06d}") + patch_page(client_ip=fake))
+            got = read_until(s, (WRONG, WAIT), 15)
+        seen["checked" if got == WRONG else "slowed" if got == WAIT else "other"] += 1
+    return seen
+
+
+def sessions(host: str, port: int, n: int, seconds: float) -> dict[str, Any]:
+    """Open up to ``n`` code-less sessions in ``seconds`` (each: connect, register, see the join
+    screen, drop), the last 8 of them kept open; returns how many came up."""
+    up = refused = 0
+    kept: list[Conn] = []
+    deadline = time.monotonic() + seconds
+    for _ in range(n):
+        if time.monotonic() > deadline:
+            break
+        try:
+            s = open_ws(host, port, timeout=5)
+            s.sendall(register())
+            if read_until(s, (JOIN_WORDS,), 5) == JOIN_WORDS:
+                up += 1
+            else:
+                refused += 1
+        except OSError:
+            refused += 1
+            continue
+        kept.append(s)
+        if len(kept) > 8:
+            kept.pop(0).close()
+    for s in kept:
+        s.close()
+    return {"up": up, "refused": refused}
+
+
+def half_open(host: str, port: int, n: int, seconds: float) -> dict[str, Any]:
+    """Open up to ``n`` connections that send part of a request's headers and then nothing;
+    hold them ``seconds``; count how many the server closed by then."""
+    socks = []
+    failed = 0
+    t0 = time.monotonic()
+    for _ in range(n):
+        try:
+            s = socket.create_connection((host, port), timeout=2)
+            s.sendall(b"GET / HTTP/1.1\r\nHost: " + host.encode())
+            socks.append(s)
+        except OSError:
+            failed += 1
+    opened = time.monotonic() - t0
+    time.sleep(max(0.0, seconds - opened))
+    closed = busy = 0  # closed by the server: at once with a 503, or when their time was up
+    for s in socks:
+        s.setblocking(False)
+        try:
+            got = s.recv(4096)
+            closed += 1  # an answer (then the server closes) or the end
+            busy += got.startswith(b"HTTP/1.1 503")
+        except BlockingIOError:
+            pass
+        except OSError:
+            closed += 1
+        s.close()
+    return {"opened": len(socks), "failed": failed, "closed_by_server": closed, "refused_503": busy}
+
+
+def oversized(host: str, port: int, size: int) -> dict[str, Any]:
+    """A session, then a page patch of ``size`` bytes: is the connection closed, and is a
+    small message still answered afterwards on it?"""
+    with open_ws(host, port) as s:
+        s.sendall(register())
+        joined = read_until(s, (JOIN_WORDS,), 10) == JOIN_WORDS
+        try:
+            s.sendall(patch_page(width=412.0, title="x" * size))
+            s.sendall(patch_page(width=413.0))
+        except OSError:
+            return {"joined": joined, "closed": True}
+        closed = _closed(s)
+    return {"joined": joined, "closed": closed}
+
+
+def _closed(conn: Conn) -> bool:
+    conn.sock.settimeout(2)
+    try:
+        while True:
+            chunk = conn.sock.recv(65536)
+            if not chunk:
+                return True
+            if chunk[:1] == b"\x88":  # a close frame
+                return True
+    except TimeoutError:
+        return False
+    except OSError:
+        return True
+
+
+def main(argv: list[str]) -> int:
+    cmd, host, port = argv[0], argv[1], int(argv[2])
+    nums = [float(a) for a in argv[3:]]
+    if cmd == "host-probe":
+        out = host_probe(host, port, int(nums[0]))
+    elif cmd == "codes":
+        out = codes(host, port, int(nums[0]), nums[1])
+    elif cmd == "sessions":
+        out = sessions(host, port, int(nums[0]), nums[1])
+    elif cmd == "oversized":
+        out = oversized(host, port, int(nums[0]))
+    elif cmd == "half-open":
+        out = half_open(host, port, int(nums[0]), nums[1])
+    else:
+        raise SystemExit(f"unknown command {cmd!r}")
+    print(json.dumps(out), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,173 @@
+"""A stranger on the network against the real ``scorekeeper web``: no message makes it the host,
+fake addresses do not speed up its guessing, and its floods of half-sent requests, sessions and
+oversized messages cost the table nothing visible.
+
+The stranger is ``tests/e2e/stranger.py`` run in a network namespace of the test's own (its
+connections come from an address that is not the host's); the host's own checks come from
+loopback. One server for the module (its open-file limit 1024, a desktop's default), listening
+on 0.0.0.0 for the namespaces. Every loop is bounded in count and time."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from e2e import harness, netns, stranger
+from e2e.conftest import Server
+
+STRANGER = str(Path(stranger.__file__).resolve())
+FD_LIMIT = 1024
+
+
+class FloodServer(Server):
+    """``scorekeeper web --host 0.0.0.0`` under ``prlimit --nofile=1024:1024``, logging Flet's
+    session lines (``New session created (N total)``, ``Delete session (N left)``)."""
+
+    @property
+    def cmd(self) -> list[str]:
+        prlimit = shutil.which("prlimit") or "/usr/bin/prlimit"
+        return [
+            prlimit,
+            f"--nofile={FD_LIMIT}:{FD_LIMIT}",
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "--db",
+            self.db,
+            "web",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            str(self.port),
+        ]
+
+
+@pytest.fixture(scope="module")
+def lan(tmp_path_factory):
+    s = FloodServer(str(tmp_path_factory.mktemp("strangers") / "db"))
+    s.env = {"FLET_LOG_LEVEL": "info"}
+    s.start()
+    yield s
+    s.stop()
+
+
+def run_stranger(ns: netns.NetNS, *args: str, timeout: float = 120) -> dict:
+    r = ns.run(sys.executable, STRANGER, args[0], ns.host_ip, *args[1:], timeout=timeout)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def host_sees(port: int, timeout: float = 10) -> str | None:
+    """What a browser on the host machine gets: the host's Home, or (None) nothing in time."""
+    with stranger.open_ws("127.0.0.1", port, timeout=timeout) as s:
+        s.sendall(stranger.register())
+        return stranger.read_until(s, (stranger.HOST_WORDS, stranger.JOIN_WORDS), timeout)
+
+
+def get_root(port: int, timeout: float = 5) -> float:
+    """Seconds a GET / from the host takes (raises when it fails)."""
+    t0 = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+        head = s.recv(64)
+    assert head.startswith(b"HTTP/1.1 200"), head
+    return time.monotonic() - t0
+
+
+def log_of(s: Server) -> str:
+    return harness.server_log(s.proc)
+
+
+# ----------------------------------------------------------------- who is the host
+def test_no_message_makes_a_stranger_the_host(lan):
+    """The registration and a patch ``client_ip: 127.0.0.1`` in one TCP write, ten times."""
+    with netns.remote_namespace() as ns:
+        seen = run_stranger(ns, "host-probe", str(lan.port), "10")
+    assert seen == {"host": 0, "stranger": 10, "other": 0}
+    assert host_sees(lan.port) == stranger.HOST_WORDS  # the host itself still is
+
+
+# ----------------------------------------------------------------------- floods
+def test_half_sent_requests_cost_the_table_nothing(lan):
+    """1,100 connections that never finish their headers (more than the 1024 files the server
+    may open), held 8 s: the host and a phone on the network are answered at once all along,
+    the stranger's connections are dropped, the log says so in a few lines, and the stranger
+    is served again afterwards."""
+    before = len(log_of(lan))
+    result: dict = {}
+    with netns.remote_namespace() as flood, netns.remote_namespace() as phone:
+        t = threading.Thread(target=lambda: result.update(run_stranger(flood, "half-open", str(lan.port), "1100", "8")))
+        t.start()
+        time.sleep(1.5)  # the flood is on
+        waits = []
+        for _ in range(4):
+            waits.append(get_root(lan.port))
+            assert host_sees(lan.port, timeout=5) == stranger.HOST_WORDS
+            with stranger.open_ws(phone.host_ip, lan.port, timeout=5) as s:
+                s.sendall(stranger.register())
+                assert stranger.read_until(s, (stranger.JOIN_WORDS,), 5) == stranger.JOIN_WORDS
+            time.sleep(0.5)
+        t.join(60)
+        assert not t.is_alive()
+        # the stranger held at most a client's share; the server closed every one it kept
+        assert result["opened"] + result["failed"] == 1100
+        assert result["closed_by_server"] == result["opened"], result
+        assert result["opened"] - result["refused_503"] <= 32, result  # a client's share: PER_CLIENT
+        assert max(waits) < 2.0, waits
+        # and afterwards it is served as anyone
+        after = run_stranger(flood, "sessions", str(lan.port), "1", "10")
+        assert after == {"up": 1, "refused": 0}
+    log = log_of(lan)[before:]
+    lines = [ln for ln in log.splitlines() if "session" not in ln.lower()]
+    assert "Traceback" not in log
+    assert len("\n".join(lines)) < 2000, lines[:20]  # a line a minute per kind, not a line per connection
+    assert any("too many open" in ln or "headers not complete" in ln for ln in lines), lines
+
+
+def live_sessions(log: str) -> int:
+    """Flet's count of live sessions, as its last session line says."""
+    found = re.findall(r"(?:New session created \((\d+) total\)|Delete session \((\d+) left\))", log)
+    return int(found[-1][0] or found[-1][1]) if found else 0
+
+
+def test_code_less_sessions_are_few_and_short_lived(lan):
+    """A stranger opens and drops sessions as fast as it can for 12 s: the server keeps a
+    handful of them, and none a few seconds after it stops."""
+    log = log_of(lan)
+    before, at_start = len(log), live_sessions(log)
+    with netns.remote_namespace() as ns:
+        seen = run_stranger(ns, "sessions", str(lan.port), "2000", "12", timeout=60)
+    assert seen["up"] >= 50, seen  # it did open them (the join screen shown each time)
+    totals = [int(n) for n in re.findall(r"New session created \((\d+) total\)", log_of(lan)[before:])]
+    assert totals and max(totals) - at_start <= 40, (max(totals), at_start)
+    deadline = time.monotonic() + 30  # LINGER 10 s after the last drop
+    while live_sessions(log_of(lan)) > at_start and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert live_sessions(log_of(lan)) <= at_start
+
+
+def test_an_oversized_message_closes_its_connection(lan):
+    with netns.remote_namespace() as ns:
+        small = run_stranger(ns, "oversized", str(lan.port), "1000")
+        big = run_stranger(ns, "oversized", str(lan.port), str(2 * 1024 * 1024))
+    assert small == {"joined": True, "closed": False}
+    assert big == {"joined": True, "closed": True}
+
+
+# -------------------------------------------------------------------- guessing
+def test_a_fake_address_per_try_is_slowed_like_one_address(lan):
+    """Every try a new session claiming a new ``client_ip``: after the three free tries the
+    stranger waits 1, 2, 4 ... s like any one address, so in 8 s it gets a handful of codes
+    looked at, not thousands."""
+    with netns.remote_namespace() as ns:
+        seen = run_stranger(ns, "codes", str(lan.port), "400", "8")
+    assert seen["checked"] <= 3 + 4, seen  # 3 free, then at 1, 2, 4 s (+ 1 for timing)
+    assert seen["slowed"] >= 10, seen
