@@ -11,6 +11,7 @@ in count and in time. Prints one JSON object.
     python stranger.py sessions HOST PORT N SECONDS  # open and drop code-less sessions
     python stranger.py half-open HOST PORT N SECONDS # connections that never finish their headers
     python stranger.py oversized HOST PORT BYTES     # a page patch of that size
+    python stranger.py hold HOST PORT N SECONDS      # N code-less sessions kept open
 """
 
 from __future__ import annotations
@@ -206,6 +207,24 @@ def sessions(host: str, port: int, n: int, seconds: float) -> dict[str, Any]:
     return {"up": up, "refused": refused}
 
 
+def hold(host: str, port: int, n: int, seconds: float) -> dict[str, Any]:
+    """Open ``n`` code-less sessions and keep them ``seconds`` (to weigh them)."""
+    kept = []
+    for _ in range(n):
+        try:
+            s = open_ws(host, port, timeout=5)
+        except OSError:
+            break
+        s.sendall(register())
+        if read_until(s, (JOIN_WORDS,), 5) == JOIN_WORDS:
+            kept.append(s)
+    print(json.dumps({"up": len(kept)}), flush=True)
+    time.sleep(seconds)
+    for s in kept:
+        s.close()
+    return {"up": len(kept)}
+
+
 def half_open(host: str, port: int, n: int, seconds: float) -> dict[str, Any]:
     """Open up to ``n`` connections that send part of a request's headers and then nothing;
     hold them ``seconds``; count how many the server closed by then."""
@@ -275,6 +294,8 @@ def main(argv: list[str]) -> int:
         out = codes(host, port, int(nums[0]), nums[1])
     elif cmd == "sessions":
         out = sessions(host, port, int(nums[0]), nums[1])
+    elif cmd == "hold":
+        out = hold(host, port, int(nums[0]), nums[1])
     elif cmd == "oversized":
         out = oversized(host, port, int(nums[0]))
     elif cmd == "half-open":
