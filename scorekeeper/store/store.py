@@ -752,21 +752,30 @@ class Store:
             self._write_index()
         return known
 
-    def _save(self, mid: str, o: _Open) -> None:
-        """Write a match's file (atomic, durable). On failure the match is dropped from memory
-        (it is read again from its file, the truth) and a StoreError says what the file holds."""
+    def _save(self, mid: str, o: _Open, take_back: Callable[[], object]) -> None:
+        """Write a match's file (atomic, durable); the change is already made in memory.
+
+        If the file could not be written, it holds the match as it was: ``take_back()``
+        puts the match in memory back as it was too (the screens hold the same engine
+        state), and a StoreError says nothing was changed; if that fails, the match is
+        dropped from memory, to be read again from its file -- never from the listing.
+        If only the directory could not be synced, the file holds the change, and so
+        does the memory: the StoreError says so."""
         doc = {"schema": SCHEMA, "id": mid, "created": o.created, "record": o.record, "redo": o.redo}
         try:
             o.db.storage.write({"match": {"1": doc}})
         except NotDurableError as e:
-            self._open_matches.pop(mid, None)
+            o.dirty = True
             raise StoreError(
                 f"match {mid} was saved but the disk did not confirm it ({_reason(e)}); "
                 "a power cut may take the change back",
                 plain=plain_line("confirm the change", e, "it is saved, but a power cut may take it back"),
             ) from e
         except OSError as e:
-            self._open_matches.pop(mid, None)
+            try:
+                take_back()
+            except Exception:  # not as it was: read again from the file, the truth
+                self._open_matches.pop(mid, None)
             raise StoreError(
                 f"match {mid} could not be saved ({_reason(e)}); nothing was changed", plain=plain_line("save", e)
             ) from e
@@ -1110,11 +1119,12 @@ class Store:
         redo = o.redo
         if not _redo:
             o.redo = []
-        try:
-            self._save(mid, o)
-        except StoreError:
+
+        def take_back() -> None:
             o.redo = redo
-            raise
+            codec.undo(m, o.record, codec.drop_last(o.record))
+
+        self._save(mid, o, take_back)
         if m.winner is not None:  # listed as won at once; the index file follows at close or list
             try:
                 self._meta[mid] = self._meta_of(mid, o.record, o.created, o.path, m)
@@ -1130,7 +1140,14 @@ class Store:
         entry = codec.drop_last(o.record)
         codec.undo(o.match, o.record, entry)
         o.redo.append(entry)
-        self._save(mid, o)
+
+        def take_back() -> None:  # enter it again, as redo does
+            o.redo.pop()
+            kind, value = codec.entry_kind(entry)
+            codec.push(o.match, o.record, kind, value)
+            codec.apply(o.record, kind, value)
+
+        self._save(mid, o, take_back)
         return entry
 
     @_os_errors("redo an entry", "redo")
@@ -1166,11 +1183,11 @@ class Store:
         match = game.load(record)  # the engine's error, naming hand and turn, if it no longer holds
         old = (o.record, o.match, o.redo)
         o.record, o.match, o.redo = record, match, []
-        try:
-            self._save(mid, o)
-        except StoreError:
+
+        def take_back() -> None:
             o.record, o.match, o.redo = old
-            raise
+
+        self._save(mid, o, take_back)
         self._refresh([mid])
 
     @_os_errors("delete the match", "delete the match", "it is still stored")
