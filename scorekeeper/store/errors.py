@@ -71,3 +71,10 @@ class StoreError(ScorekeeperError):
 
 class StoreLockedError(StoreError):
     """Another Scorekeeper has the database open."""
+
+
+def message_of(e: ScorekeeperError) -> str:
+    """An error as the app's screens show it: the store's trouble with the disk in plain
+    words, without the server's paths, saying what it means for the match
+    (:attr:`StoreError.plain`); any other error as it is."""
+    return e.plain if isinstance(e, StoreError) else str(e)

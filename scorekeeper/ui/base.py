@@ -27,7 +27,7 @@ from typing import Any, Protocol, cast
 
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.store import Store
+from scorekeeper.store import Store, message_of
 from scorekeeper.ui.access import NOT_JOINED, STALE, WATCHING, Gate, Invite, Role, Visitor, refusal
 from scorekeeper.ui.live import Hub
 
@@ -297,7 +297,7 @@ class TableModel(Model):
             self._version = self._shared.hub.publish(self.mid, self)
             return True
         except ScorekeeperError as e:
-            self.error = str(e)
+            self.error = message_of(e)
             self._reread()  # a change the disk refused may have touched the match in memory
             return False
         finally:
@@ -309,7 +309,7 @@ class TableModel(Model):
             with self._shared.lock:
                 self._match = self._shared.store.match(self.mid)
         except ScorekeeperError as e:
-            return str(e)
+            return message_of(e)
         return None
 
     # ------------------------------------------------------------ live
@@ -403,7 +403,7 @@ class FormModel(Model):
                 self._changed()
                 return mid
             except ScorekeeperError as e:
-                problem = str(e)
+                problem = message_of(e)
         self.error = problem
         self._changed()
         return None
