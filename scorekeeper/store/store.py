@@ -379,7 +379,12 @@ class Store:
     # ------------------------------------------------------------ lifecycle
     def _lock(self) -> int:
         """Take the database's lock, waiting up to ``self.wait`` seconds for another Store to let it go."""
-        fd = os.open(self.path / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        lock = self.path / "lock"
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except IsADirectoryError:  # no Scorekeeper locks a directory: nobody holds it
+            self._lock_dir_aside(lock)
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         try:
             deadline = time.monotonic() + self.wait
             while True:
@@ -408,6 +413,59 @@ class Store:
             except OSError:
                 pass
         return fd
+
+    def _lock_dir_aside(self, lock: Path) -> None:
+        """A directory where the lock file should be is no lock anybody holds (no version of
+        Scorekeeper makes one): an empty one is removed, any other moved aside to
+        ``lock.corrupt-<timestamp>`` (nothing in it is deleted), and the lock file is made
+        anew. Done under an flock of the database directory, which only this takes, and
+        only while ``lock`` is still a directory: two Scorekeepers starting at once move it
+        once, and neither ever moves the other's lock file."""
+        dfd = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            deadline = time.monotonic() + max(self.wait, 1.0)
+            while True:
+                try:
+                    fcntl.flock(dfd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise StoreLockedError(
+                            f"the database {self.path} is in use by another Scorekeeper (its lock file is being "
+                            "made anew); try again"
+                        ) from None
+                    time.sleep(LOCK_POLL)
+            try:
+                if not stat.S_ISDIR(os.lstat(lock).st_mode):
+                    return  # made anew by another Scorekeeper meanwhile
+            except FileNotFoundError:
+                return
+            try:
+                os.rmdir(lock)
+                done = "removed (it was empty)"
+            except OSError as e:
+                if e.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                    raise self._lock_unusable(lock, e) from e
+                stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
+                aside = lock.with_name(f"lock.corrupt-{stamp}")
+                try:
+                    os.rename(lock, aside)
+                except OSError as e2:
+                    raise self._lock_unusable(lock, e2) from e2
+                done = f"moved aside to {aside.name}"
+            try:
+                fsync_dir(self.path)
+            except OSError:
+                pass  # a power cut may bring the directory back: it is then moved aside again
+            self._note(f"the lock file {lock.name} was a directory, not a lock anybody holds; it was {done}")
+        finally:
+            os.close(dfd)  # lets the directory's flock go
+
+    def _lock_unusable(self, lock: Path, e: OSError) -> StoreError:
+        return StoreError(
+            f"cannot open the database {self.path}: its lock file {lock} is a directory that could not be "
+            f"moved aside ({_reason(e)}); no Scorekeeper holds it: remove it and start again"
+        )
 
     @staticmethod
     def _holder(fd: int) -> str:
