@@ -969,6 +969,9 @@ class Store:
                 self._unreadable(path, e)
                 if mid not in self._meta:
                     self._unread.add(mid)
+            except MemoryError:  # the server's trouble, not the record's: read again next time
+                if mid not in self._meta:
+                    self._unread.add(mid)
             except Exception as e:  # a record no engine expected: still only this match is affected
                 self._unread.discard(mid)
                 self._note(
@@ -1144,8 +1147,9 @@ class Store:
                 other = doc["record"]
                 if _sameness(other, registry.game_of(other).load(other)) == key:
                     found.append((str(doc.get("created") or ""), mid))
-            except (OSError, CorruptFileError, ScorekeeperError):
-                continue  # a file that cannot be read is not this record (opening it says why)
+            except (CorruptFileError, ScorekeeperError):
+                continue  # a damaged file is not this record (opening it says why)
+            # an OSError (the disk's trouble) is raised: the match may well be this record
         return max(found)[1] if found else None
 
     @_os_errors("read the match", "read the match", None)

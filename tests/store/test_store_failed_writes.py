@@ -346,3 +346,55 @@ def test_an_index_and_match_files_the_disk_will_not_let_be_read_are_left_and_rea
     assert indexed(db) == sorted(recs)
     with Store(db) as store:
         assert store.problems == [] and sorted(store.ids()) == sorted(recs)
+
+
+def test_a_match_that_could_not_be_read_for_want_of_memory_stays_listed(tmp_path, monkeypatch):
+    """Out of memory while a listing reads a match again: the server's trouble, not the
+    record's -- the match is not taken for one no engine can play, and not forgotten."""
+    db = tmp_path / "db"
+    recs = build_db(db)
+    victim = list(recs)[0]
+    with Store(db) as store:
+        os.utime(db / "matches" / f"{victim}.json", ns=(1, 1))  # changed: the listing reads it again
+        real = store_module.registry.game_of
+
+        def game_of(record: Any) -> Any:
+            game = real(record)
+
+            class Starved:
+                def __getattr__(self, name: str) -> Any:
+                    if name == "load":
+                        raise MemoryError
+                    return getattr(game, name)
+
+            return Starved()
+
+        monkeypatch.setattr(store_module.registry, "game_of", game_of)
+        assert sorted(r["id"] for r in store.list(limit=None)) == sorted(recs)
+        assert store.problems == []
+        monkeypatch.undo()
+        assert store.record(victim) == recs[victim]
+    assert indexed(db) == sorted(recs)
+
+
+def test_looking_for_a_stored_match_the_disk_will_not_let_be_read_says_so(tmp_path, monkeypatch):
+    """``find`` (asked before an import) took a match file it could not read for another
+    record, and the app imported the same match again without asking."""
+    db = tmp_path / "db"
+    recs = build_db(db)
+    victim, record = next(iter(recs.items()))
+    path = db / "matches" / f"{victim}.json"
+    real = store_module.read_tables
+
+    def read_tables(p: Any) -> Any:
+        if Path(p) == path:
+            raise OSError(errno.EMFILE, os.strerror(errno.EMFILE), str(p))
+        return real(p)
+
+    with Store(db) as store:
+        monkeypatch.setattr(store_module, "read_tables", read_tables)
+        with pytest.raises(StoreError) as e:
+            store.find(record)
+        assert e.value.plain == "could not look for the match: too many open files (the server is overloaded)"
+        monkeypatch.undo()
+        assert store.find(record) == victim
