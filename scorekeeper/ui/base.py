@@ -109,13 +109,14 @@ class Shared:
             return list(seen)
 
     def resume(self) -> dict[str, Any] | None:
-        """The unfinished match to resume in one tap (its list entry), or None."""
+        """The unfinished match to resume in one tap (its list entry), or None (also while it cannot be read)."""
         with self.lock:
-            mid = self.store.latest_unfinished()
-            summary = None if mid is None else self.store.summary(mid)
-            if summary is None or screens_of(summary.get("game")) is None:
+            try:
+                mid = self.store.latest_unfinished()
+                summary = None if mid is None else self.store.summary(mid)
+            except ScorekeeperError:  # Home does not offer it now; History lists it and opening it says why
                 return None
-            return summary
+            return summary if summary is not None and screens_of(summary.get("game")) is not None else None
 
 
 def game_of(shared: Shared, mid: str) -> str | None:

@@ -93,7 +93,9 @@ def test_a_table_opened_when_its_match_cannot_be_read_leaves_it_listed(tmp_path,
             "could not read the match: the disk failed to read or write (an input/output error); nothing was changed"
         )
         assert HistoryModel(shared).total == len(stored)
+        assert shared.resume() is None  # Home does not offer it now (it raised: no Home at all)
         monkeypatch.undo()
+        assert (shared.resume() or {}).get("id") == mid
         table = TableModel(shared, mid)
         assert table.error is None and len(table.match.to_record()["hands"][0]["turns"]) == 3
     finally:
