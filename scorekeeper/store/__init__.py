@@ -12,7 +12,7 @@ True
 """
 
 from scorekeeper.store.entries import entries_of
-from scorekeeper.store.errors import StoreError, StoreLockedError
+from scorekeeper.store.errors import StoreError, StoreLockedError, message_of
 from scorekeeper.store.storage import AtomicJSONStorage, atomic_write
 from scorekeeper.store.store import SCHEMA, Store, default_path
 
@@ -25,4 +25,5 @@ __all__ = [
     "atomic_write",
     "default_path",
     "entries_of",
+    "message_of",
 ]

@@ -1,11 +1,80 @@
-"""The store's errors."""
+"""The store's errors.
 
-from scorekeeper.errors import ScorekeeperError
+A StoreError that the disk caused says it twice: ``str(e)`` is the whole line for the
+command line and the logs (what could not be done, the file, the system's words, the
+errno's name), and :attr:`StoreError.plain` is the line for the people at the table,
+without the server's paths, in plain words, ending with what it means for their match:
+
+>>> import errno
+>>> e = StoreError("match X could not be saved (...)", plain=plain_line("save", OSError(errno.EMFILE, "x")))
+>>> e.plain
+'could not save: too many open files (the server is overloaded); nothing was changed'
+>>> StoreError("there is nothing to redo").plain
+'there is nothing to redo'
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+
+from scorekeeper.errors import ScorekeeperError, one_line
+
+#: What an errno means, said to the people at the table.
+PLAIN_WORDS = {
+    errno.EMFILE: "too many open files (the server is overloaded)",
+    errno.ENFILE: "too many open files (the server is overloaded)",
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EIO: "the disk failed to read or write (an input/output error)",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EROFS: "the disk is read-only",
+    errno.ENOMEM: "the server is out of memory",
+    errno.ESTALE: "the network disk is not answering",
+    errno.ETIMEDOUT: "the network disk is not answering",
+}
+
+
+def plain_words(e: OSError) -> str:
+    """What went wrong, in plain words (no path, no errno name)."""
+    if isinstance(e.errno, int) and e.errno in PLAIN_WORDS:
+        return PLAIN_WORDS[e.errno]
+    words = e.strerror or (os.strerror(e.errno) if isinstance(e.errno, int) else "") or type(e).__name__
+    return words[:1].lower() + words[1:]
+
+
+def plain_line(doing: str, e: OSError, outcome: str | None = "nothing was changed") -> str:
+    """``could not DOING: WHAT WENT WRONG; OUTCOME``."""
+    line = f"could not {doing}: {plain_words(e)}"
+    return f"{line}; {outcome}" if outcome else line
 
 
 class StoreError(ScorekeeperError):
-    """The database cannot do what was asked (locked, newer schema, unknown id, disk trouble, a malformed entry)."""
+    """The database cannot do what was asked (locked, newer schema, unknown id, disk trouble, a malformed entry).
+
+    ``plain``: the same in one short line for the people at the table (the message
+    itself when it is already that)."""
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        plain: str | None = None,
+        hand: int | None = None,
+        turn: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(reason, hand=hand, turn=turn, field=field)
+        self.plain = one_line(plain, 300) if plain is not None else str(self)
 
 
 class StoreLockedError(StoreError):
     """Another Scorekeeper has the database open."""
+
+
+def message_of(e: ScorekeeperError) -> str:
+    """An error as the app's screens show it: the store's trouble with the disk in plain
+    words, without the server's paths, saying what it means for the match
+    (:attr:`StoreError.plain`); any other error as it is."""
+    return e.plain if isinstance(e, StoreError) else str(e)

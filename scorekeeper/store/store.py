@@ -22,12 +22,17 @@ reported but left where they are), and every method that writes raises
 StoreError. Writers replace every file atomically, so it reads each file whole,
 old or new; a match is read again from its file whenever the file changed.
 
-One bad file never takes the database down: a match file that cannot be used is
-moved aside (a read-only store leaves it as it is) or left where it is when the
-disk will not let it be read, and reported in ``Store.problems``; a bad index is
-moved aside and rebuilt from the match files. Opening never needs to write: when
-the index cannot be written (a full disk), the store goes on with it in memory.
-Every OSError the store meets reaches the caller as a StoreError.
+One bad file never takes the database down: a damaged match file is moved aside
+(a read-only store leaves it as it is) and reported in ``Store.problems``; a bad
+index is moved aside and rebuilt from the match files. Opening never needs to
+write: when the index cannot be written (a full disk), the store goes on with it
+in memory. Every OSError the store meets reaches the caller as a StoreError.
+
+A failed write never hides a match: an OSError that is not corruption (too many
+open files, a full disk, an I/O error) is the disk's trouble, not the file's: it
+never moves a file aside nor drops a match from the index, the match keeps what
+the index knew of it and its file is read again at the next chance, and the
+index is never written without a match that is on the disk (docs/store.md).
 """
 
 from __future__ import annotations
@@ -53,7 +58,7 @@ from tinydb import TinyDB
 from scorekeeper import registry
 from scorekeeper.envelope import type_name
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.store.errors import StoreError, StoreLockedError
+from scorekeeper.store.errors import StoreError, StoreLockedError, plain_line
 from scorekeeper.store.storage import (
     TEMP_MARK,
     AtomicJSONStorage,
@@ -118,9 +123,10 @@ def _reason(e: OSError) -> str:
 
 
 def _os_errors(
-    doing: str,
+    doing: str, plain: str, outcome: str | None = "nothing was changed"
 ) -> Callable[[Callable[Concatenate[Store, _P], _R]], Callable[Concatenate[Store, _P], _R]]:
-    """A public method of Store whose OSErrors reach the caller as StoreErrors ("cannot DOING ...")."""
+    """A public method of Store whose OSErrors reach the caller as StoreErrors ("cannot DOING
+    ...; OUTCOME"; for people: "could not PLAIN: what went wrong; OUTCOME")."""
 
     def wrap(method: Callable[Concatenate[Store, _P], _R]) -> Callable[Concatenate[Store, _P], _R]:
         @functools.wraps(method)
@@ -128,7 +134,10 @@ def _os_errors(
             try:
                 return method(self, *args, **kwargs)
             except OSError as e:
-                raise StoreError(f"cannot {doing} in {self.path}: {_reason(e)}") from e
+                end = f"; {outcome}" if outcome else ""
+                raise StoreError(
+                    f"cannot {doing} in {self.path}: {_reason(e)}{end}", plain=plain_line(plain, e, outcome)
+                ) from e
 
         return wrapped
 
@@ -164,6 +173,11 @@ def _signature(st: os.stat_result) -> list[int]:
     """What tells a changed match file: every atomic write makes a new inode, and
     any other change (even one that puts the mtime back) moves the ctime."""
     return [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+
+
+#: The signature of a match file that could not be looked at: no file has it (no inode is 0),
+#: so the match's cached fields are taken for stale and its file is looked at again.
+UNKNOWN_SIG = (0, 0, 0, 0)
 
 
 def _durable_mkdir(path: Path) -> None:
@@ -325,6 +339,9 @@ class Store:
         self._lock_fd: int | None = None
         self._index: AtomicJSONStorage | None = None  # None in a read-only store: the index is never written
         self._index_behind = False  # the last write of the index failed: it is behind self._meta
+        #: Match files the disk would not let be read (too many open files, an I/O error ...)
+        #: whose matches the index does not have: tried again when the store lists.
+        self._unread: set[str] = set()
         self._is_open = False
         try:
             self._open()
@@ -352,14 +369,22 @@ class Store:
         self._remove_temp_files()
         changed = self._check_recent_files()
         if rebuild:
-            self.problems.append(f"the index was rebuilt from {len(self._meta)} match files")
+            line = f"the index was rebuilt from {len(self._meta)} match files"
+            if self._unread:
+                line += f" ({len(self._unread)} more could not be read; each is listed as soon as it can be)"
+            self.problems.append(line)
         if rebuild or write or changed:
             self._write_index()  # if it cannot be written, the store goes on with it in memory
 
     # ------------------------------------------------------------ lifecycle
     def _lock(self) -> int:
         """Take the database's lock, waiting up to ``self.wait`` seconds for another Store to let it go."""
-        fd = os.open(self.path / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        lock = self.path / "lock"
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except IsADirectoryError:  # no Scorekeeper locks a directory: nobody holds it
+            self._lock_dir_aside(lock)
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         try:
             deadline = time.monotonic() + self.wait
             while True:
@@ -389,6 +414,59 @@ class Store:
                 pass
         return fd
 
+    def _lock_dir_aside(self, lock: Path) -> None:
+        """A directory where the lock file should be is no lock anybody holds (no version of
+        Scorekeeper makes one): an empty one is removed, any other moved aside to
+        ``lock.corrupt-<timestamp>`` (nothing in it is deleted), and the lock file is made
+        anew. Done under an flock of the database directory, which only this takes, and
+        only while ``lock`` is still a directory: two Scorekeepers starting at once move it
+        once, and neither ever moves the other's lock file."""
+        dfd = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            deadline = time.monotonic() + max(self.wait, 1.0)
+            while True:
+                try:
+                    fcntl.flock(dfd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise StoreLockedError(
+                            f"the database {self.path} is in use by another Scorekeeper (its lock file is being "
+                            "made anew); try again"
+                        ) from None
+                    time.sleep(LOCK_POLL)
+            try:
+                if not stat.S_ISDIR(os.lstat(lock).st_mode):
+                    return  # made anew by another Scorekeeper meanwhile
+            except FileNotFoundError:
+                return
+            try:
+                os.rmdir(lock)
+                done = "removed (it was empty)"
+            except OSError as e:
+                if e.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                    raise self._lock_unusable(lock, e) from e
+                stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
+                aside = lock.with_name(f"lock.corrupt-{stamp}")
+                try:
+                    os.rename(lock, aside)
+                except OSError as e2:
+                    raise self._lock_unusable(lock, e2) from e2
+                done = f"moved aside to {aside.name}"
+            try:
+                fsync_dir(self.path)
+            except OSError:
+                pass  # a power cut may bring the directory back: it is then moved aside again
+            self._note(f"the lock file {lock.name} was a directory, not a lock anybody holds; it was {done}")
+        finally:
+            os.close(dfd)  # lets the directory's flock go
+
+    def _lock_unusable(self, lock: Path, e: OSError) -> StoreError:
+        return StoreError(
+            f"cannot open the database {self.path}: its lock file {lock} is a directory that could not be "
+            f"moved aside ({_reason(e)}); no Scorekeeper holds it: remove it and start again"
+        )
+
     @staticmethod
     def _holder(fd: int) -> str:
         """The pid the lock file names (empty if it names none)."""
@@ -403,10 +481,14 @@ class Store:
         if fd is not None:
             try:
                 fcntl.flock(fd, fcntl.LOCK_UN)
-            finally:
+            except OSError:
+                pass  # closing the descriptor lets the lock go all the same
+            try:
                 os.close(fd)
+            except OSError:
+                pass  # the descriptor is closed even when close reports an error (Linux, POSIX.1-2024)
 
-    @_os_errors("close the store")
+    @_os_errors("close the store", "write the index", "every match is safe in its own file")
     def close(self) -> None:
         """Bring the index up to date and release the lock (a read-only store: just close).
         If the index cannot be written, the next open brings it up to date from the match files."""
@@ -503,7 +585,8 @@ class Store:
 
     def _open_index(self) -> tuple[dict[str, Record], bool, bool]:
         """The index of a store that writes: (documents, rebuilt?, to be written?). A bad index
-        (not JSON, the wrong shape, not a regular file, unreadable) is moved aside and rebuilt."""
+        (not JSON, the wrong shape, not a regular file) is moved aside and rebuilt; one the disk
+        will not let be read is rebuilt and replaced, never moved aside."""
         assert self._index is not None
         index_path = self._index.path
         try:
@@ -515,8 +598,13 @@ class Store:
             why = e.why
         except FileNotFoundError:
             return {}, any(self._match_files(quiet=True)), True
-        except OSError as e:
-            why = _reason(e)
+        except OSError as e:  # the disk's trouble, not the file's: not moved aside, replaced once rebuilt
+            self._note(
+                f"index.json could not be read ({_reason(e)}); it was left as it is, to be replaced by "
+                "an index rebuilt from the match files"
+            )
+            self._index = AtomicJSONStorage(index_path)
+            return {}, True, True
         else:
             if docs is None:  # an index that lost its meta: rebuild it from the records
                 return {}, bool(tables.get("matches")) or any(self._match_files(quiet=True)), True
@@ -658,10 +746,8 @@ class Store:
             done = self._move_aside(path, e.why)
             self._forget(mid)
             raise StoreError(f"match {mid} could not be read ({e.why}); its file was {done}") from None
-        except OSError as e:
-            done = self._unreadable(path, e)
-            self._forget(mid)
-            raise StoreError(f"match {mid} could not be read ({_reason(e)}); its file was {done}") from e
+        except OSError as e:  # the disk's trouble, not the file's: the match stays listed
+            raise self._cannot_read(mid, path, e) from e
         record = doc["record"]
         match = registry.game_of(record).load(record)
         db = TinyDB(path, storage=AtomicJSONStorage)
@@ -694,10 +780,8 @@ class Store:
             done = self._move_aside(path, e.why)  # reported, left as it is
             self._forget(mid)
             raise StoreError(f"match {mid} could not be read ({e.why}); its file was {done}") from None
-        except OSError as e:
-            done = self._unreadable(path, e)
-            self._forget(mid)
-            raise StoreError(f"match {mid} could not be read ({_reason(e)}); its file was {done}") from e
+        except OSError as e:  # the disk's trouble, not the file's: the match stays listed
+            raise self._cannot_read(mid, path, e) from e
         record = doc["record"]
         match = registry.game_of(record).load(record)
         db = TinyDB(path, storage=AtomicJSONStorage, read_only=True)
@@ -706,6 +790,16 @@ class Store:
         self._open_matches[mid] = o
         self._meta[mid] = self._meta_of(mid, record, created, path, match, st)  # in memory only
         return o
+
+    def _cannot_read(self, mid: str, path: Path, e: OSError) -> StoreError:
+        """A match file the system would not let be read (too many open files, an I/O error,
+        permission denied ...): reported, left where it is, and the match stays listed with
+        what the index knows of it -- its content may be fine, and the next try may work."""
+        done = self._unreadable(path, e)
+        return StoreError(
+            f"match {mid} could not be read ({_reason(e)}); its file was {done}",
+            plain=plain_line("read the match", e),
+        )
 
     def _forget(self, mid: str, write: bool = True) -> bool:
         """Drop a match from the index (its file is gone or moved aside); read-only: from memory.
@@ -716,21 +810,33 @@ class Store:
             self._write_index()
         return known
 
-    def _save(self, mid: str, o: _Open) -> None:
-        """Write a match's file (atomic, durable). On failure the match is dropped from memory
-        (it is read again from its file, the truth) and a StoreError says what the file holds."""
+    def _save(self, mid: str, o: _Open, take_back: Callable[[], object]) -> None:
+        """Write a match's file (atomic, durable); the change is already made in memory.
+
+        If the file could not be written, it holds the match as it was: ``take_back()``
+        puts the match in memory back as it was too (the screens hold the same engine
+        state), and a StoreError says nothing was changed; if that fails, the match is
+        dropped from memory, to be read again from its file -- never from the listing.
+        If only the directory could not be synced, the file holds the change, and so
+        does the memory: the StoreError says so."""
         doc = {"schema": SCHEMA, "id": mid, "created": o.created, "record": o.record, "redo": o.redo}
         try:
             o.db.storage.write({"match": {"1": doc}})
         except NotDurableError as e:
-            self._open_matches.pop(mid, None)
+            o.dirty = True
             raise StoreError(
                 f"match {mid} was saved but the disk did not confirm it ({_reason(e)}); "
-                "a power cut may take the change back"
+                "a power cut may take the change back",
+                plain=plain_line("confirm the change", e, "it is saved, but a power cut may take it back"),
             ) from e
         except OSError as e:
-            self._open_matches.pop(mid, None)
-            raise StoreError(f"match {mid} could not be saved ({_reason(e)}); nothing was changed") from e
+            try:
+                take_back()
+            except Exception:  # not as it was: read again from the file, the truth
+                self._open_matches.pop(mid, None)
+            raise StoreError(
+                f"match {mid} could not be saved ({_reason(e)}); nothing was changed", plain=plain_line("save", e)
+            ) from e
         o.dirty = True
 
     # ------------------------------------------------------------ index
@@ -743,12 +849,21 @@ class Store:
         match: Any = None,
         st: os.stat_result | None = None,
     ) -> Record:
-        """A match's document of the index; ``st``: the stat of the file ``record`` was read from (else stat ``path``)."""
+        """A match's document of the index; ``st``: the stat of the file ``record`` was read from
+        (else stat ``path``). When the file cannot be looked at (the disk's trouble; a missing
+        file is a FileNotFoundError), the fields come from the record with :data:`UNKNOWN_SIG`:
+        the match stays listed and its file is looked at again next time."""
         if match is None:
             match = registry.game_of(record).load(record)
         setup = match.setup
         if st is None:
-            st = path.stat()
+            try:
+                st = path.stat()
+            except FileNotFoundError:
+                raise
+            except OSError:
+                st = None
+        when = _dt.datetime.now(_dt.UTC) if st is None else _dt.datetime.fromtimestamp(st.st_mtime, _dt.UTC)
         status = "won" if match.winner is not None else ("new" if not match.hands else "playing")
         title, started = record.get("title"), record.get("started")
         return {
@@ -758,14 +873,12 @@ class Store:
             "title": title if isinstance(title, str) else None,
             "started": (started if isinstance(started, str) else None) or created,
             "created": created,
-            "updated": _dt.datetime.fromtimestamp(st.st_mtime, _dt.UTC)
-            .isoformat(timespec="milliseconds")
-            .replace("+00:00", "Z"),
+            "updated": when.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
             "status": status,
             "scores": dict(zip(setup.sides, match.scores, strict=True)),
             "winner": None if match.winner is None else setup.sides[match.winner],
             "hands": len(match.hands),
-            "sig": _signature(st),
+            "sig": list(UNKNOWN_SIG) if st is None else _signature(st),
         }
 
     def _write_index(self) -> None:
@@ -774,6 +887,9 @@ class Store:
         once) and writes it again at the next chance; the match files are the truth, and
         the next open brings an index that is behind up to date from them."""
         if self._index is None:  # read-only
+            return
+        if self._unread:  # it would be written without a match that is on the disk
+            self._index_behind = True
             return
         try:
             old = self._index.read() or {}
@@ -810,9 +926,13 @@ class Store:
 
     def _refresh(self, mids: Iterable[str], write: bool = True) -> None:
         """Rebuild the cached fields of these matches from their files; one index write
-        (a read-only store: in memory only, always from the files as they are now). A file
-        that cannot be used is reported and its match no longer listed (the file is moved
-        aside when it is damaged, else left where it is)."""
+        (a read-only store: in memory only, always from the files as they are now). A
+        damaged file is moved aside and a record no engine can play is kept where it is;
+        either is reported and its match no longer listed. A file the disk will not let
+        be read now (too many open files, an I/O error, permission denied) is reported
+        and its match stays listed with the fields it had: the disk's trouble is not the
+        match's, and it is read again next time (one the index never had is listed once
+        it can be read: see ``_unread``)."""
         fresh = []
         forgot = False
         for mid in mids:
@@ -826,25 +946,34 @@ class Store:
                 else:
                     doc, st = self._read_match_file(path)
                     record, created, match = doc["record"], doc.get("created"), None
-                fresh.append(self._meta_of(mid, record, created, path, match, st))
-                if o is not None:
+                meta = self._meta_of(mid, record, created, path, match, st)
+                fresh.append(meta)
+                if o is not None and tuple(meta["sig"]) != UNKNOWN_SIG:
                     o.dirty = False
             except FileNotFoundError:
+                self._unread.discard(mid)
                 if self.read_only:  # deleted by the writer since it was listed
                     self._forget(mid)
                 continue
             except CorruptFileError as e:
+                self._unread.discard(mid)
                 self._move_aside(path, e.why)
                 forgot |= self._forget(mid, write=False)
             except StoreError:
                 raise
             except ScorekeeperError as e:  # e.g. a game this version does not know: kept, not listed
+                self._unread.discard(mid)
                 self._note(f"match {mid} holds an invalid record ({e}); it is kept but cannot be played")
                 forgot |= self._forget(mid, write=False)
-            except OSError as e:
+            except OSError as e:  # the disk's trouble, not the file's: never forgotten for it
                 self._unreadable(path, e)
-                forgot |= self._forget(mid, write=False)
+                if mid not in self._meta:
+                    self._unread.add(mid)
+            except MemoryError:  # the server's trouble, not the record's: read again next time
+                if mid not in self._meta:
+                    self._unread.add(mid)
             except Exception as e:  # a record no engine expected: still only this match is affected
+                self._unread.discard(mid)
                 self._note(
                     f"match {mid} holds a record that could not be read ({type(e).__name__}: {e}); "
                     "it is kept but cannot be played"
@@ -852,19 +981,28 @@ class Store:
                 forgot |= self._forget(mid, write=False)
         if fresh:
             self._meta.update({m["id"]: m for m in fresh})
+            self._unread.difference_update(m["id"] for m in fresh)
         if (fresh or forgot) and write:
             self._write_index()
+
+    def _read_unread(self) -> None:
+        """Try again the match files that could not be read (the disk's trouble) and that the
+        index does not have: each is listed as soon as it can be read."""
+        if self._unread:
+            self._refresh(sorted(self._unread))
 
     # ------------------------------------------------------------ public API
     def ids(self) -> list[str]:
         self._check_open()
+        self._read_unread()
         return list(self._meta)
 
     def count(self) -> int:
         self._check_open()
+        self._read_unread()
         return len(self._meta)
 
-    @_os_errors("create a match")
+    @_os_errors("create a match", "save the new match", "nothing was stored")
     def create(self, record: Record) -> str:
         """Store a new match from a record (validated through the engine); returns its id.
         When it returns, the match is on the disk; when it raises, nothing was stored."""
@@ -873,7 +1011,7 @@ class Store:
 
     import_record = create
 
-    @_os_errors("import records")
+    @_os_errors("import records", "import", "nothing was stored")
     def bulk_import(self, records: Iterable[Record]) -> list[str]:
         """Store many records; each is validated first, and the index is written once.
         All or nothing: if a match file cannot be written, those written before it are
@@ -885,17 +1023,21 @@ class Store:
         ids: list[str] = []
         opened: list[_Open] = []
         for n, (record, match) in enumerate(checked, start=1):
-            given: Any = record.get("id")  # kept when it is a match id and free
-            mid: str = given if self._free(given, ids) else _new_id()
-            while not self._free(mid, ids):
-                mid = _new_id()
-            path = self._match_path(mid)
-            o = _Open(TinyDB(path, storage=AtomicJSONStorage), record, [], match, _now(), path, dirty=True)
-            doc: Record = {"schema": SCHEMA, "id": mid, "created": o.created, "record": record, "redo": []}
+            o: _Open | None = None
             try:
+                given: Any = record.get("id")  # kept when it is a match id and free
+                mid: str = given if self._free(given, ids) else _new_id()
+                while not self._free(mid, ids):
+                    mid = _new_id()
+                path = self._match_path(mid)
+                o = _Open(TinyDB(path, storage=AtomicJSONStorage), record, [], match, _now(), path, dirty=True)
+                doc: Record = {"schema": SCHEMA, "id": mid, "created": o.created, "record": record, "redo": []}
                 o.db.storage.write({"match": {"1": doc}})
-            except OSError as e:
-                raise self._take_back([*ids, mid], e, n, len(checked)) from e
+            except OSError as e:  # a write that failed left no file, unless only the directory's sync failed
+                tried = list(zip(ids, opened, strict=True))
+                if o is not None and isinstance(e, NotDurableError):
+                    tried.append((mid, o))
+                raise self._take_back(tried, e, n, len(checked)) from e
             ids.append(mid)
             opened.append(o)
         self._open_matches.update(zip(ids, opened, strict=True))
@@ -907,34 +1049,62 @@ class Store:
 
     def _free(self, mid: Any, taken: list[str]) -> bool:
         """Whether a new match may have the id ``mid``: a match id that no match, no file
-        (even one that could not be read) and no record of this import has."""
-        return is_id(mid) and mid not in self._meta and mid not in taken and not os.path.lexists(self._match_path(mid))
+        (even one that could not be read) and no record of this import has. A file that
+        cannot be looked at raises its OSError (it may be there)."""
+        if not is_id(mid) or mid in self._meta or mid in self._unread or mid in taken:
+            return False
+        try:
+            os.lstat(self._match_path(mid))
+        except FileNotFoundError:
+            return True
+        return False
 
-    def _take_back(self, mids: list[str], e: OSError, n: int, total: int) -> StoreError:
-        """Remove the files an import that failed at record ``n`` wrote (``mids``; the last
-        one's write failed, but may have put its file in place); the error to raise."""
+    def _take_back(self, tried: list[tuple[str, _Open]], e: OSError, n: int, total: int) -> StoreError:
+        """Remove the files an import that failed at record ``n`` wrote (``tried``: the last
+        one's write may have failed after putting its file in place); the error to raise. A
+        file that cannot be removed is stored after all: listed, and named in the message."""
         stuck = []
-        for mid in mids:
+        for mid, o in tried:
             try:
                 os.unlink(self._match_path(mid))
             except FileNotFoundError:
                 pass
             except OSError:
-                stuck.append(mid)
+                try:
+                    os.lstat(self._match_path(mid))
+                except FileNotFoundError:
+                    continue  # its own write never put it in place
+                except OSError:
+                    pass
+                stuck.append((mid, o))
         try:
             fsync_dir(self.matches_dir)
         except OSError:
             pass
         what = "the match" if total == 1 else f"record {n} of {total}"
         if not stuck:
-            return StoreError(f"{what} could not be stored ({_reason(e)}); nothing was stored")
-        for mid in stuck:  # on the disk after all: this store lists them too
-            self._meta.pop(mid, None)
-        self._check_recent_files()
-        self._write_index()
+            return StoreError(
+                f"{what} could not be stored ({_reason(e)}); nothing was stored",
+                plain=plain_line("save the new match" if total == 1 else "import", e, "nothing was stored"),
+            )
+        for mid, o in stuck:  # on the disk after all: this store lists them too
+            o.dirty = True
+            self._open_matches[mid] = o
+        self._refresh([mid for mid, _ in stuck])
+        kept = [mid for mid, _ in stuck if mid in self._meta]
+        for mid, _ in stuck:
+            if mid not in self._meta:
+                self._open_matches.pop(mid, None)
+        if not kept:
+            return StoreError(
+                f"{what} could not be stored ({_reason(e)}); nothing was stored",
+                plain=plain_line("save the new match" if total == 1 else "import", e, "nothing was stored"),
+            )
+        names = ", ".join(kept)
         return StoreError(
-            f"{what} could not be stored ({_reason(e)}); {len(stuck)} match(es) written before the "
-            f"failure could not be taken back and are stored: {', '.join(stuck)}"
+            f"{what} could not be stored ({_reason(e)}); {len(kept)} match(es) written before the "
+            f"failure could not be taken back and are stored: {names}",
+            plain=plain_line("import", e, f"{len(kept)} match(es) are stored all the same: {names}"),
         )
 
     def _checked_copy(self, record: Any) -> tuple[Record, Any]:
@@ -944,7 +1114,7 @@ class Store:
         copied = json.loads(json.dumps(record))
         return copied, registry.game_of(copied).load(copied)  # a match may be in progress
 
-    @_os_errors("look for the match")
+    @_os_errors("look for the match", "look for the match", None)
     def find(self, record: Any) -> str | None:
         """The id of a stored match that is the same as ``record``, or None (the newest
         one if there are several). The same: the same game, players, teams, rules (as the
@@ -977,26 +1147,27 @@ class Store:
                 other = doc["record"]
                 if _sameness(other, registry.game_of(other).load(other)) == key:
                     found.append((str(doc.get("created") or ""), mid))
-            except (OSError, CorruptFileError, ScorekeeperError):
-                continue  # a file that cannot be read is not this record (opening it says why)
+            except (CorruptFileError, ScorekeeperError):
+                continue  # a damaged file is not this record (opening it says why)
+            # an OSError (the disk's trouble) is raised: the match may well be this record
         return max(found)[1] if found else None
 
-    @_os_errors("read the match")
+    @_os_errors("read the match", "read the match", None)
     def record(self, mid: str) -> Record:
         """A copy of the stored record."""
         return copy.deepcopy(self._load(mid).record)
 
-    @_os_errors("read the match")
+    @_os_errors("read the match", "read the match", None)
     def match(self, mid: str) -> Any:
         """The engine state of a match, the game's ``Match`` (do not push to it: use append)."""
         return self._load(mid).match
 
-    @_os_errors("export the match")
+    @_os_errors("export the match", "export the match", None)
     def export(self, mid: str) -> str:
         """The stored record as JSON text that imports back to the same record."""
         return json.dumps(self._load(mid).record, ensure_ascii=False, indent=2) + "\n"
 
-    @_os_errors("append an entry")
+    @_os_errors("append an entry", "save")
     def append(self, mid: str, entry: Record, *, _redo: bool = False) -> None:
         """Add one entry; durable when this returns. An illegal entry changes nothing."""
         self._check_writable("append an entry")
@@ -1010,18 +1181,19 @@ class Store:
         redo = o.redo
         if not _redo:
             o.redo = []
-        try:
-            self._save(mid, o)
-        except StoreError:
+
+        def take_back() -> None:
             o.redo = redo
-            raise
+            codec.undo(m, o.record, codec.drop_last(o.record))
+
+        self._save(mid, o, take_back)
         if m.winner is not None:  # listed as won at once; the index file follows at close or list
             try:
                 self._meta[mid] = self._meta_of(mid, o.record, o.created, o.path, m)
             except OSError:
                 pass  # the entry is stored; the listing catches up when the file is next looked at
 
-    @_os_errors("undo an entry")
+    @_os_errors("undo an entry", "undo")
     def undo(self, mid: str) -> Record:
         """Take back the last entry (kept for redo); returns it."""
         self._check_writable("undo an entry")
@@ -1030,10 +1202,17 @@ class Store:
         entry = codec.drop_last(o.record)
         codec.undo(o.match, o.record, entry)
         o.redo.append(entry)
-        self._save(mid, o)
+
+        def take_back() -> None:  # enter it again, as redo does
+            o.redo.pop()
+            kind, value = codec.entry_kind(entry)
+            codec.push(o.match, o.record, kind, value)
+            codec.apply(o.record, kind, value)
+
+        self._save(mid, o, take_back)
         return entry
 
-    @_os_errors("redo an entry")
+    @_os_errors("redo an entry", "redo")
     def redo(self, mid: str) -> Record:
         """Enter again the entry the last undo took back; returns it."""
         self._check_writable("redo an entry")
@@ -1048,7 +1227,7 @@ class Store:
             raise
         return entry
 
-    @_os_errors("edit an entry")
+    @_os_errors("edit an entry", "save the correction")
     def edit(self, mid: str, hand: int, turn: int | str, value: Any) -> None:
         """Correct an earlier entry: turn ``turn`` of hand ``hand`` (1-based), or its
         ``"leader"`` or ``"remaining"`` (All Fours: a fact's key, e.g. ``"high"``; None removes it). The whole match is checked again through the
@@ -1066,14 +1245,14 @@ class Store:
         match = game.load(record)  # the engine's error, naming hand and turn, if it no longer holds
         old = (o.record, o.match, o.redo)
         o.record, o.match, o.redo = record, match, []
-        try:
-            self._save(mid, o)
-        except StoreError:
+
+        def take_back() -> None:
             o.record, o.match, o.redo = old
-            raise
+
+        self._save(mid, o, take_back)
         self._refresh([mid])
 
-    @_os_errors("delete the match")
+    @_os_errors("delete the match", "delete the match", "it is still stored")
     def delete(self, mid: str) -> None:
         self._check_writable("delete a match")
         o = self._load(mid)
@@ -1082,7 +1261,10 @@ class Store:
         except FileNotFoundError:
             pass
         except OSError as e:
-            raise StoreError(f"match {mid} could not be deleted ({_reason(e)}); it is still stored") from e
+            raise StoreError(
+                f"match {mid} could not be deleted ({_reason(e)}); it is still stored",
+                plain=plain_line("delete the match", e, "it is still stored"),
+            ) from e
         self._open_matches.pop(mid, None)
         o.db.close()
         try:
@@ -1091,20 +1273,20 @@ class Store:
             pass  # deleted; a power cut may bring the file back, and it is then listed again
         self._forget(mid)
 
-    @_os_errors("refresh the match")
+    @_os_errors("refresh the match", "read the match", None)
     def refresh(self, mid: str) -> None:
         """Bring the index's cached fields of one match up to date now (read-only: in memory)."""
         self._load(mid)
         self._refresh([mid])
 
-    @_os_errors("read the match")
+    @_os_errors("read the match", "read the match", None)
     def summary(self, mid: str) -> Record:
         """One match's list entry, fresh from its record (the index is not written)."""
         o = self._load(mid)
         meta = self._meta_of(mid, o.record, o.created, o.path, o.match, o.stat)
         return {k: v for k, v in meta.items() if k != "sig"}
 
-    @_os_errors("list the match files")
+    @_os_errors("list the match files", "list the matches", None)
     def signatures(self) -> dict[str, list[int] | None]:
         """Every listed match's file signature as it is now (inode, size, mtime and ctime in
         nanoseconds; None when the file could not be looked at). Caches derived from the
@@ -1112,7 +1294,7 @@ class Store:
         self._check_open()
         return {mid: sig for mid, sig in self._match_files(quiet=True) if mid in self._meta}
 
-    @_os_errors("read the match")
+    @_os_errors("read the match", "read the match", None)
     def peek(self, mid: str) -> tuple[Record, str | None, list[int]]:
         """(record, created, signature) of a listed match, read from its file as it is now,
         without opening it for play (nothing is kept in memory; nothing moved aside). A file
@@ -1133,10 +1315,11 @@ class Store:
             raise StoreError(f"match {mid} could not be read ({e.why})") from None
         return doc["record"], doc.get("created"), _signature(st)
 
-    @_os_errors("list the matches")
+    @_os_errors("list the matches", "list the matches", None)
     def list(self, offset: int = 0, limit: int | None = 20) -> list[Record]:
         """Matches, newest first (by creation), paged; cached fields refreshed where stale."""
         self._check_open()
+        self._read_unread()
         order = sorted(self._meta.values(), key=lambda m: (m.get("created") or "", m["id"]), reverse=True)
         page = order[offset : None if limit is None else offset + limit]
         self._refresh_stale([m["id"] for m in page])
@@ -1165,7 +1348,7 @@ class Store:
         if stale:
             self._refresh(stale)
 
-    @_os_errors("look for a match to resume")
+    @_os_errors("look for a match to resume", "look for a match to resume", None)
     def latest_unfinished(self) -> str | None:
         """The id of the most recently changed match that is not won yet (to resume)."""
         self._check_open()

@@ -27,7 +27,7 @@ from typing import Any, Protocol, cast
 
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.store import Store
+from scorekeeper.store import Store, message_of
 from scorekeeper.ui.access import NOT_JOINED, STALE, WATCHING, Gate, Invite, Role, Visitor, refusal
 from scorekeeper.ui.live import Hub
 
@@ -109,13 +109,14 @@ class Shared:
             return list(seen)
 
     def resume(self) -> dict[str, Any] | None:
-        """The unfinished match to resume in one tap (its list entry), or None."""
+        """The unfinished match to resume in one tap (its list entry), or None (also while it cannot be read)."""
         with self.lock:
-            mid = self.store.latest_unfinished()
-            summary = None if mid is None else self.store.summary(mid)
-            if summary is None or screens_of(summary.get("game")) is None:
+            try:
+                mid = self.store.latest_unfinished()
+                summary = None if mid is None else self.store.summary(mid)
+            except ScorekeeperError:  # Home does not offer it now; History lists it and opening it says why
                 return None
-            return summary
+            return summary if summary is not None and screens_of(summary.get("game")) is not None else None
 
 
 def game_of(shared: Shared, mid: str) -> str | None:
@@ -297,7 +298,7 @@ class TableModel(Model):
             self._version = self._shared.hub.publish(self.mid, self)
             return True
         except ScorekeeperError as e:
-            self.error = str(e)
+            self.error = message_of(e)
             self._reread()  # a change the disk refused may have touched the match in memory
             return False
         finally:
@@ -309,7 +310,7 @@ class TableModel(Model):
             with self._shared.lock:
                 self._match = self._shared.store.match(self.mid)
         except ScorekeeperError as e:
-            return str(e)
+            return message_of(e)
         return None
 
     # ------------------------------------------------------------ live
@@ -403,7 +404,7 @@ class FormModel(Model):
                 self._changed()
                 return mid
             except ScorekeeperError as e:
-                problem = str(e)
+                problem = message_of(e)
         self.error = problem
         self._changed()
         return None

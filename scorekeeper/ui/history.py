@@ -17,6 +17,7 @@ from typing import Any
 
 from scorekeeper import boundary, registry
 from scorekeeper.errors import ScorekeeperError, internal_error
+from scorekeeper.store.errors import message_of
 from scorekeeper.ui.base import Model, Shared, game_title, refusal
 
 __all__ = ["PAGE_SIZE", "HistoryModel"]
@@ -50,7 +51,7 @@ class HistoryModel(Model):
                 self.total = self._shared.store.count()
                 items = self._shared.store.list(self.offset, PAGE_SIZE)
         except ScorekeeperError as e:
-            self.error = str(e)
+            self.error = message_of(e)
             items = []
         for m in items:
             game = m.get("game")
@@ -83,7 +84,7 @@ class HistoryModel(Model):
             with self._shared.lock:
                 return self._shared.store.export(mid)
         except ScorekeeperError as e:
-            self.error = str(e)
+            self.error = message_of(e)
             self._changed()
             return None
 
@@ -109,7 +110,7 @@ class HistoryModel(Model):
                 same = self._shared.store.find(record)
                 stored = None if same is None else self._shared.store.summary(same)
         except ScorekeeperError as e:
-            self._refuse(f"not imported: {e}")
+            self._refuse(f"not imported: {message_of(e)}")
             return None
         except Exception as e:  # a bug of ours: the session lives on, and says so
             self._refuse(internal_error(e))
@@ -163,7 +164,7 @@ class HistoryModel(Model):
             with self._shared.lock:
                 mid = self._shared.store.import_record(record)
         except ScorekeeperError as e:
-            self._refuse(f"not imported: {e}")
+            self._refuse(f"not imported: {message_of(e)}")
             return None
         except Exception as e:  # a bug of ours: the session lives on, and says so
             self._refuse(internal_error(e))
@@ -188,6 +189,6 @@ class HistoryModel(Model):
                 record = self._shared.store.record(mid)
                 return registry.game_of(record).result(self._shared.store.match(mid))
         except ScorekeeperError as e:
-            self.error = str(e)
+            self.error = message_of(e)
             self._changed()
             return None

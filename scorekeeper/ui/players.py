@@ -29,6 +29,7 @@ from scorekeeper.stats import figures
 from scorekeeper.stats import names as _names
 from scorekeeper.stats.figures import COUNTERS, Line, Stats
 from scorekeeper.stats.report import best_text, game_name
+from scorekeeper.store.errors import message_of
 from scorekeeper.ui.base import Model, Shared, refusal
 from scorekeeper.ui.players_data import (
     Bar,
@@ -96,7 +97,7 @@ class PlayersModel(Model):
         try:
             self._kept = figures_of(self._shared)
         except ScorekeeperError as e:
-            self.error = str(e)
+            self.error = message_of(e)
         except Exception as e:  # a bug of ours: one line on the screen, never a traceback
             self.error = _internal(e)
 
@@ -350,7 +351,7 @@ class PlayersModel(Model):
                 names = change(_names.load(self._shared.store))
                 _names.save(self._shared.store, names)
         except ScorekeeperError as e:
-            self._refuse(str(e))
+            self._refuse(message_of(e))
             return None
         except Exception as e:  # a bug of ours: nothing was saved, and the screen says so
             self._refuse(f"the name was not changed (internal error: {type(e).__name__}: {one_line(str(e), 200)})")

@@ -10,6 +10,7 @@ import flet as ft
 
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.store.errors import message_of
 from scorekeeper.tally.svg import chart_svg, pegboard_svg, tally_svg
 from scorekeeper.ui.base import Shared
 from scorekeeper.ui.live_view import use_changes
@@ -89,7 +90,7 @@ def Score(shared: Shared, mid: str) -> ft.Control:
             record = shared.store.record(mid)
             shown = score_displays(registry.game_of(record), shared.store.match(mid))
     except ScorekeeperError as e:
-        return cannot_open(str(e))
+        return cannot_open(message_of(e))
     summary = shown.summary
     totals = [
         ft.Text(f"{side}: {score}", size=26, weight=ft.FontWeight.BOLD, semantics_label=f"Total {side} {score}")

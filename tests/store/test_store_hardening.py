@@ -36,6 +36,7 @@ from typing import Any
 import pytest
 from support import ROOT, HeldStore, build_db, full_record, list_row, process_env, rebuild, run_cli, run_cli_process
 
+import scorekeeper.store.errors as store_errors
 import scorekeeper.store.storage as storage_module
 import scorekeeper.store.store as store_module
 from scorekeeper.allfives import random_record
@@ -377,7 +378,9 @@ def unreadable(monkeypatch: pytest.MonkeyPatch, path: Path, code: int = errno.EA
 
 
 @pytest.mark.parametrize("code", [errno.EACCES, errno.EIO])
-def test_an_unreadable_match_file_is_left_where_it_is_and_the_rest_opens(tmp_path, monkeypatch, code):
+def test_an_unreadable_match_file_is_left_where_it_is_still_listed_and_the_rest_opens(tmp_path, monkeypatch, code):
+    """The disk's trouble is not the file's: its match stays listed with what the index knows
+    of it (it is on the disk, perhaps whole), and opening it says why it cannot be read."""
     db = tmp_path / "db"
     recs = build_db(db)
     victim = list(recs)[0]
@@ -389,19 +392,60 @@ def test_an_unreadable_match_file_is_left_where_it_is_and_the_rest_opens(tmp_pat
     expected = (
         f"{victim}.json could not be read ({path}: {os.strerror(code)} ({errno.errorcode[code]})); it was left as it is"
     )
-    warnings = assert_cli_lists_and_exports(db, others)
-    assert warnings == [f"warning: {expected}"]
+    assert sorted(listed_ids(db)) == sorted(recs)
+    table = run_cli("--db", db, "list")
+    assert victim in ok(table) and cli_lines(table) == [f"warning: {expected}"]
+    ran = run_cli("--db", db, "export", victim)
+    assert ran.returncode == 2 and len(cli_lines(ran)) == 1 and "could not be read" in ran.stderr
+    for mid, rec in others.items():
+        assert json.loads(ok(run_cli("--db", db, "export", mid))) == rec
     with Store(db) as store:
         assert store.problems == [expected]
-        assert_all_open(store, others)
+        assert sorted(store.ids()) == sorted(recs)
+        assert {r["id"]: {k: r[k] for k in list_row(recs[victim])} for r in store.list(limit=None)}[victim] == list_row(
+            recs[victim]
+        )
+        with pytest.raises(StoreError, match="could not be read") as e:
+            store.undo(victim)
+        assert (
+            e.value.plain
+            == f"could not read the match: {store_errors.plain_words(OSError(code, ''))}; nothing was changed"
+        )
+        for mid, rec in others.items():
+            assert store.record(mid) == rec
         # its id is not given to another match: the file is not overwritten
         mid = store.import_record(dict(next(iter(others.values())), id=victim))
         assert mid != victim
     assert path.read_bytes() == before and not aside(db / "matches", path.name)
+    assert victim in json.loads((db / "index.json").read_bytes())["matches"]["1"]["id"]
     monkeypatch.undo()
-    with Store(db) as store:  # readable again: back in the list
+    with Store(db) as store:  # readable again: it opens
         assert store.record(victim) == recs[victim]
         assert store.problems == []
+
+
+def test_an_unreadable_match_file_the_index_does_not_know_is_listed_once_it_can_be_read(tmp_path, monkeypatch):
+    """A match stored since the index was written, whose file cannot be read at opening
+    (too many open files): reported, not listed (nothing is known of it), the index not
+    written without it, and listed as soon as it can be read -- no restart needed."""
+    db = tmp_path / "db"
+    recs = build_db(db)
+    index = (db / "index.json").read_bytes()
+    with Store(db) as store:
+        late = store.create(full_record(9))
+    (db / "index.json").write_bytes(index)  # as if the app was killed before it wrote the index
+    unreadable(monkeypatch, match_file(db, late), errno.EMFILE)
+    with Store(db) as store:
+        assert len(store.problems) == 1 and store.problems[0].startswith(f"{late}.json could not be read (")
+        assert sorted(store.ids()) == sorted(recs)
+        mid = store.create(full_record(8))
+        assert (db / "index.json").read_bytes() == index  # not written without the match it cannot read
+        monkeypatch.undo()
+        assert sorted(r["id"] for r in store.list(limit=None)) == sorted([*recs, late, mid])
+        assert store.record(late) == full_record(9)
+    assert sorted(d["id"] for d in json.loads((db / "index.json").read_bytes())["matches"].values()) == sorted(
+        [*recs, late, mid]
+    )
 
 
 def index_with(db: Path, change: Callable[[dict], None]) -> bytes:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import flet as ft
 
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.store.errors import message_of
 from scorekeeper.tally.svg import pegboard_svg
 from scorekeeper.ui.allfives.corrections_view import corrections_panel
 from scorekeeper.ui.allfives.history import history_blocks
@@ -206,7 +207,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
         try:
             return TableVM(shared, mid)
         except ScorekeeperError as e:
-            return str(e)
+            return message_of(e)
 
     # (annotated: mypy cannot infer Flet's use_state from a factory)
     made: tuple[TableModel | str, object] = ft.use_state(make)

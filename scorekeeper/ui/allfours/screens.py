@@ -20,6 +20,7 @@ from typing import Any
 import flet as ft
 
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.store.errors import message_of
 from scorekeeper.ui.allfours.form import PLAYER_COUNTS, VARIANT_CHOICES, FoursNewMatchForm, variant_line
 from scorekeeper.ui.allfours.hand_view import (
     board,
@@ -142,7 +143,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
         try:
             return FoursTableVM(shared, mid)
         except ScorekeeperError as e:
-            return str(e)
+            return message_of(e)
 
     opened, _ = ft.use_state(make)
     award_points, set_award_points = ft.use_state("1")

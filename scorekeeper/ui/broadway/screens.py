@@ -20,6 +20,7 @@ import flet as ft
 
 from scorekeeper.broadway.engine import SEATS
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.store.errors import message_of
 from scorekeeper.ui.base import Shared
 from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
 from scorekeeper.ui.broadway.grid_view import grid_view
@@ -119,7 +120,7 @@ def _open(shared: Shared, mid: str) -> BroadwayTableModel | str:
         model: BroadwayTableModel = TableVM(shared, mid)
         return model
     except ScorekeeperError as e:
-        return str(e)
+        return message_of(e)
 
 
 @ft.component
