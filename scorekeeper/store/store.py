@@ -50,7 +50,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from tinydb import TinyDB
 
-from scorekeeper import registry
+from scorekeeper import boundary, registry
 from scorekeeper.envelope import type_name
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store.errors import StoreError, StoreLockedError
@@ -938,9 +938,12 @@ class Store:
         )
 
     def _checked_copy(self, record: Any) -> tuple[Record, Any]:
-        """A private, JSON-clean copy of a record, and its engine state (every entry legal)."""
+        """A private, JSON-clean copy of a record, and its engine state (every entry legal).
+        The record passes the door of records from outside first (:func:`boundary.check`:
+        limits, the rule for names and text), wherever it comes from."""
         if not isinstance(record, dict):
             raise StoreError(f"a record must be a JSON object, not {type_name(record)}")
+        boundary.check(record)
         copied = json.loads(json.dumps(record))
         return copied, registry.game_of(copied).load(copied)  # a match may be in progress
 
@@ -998,8 +1001,10 @@ class Store:
 
     @_os_errors("append an entry")
     def append(self, mid: str, entry: Record, *, _redo: bool = False) -> None:
-        """Add one entry; durable when this returns. An illegal entry changes nothing."""
+        """Add one entry; durable when this returns. An illegal entry changes nothing; nor
+        does one holding text that breaks the rule of :mod:`scorekeeper.text`."""
         self._check_writable("append an entry")
+        boundary.check(entry)
         o = self._load(mid)
         codec = registry.game_of(o.record).entries
         kind, value = codec.entry_kind(entry)
@@ -1055,6 +1060,7 @@ class Store:
         engine; if a later entry becomes illegal, the engine's error is raised and
         the stored match is unchanged."""
         self._check_writable("edit an entry")
+        boundary.check(value)  # the new entry's text, as for a new record
         o = self._load(mid)
         game = registry.game_of(o.record)
         record = copy.deepcopy(o.record)
