@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from scorekeeper import __version__
+from scorekeeper import text as _text
 from scorekeeper.errors import ScorekeeperError, one_line, short
 
 if TYPE_CHECKING:
@@ -126,6 +127,22 @@ def parse_points(text: str) -> list[int]:
             raise ScorekeeperError(f"--points: event {i}: {short(part)} is not a whole number of points")
         out.append(int(part))
     return out
+
+
+def parse_names(text: str) -> list[str]:
+    """``"Us, Them"`` -> ``["Us", "Them"]``: the sides' names of ``--names``, each following
+    the rule for names (:mod:`scorekeeper.text`), no name twice in any spelling.
+
+    >>> parse_names("Us, Them")
+    ['Us', 'Them']
+    """
+    names = [n.strip() for n in text.split(",")]
+    for n in names:
+        _text.check_name(n, "a side's name", field="--names")
+    problem = _text.same_names_problem(names)
+    if problem:
+        raise ScorekeeperError(problem, field="--names")
+    return names
 
 
 def read_json(path: str) -> Any:
@@ -334,11 +351,9 @@ def cmd_tally(args: argparse.Namespace) -> int:
 def cmd_pegboard(args: argparse.Namespace) -> int:
     from scorekeeper.tally import pegboard
 
-    names = [n.strip() for n in args.names.split(",")] if args.names else []
+    names = parse_names(args.names) if args.names else []
     if names and len(names) != len(args.points):
         raise ScorekeeperError(f"--names: {len(names)} names for {len(args.points)} sides (one --points per side)")
-    if len(set(names)) != len(names):
-        raise ScorekeeperError("--names: every side needs its own name")
     names = names or [f"Side {i}" for i in range(1, len(args.points) + 1)]
     board = pegboard({n: parse_points(p) for n, p in zip(names, args.points, strict=True)}, target=args.target)
     if args.json:

@@ -1,6 +1,6 @@
 """Names and text at the command's doors (issue 26, findings 5 and 6): one rule
-(``scorekeeper/text.py``) for every name and every text a record holds, at ``import``
-and ``score``."""
+(``scorekeeper/text.py``) for every name and every text a record holds, at ``import``,
+``score`` and ``pegboard --names``; ``stats`` matches names with the same key."""
 
 from __future__ import annotations
 
@@ -23,6 +23,13 @@ ALL_FOURS = {
 def worked(**changes: object) -> dict:
     rec = copy.deepcopy(WORKED)
     rec.update(changes)
+    return rec
+
+
+def won(**changes: object) -> dict:
+    """The worked example to 15: Ann wins it at her third play."""
+    rec = worked(rules={"target": 15}, **changes)
+    del rec["hands"][0]["turns"][5:]
     return rec
 
 
@@ -122,3 +129,30 @@ def test_a_valid_record_is_stored_and_exported_as_given(tmp_path):
     export = run_cli("--db", tmp_path / "db", "export", ran.stdout.strip())
     assert json.loads(export.stdout) == rec
     assert "für Zoë 李雷 ❤\ufe0f" in export.stdout  # letters stay letters, not \u escapes
+
+
+@pytest.mark.parametrize(
+    "names, says",
+    [
+        ("a\x1b[2J,b", "--names: a side's name must be printable, not 'a\\x1b[2J'"),
+        ("a\nb,c", "--names: a side's name must be printable, not 'a\\nb'"),
+        ("Ann,\u202eBen", "not '\\u202eBen'"),
+        ("Ann,ann", "--names: 'Ann' and 'ann' are the same name"),
+        ("Ann,,Ben", "--names: a side's name must be a non-empty string"),
+    ],
+)
+def test_pegboard_names_follow_the_rule(names, says):
+    args = ["pegboard"] + [a for i in range(names.count(",") + 1) for a in ("--points", str(i + 3))]
+    for output in ([], ["--json"], ["--svg"]):
+        refused(run_cli(*args, "--names", names, *output), says)
+
+
+def test_stats_counts_one_person_for_spellings_that_only_differ_in_form(tmp_path):
+    db = tmp_path / "db"
+    one = won()
+    two = won(players=["\uff21nn", "Ben"])  # a full-width A: the same name
+    two["hands"][0]["leader"] = "\uff21nn"
+    assert import_(db, one).returncode == 0 and import_(db, two).returncode == 0
+    out = run_cli("--db", db, "stats", "--json")
+    rows = [(r["name"], r["matches"]) for r in json.loads(out.stdout)["players"]]
+    assert len(rows) == 2 and all(m == 2 for _n, m in rows), rows  # Ann (or Ａnn) and Ben, two matches each
