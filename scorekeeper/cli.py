@@ -160,10 +160,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     game = registry.game_of(record)
     out = game.score(record)
     if args.text:
-        sys.stdout.write(game.render(out))
+        sys.stdout.write(_text.terminal(game.render(out)))
     else:
-        json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        sys.stdout.write(_text.json_text(out, indent=2) + "\n")
     return 0
 
 
@@ -247,8 +246,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         problems = list(store.problems)
     _warn(problems)
     if args.json:
-        json.dump(rows, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        sys.stdout.write(_text.json_text(rows, indent=2) + "\n")  # stored text: no raw control character
         return 0
     if not rows:
         print("no matches stored")
@@ -258,7 +256,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         scores = ", ".join(f"{k} {v}" for k, v in r["scores"].items())
         status = r["status"] + (f" ({r['winner']})" if r.get("winner") else "")
         cells = (r["id"], r["game"], ", ".join(r["players"]), str(r["started"])[:16], status, scores)
-        table.append(tuple(one_line(str(cell)) for cell in cells))  # a name can hold no terminal escape
+        table.append(tuple(_text.escape(str(cell)) for cell in cells))  # stored text: no terminal escape
     widths = [max(len(row[c]) for row in table) for c in range(len(table[0]))]
     for row in table:
         print("  ".join(cell.ljust(widths[c]) for c, cell in enumerate(row)).rstrip())
@@ -318,10 +316,9 @@ def _print_stats(data: dict[str, Any], as_json: bool, detail: bool) -> None:
     from scorekeeper.stats.report import render
 
     if as_json:
-        json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        sys.stdout.write(_text.json_text(data, indent=2) + "\n")
     else:
-        sys.stdout.write(render(data, detail=detail))
+        sys.stdout.write(_text.terminal(render(data, detail=detail)))
 
 
 def _warn(problems: list[str]) -> None:

@@ -50,7 +50,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from tinydb import TinyDB
 
-from scorekeeper import boundary, registry
+from scorekeeper import boundary, registry, text
 from scorekeeper.envelope import type_name
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store.errors import StoreError, StoreLockedError
@@ -996,8 +996,11 @@ class Store:
 
     @_os_errors("export the match")
     def export(self, mid: str) -> str:
-        """The stored record as JSON text that imports back to the same record."""
-        return json.dumps(self._load(mid).record, ensure_ascii=False, indent=2) + "\n"
+        """The stored record as JSON text that imports back to the same record. A control,
+        direction or format character (of a record stored before the rule for text, see
+        :mod:`scorekeeper.text`) is written as a JSON escape, so printing it changes
+        nothing on a terminal; a record without one is written as it always was."""
+        return text.json_text(self._load(mid).record, indent=2) + "\n"
 
     @_os_errors("append an entry")
     def append(self, mid: str, entry: Record, *, _redo: bool = False) -> None:

@@ -1,11 +1,17 @@
-"""Names and text at the command's doors (issue 26, findings 5 and 6): one rule
-(``scorekeeper/text.py``) for every name and every text a record holds, at ``import``,
-``score`` and ``pegboard --names``; ``stats`` matches names with the same key."""
+"""Names and text at the command's doors and in what it prints (issue 26, findings 5
+and 6): one rule (``scorekeeper/text.py``) for every name and every text a record
+holds, at ``import``, ``score`` and ``pegboard --names``; and every output (``list``,
+``list --json``, ``export``, ``export --csv``, ``stats``, ``--svg``) writing any control,
+direction or invisible format character of a match stored before the rule as a
+visible escape."""
 
 from __future__ import annotations
 
 import copy
+import csv
+import io
 import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -18,6 +24,9 @@ ALL_FOURS = {
     "players": ["Ann", "Ben"],
     "hands": [{"dealer": "Ann", "turn_up": ["J"], "penalties": [{"type": "award", "side": "Ben", "points": 1}]}],
 }
+#: What no output may write raw: a terminal escape (7-bit and 8-bit), a bell, a direction
+#: override and isolate, a line separator.
+RAW = ("\x1b", "\x9b", "\x07", "\u202e", "\u2066", "\u2028")
 
 
 def worked(**changes: object) -> dict:
@@ -45,8 +54,26 @@ def refused(proc, *must_contain: str) -> str:
     return lines[0]
 
 
+def no_raw(text: str) -> None:
+    for c in RAW:
+        assert c not in text, (c, text)
+
+
 def import_(db: Path, record: dict):
     return run_cli("--db", db, "import", "-", stdin=json.dumps(record))
+
+
+def plant(db: Path, record: dict, **changes: object) -> str:
+    """A match stored before the rule: ``record`` imported, then its file changed to hold
+    ``changes`` (what an earlier version let in). Returns its id."""
+    ran = import_(db, record)
+    assert ran.returncode == 0, ran.stderr
+    mid = ran.stdout.strip()
+    path = db / "matches" / f"{mid}.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["match"]["1"]["record"].update(changes)
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    return mid
 
 
 # ---------------------------------------------------------------- the doors
@@ -147,6 +174,97 @@ def test_pegboard_names_follow_the_rule(names, says):
         refused(run_cli(*args, "--names", names, *output), says)
 
 
+# ---------------------------------------------------------------- matches stored before the rule
+LEGACY = {"started": "2026\x1b[2J\u202e\x9b31m", "title": "a\u2066b\u2028c", "notes": "x\x07"}
+
+
+def test_list_writes_old_text_as_escapes(tmp_path):
+    db = tmp_path / "db"
+    plant(db, WORKED, **LEGACY)
+    out = run_cli("--db", db, "list")
+    assert out.returncode == 0 and not out.stderr, out.stderr
+    no_raw(out.stdout)
+    assert "2026\\x1b[2J\\u202e\\x9b31m"[:16] in out.stdout
+    assert len(out.stdout.splitlines()) == 2
+
+
+def test_list_json_writes_old_text_as_json_escapes(tmp_path):
+    db = tmp_path / "db"
+    plant(db, WORKED, **LEGACY)
+    out = run_cli("--db", db, "list", "--json")
+    assert out.returncode == 0 and not out.stderr, out.stderr
+    no_raw(out.stdout)
+    rows = json.loads(out.stdout)
+    assert rows[0]["started"] == LEGACY["started"] and rows[0]["title"] == LEGACY["title"]  # the same text
+
+
+def test_export_writes_old_text_as_json_escapes_and_valid_records_as_they_were(tmp_path):
+    db = tmp_path / "db"
+    mid = plant(db, WORKED, **LEGACY)
+    out = run_cli("--db", db, "export", mid)
+    assert out.returncode == 0, out.stderr
+    no_raw(out.stdout)
+    assert json.loads(out.stdout) == dict(WORKED, **LEGACY)
+    clean = import_(db, WORKED).stdout.strip()
+    assert run_cli("--db", db, "export", clean).stdout == json.dumps(WORKED, ensure_ascii=False, indent=2) + "\n"
+
+
+@pytest.mark.parametrize("args", [["--all"], []])
+def test_export_csv_writes_old_text_as_escapes(tmp_path, args):
+    db = tmp_path / "db"
+    mid = plant(db, WORKED, **LEGACY)
+    out = run_cli("--db", db, "export", *(args or [mid]), "--csv")
+    assert out.returncode == 0 and not out.stderr, out.stderr
+    no_raw(out.stdout)
+    rows = list(csv.reader(io.StringIO(out.stdout)))
+    assert {r[2] for r in rows[1:]} == {"2026\\x1b[2J\\u202e\\x9b31m"}
+
+
+def test_export_csv_writes_an_old_award_reason_as_escapes_and_keeps_formula_escaping(tmp_path):
+    db = tmp_path / "db"
+    rec = copy.deepcopy(ALL_FOURS)
+    rec["hands"][0]["penalties"][0]["reason"] = "ok"
+    hands = copy.deepcopy(rec["hands"])
+    hands[0]["penalties"][0]["reason"] = "late\x1b[2J\u202e"
+    mid = plant(db, rec, hands=hands, started="=cmd|' /C calc'!A0")
+    out = run_cli("--db", db, "export", mid, "--csv")
+    assert out.returncode == 0, out.stderr
+    no_raw(out.stdout)
+    rows = list(csv.reader(io.StringIO(out.stdout)))
+    assert "award: late\\x1b[2J\\u202e" in [r[7] for r in rows]
+    assert {r[2] for r in rows[1:]} == {"'=cmd|' /C calc'!A0"}
+
+
+def test_score_text_writes_an_old_award_reason_as_escapes(tmp_path):
+    """``score --text`` reads no stored match, but what it prints goes through the same
+    escaping: the record below is refused, so the text is made from the engine directly."""
+    from scorekeeper import registry
+
+    rec = copy.deepcopy(ALL_FOURS)
+    rec["hands"][0]["penalties"][0]["reason"] = "late\x1b[2J\u202e"
+    game = registry.game_of(rec)
+    from scorekeeper.text import terminal
+
+    text = terminal(game.render(game.score(rec)))
+    no_raw(text)
+    assert "late\\x1b[2J\\u202e" in text
+
+
+def test_stats_writes_renamed_names_from_players_json_as_escapes(tmp_path):
+    """A ``players.json`` written by hand (or before the rule) may hold anything: ``stats``
+    and ``stats --json`` still write it safely."""
+    db = tmp_path / "db"
+    assert import_(db, won()).returncode == 0
+    (db / "players.json").write_text(
+        json.dumps({"schema": 1, "names": {"ann": "Ann\u202e\x1b[2J", "ben": "Ben\nerror: forged"}}), encoding="utf-8"
+    )
+    for args in ([], ["--json"], ["--player", "Ann"], ["--player", "Ann", "--json"]):
+        out = run_cli("--db", db, "stats", *args)
+        assert out.returncode == 0, out.stderr
+        no_raw(out.stdout)
+        assert "\nerror: forged" not in out.stdout
+
+
 def test_stats_counts_one_person_for_spellings_that_only_differ_in_form(tmp_path):
     db = tmp_path / "db"
     one = won()
@@ -156,3 +274,14 @@ def test_stats_counts_one_person_for_spellings_that_only_differ_in_form(tmp_path
     out = run_cli("--db", db, "stats", "--json")
     rows = [(r["name"], r["matches"]) for r in json.loads(out.stdout)["players"]]
     assert len(rows) == 2 and all(m == 2 for _n, m in rows), rows  # Ann (or Ａnn) and Ben, two matches each
+
+
+def test_pegboard_svg_of_odd_names_is_valid_xml_with_escapes():
+    from scorekeeper.tally import pegboard
+    from scorekeeper.tally.svg import pegboard_svg
+
+    svg = pegboard_svg(pegboard({"a\x1b[2J\u202e": [3], "<b>&\ufffe": [4]}, target=61))
+    no_raw(svg)
+    root = ET.fromstring(svg)  # XML 1.0: no ESC, no U+FFFE
+    texts = "".join(root.itertext())
+    assert "a\\x1b[2J\\u202e" in texts and "<b>&\\ufffe" in texts
