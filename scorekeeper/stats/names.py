@@ -57,7 +57,9 @@ class Names:
     def rename(self, old: str, new: str) -> Names:
         """These names with ``old`` (and every spelling shown as it) shown as ``new``;
         when ``new`` is another player's name the two are merged. ``new`` follows the rule
-        for names (:mod:`scorekeeper.text`), as a name a record brings in does."""
+        for names (:mod:`scorekeeper.text`), as a name a record brings in does (a line break
+        or a tab is refused, not taken for a space)."""
+        _text.check_text(new, "a player's name")
         new = " ".join(new.split())
         if not new:
             raise ScorekeeperError("a player's name cannot be empty")

@@ -90,8 +90,9 @@ def test_a_rename_to_another_form_of_the_same_name_is_that_name(played):
 
 
 def test_names_keeps_the_rule_for_renames_and_ignores_refused_names_in_the_file(played):
-    with pytest.raises(ValueError, match="must be printable"):
-        _names.Names().rename("Ann", "Ann\u202e")
+    for bad in ("Ann\u202e", "Ann\nBen", "Ann\u2028Ben", "Ann\tBen"):  # no line break taken for a space
+        with pytest.raises(ValueError, match="must be printable"):
+            _names.Names().rename("Ann", bad)
     path = played.store.path / "players.json"
     path.write_text(json.dumps({"schema": 1, "names": {"ann": "Ann\x1b[2J", "ben": "Benjamin"}}), encoding="utf-8")
     assert _names.load(played.store).aliases == {"ben": "Benjamin"}
