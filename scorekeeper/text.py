@@ -15,8 +15,8 @@ name typed into the app or given on the command line may hold any character exce
 - halves of surrogate pairs (a JSON ``"\\ud800"`` alone), and noncharacters
   (U+FFFE, U+FFFF, U+FDD0-U+FDEF ...);
 - the other characters that show nothing and serve no script a name is written in
-  (the Hangul fillers U+3164 and U+FFA0, U+115F, U+1160, U+17B4, U+17B5, and the
-  unassigned code points among the default-ignorable ones).
+  (the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, the Khmer inherent vowels
+  U+17B4 and U+17B5, and the unassigned code points among the default-ignorable ones).
 
 Letters and marks of every script, spaces (the no-break and ideographic spaces too),
 emoji with their variation selectors, private-use characters and characters newer than
