@@ -11,7 +11,14 @@ messages before any engine sees the record:
 - a whole number of more than :data:`MAX_DIGITS` digits, ``NaN``, ``Infinity`` or a
   number too large for a float;
 - nesting deeper than :data:`MAX_DEPTH`;
-- a string longer than :data:`MAX_STRING` characters.
+- a string longer than :data:`MAX_STRING` characters;
+- a string or a key that breaks the rule for text (:mod:`scorekeeper.text`: no control,
+  direction or invisible format character), and players' or sides' names that break
+  the rule for names, among them two spellings of one name.
+
+:func:`check` is this door for a record that was never text (a match made in the app,
+a record given to the store): the store checks every new record with it. A record
+stored before a rule was added is read as it is (and printed with escapes).
 
 What the record *means* -- its players, teams, rules and hands -- is checked by the
 envelope (:mod:`scorekeeper.envelope`) and the game's engine, which check exact types.
@@ -40,7 +47,8 @@ import sys
 from collections.abc import Iterable
 from typing import Any, BinaryIO
 
-from scorekeeper.errors import RecordFormatError, Where, one_line, short
+from scorekeeper import text as _text
+from scorekeeper.errors import RecordFormatError, TextError, Where, one_line, short
 
 #: The largest record read, in bytes (a long club match is well under 200 KB).
 MAX_BYTES = 2_000_000
@@ -52,28 +60,6 @@ MAX_DEPTH = 20
 MAX_STRING = 10_000
 
 _NOT = "not a match record"
-
-
-def name_problem(name: Any, what: str = "a player's name", limit: int = 40) -> str | None:
-    """Why ``name`` cannot be a player's or a side's name, or None when it can: a
-    non-empty string of at most ``limit`` printable characters.
-
-    >>> name_problem("Ann") is None, name_problem("Ann\\x1b[2J")
-    (True, "a player's name must be printable, not 'Ann\\\\x1b[2J'")
-    """
-    if not isinstance(name, str) or not name.strip():
-        return f"{what} must be a non-empty string, not {short(name)}"
-    if len(name) > limit:
-        return f"{what} must be at most {limit} characters, not {len(name)}"
-    if not all(c.isprintable() or _joiner(c) for c in name):
-        return f"{what} must be printable, not {short(name)}"
-    return None
-
-
-def _joiner(c: str) -> bool:
-    """The invisible characters that are part of how names are written (emoji sequences,
-    Indic and Persian scripts) rather than a trick: the zero-width (non-)joiner."""
-    return c in "\u200c\u200d"
 
 
 # ---------------------------------------------------------------- reading
@@ -132,8 +118,38 @@ def loads(text: str) -> Any:
         raise RecordFormatError(f"{_NOT} (JSON): {_problem(e)}") from None
     except RecursionError:
         raise RecordFormatError(f"{_NOT}: nested more than {MAX_DEPTH} levels deep") from None
-    _check(value)
+    check(value)
     return value
+
+
+def check(value: Any) -> None:
+    """Refuse what a record from outside may not hold (see the module), whatever made it:
+    first the players' and sides' names (so the message says whose), then every number,
+    nesting, string and key."""
+    _names(value)
+    _check(value)
+
+
+def _names(record: Any) -> None:
+    """The rule for names (:mod:`scorekeeper.text`) on a record's ``players`` and the names
+    of its ``teams``; what is not a string is the envelope's to refuse."""
+    if not isinstance(record, dict):
+        return
+    players = record.get("players")
+    if isinstance(players, list):
+        for p in players:
+            if isinstance(p, str):
+                _text.check_name(p, field="players")
+        problem = _text.same_names_problem(players)
+        if problem:
+            raise TextError(problem, field="players")
+    teams = record.get("teams")
+    if isinstance(teams, dict):
+        for side in teams:
+            _text.check_name(side, "a side's name", field="teams")
+        problem = _text.same_names_problem(teams)
+        if problem:
+            raise TextError(problem, field="teams")
 
 
 #: The JSON parser's reasons, in words.
@@ -174,6 +190,9 @@ def _check(value: Any) -> None:
             for k in v:
                 if len(k) > MAX_STRING:
                     raise _at(_path(link), f"a key of {len(k)} characters (at most {MAX_STRING})")
+                problem = _text.text_problem(k, "a key")
+                if problem:
+                    raise _at(_path(link), problem, TextError)
             items = v.items()
         else:
             items = enumerate(v)
@@ -188,8 +207,12 @@ def _check(value: Any) -> None:
 def _scalar(v: Any, link: Any) -> None:
     if isinstance(v, _Refused):
         raise _at(_path(link), v.why)
-    if isinstance(v, str) and len(v) > MAX_STRING:
-        raise _at(_path(link), f"a string of {len(v)} characters (at most {MAX_STRING})")
+    if isinstance(v, str):
+        if len(v) > MAX_STRING:
+            raise _at(_path(link), f"a string of {len(v)} characters (at most {MAX_STRING})")
+        problem = _text.text_problem(v)
+        if problem:
+            raise _at(_path(link), problem, TextError)
 
 
 def _path(link: Any) -> tuple[str | int, ...]:
@@ -200,7 +223,7 @@ def _path(link: Any) -> tuple[str | int, ...]:
     return tuple(reversed(keys))
 
 
-def _at(path: tuple[str | int, ...], why: str) -> RecordFormatError:
+def _at(path: tuple[str | int, ...], why: str, error: type[RecordFormatError] = RecordFormatError) -> RecordFormatError:
     """The error for ``path`` in the record: ``hands[0].turns[3].draw`` is "hand 1, turn 4, draw"."""
     where: Where = {}
     rest = list(path)
@@ -215,7 +238,7 @@ def _at(path: tuple[str | int, ...], why: str) -> RecordFormatError:
         field += f"[{part}]" if isinstance(part, int) else (f".{part}" if field else str(part))
     if field:
         where["field"] = one_line(field, 80)
-    return RecordFormatError(f"{_NOT}: {why}" if not where else why, **where)
+    return error(f"{_NOT}: {why}" if not where else why, **where)
 
 
 def decode(data: bytes) -> Any:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from scorekeeper import __version__
+from scorekeeper import text as _text
 from scorekeeper.errors import ScorekeeperError, one_line, short
 
 if TYPE_CHECKING:
@@ -128,6 +129,22 @@ def parse_points(text: str) -> list[int]:
     return out
 
 
+def parse_names(text: str) -> list[str]:
+    """``"Us, Them"`` -> ``["Us", "Them"]``: the sides' names of ``--names``, each following
+    the rule for names (:mod:`scorekeeper.text`), no name twice in any spelling.
+
+    >>> parse_names("Us, Them")
+    ['Us', 'Them']
+    """
+    names = [n.strip() for n in text.split(",")]
+    for n in names:
+        _text.check_name(n, "a side's name", field="--names")
+    problem = _text.same_names_problem(names)
+    if problem:
+        raise ScorekeeperError(problem, field="--names")
+    return names
+
+
 def read_json(path: str) -> Any:
     """Read a JSON record from a path or ``-`` through the one door for records from
     outside (:mod:`scorekeeper.boundary`); any failure is a RecordFormatError."""
@@ -143,10 +160,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     game = registry.game_of(record)
     out = game.score(record)
     if args.text:
-        sys.stdout.write(game.render(out))
+        sys.stdout.write(_text.terminal(game.render(out)))
     else:
-        json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        sys.stdout.write(_text.json_text(out, indent=2) + "\n")
     return 0
 
 
@@ -230,8 +246,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         problems = list(store.problems)
     _warn(problems)
     if args.json:
-        json.dump(rows, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        sys.stdout.write(_text.json_text(rows, indent=2) + "\n")  # stored text: no raw control character
         return 0
     if not rows:
         print("no matches stored")
@@ -241,7 +256,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         scores = ", ".join(f"{k} {v}" for k, v in r["scores"].items())
         status = r["status"] + (f" ({r['winner']})" if r.get("winner") else "")
         cells = (r["id"], r["game"], ", ".join(r["players"]), str(r["started"])[:16], status, scores)
-        table.append(tuple(one_line(str(cell)) for cell in cells))  # a name can hold no terminal escape
+        table.append(tuple(_text.escape(str(cell)) for cell in cells))  # stored text: no terminal escape
     widths = [max(len(row[c]) for row in table) for c in range(len(table[0]))]
     for row in table:
         print("  ".join(cell.ljust(widths[c]) for c, cell in enumerate(row)).rstrip())
@@ -301,10 +316,9 @@ def _print_stats(data: dict[str, Any], as_json: bool, detail: bool) -> None:
     from scorekeeper.stats.report import render
 
     if as_json:
-        json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        sys.stdout.write(_text.json_text(data, indent=2) + "\n")
     else:
-        sys.stdout.write(render(data, detail=detail))
+        sys.stdout.write(_text.terminal(render(data, detail=detail)))
 
 
 def _warn(problems: list[str]) -> None:
@@ -334,11 +348,9 @@ def cmd_tally(args: argparse.Namespace) -> int:
 def cmd_pegboard(args: argparse.Namespace) -> int:
     from scorekeeper.tally import pegboard
 
-    names = [n.strip() for n in args.names.split(",")] if args.names else []
+    names = parse_names(args.names) if args.names else []
     if names and len(names) != len(args.points):
         raise ScorekeeperError(f"--names: {len(names)} names for {len(args.points)} sides (one --points per side)")
-    if len(set(names)) != len(names):
-        raise ScorekeeperError("--names: every side needs its own name")
     names = names or [f"Side {i}" for i in range(1, len(args.points) + 1)]
     board = pegboard({n: parse_points(p) for n, p in zip(names, args.points, strict=True)}, target=args.target)
     if args.json:

@@ -1,5 +1,10 @@
 """The game-independent envelope of a ``scorekeeper/1`` match record.
 
+Every name is checked with the rule of :mod:`scorekeeper.text`. The rest of that rule
+(two spellings of one name, the characters of every other text) is checked at the
+doors of new records (:func:`scorekeeper.boundary.check`), not here: a match stored
+before it was added is still read, listed and exported (with escapes).
+
 >>> env = Envelope.parse({"format": "scorekeeper/1", "game": "all-fives",
 ...                       "players": ["Ann", "Ben", "Cy", "Di"],
 ...                       "teams": {"NS": ["Ann", "Cy"], "EW": ["Ben", "Di"]}})
@@ -16,14 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper import registry
-from scorekeeper.boundary import name_problem
 from scorekeeper.errors import RecordFormatError, short
+from scorekeeper.text import MAX_NAME, name_problem
 
 FORMAT = "scorekeeper/1"
 #: The most players a record may list (All Fours has up to six; nobody plays with more).
 MAX_PLAYERS = 12
-#: The longest player's or side's name.
-MAX_NAME = 40
 ENVELOPE_KEYS = ("format", "game", "players", "teams", "rules", "hands")
 METADATA_KEYS = ("id", "title", "started", "notes")
 

@@ -156,6 +156,12 @@ class RecordFormatError(ScorekeeperError):
     """The record is not a well-formed ``scorekeeper/1`` record (JSON, types, keys)."""
 
 
+class TextError(RecordFormatError):
+    """A name or a text that breaks the rule of :mod:`scorekeeper.text`: a control,
+    direction or invisible format character, a name that is empty or too long, or two
+    spellings of one name."""
+
+
 class RulesError(ScorekeeperError):
     """An unknown rule key or an invalid rule value."""
 

@@ -6,7 +6,9 @@ hand from the hand's scores. This module adds the match's columns and the runnin
 scores, and writes CSV as RFC 4180 says: commas, ``"`` quoting where needed, CRLF
 line ends, UTF-8 without a byte-order mark. A text cell that starts with ``=``,
 ``+``, ``-``, ``@``, a tab or a carriage return gets a leading ``'``, so that a
-spreadsheet never runs it as a formula; numbers stay numbers.
+spreadsheet never runs it as a formula; numbers stay numbers. A control, direction or
+format character in a text (a match stored before the rule for text of
+:mod:`scorekeeper.text`) is written as a visible escape, ``\x1b`` or ``\u202e``.
 
 >>> rec = {"format": "scorekeeper/1", "game": "all-fours", "players": ["Ann", "=Ben"],
 ...        "hands": [{"dealer": "Ann", "turn_up": ["J"], "high": "=Ben"}]}
@@ -29,6 +31,7 @@ from typing import Any
 
 from scorekeeper import registry
 from scorekeeper.registry import Row
+from scorekeeper.text import escape
 
 __all__ = ["COLUMNS", "match_rows", "match_table", "safe", "to_csv"]
 
@@ -57,13 +60,17 @@ _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
 def safe(cell: Cell) -> Cell:
-    """A cell as written: text that a spreadsheet could run as a formula gets a leading ``'``.
+    """A cell as written: a control, direction or format character (of a match stored
+    before the rule for text, :mod:`scorekeeper.text`) as a visible escape, and text
+    that a spreadsheet could run as a formula with a leading ``'``.
 
-    >>> safe("=1+1"), safe("-Ann"), safe("Ann"), safe(-5)
-    ("'=1+1", "'-Ann", 'Ann', -5)
+    >>> safe("=1+1"), safe("-Ann"), safe("Ann"), safe(-5), safe("late\\x1b[2J\\u202e")
+    ("'=1+1", "'-Ann", 'Ann', -5, 'late\\\\x1b[2J\\\\u202e')
     """
-    if isinstance(cell, str) and cell.startswith(_FORMULA):
-        return "'" + cell
+    if isinstance(cell, str):
+        cell = escape(cell)
+        if cell.startswith(_FORMULA):
+            return "'" + cell
     return cell
 
 

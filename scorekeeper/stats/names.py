@@ -1,6 +1,7 @@
 """Players' names across matches: one person, however the name was typed.
 
-Names are matched without regard to case or spacing (``"ann "`` is ``"Ann"``).
+Names are matched as :func:`scorekeeper.text.name_key` matches them: without regard to
+case, spacing or the form of a letter (``"ann "`` and a full-width ``"Ａnn"`` are ``"Ann"``).
 People can also rename a player or merge two spellings (``"Annie"`` is
 ``"Ann"``): that is kept in ``players.json`` beside the index, as a table from a
 spelling to the name it is shown as. The records are never changed; deleting
@@ -18,6 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
+from scorekeeper import text as _text
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
 from scorekeeper.store.errors import StoreError
@@ -25,12 +27,10 @@ from scorekeeper.store.storage import NotDurableError, atomic_write
 
 SCHEMA = 1
 FILE = "players.json"
-MAX_NAME = 40
+MAX_NAME = _text.MAX_NAME
 
-
-def key(name: str) -> str:
-    """The spelling-free form of a name: case and spacing left out."""
-    return " ".join(name.split()).casefold()
+#: The spelling-free form of a name: case, spacing and the form of letters left out.
+key = _text.name_key
 
 
 class Names:
@@ -56,12 +56,16 @@ class Names:
 
     def rename(self, old: str, new: str) -> Names:
         """These names with ``old`` (and every spelling shown as it) shown as ``new``;
-        when ``new`` is another player's name the two are merged."""
+        when ``new`` is another player's name the two are merged. ``new`` follows the rule
+        for names (:mod:`scorekeeper.text`), as a name a record brings in does (a line break
+        or a tab is refused, not taken for a space)."""
+        _text.check_text(new, "a player's name")
         new = " ".join(new.split())
         if not new:
             raise ScorekeeperError("a player's name cannot be empty")
         if len(new) > MAX_NAME:
             raise ScorekeeperError(f"a player's name has at most {MAX_NAME} characters")
+        _text.check_name(new)
         who = self.person(old)
         aliases = dict(self.aliases)
         for k in list(aliases):
@@ -80,7 +84,9 @@ class Names:
 
 
 def load(store: Store) -> Names:
-    """The renames and merges kept in the database (none when the file is missing or unreadable)."""
+    """The renames and merges kept in the database (none when the file is missing or unreadable;
+    a name in it that breaks the rule for names -- written by hand, or before the rule -- is
+    left out, as if never given)."""
     try:
         data = json.loads((store.path / FILE).read_bytes())
     except (OSError, ValueError):
@@ -88,7 +94,9 @@ def load(store: Store) -> Names:
     names = data.get("names") if isinstance(data, dict) and data.get("schema") == SCHEMA else None
     if not isinstance(names, dict):
         return Names()
-    return Names({key(k): v for k, v in names.items() if isinstance(k, str) and isinstance(v, str) and v.strip()})
+    return Names(
+        {key(k): v for k, v in names.items() if isinstance(k, str) and _text.name_problem(v) is None and _text.clean(k)}
+    )
 
 
 def save(store: Store, names: Names) -> None:

@@ -1,7 +1,8 @@
 """``scorekeeper stats`` as text: one table per game, and one player's details.
 
 Each figure is named in the players' words; ``-`` stands for a figure that has no
-value yet (a win rate with no finished match).
+value yet (a win rate with no finished match). A name is written with any control,
+direction or format character as a visible escape (:func:`scorekeeper.text.escape`).
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper import registry
-from scorekeeper.errors import one_line
 from scorekeeper.stats.figures import COUNTERS
+from scorekeeper.text import escape
 
 Record = dict[str, Any]
 
@@ -47,7 +48,7 @@ def best_text(best: Record | None) -> str:
 
 
 def _table(given: Sequence[Sequence[str]]) -> list[str]:
-    rows = [tuple(one_line(c) for c in r) for r in given]
+    rows = [tuple(escape(c) for c in r) for r in given]
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     return ["  ".join(c.ljust(widths[i]) for i, c in enumerate(r)).rstrip() for r in rows]
 
@@ -86,7 +87,7 @@ def render(data: Record, detail: bool = False) -> str:
 
 
 def _details(r: Record) -> list[str]:
-    out = ["", f"{r['name']}, {game_name(r['game'])}:"]
+    out = ["", f"{escape(r['name'])}, {game_name(r['game'])}:"]
     out.append(
         f"  {r['matches']} matches, {r['wins']} won, {r['losses']} lost; "
         f"{r['unfinished']} unfinished, {r['abandoned']} abandoned"
@@ -96,8 +97,8 @@ def _details(r: Record) -> list[str]:
         if name in r:
             out.append(f"  {words}: {r[name]}")
     for v in r.get("partners", []):
-        out.append(f"  with {v['name']}: {v['matches']} matches, {v['wins']} won")
+        out.append(f"  with {escape(v['name'])}: {v['matches']} matches, {v['wins']} won")
     for v in r.get("opponents", []):
         margin = "-" if v["margin"] is None else f"{v['margin']:+g}"
-        out.append(f"  against {v['name']}: {v['wins']}-{v['losses']} in {v['matches']}, by {margin} a match")
+        out.append(f"  against {escape(v['name'])}: {v['wins']}-{v['losses']} in {v['matches']}, by {margin} a match")
     return out

@@ -25,7 +25,7 @@ from scorekeeper.store.storage import atomic_write
 Record = dict[str, Any]
 
 FILE = "stats-table.json"
-SCHEMA = 1
+SCHEMA = 2  # 2: players matched by scorekeeper.text.name_key (NFKC and case folding)
 
 
 def table(store: Store, game: str | None = None, now: _dt.datetime | None = None) -> Record:

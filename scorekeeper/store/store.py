@@ -55,7 +55,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from tinydb import TinyDB
 
-from scorekeeper import registry
+from scorekeeper import boundary, registry, text
 from scorekeeper.envelope import type_name
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store.errors import StoreError, StoreLockedError, plain_line
@@ -1108,9 +1108,12 @@ class Store:
         )
 
     def _checked_copy(self, record: Any) -> tuple[Record, Any]:
-        """A private, JSON-clean copy of a record, and its engine state (every entry legal)."""
+        """A private, JSON-clean copy of a record, and its engine state (every entry legal).
+        The record passes the door of records from outside first (:func:`boundary.check`:
+        limits, the rule for names and text), wherever it comes from."""
         if not isinstance(record, dict):
             raise StoreError(f"a record must be a JSON object, not {type_name(record)}")
+        boundary.check(record)
         copied = json.loads(json.dumps(record))
         return copied, registry.game_of(copied).load(copied)  # a match may be in progress
 
@@ -1164,13 +1167,18 @@ class Store:
 
     @_os_errors("export the match", "export the match", None)
     def export(self, mid: str) -> str:
-        """The stored record as JSON text that imports back to the same record."""
-        return json.dumps(self._load(mid).record, ensure_ascii=False, indent=2) + "\n"
+        """The stored record as JSON text that imports back to the same record. A control,
+        direction or format character (of a record stored before the rule for text, see
+        :mod:`scorekeeper.text`) is written as a JSON escape, so printing it changes
+        nothing on a terminal; a record without one is written as it always was."""
+        return text.json_text(self._load(mid).record, indent=2) + "\n"
 
     @_os_errors("append an entry", "save")
     def append(self, mid: str, entry: Record, *, _redo: bool = False) -> None:
-        """Add one entry; durable when this returns. An illegal entry changes nothing."""
+        """Add one entry; durable when this returns. An illegal entry changes nothing; nor
+        does one holding text that breaks the rule of :mod:`scorekeeper.text`."""
         self._check_writable("append an entry")
+        boundary.check(entry)
         o = self._load(mid)
         codec = registry.game_of(o.record).entries
         kind, value = codec.entry_kind(entry)
@@ -1234,6 +1242,7 @@ class Store:
         engine; if a later entry becomes illegal, the engine's error is raised and
         the stored match is unchanged."""
         self._check_writable("edit an entry")
+        boundary.check(value)  # the new entry's text, as for a new record
         o = self._load(mid)
         game = registry.game_of(o.record)
         record = copy.deepcopy(o.record)

@@ -28,11 +28,11 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable
-from xml.sax.saxutils import escape, quoteattr
 
 from scorekeeper.tally.pegboard import GROUP, Pegboard
 from scorekeeper.tally.timeline import Timeline
 from scorekeeper.tally.xtally import Symbol, Tally, number_text
+from scorekeeper.text import xml_attr, xml_text
 
 __all__ = ["SIDE_COLOURS", "tally_svg", "pegboard_svg", "chart_svg"]
 
@@ -96,9 +96,9 @@ def _doc(width: float, height: float, title: str, body: Iterable[str], label: st
     w, h = _n(width), _n(height)
     head = (
         f'<svg xmlns="{_SVG_NS}" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
-        f'role="img" aria-label={quoteattr(label)}>'
+        f'role="img" aria-label={xml_attr(label)}>'
     )
-    return "\n".join([head, f"<title>{escape(title)}</title>", *body, "</svg>"])
+    return "\n".join([head, f"<title>{xml_text(title)}</title>", *body, "</svg>"])
 
 
 def _text_width(text: str, size: float) -> float:
@@ -372,7 +372,7 @@ def pegboard_svg(board: Pegboard, *, width: int = 390) -> str:
             f'stroke-width="1"/>'
         )
         lap = max(board.place(p.front)[0], board.place(p.back)[0])
-        label = escape(name) + (f" \u00b7 lap {number_text(lap + 1)}" if lap else "")
+        label = xml_text(name) + (f" \u00b7 lap {number_text(lap + 1)}" if lap else "")
         body.append(
             f'<text x="{_n(x0 - pitch / 2)}" y="{_n(ty)}" {_FONT} font-size="10.5" font-weight="bold" '
             f'fill="{_CREAM}">{label}</text>'
@@ -602,7 +602,7 @@ def chart_svg(tl: Timeline, *, width: int = 390, height: int = 220) -> str:
             )
             body.append(
                 f'<text {_FONT} font-size="{fs}" font-weight="bold" fill="{_shade(colour, 0.8)}" '
-                f'x="{_n(10 + lx + 14)}" y="{_n(ly)}">{escape(entries[i])}</text>'
+                f'x="{_n(10 + lx + 14)}" y="{_n(ly)}">{xml_text(entries[i])}</text>'
             )
 
     turns = f"{n} turn{'s' if n != 1 else ''}"

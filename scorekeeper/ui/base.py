@@ -12,6 +12,8 @@ in the UI: whether an entry is legal and what it scores is the engine's.
 >>> shared = Shared(tempfile.mkdtemp())
 >>> names_problem(["Ann", " Ann "]), names_problem(["Ann", ""]), names_problem(["Ann", "Ben"])
 ('two players have the same name', 'every player needs a name', None)
+>>> names_problem(["Ann", "ann"])
+"two players have the same name: 'Ann' and 'ann' (capitals and spaces do not count)"
 >>> [s.id for s in games_with_screens()]
 ['all-fives', 'all-fours', 'broadway']
 >>> shared.close()
@@ -25,7 +27,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, Protocol, cast
 
-from scorekeeper import registry
+from scorekeeper import registry, text
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store, message_of
 from scorekeeper.ui.access import NOT_JOINED, STALE, WATCHING, Gate, Invite, Role, Visitor, refusal
@@ -411,10 +413,5 @@ class FormModel(Model):
 
 
 def names_problem(names: list[str]) -> str | None:
-    """Why a new match's player names cannot be used, or None."""
-    names = [s.strip() for s in names]
-    if any(not n for n in names):
-        return "every player needs a name"
-    if len(set(names)) != len(names):
-        return "two players have the same name"
-    return None
+    """Why a new match's player names (trimmed, as the match gets them) cannot be used, or None."""
+    return text.players_problem([s.strip() for s in names])

@@ -24,6 +24,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from scorekeeper import text as _text
 from scorekeeper.errors import ScorekeeperError, one_line
 from scorekeeper.stats import figures
 from scorekeeper.stats import names as _names
@@ -332,6 +333,10 @@ class PlayersModel(Model):
         person it is now, or None with ``error`` saying why."""
         if self.renamable(person) is None:
             self._refuse("this player is not in the records any more")
+            return None
+        problem = _text.text_problem(new, "a player's name")  # before the key, which leaves such characters out
+        if problem:
+            self._refuse(problem)
             return None
         if _names.key(new) == person:
             self._refuse(f"{self.stats.names[person]} is that name already (capitals and spaces do not count)")

@@ -206,7 +206,8 @@ def test_text_that_looks_like_a_formula_is_quoted_and_numbers_stay_numbers(tmp_p
     assert rows[-1][7] == "award: -5 for =x" and rows[-1][9:11] == ["2", "4"]
     for r in rows:
         assert r[3].isdigit() and r[9].lstrip("-").isdigit()
-    assert safe("\tx") == "'\tx" and safe("\rx") == "'\rx" and safe(-3) == -3 and safe("") == ""
+    assert safe("\tx") == "\\tx" and safe("\rx") == "\\rx"  # no raw control character: visible, not a formula
+    assert safe("=\tx") == "'=\\tx" and safe(-3) == -3 and safe("") == ""
 
 
 def test_a_game_registered_without_rows_exports_a_row_per_hand(tmp_path):
