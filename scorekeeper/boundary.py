@@ -121,11 +121,22 @@ def too_large() -> str:
     return f"{_NOT}: it is larger than {MAX_BYTES // 1_000_000} MB"
 
 
+#: The byte-order mark some editors put at the start of a UTF-8 file (and so in a copy of it).
+BOM = "\ufeff"
+
+
 def loads(text: str) -> Any:
     """A record's JSON text -> its value, refusing what :mod:`this module <scorekeeper.boundary>`
-    refuses (one :class:`RecordFormatError`, one line)."""
+    refuses (one :class:`RecordFormatError`, one line). One leading byte-order mark is
+    left out, whether the text was read from a file (:func:`decode`) or pasted.
+
+    >>> loads('\ufeff{"game": "broadway"}')
+    {'game': 'broadway'}
+    """
     if len(text) > MAX_BYTES:
         raise RecordFormatError(too_large())
+    if text.startswith(BOM):
+        text = text[1:]
     try:
         value = _DECODER.decode(text)
     except json.JSONDecodeError as e:
@@ -219,11 +230,12 @@ def _at(path: tuple[str | int, ...], why: str) -> RecordFormatError:
 
 
 def decode(data: bytes) -> Any:
-    """A record's bytes (UTF-8, a BOM allowed) -> its value, as :func:`loads`."""
+    """A record's bytes (UTF-8, a BOM allowed) -> its value, as :func:`loads` (which leaves
+    out the BOM: a file and a paste of it are read alike)."""
     if len(data) > MAX_BYTES:
         raise RecordFormatError(too_large())
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise RecordFormatError(f"{_NOT}: it is not UTF-8 text (byte {e.start})") from None
     return loads(text)
