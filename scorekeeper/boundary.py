@@ -11,7 +11,9 @@ messages before any engine sees the record:
 - a whole number of more than :data:`MAX_DIGITS` digits, ``NaN``, ``Infinity`` or a
   number too large for a float;
 - nesting deeper than :data:`MAX_DEPTH`;
-- a string longer than :data:`MAX_STRING` characters.
+- a string longer than :data:`MAX_STRING` characters;
+- a named pipe (FIFO) that nobody writes to for :data:`FIFO_WAIT` seconds: it is
+  never waited on for ever.
 
 What the record *means* -- its players, teams, rules and hands -- is checked by the
 envelope (:mod:`scorekeeper.envelope`) and the game's engine, which check exact types.
@@ -36,6 +38,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import select
+import stat
 import sys
 from collections.abc import Iterable
 from typing import Any, BinaryIO
@@ -50,6 +55,9 @@ MAX_DIGITS = 9
 MAX_DEPTH = 20
 #: The longest string in a record (the notes of a match).
 MAX_STRING = 10_000
+#: Seconds a named pipe (FIFO) given as the record is waited on: for a writer, and then
+#: for each next piece of the record (a pipe nobody writes to would otherwise block for ever).
+FIFO_WAIT: float = 5
 
 _NOT = "not a match record"
 
@@ -249,11 +257,17 @@ def read(stream: BinaryIO) -> Any:
 
 def read_path(path: str) -> Any:
     """Read a record from a file, or standard input for ``-``; a file that cannot be read
-    is a :class:`RecordFormatError` naming it."""
+    is a :class:`RecordFormatError` naming it. The file is opened without waiting: a named
+    pipe is read as its writer writes, and refused when nothing comes for :data:`FIFO_WAIT`
+    seconds (``score PIPE`` with no writer does not hang)."""
     try:
         if path == "-":
             return read(sys.stdin.buffer)
-        with open(path, "rb") as f:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a FIFO: no wait for a writer here
+        with open(fd, "rb", buffering=0, closefd=True) as f:
+            if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                return decode(_read_pipe(fd, path))
+            os.set_blocking(fd, True)  # a file or a device: read as it comes
             return read(f)
     except FileNotFoundError:
         raise RecordFormatError(f"{one_line(path, 200)}: no such file") from None
@@ -261,3 +275,30 @@ def read_path(path: str) -> Any:
         raise RecordFormatError(f"{one_line(path, 200)}: is a directory, not a record") from None
     except OSError as e:
         raise RecordFormatError(f"{one_line(path, 200)}: cannot be read ({e.strerror or e})") from None
+
+
+def _read_pipe(fd: int, path: str) -> bytes:
+    """A named pipe's bytes, opened non-blocking: up to :data:`MAX_BYTES` + 1 of them, or
+    until its writer closes it; nothing for :data:`FIFO_WAIT` seconds is a RecordFormatError."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    wait_ms = max(1, round(FIFO_WAIT * 1000))
+    chunks: list[bytes] = []
+    size = 0
+    while size <= MAX_BYTES:
+        if not poller.poll(wait_ms):
+            why = (
+                f"nobody is writing to this pipe (waited {FIFO_WAIT:g} s)"
+                if not size
+                else f"the pipe's writer stopped writing (nothing more for {FIFO_WAIT:g} s)"
+            )
+            raise RecordFormatError(f"{one_line(path, 200)}: {why}")
+        try:
+            chunk = os.read(fd, min(1 << 16, MAX_BYTES + 1 - size))
+        except BlockingIOError:  # woken, but nothing to read after all
+            continue
+        if not chunk:  # the writer closed it
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
