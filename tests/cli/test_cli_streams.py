@@ -2,22 +2,29 @@
 output that cannot be written (closed, full).
 
 A FIFO nobody writes to is waited for a bounded time (``boundary.FIFO_WAIT``), then
-refused with one line; a FIFO that gets a writer is read as a file is.
+refused with one line; a FIFO that gets a writer is read as a file is. A standard
+output that cannot be written ends every command with status 1 and one line naming
+it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import io
 import json
 import os
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support import RECORDS, run_cli, run_cli_process
+from support import RECORDS, ROOT, Ran, process_env, run_cli, run_cli_process
 
 from scorekeeper import boundary
+from scorekeeper.cli import main
 
 WORKED = RECORDS / "worked-example.json"
 
@@ -190,3 +197,106 @@ def test_a_fifo_that_streams_for_ever_stops_at_the_limit(tmp_path, monkeypatch):
 def test_standard_input_is_still_read_to_its_end():
     ran = run_cli("score", "-", stdin=WORKED.read_bytes())
     assert ran.returncode == 0 and ran.stdout == run_cli("score", WORKED).stdout
+
+
+# ---------------------------------------------------------------- standard output
+# A user's shell does not set PYTHONUNBUFFERED (this test environment may): try both.
+BUFFERED = {"PYTHONUNBUFFERED": None}
+UNBUFFERED = {"PYTHONUNBUFFERED": "1"}
+needs_dev_full = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+REDIRECT = {"closed": ">&-", "full": ">/dev/full"}
+
+
+def run_with_stdout(how: str, *args: object, env: dict | None = None, stdin: bytes = b"") -> Ran:
+    """``python -m scorekeeper ARGS`` with its standard output closed (``>&-``) or full
+    (``>/dev/full``), as a shell starts it."""
+    command = [sys.executable, "-m", "scorekeeper", *map(str, args)]
+    p = subprocess.run(
+        ["/bin/sh", "-c", f'exec "$@" {REDIRECT[how]}', "sh", *command],
+        input=stdin,
+        stdout=subprocess.DEVNULL,  # what the shell redirects away from
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=process_env(**(env or {})),
+        timeout=60,
+    )
+    return Ran(p.returncode, "", p.stderr.decode("utf-8", "replace"))
+
+
+def output_failed(ran: Ran) -> str:
+    """The one line of a command that could not write its standard output: status 1, the
+    output named (not the database), no traceback, not even at Python's exit."""
+    line = one_error_line(ran, status=1)
+    assert line.startswith("error: standard output: cannot be written ("), line
+    assert "database" not in line, line
+    return line
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory) -> tuple[Path, str]:
+    """A database holding one match, and the match's id."""
+    db = tmp_path_factory.mktemp("streams") / "db"
+    ran = run_cli("--db", db, "import", WORKED)
+    assert ran.returncode == 0, ran.stderr
+    return db, ran.stdout.strip()
+
+
+PRINTING = {
+    "list": lambda db, mid: ["--db", db, "list"],
+    "list-json": lambda db, mid: ["--db", db, "list", "--json"],
+    "export": lambda db, mid: ["--db", db, "export", mid],
+    "export-csv": lambda db, mid: ["--db", db, "export", "--all", "--csv"],
+    "stats": lambda db, mid: ["--db", db, "stats", "--json"],
+    "score": lambda db, mid: ["score", WORKED],
+    "score-text": lambda db, mid: ["score", WORKED, "--text"],
+    "tally": lambda db, mid: ["tally", "--points", "5,10"],
+    "pegboard": lambda db, mid: ["pegboard", "--points", "1,2", "--svg"],
+    "help": lambda db, mid: ["--help"],
+    "version": lambda db, mid: ["--version"],
+}
+
+
+@pytest.mark.parametrize("env", [BUFFERED, UNBUFFERED], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize("how", ["closed", pytest.param("full", marks=needs_dev_full)])
+@pytest.mark.parametrize("case", PRINTING)
+def test_a_closed_or_full_standard_output_is_one_error_line(stored, case, how, env):
+    db, mid = stored
+    line = output_failed(run_with_stdout(how, *PRINTING[case](db, mid), env=env))
+    if how == "closed":
+        assert line == "error: standard output: cannot be written (it is closed)", line
+    else:
+        assert line == "error: standard output: cannot be written (No space left on device)", line
+
+
+def test_in_process_a_closed_standard_output_is_the_same_line(stored, monkeypatch, capsys):
+    """``main`` run with ``sys.stdout`` None, as Python starts with its descriptor closed."""
+    db, mid = stored
+    monkeypatch.setattr(sys, "stdout", None)
+    assert main(["--db", str(db), "list"]) == 1
+    assert sys.stdout is None
+    assert capsys.readouterr().err == "error: standard output: cannot be written (it is closed)\n"
+
+
+class FullDisk(io.RawIOBase):
+    """A file whose every write fails as on a full disk."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_in_process_a_full_standard_output_is_the_same_line(monkeypatch, capsys):
+    full = io.TextIOWrapper(io.BufferedWriter(FullDisk()), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", full)
+    assert main(["score", str(WORKED)]) == 1
+    assert sys.stdout is full
+    assert capsys.readouterr().err == f"error: standard output: cannot be written ({os.strerror(errno.ENOSPC)})\n"
+
+
+def test_a_reader_gone_is_still_not_an_error(stored):
+    """``scorekeeper list | head -c 0``: the reader has what it wanted (see test_smoke.py)."""
+    db, mid = stored
+    ran = run_cli_process("--db", db, "list", "--json", read_stdout=0, env=BUFFERED)
+    assert (ran.returncode, ran.stderr) == (0, "")
