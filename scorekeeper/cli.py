@@ -166,12 +166,29 @@ def _store(args: argparse.Namespace, *, read_only: bool = False) -> Store:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    """Store the record and print its id. A failure means nothing changed, so that a script
+    may retry: with standard output closed the database is not even opened, and an id that
+    cannot be printed (a full disk) takes the import back. A reader gone early
+    (``import REC | true``) leaves the import stored, with status 0."""
     record = read_json(args.record)
+    _check_output("nothing was imported")
     with _store(args) as store:
         mid = store.import_record(record)
+        try:
+            print(mid)
+            sys.stdout.flush()  # reported, while the database is still ours to take it back
+        except OutputError as e:
+            if e.reader_gone:
+                raise
+            try:
+                store.delete(mid)
+            except ScorekeeperError as why:
+                raise e.noting(
+                    f"the match was imported all the same, as {mid}: it could not be taken back ({why})"
+                ) from None
+            raise e.noting("nothing was imported") from None
         problems = list(store.problems)
     _warn(problems)
-    print(mid)
     return 0
 
 
@@ -402,10 +419,14 @@ class OutputError(Exception):
     OSError, so that nothing on its way (argparse drops OSErrors) can hide it, and no
     handler takes it for a failure of the database."""
 
-    def __init__(self, error: OSError | None) -> None:
+    def __init__(self, error: OSError | None, note: str | None = None) -> None:
         self.error = error  # None: it was closed when the command started
         why = "it is closed" if error is None or error.errno == errno.EBADF else (error.strerror or str(error))
-        super().__init__(f"standard output: cannot be written ({why})")
+        super().__init__(f"standard output: cannot be written ({why})" + (f"; {note}" if note else ""))
+
+    def noting(self, note: str) -> OutputError:
+        """The same failure, with what became of the command's work said after it."""
+        return OutputError(self.error, note)
 
     @property
     def reader_gone(self) -> bool:
@@ -500,6 +521,13 @@ def _guarded(real: Any) -> tuple[Any, _Guard | None]:
         write_through=bool(getattr(real, "write_through", False)),
     )
     return text, guard
+
+
+def _check_output(note: str) -> None:
+    """Refuse at once, before anything is changed, when standard output was closed from the start."""
+    guard = getattr(sys.stdout, "buffer", None)
+    if isinstance(guard, _Guard) and guard.out is None:
+        raise OutputError(None, note)
 
 
 def _closed_stdout() -> None:

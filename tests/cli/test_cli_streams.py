@@ -4,7 +4,8 @@ output that cannot be written (closed, full).
 A FIFO nobody writes to is waited for a bounded time (``boundary.FIFO_WAIT``), then
 refused with one line; a FIFO that gets a writer is read as a file is. A standard
 output that cannot be written ends every command with status 1 and one line naming
-it.
+it; ``import`` then leaves the database as it was (it stores the match only if it
+can say so).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support import RECORDS, ROOT, Ran, process_env, run_cli, run_cli_process
+from support import RECORDS, ROOT, Ran, process_env, run_cli, run_cli_process, tree_state
 
 from scorekeeper import boundary
 from scorekeeper.cli import main
@@ -300,3 +301,84 @@ def test_a_reader_gone_is_still_not_an_error(stored):
     db, mid = stored
     ran = run_cli_process("--db", db, "list", "--json", read_stdout=0, env=BUFFERED)
     assert (ran.returncode, ran.stderr) == (0, "")
+
+
+# ---------------------------------------------------------------- import reports, or changes nothing
+def one_match_db(tmp_path: Path) -> tuple[Path, str]:
+    db = tmp_path / "db"
+    ran = run_cli("--db", db, "import", RECORDS / "two-hands.json")
+    assert ran.returncode == 0, ran.stderr
+    return db, ran.stdout.strip()
+
+
+def listed(db: Path) -> list[str]:
+    ran = run_cli("--db", db, "list", "--json")
+    assert ran.returncode == 0, ran.stderr
+    return [m["id"] for m in json.loads(ran.stdout)]
+
+
+@pytest.mark.parametrize("env", [BUFFERED, UNBUFFERED], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize("how", ["closed", pytest.param("full", marks=needs_dev_full)])
+def test_an_import_that_cannot_report_its_id_imports_nothing(tmp_path, how, env):
+    """A script that retries a failed ``import`` must not store the match twice: status 1
+    means nothing changed. A closed output is refused before the database is opened; a
+    full one is found out after the import, which is then taken back."""
+    db, first = one_match_db(tmp_path)
+    before = tree_state(db)
+    line = output_failed(run_with_stdout(how, "--db", db, "import", WORKED, env=env))
+    assert line.endswith("; nothing was imported"), line
+    assert listed(db) == [first]
+    if how == "closed":
+        assert tree_state(db) == before  # not even opened
+    # the retry, with an output that works, imports it once
+    again = run_cli("--db", db, "import", WORKED)
+    assert again.returncode == 0, again.stderr
+    assert sorted(listed(db)) == sorted([first, again.stdout.strip()])
+
+
+@pytest.mark.parametrize("how", ["closed", pytest.param("full", marks=needs_dev_full)])
+def test_an_import_from_standard_input_that_cannot_report_imports_nothing(tmp_path, how):
+    db, first = one_match_db(tmp_path)
+    ran = run_with_stdout(how, "--db", db, "import", "-", stdin=WORKED.read_bytes(), env=BUFFERED)
+    assert output_failed(ran).endswith("; nothing was imported")
+    assert listed(db) == [first]
+
+
+def test_an_import_whose_reader_is_gone_is_stored_once(tmp_path):
+    """``scorekeeper import REC | true``: the reader left; the import stands, status 0."""
+    db, first = one_match_db(tmp_path)
+    ran = run_cli_process("--db", db, "import", WORKED, read_stdout=0, env=BUFFERED)
+    assert (ran.returncode, ran.stderr) == (0, "")
+    assert len(listed(db)) == 2
+
+
+def test_in_process_an_import_that_cannot_report_is_taken_back(tmp_path, monkeypatch, capsys):
+    db, first = one_match_db(tmp_path)
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BufferedWriter(FullDisk()), encoding="utf-8"))
+    assert main(["--db", str(db), "import", str(WORKED)]) == 1
+    monkeypatch.undo()
+    err = capsys.readouterr().err
+    assert err == f"error: standard output: cannot be written ({os.strerror(errno.ENOSPC)}); nothing was imported\n"
+    assert listed(db) == [first]
+
+
+def test_in_process_an_import_that_cannot_be_taken_back_says_it_is_stored(tmp_path, monkeypatch, capsys):
+    """The rare double failure (the output, then taking the match back) says what is stored."""
+    from scorekeeper.store import Store, StoreError
+
+    db, first = one_match_db(tmp_path)
+
+    def stuck(self, mid):
+        raise StoreError(f"match {mid} could not be deleted (permission denied); it is still stored")
+
+    monkeypatch.setattr(Store, "delete", stuck)
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BufferedWriter(FullDisk()), encoding="utf-8"))
+    assert main(["--db", str(db), "import", str(WORKED)]) == 1
+    monkeypatch.undo()
+    (line,) = capsys.readouterr().err.splitlines()
+    (mid,) = set(listed(db)) - {first}
+    assert line == (
+        f"error: standard output: cannot be written ({os.strerror(errno.ENOSPC)}); the match was imported "
+        f"all the same, as {mid}: it could not be taken back (match {mid} could not be deleted "
+        "(permission denied); it is still stored)"
+    ), line
