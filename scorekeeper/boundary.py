@@ -36,6 +36,7 @@ scorekeeper.errors.RecordFormatError: [0][0][0][0]: nested more than 20 levels d
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
@@ -260,8 +261,11 @@ def read_path(path: str) -> Any:
     is a :class:`RecordFormatError` naming it. The file is opened without waiting: a named
     pipe is read as its writer writes, and refused when nothing comes for :data:`FIFO_WAIT`
     seconds (``score PIPE`` with no writer does not hang)."""
+    shown = "standard input" if path == "-" else one_line(path, 200)
     try:
         if path == "-":
+            if sys.stdin is None:  # closed when Python started (``<&-``)
+                raise RecordFormatError("standard input: cannot be read (it is closed)")
             return read(sys.stdin.buffer)
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a FIFO: no wait for a writer here
         with open(fd, "rb", buffering=0, closefd=True) as f:
@@ -270,11 +274,12 @@ def read_path(path: str) -> Any:
             os.set_blocking(fd, True)  # a file or a device: read as it comes
             return read(f)
     except FileNotFoundError:
-        raise RecordFormatError(f"{one_line(path, 200)}: no such file") from None
+        raise RecordFormatError(f"{shown}: no such file") from None
     except IsADirectoryError:
-        raise RecordFormatError(f"{one_line(path, 200)}: is a directory, not a record") from None
+        raise RecordFormatError(f"{shown}: is a directory, not a record") from None
     except OSError as e:
-        raise RecordFormatError(f"{one_line(path, 200)}: cannot be read ({e.strerror or e})") from None
+        why = "it is closed" if e.errno == errno.EBADF else e.strerror or e
+        raise RecordFormatError(f"{shown}: cannot be read ({why})") from None
 
 
 def _read_pipe(fd: int, path: str) -> bytes:

@@ -200,6 +200,22 @@ def test_standard_input_is_still_read_to_its_end():
     assert ran.returncode == 0 and ran.stdout == run_cli("score", WORKED).stdout
 
 
+@pytest.mark.parametrize("command", ["score", "import"])
+def test_a_closed_standard_input_is_one_error_line(tmp_path, command):
+    """``scorekeeper score - <&-``: Python starts with no ``sys.stdin`` at all."""
+    args = [sys.executable, "-m", "scorekeeper", "--db", str(tmp_path / "db"), command, "-"]
+    p = subprocess.run(
+        ["/bin/sh", "-c", 'exec "$@" <&-', "sh", *args],
+        capture_output=True,
+        cwd=ROOT,
+        env=process_env(),
+        timeout=60,
+    )
+    line = one_error_line(Ran(p.returncode, p.stdout, p.stderr))
+    assert line == "error: standard input: cannot be read (it is closed)", line
+    assert not (tmp_path / "db").exists()
+
+
 # ---------------------------------------------------------------- standard output
 # A user's shell does not set PYTHONUNBUFFERED (this test environment may): try both.
 BUFFERED = {"PYTHONUNBUFFERED": None}
