@@ -14,7 +14,9 @@ messages before any engine sees the record:
 - a string longer than :data:`MAX_STRING` characters;
 - a string or a key that breaks the rule for text (:mod:`scorekeeper.text`: no control,
   direction or invisible format character), and players' or sides' names that break
-  the rule for names, among them two spellings of one name.
+  the rule for names, among them two spellings of one name;
+- a named pipe (FIFO) that nobody writes to for :data:`FIFO_WAIT` seconds: it is
+  never waited on for ever.
 
 :func:`check` is this door for a record that was never text (a match made in the app,
 a record given to the store): the store checks every new record with it. A record
@@ -41,8 +43,12 @@ scorekeeper.errors.RecordFormatError: [0][0][0][0]: nested more than 20 levels d
 
 from __future__ import annotations
 
+import errno
 import json
 import math
+import os
+import select
+import stat
 import sys
 from collections.abc import Iterable
 from typing import Any, BinaryIO
@@ -58,6 +64,9 @@ MAX_DIGITS = 9
 MAX_DEPTH = 20
 #: The longest string in a record (the notes of a match).
 MAX_STRING = 10_000
+#: Seconds a named pipe (FIFO) given as the record is waited on: for a writer, and then
+#: for each next piece of the record (a pipe nobody writes to would otherwise block for ever).
+FIFO_WAIT: float = 5
 
 _NOT = "not a match record"
 
@@ -107,11 +116,22 @@ def too_large() -> str:
     return f"{_NOT}: it is larger than {MAX_BYTES // 1_000_000} MB"
 
 
+#: The byte-order mark some editors put at the start of a UTF-8 file (and so in a copy of it).
+BOM = "\ufeff"
+
+
 def loads(text: str) -> Any:
     """A record's JSON text -> its value, refusing what :mod:`this module <scorekeeper.boundary>`
-    refuses (one :class:`RecordFormatError`, one line)."""
+    refuses (one :class:`RecordFormatError`, one line). One leading byte-order mark is
+    left out, whether the text was read from a file (:func:`decode`) or pasted.
+
+    >>> loads('\ufeff{"game": "broadway"}')
+    {'game': 'broadway'}
+    """
     if len(text) > MAX_BYTES:
         raise RecordFormatError(too_large())
+    if text.startswith(BOM):
+        text = text[1:]
     try:
         value = _DECODER.decode(text)
     except json.JSONDecodeError as e:
@@ -242,11 +262,12 @@ def _at(path: tuple[str | int, ...], why: str, error: type[RecordFormatError] = 
 
 
 def decode(data: bytes) -> Any:
-    """A record's bytes (UTF-8, a BOM allowed) -> its value, as :func:`loads`."""
+    """A record's bytes (UTF-8, a BOM allowed) -> its value, as :func:`loads` (which leaves
+    out the BOM: a file and a paste of it are read alike)."""
     if len(data) > MAX_BYTES:
         raise RecordFormatError(too_large())
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise RecordFormatError(f"{_NOT}: it is not UTF-8 text (byte {e.start})") from None
     return loads(text)
@@ -260,15 +281,52 @@ def read(stream: BinaryIO) -> Any:
 
 def read_path(path: str) -> Any:
     """Read a record from a file, or standard input for ``-``; a file that cannot be read
-    is a :class:`RecordFormatError` naming it."""
+    is a :class:`RecordFormatError` naming it. The file is opened without waiting: a named
+    pipe is read as its writer writes, and refused when nothing comes for :data:`FIFO_WAIT`
+    seconds (``score PIPE`` with no writer does not hang)."""
+    shown = "standard input" if path == "-" else one_line(path, 200)
     try:
         if path == "-":
+            if sys.stdin is None:  # closed when Python started (``<&-``)
+                raise RecordFormatError("standard input: cannot be read (it is closed)")
             return read(sys.stdin.buffer)
-        with open(path, "rb") as f:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a FIFO: no wait for a writer here
+        with open(fd, "rb", buffering=0, closefd=True) as f:
+            if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                return decode(_read_pipe(fd, path))
+            os.set_blocking(fd, True)  # a file or a device: read as it comes
             return read(f)
     except FileNotFoundError:
-        raise RecordFormatError(f"{one_line(path, 200)}: no such file") from None
+        raise RecordFormatError(f"{shown}: no such file") from None
     except IsADirectoryError:
-        raise RecordFormatError(f"{one_line(path, 200)}: is a directory, not a record") from None
+        raise RecordFormatError(f"{shown}: is a directory, not a record") from None
     except OSError as e:
-        raise RecordFormatError(f"{one_line(path, 200)}: cannot be read ({e.strerror or e})") from None
+        why = "it is closed" if e.errno == errno.EBADF else e.strerror or e
+        raise RecordFormatError(f"{shown}: cannot be read ({why})") from None
+
+
+def _read_pipe(fd: int, path: str) -> bytes:
+    """A named pipe's bytes, opened non-blocking: up to :data:`MAX_BYTES` + 1 of them, or
+    until its writer closes it; nothing for :data:`FIFO_WAIT` seconds is a RecordFormatError."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    wait_ms = max(1, round(FIFO_WAIT * 1000))
+    chunks: list[bytes] = []
+    size = 0
+    while size <= MAX_BYTES:
+        if not poller.poll(wait_ms):
+            why = (
+                f"nobody is writing to this pipe (waited {FIFO_WAIT:g} s)"
+                if not size
+                else f"the pipe's writer stopped writing (nothing more for {FIFO_WAIT:g} s)"
+            )
+            raise RecordFormatError(f"{one_line(path, 200)}: {why}")
+        try:
+            chunk = os.read(fd, min(1 << 16, MAX_BYTES + 1 - size))
+        except BlockingIOError:  # woken, but nothing to read after all
+            continue
+        if not chunk:  # the writer closed it
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)

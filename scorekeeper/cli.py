@@ -2,18 +2,22 @@
 
 ``scorekeeper score RECORD [--text]`` scores a match record. Any bad input
 ends with status 2 and one ``error: ...`` line on standard error -- never a
-traceback, and nothing on standard output.
+traceback, and nothing on standard output. A standard output that cannot be
+written (closed, or a full disk) ends with status 1 and one line naming it; a
+reader that goes away early (``... | head``) is not an error.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
+import io
 import json
 import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from scorekeeper import __version__
 from scorekeeper import text as _text
@@ -23,6 +27,8 @@ if TYPE_CHECKING:
     from scorekeeper.store import Store
 
 EXIT_USAGE = 2
+#: Standard output could not be written (closed, or its disk full): what was asked may not have reached anyone.
+EXIT_OUTPUT = 1
 
 
 class _Parser(argparse.ArgumentParser):
@@ -176,12 +182,29 @@ def _store(args: argparse.Namespace, *, read_only: bool = False) -> Store:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    """Store the record and print its id. A failure means nothing changed, so that a script
+    may retry: with standard output closed the database is not even opened, and an id that
+    cannot be printed (a full disk) takes the import back. A reader gone early
+    (``import REC | true``) leaves the import stored, with status 0."""
     record = read_json(args.record)
+    _check_output("nothing was imported")
     with _store(args) as store:
         mid = store.import_record(record)
+        try:
+            print(mid)
+            sys.stdout.flush()  # reported, while the database is still ours to take it back
+        except OutputError as e:
+            if e.reader_gone:
+                raise
+            try:
+                store.delete(mid)
+            except ScorekeeperError as why:
+                raise e.noting(
+                    f"the match was imported all the same, as {mid}: it could not be taken back ({why})"
+                ) from None
+            raise e.noting("nothing was imported") from None
         problems = list(store.problems)
     _warn(problems)
-    print(mid)
     return 0
 
 
@@ -403,39 +426,189 @@ COMMANDS = {
 }
 
 
-def _quiet_stdout() -> None:
-    """Point standard output at /dev/null, so that what is left in its buffer does not
-    make Python complain again when it flushes at exit (the recipe of Python's docs)."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):  # no file descriptor (an in-process stream)
+class OutputError(Exception):
+    """Standard output could not be written: closed, full, or its reader gone. Not an
+    OSError, so that nothing on its way (argparse drops OSErrors) can hide it, and no
+    handler takes it for a failure of the database."""
+
+    def __init__(self, error: OSError | None, note: str | None = None) -> None:
+        self.error = error  # None: it was closed when the command started
+        why = "it is closed" if error is None or error.errno == errno.EBADF else (error.strerror or str(error))
+        super().__init__(f"standard output: cannot be written ({why})" + (f"; {note}" if note else ""))
+
+    def noting(self, note: str) -> OutputError:
+        """The same failure, with what became of the command's work said after it."""
+        return OutputError(self.error, note)
+
+    @property
+    def reader_gone(self) -> bool:
+        """The reader went away (``... | head``): it has what it wanted, this is not a failure."""
+        return isinstance(self.error, BrokenPipeError)
+
+
+class _Guard(io.BufferedIOBase):
+    """The bytes of standard output while a command runs, on their way to the real one's
+    buffer (``out``; None: it was closed when the process started). A failure to write or
+    flush them is an :class:`OutputError`; after one, what is still written is dropped,
+    and the real standard output is /dev/null (see :meth:`quiet`), so that nothing fails
+    again -- not even Python's flush at exit."""
+
+    def __init__(self, out: Any) -> None:
+        super().__init__()
+        self.out = out
+        self.failed = False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        if self.failed:
+            return len(data)
+        if self.out is None:
+            self._fail(None)
         try:
-            sys.stdout = open(os.devnull, "w")  # the process's standard output from now on
-        except OSError:
+            return int(self.out.write(data))
+        except OSError as e:
+            self._fail(e)
+
+    def flush(self) -> None:
+        if self.failed or self.out is None:
+            return  # nothing written yet: a command that prints nothing (the app) does not fail
+        try:
+            self.out.flush()
+        except OSError as e:
+            self._fail(e)
+
+    def _fail(self, e: OSError | None) -> NoReturn:
+        self.failed = True
+        raise OutputError(e) from None
+
+    def fileno(self) -> int:
+        if self.out is None:
+            raise io.UnsupportedOperation("standard output is closed")
+        return int(self.out.fileno())
+
+    def isatty(self) -> bool:
+        return self.out is not None and bool(self.out.isatty())
+
+    def quiet(self) -> None:
+        """Drop what is still written, and point the real standard output at /dev/null:
+        what is left in its buffer then goes nowhere at Python's exit, without another
+        failure (the recipe of Python's docs on SIGPIPE)."""
+        self.failed = True
+        if self.out is None:
+            return
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(devnull, self.out.fileno())
+            finally:
+                os.close(devnull)
+        except (OSError, ValueError):  # no file descriptor (an in-process stream): nothing is left at exit
             pass
 
 
+def _guarded(real: Any) -> tuple[Any, _Guard | None]:
+    """Standard output for a command: a text stream like ``real`` (its encoding, errors,
+    buffering) whose bytes go through a :class:`_Guard`, and the guard. A stream without
+    bytes under it (an in-process text stream) is used as it is."""
+    if real is None:
+        _closed_stdout()
+        guard = _Guard(None)
+        return io.TextIOWrapper(cast(Any, guard), encoding="utf-8", newline="\n"), guard
+    out = getattr(real, "buffer", None)
+    if out is None:
+        return real, None
+    try:
+        real.flush()  # what was printed before goes first
+    except (OSError, ValueError):
+        pass  # the command's first write says so
+    guard = _Guard(out)
+    text = io.TextIOWrapper(
+        cast(Any, guard),
+        encoding=getattr(real, "encoding", None) or "utf-8",
+        errors=getattr(real, "errors", None) or "strict",
+        newline="\n",
+        line_buffering=bool(getattr(real, "line_buffering", False)),
+        write_through=bool(getattr(real, "write_through", False)),
+    )
+    return text, guard
+
+
+def _check_output(note: str) -> None:
+    """Refuse at once, before anything is changed, when standard output was closed from the start."""
+    guard = getattr(sys.stdout, "buffer", None)
+    if isinstance(guard, _Guard) and guard.out is None:
+        raise OutputError(None, note)
+
+
+def _closed_stdout() -> None:
+    """Standard output was closed when Python started: its descriptor is given /dev/null,
+    so that no file the command opens takes its place (and is written to by mistake)."""
+    try:
+        os.fstat(1)
+        return  # open after all (an in-process run)
+    except OSError:
+        pass
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        if fd != 1:
+            os.dup2(fd, 1)
+            os.close(fd)
+    except OSError:
+        pass
+
+
+def _output_failed(guard: _Guard | None, e: OutputError) -> int:
+    """The end of a command whose standard output could not be written."""
+    if guard is not None:
+        guard.quiet()
+    if e.reader_gone:
+        return 0
+    print(f"error: {e}", file=sys.stderr)
+    return EXIT_OUTPUT
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    real = sys.stdout
+    text, guard = _guarded(real)
+    sys.stdout = text
+    try:
+        return _main(argv, guard)
+    finally:
+        sys.stdout = real
+        if guard is not None:
+            try:
+                text.flush()  # after a failure, into nothing
+            except (OutputError, ValueError):  # a failure not reported yet (the command failed first)
+                guard.quiet()
+
+
+def _main(argv: Sequence[str] | None, guard: _Guard | None) -> int:
     parser = _build_parser()
-    args = parser.parse_args(argv)
+    try:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit:  # --help, --version, a usage error: what was printed must reach its reader too
+            sys.stdout.flush()
+            raise
+    except OutputError as e:
+        return _output_failed(guard, e)
     try:
         if args.db is not None and not args.db.strip():
             raise ScorekeeperError("--db: give the database directory (an empty path would be the current directory)")
         command: Callable[[argparse.Namespace], int] = globals()[COMMANDS[args.command]]
         status = command(args)
-        sys.stdout.flush()  # a reader gone away shows here, not in Python's flush at exit
+        sys.stdout.flush()  # a reader gone or a full disk shows here, not in Python's flush at exit
         return status
+    except OutputError as e:
+        return _output_failed(guard, e)
     except ScorekeeperError as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except RecursionError:
         print("error: the record is nested too deeply", file=sys.stderr)
         return EXIT_USAGE
-    except BrokenPipeError:  # the reader went away (`... | head`): not an error
-        _quiet_stdout()
-        return 0
     except OSError as e:
         print(f"error: {one_line(str(e.filename or 'the database'), 200)}: {e.strerror or e}", file=sys.stderr)
         return EXIT_USAGE

@@ -138,7 +138,7 @@ class HistoryModel(Model):
             self._refuse(f"{name}: {boundary.too_large()}")
             return None
         try:
-            text = data.decode("utf-8-sig")
+            text = data.decode("utf-8")  # a byte-order mark is left to boundary.loads, as in a paste
         except UnicodeDecodeError:
             self._refuse(f"{name} is not a match record: it is not text")
             return None

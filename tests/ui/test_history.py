@@ -151,3 +151,22 @@ def test_a_file_that_is_empty_or_not_text_says_which_file(shared) -> None:
     assert hist.import_file("lost.json", None) is None
     assert hist.error == "lost.json could not be read"
     assert hist.total == 0
+
+
+# ------------------------------------------------------------------ a byte-order mark
+def test_a_paste_with_a_byte_order_mark_goes_the_way_of_a_file_with_one(shared) -> None:
+    """Issue 26: a record copied from a file saved with a BOM keeps it in the paste; the
+    file itself was taken, so the paste is too, by the same door (one BOM, no more)."""
+    hist = HistoryModel(shared)
+    text = two_hands_text()
+    mid = hist.import_text("\ufeff" + text)
+    assert mid and hist.error is None and hist.message == f"imported as {mid}", hist.error
+    assert hist.import_file("scorekeeper-x.json", ("\ufeff" + text).encode()) is None  # the same match
+    assert hist.question and hist.total == 1
+    hist.cancel_import()
+    # two marks are one too many, the same way pasted and from a file (and at the command line)
+    assert hist.import_text("\ufeff\ufeff" + text) is None
+    pasted = hist.error
+    assert hist.import_file("twice.json", ("\ufeff\ufeff" + text).encode()) is None
+    assert pasted and hist.error == pasted and pasted.startswith("not a match record (JSON): ")
+    assert hist.total == 1
