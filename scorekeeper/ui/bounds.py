@@ -10,10 +10,21 @@ once the process has none left every phone times out (and asyncio logs a traceba
 * **Connections per client**: one address (not loopback: the host's own browsers) may hold
   :attr:`Limits.per_client` connections at once; a connection past that is answered ``503``
   and closed.
+* **Connections opened, per client**: one address (not loopback) may open
+  :attr:`Limits.connect_burst` connections at once and then :attr:`Limits.connect_per_second`
+  a second (a :class:`Rate`); one past that is answered ``503`` and closed before any request
+  is read, which costs the server a few tens of microseconds rather than a request's work.
 * **Connections in all**: :attr:`Limits.total` at most, set from the process's open-file limit
   (raised to its hard limit at start, :func:`raise_open_file_limit`) with
   :data:`FD_RESERVE` descriptors kept for the store: the server refuses connections before the
   process runs out, so ``accept()`` keeps working and the table recovers by itself.
+* **Live connections opened, per client**: a WebSocket is a page of the app opening (a new
+  session, a reload, a reconnect). One address (not loopback) may open :data:`SOCKET_BURST` at
+  once and then one every ``1 / SOCKET_PER_SECOND`` seconds (a :class:`Rate`, in :class:`~scorekeeper.ui.guard.Guard`); one past that
+  is refused before the app sees it (``403``, which costs the server nothing), and the page's
+  client tries again a moment later. A phone opens one, a few more when its network drops; a
+  client opening sessions as fast as it can would otherwise cost the server a join screen
+  built and sent for each (about 4 ms of its CPU).
 * **A quiet log**: the same warning at most once a minute (:class:`OncePerMinute`), with a
   count of those left out.
 
@@ -35,6 +46,7 @@ once the process has none left every phone times out (and asyncio logs a traceba
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import logging
 import resource
@@ -53,6 +65,20 @@ FD_RESERVE = 64 + BACKLOG
 PER_CLIENT = 32
 #: seconds a client has to send a request's headers (a phone's are one packet)
 HEADER_TIMEOUT = 5.0
+#: live connections (WebSockets) one client address may open at once, and how many a second it
+#: earns afterwards (a :class:`Rate`)
+SOCKET_BURST = 20
+SOCKET_PER_SECOND = 0.5
+#: connections one client address may open at once, and how many a second it earns afterwards:
+#: a phone's browser opens about 7 to load the app (and keeps them open), so the burst is a few
+#: loads of the page
+CONNECT_BURST = 60
+CONNECT_PER_SECOND = 3.0
+#: client addresses a :class:`Rate` remembers at most (those that earned their burst back
+#: are forgotten first)
+RATE_CLIENTS = 4096
+#: seconds between two log lines about refused connections
+WARN_EVERY = 60.0
 #: the open-file limit asked for at start where the hard limit allows it
 WANTED_FDS = 16384
 
@@ -66,6 +92,8 @@ class Limits:
     header_timeout: float = HEADER_TIMEOUT
     per_client: int = PER_CLIENT
     total: int = 1024 - FD_RESERVE
+    connect_burst: int = CONNECT_BURST
+    connect_per_second: float = CONNECT_PER_SECOND
 
     @classmethod
     def for_this_process(cls) -> Limits:
@@ -94,7 +122,11 @@ def raise_open_file_limit(wanted: int = WANTED_FDS) -> int:
 def client_of(transport: Any) -> str:
     """The peer address of ``transport`` in its short form ('' when unknown)."""
     peer = transport.get_extra_info("peername")
-    host = peer[0] if isinstance(peer, tuple) and peer else ""
+    return _short(str(peer[0]) if isinstance(peer, tuple) and peer else "")
+
+
+@functools.lru_cache(maxsize=4096)  # a flood comes from few addresses, each parsed once
+def _short(host: str) -> str:
     try:
         ip = ipaddress.ip_address(str(host).split("%")[0])
     except ValueError:
@@ -104,6 +136,7 @@ def client_of(transport: Any) -> str:
     return str(ip)
 
 
+@functools.lru_cache(maxsize=4096)
 def _is_loopback(address: str) -> bool:
     try:
         return ipaddress.ip_address(address).is_loopback
@@ -116,10 +149,21 @@ class ConnectionBook:
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
+        self.rate = Rate(burst=limits.connect_burst, per_second=limits.connect_per_second)
         self._by_client: dict[str, set[Any]] = {}
         self._count = 0
         self._lock = threading.Lock()
         self.refused = 0
+        self._warned = -WARN_EVERY
+
+    def warn_due(self, now: float | None = None) -> bool:
+        """True at most once every :data:`WARN_EVERY` seconds: a flood of refusals logs one
+        line a minute and costs no log record each (see :class:`OncePerMinute` for the rest)."""
+        now = time.monotonic() if now is None else now
+        if now - self._warned < WARN_EVERY:
+            return False
+        self._warned = now
+        return True
 
     def _prune(self, address: str) -> set[Any]:
         live = self._by_client.get(address, set())
@@ -136,7 +180,8 @@ class ConnectionBook:
             self._prune(address)
 
     def admit(self, transport: Any) -> bool:
-        """Count ``transport`` in, or False when its client or the server is full. A
+        """Count ``transport`` in, or False when its client or the server is full, or its
+        client opened too many too fast. A
         connection is counted until its transport is closing (a WebSocket's transport outlives
         the HTTP protocol that admitted it, so closed ones are pruned here, not reported)."""
         address = client_of(transport)
@@ -146,6 +191,8 @@ class ConnectionBook:
                 self._prune_all()
             full = self._count >= self.limits.total
             if not full and not _is_loopback(address) and len(live) >= self.limits.per_client:
+                full = True
+            if not full and not self.rate.admit(address):
                 full = True
             if full:
                 self.refused += 1
@@ -163,6 +210,66 @@ class ConnectionBook:
         with self._lock:
             self._prune_all()
             return self._count
+
+
+class Rate:
+    """How fast each client address may open something (connections, live connections): a
+    token bucket per address (``burst`` tokens, ``per_second`` earned a second); loopback (the
+    host's own browsers) is not counted.
+
+    >>> now = [0.0]
+    >>> rate = Rate(burst=2, per_second=0.5, clock=lambda: now[0])
+    >>> [rate.admit("10.0.0.9") for _ in range(3)], rate.admit("10.0.0.8"), rate.admit("127.0.0.1")
+    ([True, True, False], True, True)
+    >>> now[0] = 2.0  # one earned back
+    >>> rate.admit("10.0.0.9"), rate.admit("10.0.0.9"), rate.refused
+    (True, False, 2)
+    """
+
+    def __init__(
+        self,
+        burst: int = SOCKET_BURST,
+        per_second: float = SOCKET_PER_SECOND,
+        clock: Any = time.monotonic,
+        max_clients: int = RATE_CLIENTS,
+    ) -> None:
+        self.burst = burst
+        self.per_second = per_second
+        self.clock = clock
+        self.max_clients = max_clients
+        self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when counted)
+        self._lock = threading.Lock()
+        self.refused = 0
+
+    def _tokens(self, address: str, now: float) -> float:
+        tokens, then = self._buckets.get(address, (float(self.burst), now))
+        return min(float(self.burst), tokens + (now - then) * self.per_second)
+
+    def admit(self, address: str) -> bool:
+        """Count one opened by ``address``; False when it has no token left."""
+        if _is_loopback(address):
+            return True
+        with self._lock:
+            now = self.clock()
+            tokens = self._tokens(address, now)
+            if tokens < 1.0:
+                self._buckets[address] = (tokens, now)
+                self.refused += 1
+                return False
+            self._buckets[address] = (tokens - 1.0, now)
+            if len(self._buckets) > self.max_clients:
+                self._forget(now)
+            return True
+
+    def _forget(self, now: float) -> None:
+        """Drop the addresses whose bucket is full again (as if never seen); if that is not
+        enough, those counted longest ago."""
+        for address in [a for a in self._buckets if self._tokens(a, now) >= self.burst]:
+            del self._buckets[address]
+        if len(self._buckets) > self.max_clients:
+            oldest = sorted(self._buckets, key=lambda a: self._buckets[a][1])
+            for address in oldest[: len(self._buckets) - self.max_clients]:
+                del self._buckets[address]
 
 
 _BUSY = (
@@ -195,7 +302,12 @@ def http_protocol(book: ConnectionBook, base: type[asyncio.Protocol] | None = No
 
         def connection_made(self, transport: Any) -> None:
             if not book.admit(transport):
-                logger.warning("refusing connections from %s: too many open", client_of(transport))
+                if book.warn_due():
+                    logger.warning(
+                        "refusing connections from %s: too many open or opened (%d refused so far)",
+                        client_of(transport),
+                        book.refused,
+                    )
                 transport.write(_BUSY)
                 transport.close()
                 return

@@ -15,6 +15,10 @@
 * **Who is connected** comes from the socket: the peer address of the WebSocket (the ASGI
   scope's ``client``, fixed when the socket opens) is put in :data:`PEER` for the app's session
   to read (:func:`peer`); nothing the browser sends can change it.
+* **How fast a client opens live connections**: a WebSocket from an address that has used up
+  its :class:`~scorekeeper.ui.bounds.Rate` (:data:`~scorekeeper.ui.bounds.SOCKET_BURST`,
+  :data:`~scorekeeper.ui.bounds.SOCKET_PER_SECOND`) is refused (``403``) before Flet starts a
+  session for it.
 * **What the browser may set**: the app's client sends its page's properties (size, route,
   platform ...) and the values typed into fields. A message whose page properties are not in
   :data:`PAGE_PROPS` (``client_ip``, ``client_user_agent`` among them) has those dropped; a
@@ -37,9 +41,12 @@ import ipaddress
 import re
 import socket
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorekeeper.errors import ScorekeeperError
+
+if TYPE_CHECKING:
+    from scorekeeper.ui.bounds import Rate
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -234,8 +241,13 @@ class Guard:
     server answers to besides :data:`LOOPBACK` and the machine's own addresses; ``port``:
     the port it listens on."""
 
-    def __init__(self, app: ASGIApp, *, hosts: Iterable[str] = (), port: int) -> None:
+    def __init__(self, app: ASGIApp, *, hosts: Iterable[str] = (), port: int, sockets: Rate | None = None) -> None:
         self.app = app
+        if sockets is None:
+            from scorekeeper.ui.bounds import SOCKET_BURST, SOCKET_PER_SECOND, Rate
+
+            sockets = Rate(burst=SOCKET_BURST, per_second=SOCKET_PER_SECOND)
+        self.sockets = sockets
         self.port = port
         self.names = frozenset(host_name(h) for h in (*LOOPBACK, *hosts) if h not in ("0.0.0.0", "::", ""))
         self._own: set[str] = set()  # addresses found to be this machine's
@@ -285,7 +297,12 @@ class Guard:
                 await send({"type": "websocket.close", "code": 1008})  # before accept: HTTP 403
                 return
             client = scope.get("client")
-            PEER.set(_ip(client[0]) or client[0] if client else None)
+            address = _ip(client[0]) or client[0] if client else None
+            if address is not None and not self.sockets.admit(address):
+                await receive()  # websocket.connect
+                await send({"type": "websocket.close", "code": 1008})  # a stranger's flood: HTTP 403
+                return
+            PEER.set(address)
             await self.app(scope, _filtered(receive, send), send)
         else:  # lifespan
             await self.app(scope, receive, send)

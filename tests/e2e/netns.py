@@ -192,12 +192,16 @@ def _used_networks() -> list[ipaddress.IPv4Network]:
     return [n for n in nets if isinstance(n, ipaddress.IPv4Network)]
 
 
-def _free_subnet() -> ipaddress.IPv4Network:
+def _free_subnet(start: int = 0) -> ipaddress.IPv4Network:
+    """The first /30 of :data:`POOLS` from the ``start``-th on (wrapping round) that the host
+    does not use."""
     used = _used_networks()
     for pool in POOLS:
         if any(u.supernet_of(pool) for u in used):
             continue  # the whole pool lies inside something the host uses
-        for sub in pool.subnets(new_prefix=30):
+        subs = list(pool.subnets(new_prefix=30))
+        k = start % len(subs)
+        for sub in subs[k:] + subs[:k]:
             if not any(sub.overlaps(u) for u in used):
                 return sub
     raise RuntimeError(f"no free /30 in {', '.join(map(str, POOLS))}: every one overlaps a host address or route")
@@ -242,6 +246,7 @@ class NetNS:
         self.client_if = f"sk{pid}c{n}"
         if len(self.host_if) > 15:  # IFNAMSIZ - 1
             raise RuntimeError(f"interface name {self.host_if!r} too long (more than 15 characters)")
+        self._start = pid * 61 + n  # each namespace of a run another address, as another machine
         self.subnet: ipaddress.IPv4Network | None = None
         self.host_ip = ""
         self.client_ip = ""
@@ -261,7 +266,7 @@ class NetNS:
             _ip("netns", "add", self.name)
             _ip("-n", self.name, "link", "set", "lo", "up")
             with _global_lock():
-                self.subnet = _free_subnet()
+                self.subnet = _free_subnet(self._start)
                 host, client = list(self.subnet.hosts())
                 self.host_ip, self.client_ip = str(host), str(client)
                 _ip("link", "add", self.host_if, "type", "veth", "peer", "name", self.client_if, "netns", self.name)

@@ -166,14 +166,20 @@ def host_probe(host: str, port: int, n: int) -> dict[str, Any]:
 
 
 def codes(host: str, port: int, n: int, seconds: float) -> dict[str, Any]:
-    """Up to ``n`` wrong codes in ``seconds``, each from a new session claiming a new address."""
-    seen = {"checked": 0, "slowed": 0, "other": 0}
+    """Up to ``n`` wrong codes in ``seconds``, each from a new session claiming a new address
+    (``refused``: sessions the server would not open)."""
+    seen = {"checked": 0, "slowed": 0, "other": 0, "refused": 0}
     deadline = time.monotonic() + seconds
     for i in range(n):
         if time.monotonic() > deadline:
             break
         fake = f"10.{(i >> 16) & 255}.{(i >> 8) & 255}.{i & 255}"
-        with open_ws(host, port) as s:
+        try:
+            s = open_ws(host, port)
+        except OSError:
+            seen["refused"] += 1
+            continue
+        with s:
             s.sendall(register(route=f"/join/{i % 1000:06d}") + patch_page(client_ip=fake))
             got = read_until(s, (WRONG, WAIT), 15)
         seen["checked" if got == WRONG else "slowed" if got == WAIT else "other"] += 1

@@ -121,3 +121,30 @@ def test_headers_not_complete_in_time_close_the_connection_and_complete_ones_do_
     assert slow and answered
     assert fast  # kept alive, then no new request in time
     assert third and written.startswith(b"HTTP/1.1 503")
+
+
+def test_a_client_opening_connections_too_fast_is_refused_and_earns_them_back():
+    from scorekeeper.ui.bounds import Rate
+
+    book = ConnectionBook(Limits(per_client=1000, total=10_000, connect_burst=5, connect_per_second=2.0))
+    now = [100.0]
+    book.rate.clock = lambda: now[0]
+    flood = [Transport("10.0.0.9") for _ in range(8)]
+    assert [book.admit(t) for t in flood] == [True] * 5 + [False] * 3
+    assert book.admit(Transport("10.0.0.8"))  # another phone is not held back by it
+    assert all(book.admit(Transport("127.0.0.1")) for _ in range(20))  # nor is the host
+    now[0] += 1.0  # two earned back
+    assert [book.admit(Transport("10.0.0.9")) for _ in range(3)] == [True, True, False]
+    assert book.refused == 4
+
+    rate = Rate(burst=2, per_second=1.0, clock=lambda: now[0], max_clients=3)
+    for i in range(10):  # many addresses: it remembers a few, never more
+        rate.admit(f"10.1.0.{i}")
+    assert len(rate._buckets) <= 3
+
+
+def test_refusals_are_logged_once_a_minute_not_once_each():
+    book = ConnectionBook(Limits())
+    assert book.warn_due(now=1000.0)
+    assert not any(book.warn_due(now=1000.0 + s) for s in range(59))
+    assert book.warn_due(now=1061.0)

@@ -477,6 +477,37 @@ def test_the_peer_is_the_sockets_and_a_refused_message_closes_the_websocket():
     assert {"type": "websocket.close", "code": 1008} in sent
 
 
+def test_a_client_opening_live_connections_too_fast_is_refused_before_the_app_sees_them():
+    from scorekeeper.ui.bounds import Rate
+
+    started = []
+
+    async def app(scope, receive, send):
+        started.append(scope["client"][0])
+        await receive()
+        await send({"type": "websocket.accept"})
+
+    g = Guard(app, port=PORT, sockets=Rate(burst=3, per_second=0.0))
+
+    def opens(ip):
+        sent = []
+
+        async def receive():
+            return {"type": "websocket.connect"}
+
+        async def send(message):
+            sent.append(message["type"])
+
+        scope = {"type": "websocket", "path": "/ws", "headers": [(b"host", f"127.0.0.1:{PORT}".encode())]}
+        run_async(g({**scope, "client": (ip, 5000)}, receive, send))
+        return sent[0]
+
+    assert [opens("10.0.0.9") for _ in range(5)] == ["websocket.accept"] * 3 + ["websocket.close"] * 2
+    assert opens("10.0.0.8") == "websocket.accept"
+    assert [opens("127.0.0.1") for _ in range(5)] == ["websocket.accept"] * 5  # the host's own browsers
+    assert started.count("10.0.0.9") == 3
+
+
 def test_a_websocket_that_never_registers_is_closed(monkeypatch):
     from scorekeeper.ui import guard as guard_module
 
