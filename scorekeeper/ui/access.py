@@ -50,6 +50,7 @@ __all__ = [
     "is_local",
     "refusal",
     "spaced",
+    "stale",
 ]
 
 CODE_DIGITS = 6
@@ -60,6 +61,20 @@ FORGET_AFTER = 3600.0  # an address's wrong codes are forgotten after an hour wi
 
 #: What a phone is told when it acted on a screen that did not yet show another phone's change.
 STALE = "the match changed on another phone: check and tap again"
+
+
+def stale(first: str | None) -> str:
+    """What a phone is told when another phone's entry (``first``, in words, if known) got in
+    before its own.
+
+    >>> stale("Ann's 6-6")
+    "Ann's 6-6 came first: check and tap again"
+    >>> stale(None) == STALE
+    True
+    """
+    return f"{first} came first: check and tap again" if first else STALE
+
+
 #: What a watcher is told if an entry reaches its view-model anyway.
 WATCHING = "this phone is watching: it cannot change the match"
 #: ... and a browser that has not joined (it is only ever shown the join screen).

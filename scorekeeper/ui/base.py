@@ -30,7 +30,7 @@ from typing import Any, Protocol, cast
 from scorekeeper import registry, text
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store, message_of
-from scorekeeper.ui.access import NOT_JOINED, STALE, WATCHING, Gate, Invite, Role, Visitor, refusal
+from scorekeeper.ui.access import NOT_JOINED, STALE, WATCHING, Gate, Invite, Role, Visitor, refusal, stale
 from scorekeeper.ui.live import Hub
 
 __all__ = [
@@ -52,6 +52,7 @@ __all__ = [
     "open_match",
     "refusal",
     "screens_of",
+    "stale",
 ]
 
 
@@ -210,6 +211,7 @@ class TableModel(Model):
         self.note: str | None = shared.take_notice(mid)  # what the last entry did, in words
         self.flash: str | None = None  # "15!" after a scoring play (the games that have it)
         self._unseen = False  # private: an observable redraws on a public attribute
+        self._said: str | None = None  # the change being made, for a phone that raced it
         self._version = shared.hub.version(mid)  # the change of the match this screen shows
         with shared.lock:
             self._match = open_match(shared, mid, self.game)
@@ -279,25 +281,56 @@ class TableModel(Model):
             self.error = refusal(self._shared.visitor.role)
         elif self.behind:  # a change it was not told of yet
             self._catch_up()
-            self.error = STALE
+            self.error = self._stale()
         elif self.unseen:
-            self.error = STALE
+            self.error = self._stale()
         else:
             return False
         self._changed()
         return True
 
-    def _apply(self, fn: Callable[[Store], Any]) -> bool:
+    def _stale(self) -> str:
+        """Why an entry from a screen that missed the last change is refused, naming that
+        change where it was said ("Ann's 6-6 came first: check and tap again")."""
+        return stale(self.hub.last(self.mid))
+
+    def _words(self) -> str:
+        """The change this screen just made, for a phone that raced it: what ``then`` put in
+        ``_said`` ("Ann's 6-6"), else "the change on Ben's phone"."""
+        return self._said or f"the change on {self._shared.visitor.phone(self.mid)}"
+
+    def _saying(self, words: str) -> Callable[[], None]:
+        """A ``then`` for :meth:`_apply` that names the change ("Ann's 6-6")."""
+
+        def say() -> None:
+            self._said = words
+
+        return say
+
+    def _apply(self, fn: Callable[[Store], Any], then: Callable[[], Any] | None = None) -> bool:
         """Run one store change; on failure keep the message; always redraw. A change that
-        went in is published to the other screens of the match."""
+        went in is published to the other screens of the match.
+
+        The screen's version is checked again while the store is held, and the new one taken
+        before it is let go: of two phones that passed :meth:`refused` at the same moment,
+        the second is refused here, naming the first's entry, and nothing of it is applied.
+        ``then`` runs, still holding it, once the change is in (it says what it did)."""
         if self.refused():
             return False
         try:
             with self._shared.lock:
+                if self.behind:  # another phone's entry got in since refused() looked
+                    self._catch_up()
+                    self.error = self._stale()
+                    return False
+                self._said = None
                 fn(self._shared.store)
                 self._match = self._shared.store.match(self.mid)
-            self.error = None
-            self._version = self._shared.hub.publish(self.mid, self)
+                self.error = None
+                if then is not None:
+                    then()
+                self._version = self.hub.bump(self.mid, self._words())
+            self.hub.deliver(self.mid, self)
             return True
         except ScorekeeperError as e:
             self.error = message_of(e)

@@ -19,7 +19,13 @@ match gets it (the Flet layer hands it to that screen's own session, see
 
 Every change bumps the match's :meth:`version`: a screen that acts remembers the version
 it shows, so an entry made on a screen that missed a change is caught even when its
-delivery has not arrived yet.
+delivery has not arrived yet. A screen that changes the match takes the new version
+with :meth:`bump` while it still holds the store (so two phones racing make exactly one
+entry) and tells the others with :meth:`deliver` after; :meth:`last` says what the last
+change was, for the phone that lost the race ("Ann's 6-6").
+
+>>> hub.bump("m1", "Ann's 6-6"), hub.last("m1")
+(3, "Ann's 6-6")
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ class Hub:
         self._lock = threading.Lock()
         self._subs: dict[str, dict[int, tuple[object, Deliver, object]]] = {}
         self._versions: dict[str, int] = {}
+        self._last: dict[str, str | None] = {}
 
     def version(self, mid: str) -> int:
         """How many changes of ``mid`` were published since the app started."""
@@ -64,10 +71,28 @@ class Hub:
 
         return stop
 
-    def publish(self, mid: str, origin: object) -> int:
-        """Tell every screen of ``mid`` but ``origin`` that it changed; its new version."""
+    def last(self, mid: str) -> str | None:
+        """What the last change of ``mid`` was, in words ("Ann's 6-6"), if it was said."""
+        with self._lock:
+            return self._last.get(mid)
+
+    def bump(self, mid: str, what: str | None = None) -> int:
+        """Count one change of ``mid`` (``what``: it in words); its new version. Nobody is
+        told yet: :meth:`deliver` does that."""
         with self._lock:
             version = self._versions[mid] = self._versions.get(mid, 0) + 1
+            self._last[mid] = what
+            return version
+
+    def publish(self, mid: str, origin: object, what: str | None = None) -> int:
+        """:meth:`bump`, then :meth:`deliver`: its new version."""
+        version = self.bump(mid, what)
+        self.deliver(mid, origin)
+        return version
+
+    def deliver(self, mid: str, origin: object) -> None:
+        """Tell every screen of ``mid`` but ``origin`` that it changed."""
+        with self._lock:
             targets = [(k, s, d) for k, (s, d, _) in self._subs.get(mid, {}).items() if s is not origin]
         for key, screen, deliver in targets:
             try:
@@ -77,7 +102,6 @@ class Hub:
                     subs = self._subs.get(mid, {})
                     if key in subs and subs[key][0] is screen:
                         del subs[key]
-        return version
 
     def drop(self, owner: object) -> None:
         """Forget every subscription of ``owner`` (a session that closed)."""

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from scorekeeper.broadway.grid import Placement, adjacent
 from scorekeeper.broadway.record import load, result, score_record
 from scorekeeper.errors import RemainingError
-from scorekeeper.ui.base import STALE, Shared
+from scorekeeper.ui.base import Shared
 from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
 from scorekeeper.ui.broadway.table import ALL_TILES, BroadwayTableModel
 
@@ -796,14 +796,14 @@ def test_two_tables_of_one_match_see_each_other(shared):
     b = BroadwayTableModel(shared, a.mid)
     double_down(a)
     propose(b, "6-1", (2, 0), (2, 1))  # b's screen still shows Ann to set the double
-    assert b.error == STALE and b.preview is None
+    assert b.error == "Ann's 6-6 came first: check and tap again" and b.preview is None
     assert b.to_move == "Ben" and len(b.match.hand.turns) == 1  # caught up at once
     b.seen()  # its browser shows it
     propose(b, "6-1", (2, 0), (2, 1))  # Ben's placement, prepared in b
     assert b.error is None and b.preview is not None
     a.pass_()  # meanwhile Ben passed in a
     b.confirm()
-    assert b.error == STALE
+    assert b.error == "Ben's pass came first: check and tap again"
     assert turns(shared, a) == [{"play": "6-6", "at": [[0, 0], [1, 0]]}, {"pass": True}]
     assert b.preview is None and b.to_move == "Cy"
 

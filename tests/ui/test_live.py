@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from scorekeeper.ui.access import Codes, Gate
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.base import STALE, Shared
+from scorekeeper.ui.base import Shared, stale
 from scorekeeper.ui.live import Hub
 
 
@@ -83,13 +83,13 @@ def test_a_tap_on_a_screen_that_does_not_show_the_change_yet_is_refused(tmp_path
     # 1. the change has not even reached b's session: its screen still says Ann to play
     assert b.table.behind
     b.table.play.tap("5-5")
-    assert b.table.error == STALE
+    assert b.table.error == "Ann's 6-6 came first: check and tap again"  # which entry won
     assert shared.store.export(mid) == before
     assert not b.table.behind and b.table.unseen  # caught up at once; its browser is told
     # 2. delivered, but its browser has not answered yet
     b.receive()
     b.table.play.tap("6-5")
-    assert b.table.error == STALE and shared.store.export(mid) == before
+    assert b.table.error == stale("Ann's 6-6") and shared.store.export(mid) == before
     b.table.play.draw(1)
     assert b.table.play.draws == 0
     # 3. its browser shows it: taps are taken again
@@ -152,7 +152,7 @@ def test_a_closed_session_is_forgotten():
 @given(st.lists(st.tuples(st.sampled_from("ab"), st.sampled_from(["tap", "receive", "ack", "undo"])), max_size=40))
 def test_no_entry_is_ever_made_on_a_stale_screen(tmp_path_factory, steps):
     """Whatever order taps, deliveries and answers come in, an entry is taken only from a
-    screen that showed the match as stored (else it is refused with STALE and nothing
+    screen that showed the match as stored (else it is refused, naming the entry that came first, and nothing
     changes), and every phone ends showing the stored match."""
     shared = served(tmp_path_factory.mktemp("live"))
     mid = new_match(shared)
@@ -166,7 +166,7 @@ def test_no_entry_is_ever_made_on_a_stale_screen(tmp_path_factory, steps):
         if what == "ack":
             phone.ack()
             continue
-        stale = t.unseen or t.behind
+        was_stale = t.unseen or t.behind
         stored_before = shared.store.record(mid)
         if what == "tap":
             m = t.match
@@ -179,8 +179,8 @@ def test_no_entry_is_ever_made_on_a_stale_screen(tmp_path_factory, steps):
         else:
             t.undo()
         changed = shared.store.record(mid) != stored_before
-        if stale:
-            assert not changed and t.error == STALE
+        if was_stale:
+            assert not changed and t.error == stale(shared.hub.last(mid))
     for phone in phones.values():
         phone.receive()
         phone.table.catch_up()

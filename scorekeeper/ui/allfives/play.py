@@ -23,7 +23,7 @@ from scorekeeper.dominoes import Tile
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.allfives.part import Part
 
-__all__ = ["EndChoice", "PickerCell", "PlayEntry", "SniffChoice"]
+__all__ = ["EndChoice", "ForOther", "PickerCell", "PlayEntry", "SniffChoice"]
 
 #: The words the table says for each way the sniff may be set (``layout.SNIFF_WAYS``).
 SNIFF_WORDS = {"across": "Across", "inline": "In line"}
@@ -68,6 +68,29 @@ class SniffChoice:
         return f"{SNIFF_WORDS[self.way]}: count {self.count}" + (f", +{self.points}" if self.points else "")
 
 
+@dataclass(frozen=True)
+class ForOther:
+    """A tap on a phone that is one player's while another is to play, waiting for one more
+    tap to say it is meant for that player: ``action`` is ``"tap"`` (``tile``), ``"draw"``
+    or ``"pass"``; ``player`` is the player to play."""
+
+    action: str
+    player: str
+    tile: str | None = None
+    knock: bool = False  # the game has no drawing: the pass is a knock
+    n: int = 1  # tiles drawn
+
+    @property
+    def question(self) -> str:
+        """``Enter 6-5 for Ann?`` (what the strip asks)."""
+        if self.action == "tap":
+            return f"It is {self.player}'s turn. Enter {self.tile} for {self.player}?"
+        if self.action == "draw":
+            tiles = "a draw" if self.n == 1 else f"a draw of {self.n}"
+            return f"It is {self.player}'s turn. Enter {tiles} for {self.player}?"
+        return f"It is {self.player}'s turn. Enter {'a knock' if self.knock else 'a pass'} for {self.player}?"
+
+
 class PlayEntry(Part):
     """The tile being set (``choosing``: a tile and the places it fits; ``sniffing``: the
     sniff and its place, waiting for across or in line) and the draws before it."""
@@ -76,6 +99,8 @@ class PlayEntry(Part):
     choosing: tuple[str, list[str]] | None = None
     sniffing: tuple[str, str | None] | None = None
     way: str | None = None  # how the sniff being entered is set
+    asking: ForOther | None = None  # a tap for another player than this phone's, to confirm
+    confirmed_for: str | None = None  # this turn is entered for that player, confirmed
 
     # ------------------------------------------------------------- reading
     @property
@@ -141,6 +166,39 @@ class PlayEntry(Part):
         return [SniffChoice(w, *m.preview(Tile.parse(tile), where, w)) for w in SNIFF_WAYS]
 
     # ------------------------------------------------------------- acting
+    def _for_whom(self, action: str, tile: str | None = None, n: int = 1) -> bool:
+        """Whether an entry may go on for the player to play: at once on a phone that is
+        nobody's, or that player's, or once confirmed; else the strip asks ("Enter 6-5 for
+        Ann?") and nothing is entered until :meth:`confirm_other`."""
+        seat, player = self.t.seat, self.t.to_move
+        if seat is None or player is None or seat == player or self.t.fixes.active:
+            return True
+        if self.confirmed_for == player:
+            return True
+        self.asking = ForOther(action, player, tile, knock=not self.match_for_entry.rules.draw, n=n)
+        self.choosing = None
+        self.sniffing = None
+        self.t.error = None
+        self.t._changed()
+        return False
+
+    def confirm_other(self) -> None:
+        """Yes: the tap waiting is for the player to play (whose phone this is not)."""
+        asked = self.asking
+        self.asking = None
+        if asked is None or self.t.refused():
+            return
+        if asked.player != self.t.to_move:  # (the match moved on: refused() caught that)
+            self.t._changed()
+            return
+        self.confirmed_for = asked.player
+        if asked.action == "tap" and asked.tile is not None:
+            self.tap(asked.tile)
+        elif asked.action == "draw":
+            self.draw(asked.n)
+        else:
+            self.pass_()
+
     def tap(self, tile: str) -> None:
         """A tile tapped in the picker: set at once if it fits one place; else the drawing
         asks where. Tapping the tile waiting for its end again puts it back."""
@@ -156,6 +214,8 @@ class PlayEntry(Part):
         if again:
             self.t.error = None
             self.t._changed()
+            return
+        if self.playing and not self._for_whom("tap", tile):
             return
         if not self.playing:
             winner = self.t.winner
@@ -193,6 +253,7 @@ class PlayEntry(Part):
         self._set(tile, on)
 
     def cancel(self) -> None:
+        self.asking = None
         self.choosing = None
         self.sniffing = None
         self.way = None
@@ -231,10 +292,11 @@ class PlayEntry(Part):
     def _submit(self, entry: dict[str, Any]) -> None:
         if self.t.submit_turn(entry):
             self.draws = 0
+            self.confirmed_for = None
 
     def draw(self, n: int = 1) -> None:
         """The player to move drew ``n`` more tiles (entered with their play or pass)."""
-        if self.t.refused() or not self.playing:
+        if self.t.refused() or not self.playing or not self._for_whom("draw", n=n):
             return
         self.t.flash = None
         if n > self.drawable:
@@ -250,6 +312,8 @@ class PlayEntry(Part):
         self.t._changed()
 
     def pass_(self) -> None:
+        if self.t.refused() or not self._for_whom("pass"):
+            return
         entry: dict[str, Any] = {"pass": True}
         if self.draws:
             entry = {"draw": self.draws, "pass": True}

@@ -108,7 +108,18 @@ def _strip(table: TableModel) -> ft.Control:
     message, label = _message(table)
     body: ft.Control
     asking = False
-    if table.error:
+    other = table.play.asking
+    if other is not None:  # a tap for another player than this phone's: one more tap says so
+        body = ft.Row(
+            [
+                ft.Text(other.question, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS, expand=True),
+                ft.FilledButton(content=f"For {other.player}", on_click=on(table.play.confirm_other)),
+                ft.TextButton(content="Cancel", on_click=on(table.play.cancel)),
+            ],
+            spacing=4,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        )
+    elif table.error:
         body = error_box(table.error)
     elif table.ask_seat and not (table.play.choosing or table.play.draws or table.fixes.active):
         body, asking = seat_question(table), True  # asked once: the strip grows to show every name

@@ -211,6 +211,8 @@ class TableModel(base.TableModel):
         self.play.sniffing = None
         self.play.way = None
         self.play.draws = 0
+        self.play.asking = None
+        self.play.confirmed_for = None
         self.claims.claiming = None
 
     def remote(self, origin: base.TableModel) -> None:
@@ -223,10 +225,7 @@ class TableModel(base.TableModel):
         turn is being corrected, into that correction. True when it went in."""
         if self.fixes.active:
             return self.fixes.propose(entry)
-        if not self._apply(lambda st: st.append(self.mid, {"turn": entry})):
-            return False
-        self._after_turn()
-        return True
+        return self._apply(lambda st: st.append(self.mid, {"turn": entry}), self._after_turn)
 
     def _after_turn(self) -> None:
         t = self.last_turn()
@@ -237,6 +236,7 @@ class TableModel(base.TableModel):
         who = s.players[t.player]
         h = m.hand
         rules = m.rules
+        self._said = f"{who}'s {t.tile}" if t.tile is not None else f"{who}'s {'pass' if rules.draw else 'knock'}"
         if t.tile is None:
             did = "passed" if rules.draw else "knocked"
             blocked = ": the hand is blocked" + ("" if rules.settles_pips else ", nothing scored")
@@ -298,9 +298,15 @@ class TableModel(base.TableModel):
                 if h is not None and named and rules.settles_pips:
                     st.undo(self.mid)
 
-        if self._apply(go):
+        def said() -> None:
             self._done("last entry taken back")
+            self._said = f"the Undo on {self.visitor.phone(self.mid)}"
+
+        self._apply(go, said)
 
     def redo(self) -> None:
-        if self._apply(lambda st: st.redo(self.mid)):
+        def said() -> None:
             self._done("entry put back")
+            self._said = f"the Redo on {self.visitor.phone(self.mid)}"
+
+        self._apply(lambda st: st.redo(self.mid), said)

@@ -250,14 +250,17 @@ class FoursTableModel(TableModel):
         self.counting = None
         self.penalty = None
 
-    def _apply(self, fn: Callable[[Store], Any]) -> bool:
+    def _apply(self, fn: Callable[[Store], Any], then: Callable[[], Any] | None = None) -> bool:
         """The base's store change; ``note`` then says what it credited in the same hand."""
         before = self.hand.items if self.hand else ()
         number = self.hand_number
-        ok = super()._apply(fn)
-        if ok:
+
+        def credited() -> None:
             self.note = self._credited(before) if self.hand_number == number else None
-        return ok
+            if then is not None:
+                then()
+
+        return super()._apply(fn, credited)
 
     def _credited(self, before: Sequence[Item]) -> str | None:
         """The items of the hand that were not among ``before``, in words."""

@@ -320,14 +320,14 @@ class BroadwayTableModel(TableModel):
             return
         who, placement, points = self.to_move, pv.placement, pv.points
         entry = placement.entry()
-        if self._apply(lambda st: st.append(self.mid, {"turn": entry})):
+        if self._apply(lambda st: st.append(self.mid, {"turn": entry}), self._saying(f"{who}'s {placement.tile}")):
             self.note = f"{who} set {placement.tile}" + (f": +{points}" if points else "")
             self._clear()
             self._after()
 
     def pass_(self) -> None:
         who = self.to_move
-        if self._apply(lambda st: st.append(self.mid, {"turn": {"pass": True}})):
+        if self._apply(lambda st: st.append(self.mid, {"turn": {"pass": True}}), self._saying(f"{who}'s pass")):
             self.note = f"{who} passed"
             self._clear()
             self._after()
@@ -339,7 +339,7 @@ class BroadwayTableModel(TableModel):
             self._changed()
             return
         who, tile = self.to_move, self.tile
-        if self._apply(lambda st: st.append(self.mid, {"turn": {"exposed": tile}})):
+        if self._apply(lambda st: st.append(self.mid, {"turn": {"exposed": tile}}), self._saying(f"{who}'s {tile}")):
             self.note = f"{who} exposed {tile}: turn lost"
             self._clear()
             self._after()
@@ -378,12 +378,12 @@ class BroadwayTableModel(TableModel):
         if self.tile is not None:
             self.cancel()
             return
-        if self._apply(lambda st: st.undo(self.mid)):
+        if self._apply(lambda st: st.undo(self.mid), self._saying(f"the Undo on {self.visitor.phone(self.mid)}")):
             self.note = "last entry taken back"
             self._after()
 
     def redo(self) -> None:
-        if self._apply(lambda st: st.redo(self.mid)):
+        if self._apply(lambda st: st.redo(self.mid), self._saying(f"the Redo on {self.visitor.phone(self.mid)}")):
             self.note = "entry put back"
             self._after()
 
