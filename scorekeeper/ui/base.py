@@ -31,6 +31,7 @@ from scorekeeper import registry, text
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store, message_of
 from scorekeeper.ui.access import NOT_JOINED, STALE, WATCHING, Gate, Invite, Role, Visitor, refusal, stale
+from scorekeeper.ui.drafts import DraftBook
 from scorekeeper.ui.live import Hub
 
 __all__ = [
@@ -77,6 +78,7 @@ class Shared:
         self.lock = threading.RLock()
         self._notices: dict[str, str] = {}
         self.hub = Hub()
+        self.drafts = DraftBook()
         self.gate = gate
         self.invite = invite
         self.visitor = Visitor()
@@ -282,7 +284,7 @@ class TableModel(Model):
         elif self.behind:  # a change it was not told of yet
             self._catch_up()
             self.error = self._stale()
-        elif self.unseen:
+        elif self._unseen:
             self.error = self._stale()
         else:
             return False

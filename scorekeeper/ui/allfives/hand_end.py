@@ -14,6 +14,8 @@ from scorekeeper.dominoes import Tile
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
 from scorekeeper.ui.allfives.part import Part
+from scorekeeper.ui.base import stale
+from scorekeeper.ui.drafts import DraftBook, DraftChange
 
 if TYPE_CHECKING:
     from scorekeeper.ui.allfives.table import TableModel
@@ -22,25 +24,122 @@ __all__ = ["HandEnd", "settlement_lines"]
 
 
 class HandEnd(Part):
-    """``remaining``: per player, the tiles picked (a list) or the pips typed (text);
-    ``picking_for``: whose tiles the picker adds to."""
+    """The hand-end form, the same on every phone of the table: ``remaining`` (per
+    player, the tiles picked, a list, or the pips typed, text) lives in the app's
+    :class:`~scorekeeper.ui.drafts.DraftBook` for this match and hand, so an entry made on
+    one phone shows on all of them and a new hand starts empty. ``picking_for``: whose
+    tiles this phone's picker adds to (at first its own player's, where it is someone's).
+
+    ``shown`` holds the versions of the entries this screen shows and ``unseen`` the
+    players whose entry changed on another phone since its browser last answered: a change
+    to such an entry from here is refused (as a stale tap is)."""
 
     def __init__(self, table: TableModel) -> None:
         super().__init__(table)
-        self.remaining: dict[str, list[str] | str] = {}
-        self.picking_for: str | None = None
+        self._picking: str | None = None
+        self._picked = False  # this phone chose whose tiles to pick
+        self.unseen: set[str] = set()
+        self._shown_key = self._key()
+        self.shown: dict[str, int] = self._book.versions(table.mid, self._shown_key)
 
+    # ------------------------------------------------------------ the shared draft
+    @property
+    def _book(self) -> DraftBook:
+        return self.t._shared.drafts
+
+    def _key(self) -> int:
+        h = self.t.match.hand
+        return h.number if h is not None else 0
+
+    def _versions_shown(self) -> dict[str, int]:
+        if self._shown_key != self._key():  # another hand: its form starts empty
+            self._shown_key, self.shown, self.unseen = self._key(), {}, set()
+            self._picking, self._picked = None, False
+        return self.shown
+
+    @property
+    def remaining(self) -> dict[str, list[str] | str]:
+        """What has been entered for each player, on whichever phone."""
+        return self._book.values(self.t.mid, self._key())
+
+    def _put(self, changes: dict[str, list[str] | str | None]) -> bool:
+        """Change the shared entries ``changes`` and tell the other phones; refused (with
+        the reason) from a watcher, a screen behind the match, or one that does not show
+        the last change of one of those entries."""
+        if self.t.refused():
+            return False
+        shown = self._versions_shown()
+        late = [n for n in changes if n in self.unseen]
+        by = self.t.visitor.phone(self.t.mid)
+        versions = None if late else self._book.put(self.t.mid, self._key(), dict(changes), shown, by)
+        if versions is None:
+            name = (late or [n for n in changes])[0]
+            other = self._book.by(self.t.mid, self._key(), name) or "another phone"
+            self._fail(stale(f"{name}'s tiles left, as entered on {other},"))
+            self.shown = {**shown, **self._book.versions(self.t.mid, self._key())}
+            self.unseen.add(name)  # until its browser shows them
+            return False
+        self.shown = {**shown, **versions}
+        self.t.error = None
+        words = "; ".join(_entry_words(n, v) for n, v in changes.items())
+        self.t.note = words
+        self.t.hub.deliver(self.t.mid, DraftChange(tuple(changes), versions, words, by))
+        self.t._changed()
+        return True
+
+    def remote(self, change: DraftChange) -> None:
+        """Another phone changed the entries ``change.names``: shown now, and a change to
+        them from here waits for this browser to show them."""
+        self._versions_shown()
+        self.shown = {**self.shown, **change.versions}
+        self.unseen.update(change.names)
+        self.t.note = f"{change.words} (on {change.by})"
+        self.t.error = None
+
+    def catch_up(self) -> bool:
+        """Show the entries as they are now (a phone back from sleep); whether they changed."""
+        now = self._book.versions(self.t.mid, self._key())
+        shown = self._versions_shown()
+        changed = [n for n in now if now[n] != shown.get(n, 0)]
+        self.shown = {**shown, **now}
+        self.unseen.update(changed)
+        return bool(changed)
+
+    def up_to_date(self) -> bool:
+        """This screen shows every entry as it is (else Settle is refused)."""
+        now = self._book.versions(self.t.mid, self._key())
+        shown = self._versions_shown()
+        return not self.unseen and all(now[n] == shown.get(n, 0) for n in now)
+
+    # ------------------------------------------------------------ entering
     def holding(self) -> list[tuple[str, int]]:
-        """Players who still hold tiles at the end of the hand: (name, tiles)."""
+        """Players who still hold tiles at the end of the hand: (name, tiles), this phone's
+        own player first."""
         h = self.match.hand
         if h is None or h.end is None:
             return []
-        return [(n, h.held[i]) for i, n in enumerate(self.match.setup.players) if h.held[i]]
+        rows = [(n, h.held[i]) for i, n in enumerate(self.match.setup.players) if h.held[i]]
+        seat = self.t.seat
+        return sorted(rows, key=lambda r: r[0] != seat)
+
+    @property
+    def picking_for(self) -> str | None:
+        """Whose tiles the picker adds to: the one this phone chose, else its own player's
+        while they are not entered."""
+        self._versions_shown()
+        if self._picked:
+            return self._picking
+        seat = self.t.seat
+        held = dict(self.holding()).get(seat or "", 0)
+        if seat is not None and held and not self._complete(seat, held) and not self._typed(seat):
+            return seat
+        return None
 
     def pick_for(self, name: str | None) -> None:
-        self.picking_for = name
-        if name is not None and not isinstance(self.remaining.get(name), list):
-            self.remaining = dict(self.remaining, **{name: []})
+        self._versions_shown()
+        self._picking, self._picked = name, True
+        if name is not None and isinstance(self.remaining.get(name), str):  # typed pips give way to tiles
+            self._put({name: []})
         self.t._changed()
 
     def pick_remaining(self, tile: str) -> None:
@@ -49,25 +148,28 @@ class HandEnd(Part):
         if name is None:
             return
         t = str(Tile.parse(tile))
-        mine = self.remaining.get(name)
+        remaining = self.remaining
+        mine = remaining.get(name)
         tiles = list(mine) if isinstance(mine, list) else []
+        changes: dict[str, list[str] | str | None] = {}
         if t in tiles:
             tiles.remove(t)
         else:
-            for other, v in self.remaining.items():
+            for other, v in remaining.items():
                 if other != name and isinstance(v, list) and t in v:
-                    v.remove(t)
+                    changes[other] = [x for x in v if x != t]
             tiles.append(t)
-        self.remaining = dict(self.remaining, **{name: tiles})
+        changes[name] = tiles
+        if not self._put(changes):
+            return
         held = dict(self.holding()).get(name, 0)
         if len(tiles) >= held:  # this player is complete: go on to the next one still open
             nxt = [n for n, k in self.holding() if n != name and not self._complete(n, k)]
-            self.picking_for = nxt[0] if nxt else None
+            self._picking, self._picked = (nxt[0] if nxt else None), True
         self.t._changed()
 
     def set_pips(self, name: str, text: str) -> None:
-        self.remaining = dict(self.remaining, **{name: text})
-        self.t._changed()
+        self._put({name: text})
 
     def _complete(self, name: str, held: int) -> bool:
         v = self.remaining.get(name)
@@ -159,6 +261,12 @@ class HandEnd(Part):
     def settle(self) -> None:
         """Enter the remaining tiles or pips; where the rules name the next leader (after a
         domino, or the lead passing left) the next hand starts by itself."""
+        if self.t.refused():
+            return
+        if not self.up_to_date():
+            self._fail(stale("an entry of the tiles left on another phone"))
+            self.catch_up()
+            return
         lines, problem = self.settlement_preview()
         if problem or not lines:
             waiting = self.waiting()
@@ -177,9 +285,7 @@ class HandEnd(Part):
             if m.winner is None and leader is not None:
                 st.append(mid, {"hand": {"leader": leader}})
 
-        if self.t._apply(go):
-            self.remaining = {}
-            self.picking_for = None
+        if self.t._apply(go, self.t._saying(f"the settlement of hand {h.number} on {self.t.visitor.phone(mid)}")):
             m = self.match
             nxt = m.hand
             started = nxt is not None and nxt.number == h.number + 1
@@ -221,6 +327,15 @@ class HandEnd(Part):
         if self.t._apply(lambda st: st.append(self.t.mid, {"hand": {"leader": chosen}})):
             how = "lots drawn: " if lots else ""
             self.t._done(f"hand {self.t.hand_number}: {how}{chosen} leads")
+
+
+def _entry_words(name: str, value: list[str] | str | None) -> str:
+    """An entry of the hand-end form in words: ``Ben holds 3-3 2-1``, ``Ben: 12 pips``."""
+    if isinstance(value, list):
+        return f"{name} holds {' '.join(value)}" if value else f"{name}: no tiles picked"
+    if isinstance(value, str) and value.strip():
+        return f"{name}: {value.strip()} pips"
+    return f"{name}: nothing entered"
 
 
 def _rounded(pips: int, scale: int) -> str:

@@ -49,6 +49,7 @@ from scorekeeper.ui.allfives.corrections import Corrections
 from scorekeeper.ui.allfives.drawing import Drawing, draw_layout
 from scorekeeper.ui.allfives.hand_end import HandEnd
 from scorekeeper.ui.allfives.play import PlayEntry
+from scorekeeper.ui.drafts import DraftChange
 from scorekeeper.ui.score import winner_line
 
 __all__ = ["PlayerRow", "TableModel"]
@@ -213,12 +214,31 @@ class TableModel(base.TableModel):
         self.play.draws = 0
         self.play.asking = None
         self.play.confirmed_for = None
+        self.hand_end.catch_up()  # (the hand-end form is the table's: it is kept, shown as it is)
         self.claims.claiming = None
 
-    def remote(self, origin: base.TableModel) -> None:
+    def remote(self, origin: base.TableModel | DraftChange) -> None:
+        if isinstance(origin, DraftChange):  # the hand-end form changed on another phone
+            self.hand_end.remote(origin)
+            self._changed()
+            return
         if self.fixes.picked is not None:  # it was picked on the match as it stood
             self.fixes.close()
         super().remote(origin)
+
+    @property
+    def unseen(self) -> bool:
+        return self._unseen or bool(self.hand_end.unseen)
+
+    def seen(self) -> None:
+        super().seen()
+        self.hand_end.unseen = set()
+
+    def catch_up(self) -> None:
+        if not self.behind and self.hand_end.catch_up():
+            self.note = "changed on another phone meanwhile"
+            self._changed()
+        super().catch_up()
 
     def submit_turn(self, entry: dict[str, Any]) -> bool:
         """A turn entered on the table: into the store (the live match), or, while an earlier
