@@ -328,6 +328,7 @@ class TableModel(Model):
                 self._said = None
                 fn(self._shared.store)
                 self._match = self._shared.store.match(self.mid)
+                self._shared.drafts.clear(f"{self.mid}#draws")  # counted for a turn that is in now, or gone
                 self.error = None
                 if then is not None:
                     then()

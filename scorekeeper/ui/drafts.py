@@ -24,10 +24,11 @@ True
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["DraftBook", "DraftChange"]
+__all__ = ["DraftBook", "DraftChange", "DraftView"]
 
 
 @dataclass
@@ -47,6 +48,7 @@ class DraftChange:
     versions: dict[str, int]
     words: str
     by: str  # the phone it was made on ("Ben's phone")
+    kind: str = "remaining"  # which draft of the match
 
 
 class DraftBook:
@@ -102,3 +104,72 @@ class DraftBook:
     def clear(self, mid: str) -> None:
         with self._lock:
             self._drafts.pop(mid, None)
+
+
+class DraftView:
+    """One screen's view of one draft (``kind``: ``"remaining"``, ``"draws"``) of a match,
+    whose ``key`` (e.g. the hand number) is asked of the screen each time: the versions
+    it shows (``shown``) and the entries another phone changed since its browser last
+    answered (``unseen``). :meth:`put` refuses a change to an entry it does not show as
+    it is."""
+
+    def __init__(self, book: DraftBook, mid: str, kind: str, key: Callable[[], Any]) -> None:
+        self._book = book
+        self._id = f"{mid}#{kind}"
+        self.kind = kind
+        self._key = key
+        self.unseen: set[str] = set()
+        self._shown_key = key()
+        self.shown: dict[str, int] = book.versions(self._id, self._shown_key)
+
+    def _fresh(self) -> Any:
+        """The key now; for another key (a new hand, a new turn) nothing is shown yet."""
+        key = self._key()
+        if key != self._shown_key:
+            self._shown_key, self.shown, self.unseen = key, {}, set()
+        return key
+
+    def values(self) -> dict[str, Any]:
+        return self._book.values(self._id, self._key())
+
+    def by(self, name: str) -> str:
+        """The phone that made the last change of entry ``name``."""
+        return self._book.by(self._id, self._key(), name) or "another phone"
+
+    def put(self, changes: dict[str, Any], words: str, by: str) -> DraftChange | str:
+        """Change the entries ``changes``: what to tell the other screens, or (nothing
+        changed) the words of the change that came first, for :func:`~scorekeeper.ui.access.stale`."""
+        key = self._fresh()
+        late = [n for n in changes if n in self.unseen]
+        versions = None if late else self._book.put(self._id, key, dict(changes), self.shown, by)
+        if versions is None:
+            name = (late or list(changes))[0]
+            other = self.by(name)
+            self.shown = {**self.shown, **self._book.versions(self._id, key)}
+            self.unseen.add(name)  # until its browser shows it
+            return other
+        self.shown = {**self.shown, **versions}
+        return DraftChange(tuple(changes), versions, words, by, self.kind)
+
+    def remote(self, change: DraftChange) -> None:
+        self._fresh()
+        self.shown = {**self.shown, **change.versions}
+        self.unseen.update(change.names)
+
+    def catch_up(self) -> bool:
+        """Show the entries as they are now; whether they had changed."""
+        key = self._fresh()
+        now = self._book.versions(self._id, key)
+        changed = [n for n in now if now[n] != self.shown.get(n, 0)]
+        self.shown = {**self.shown, **now}
+        self.unseen.update(changed)
+        return bool(changed)
+
+    def up_to_date(self) -> bool:
+        key = self._fresh()
+        now = self._book.versions(self._id, key)
+        return not self.unseen and all(now[n] == self.shown.get(n, 0) for n in now)
+
+    def clear(self) -> None:
+        """Forget the draft (a change of the match made it moot)."""
+        self._book.clear(self._id)

@@ -342,3 +342,47 @@ def test_four_phones_keep_one_match_each_entering_its_own_tiles(browser, shared_
     winner = winner_of(m)
     for page in phones.values():
         wait_text(page, re.compile(rf"^Winner {winner}"))
+
+
+def test_a_phone_asks_before_entering_for_another_player_and_shares_draws_and_the_hand_end(
+    browser, shared_server, remote, tmp_path
+):
+    """Issue 27: Ben's phone tapping while Ann is to play is asked "Enter 3-2 for Ann?" and
+    enters nothing until told; Ben's draw shows on the host before his tile; at the hand end
+    Ben's phone has his row first with the picker ready, and what it enters is on the host."""
+    ctx = harness.new_context(browser)
+    host = harness.open_app(ctx, shared_server.url)
+    new_match(host, ["Ann", "Ben"], leader="Ann", rules={"hand_size": 2})
+    mid = host.url.rstrip("/").rsplit("/", 1)[-1]
+    phone = remote_page(remote, shared_server, f"/join/{shared_server.code('table')}")
+    wait_text(phone, "Resume match")
+    tap(phone, "Resume match")
+    wait_text(phone, re.compile(r"^Hand 1, Ann to play"))
+    tap(phone, "I'm Ben")
+    wait_text(phone, re.compile(r"^Ben holds \d+ tiles, this phone$"))
+
+    tap(phone, "tile 3-2")  # Ann is to play: asked, nothing entered
+    wait_text(phone, "It is Ann's turn. Enter 3-2 for Ann?")
+    phone.screenshot(path=str(tmp_path / "asked.png"))
+    assert stored(shared_server, mid)["hands"][0]["turns"] == []
+    tap(phone, "For Ann")
+    wait_text(host, re.compile(r"^Hand 1, Ben to play"))
+
+    boneyard = int(re.search(r"Boneyard (\d+)", " ".join(read_texts(host))).group(1))
+    tap(phone, "Draw +1")  # Ben's own turn: at once, and on the host before his tile
+    wait_text(host, "Ben drew 1. Undo puts it back.")
+    wait_text(host, f"Boneyard {boneyard - 1}")
+    tap(phone, "tile 2-2")
+    wait_text(host, re.compile(r"^Hand 1, Ann to play"))
+    assert stored(shared_server, mid)["hands"][0]["turns"][1] == {"draw": 1, "play": "2-2", "on": "3-2"}
+
+    tap(host, "tile 4-2")  # Ann's last tile: the hand is over
+    wait_text(phone, "Tap Ben's tiles:")  # his own row, the picker ready
+    phone.screenshot(path=str(tmp_path / "hand-end.png"))
+    tap(phone, "remaining tile 6-6")
+    tap(phone, "remaining tile 6-5")
+    wait_text(host, "Note: Ben holds 6-6 6-5 (on Ben's phone)")
+    wait_text(host, re.compile(r"^Ann dominoed: the others hold 23 -> 25"))
+    tap(host, "Settle hand")
+    wait_text(phone, re.compile(r"^Hand 2, Ann to play"))
+    assert stored(shared_server, mid)["hands"][0]["remaining"] == {"Ben": ["6-6", "6-5"]}

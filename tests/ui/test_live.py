@@ -112,8 +112,14 @@ def test_what_a_phone_was_entering_is_dropped_when_the_match_changes(tmp_path):
     b.table.fixes.open()
     b.table.fixes.pick(1, 2)
     assert b.table.fixes.picked is not None
+    a.table.play.tap("2-0")  # a does not show b's draws yet: refused, naming them
+    assert a.table.error == "the draw entered on another phone came first: check and tap again"  # b: nobody's
+    a.receive()
+    a.ack()
+    assert a.table.play.draws == 2 and a.table.note == "Ben drew 2 (on another phone)"
     a.table.play.tap("2-0")  # on the spinner: several places, a waits for the choice
     a.table.play.choose("2-2")
+    assert shared.store.record(mid)["hands"][0]["turns"][-1] == {"draw": 2, "play": "2-0", "on": "2-2"}
     b.receive()
     assert b.table.play.draws == 0 and b.table.fixes.picked is None and b.table.play.choosing is None
     shared.close()

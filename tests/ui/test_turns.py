@@ -211,3 +211,36 @@ def test_no_tile_is_recorded_under_a_player_whose_phone_did_not_say_so(tmp_path_
             player, seat = after[-1], t.seat
             assert seat is None or seat == player or (player, *before) in vouched[who], (who, what, player)
     shared.close()
+
+
+def test_draws_show_on_every_phone_with_the_boneyard_and_tile_counts(tmp_path):
+    shared = served(tmp_path)
+    form = NewMatchForm(shared, names=["Ann", "Ben"])
+    form.set_leader("Ann")
+    mid = form.start()
+    assert mid
+    host, ben = Phone(shared, mid, "127.0.0.1"), Phone(shared, mid, "192.168.1.12", "482913")
+    ben.table.take_seat("Ben")
+    host.table.play.tap("6-6")
+    ben.receive()
+    ben.ack()
+    boneyard, held = host.table.boneyard, {p.name: p.held for p in host.table.players}
+    ben.table.play.draw(2)  # Ben's own turn, on his phone
+    assert host.inbox  # told at once, before any tile is set
+    host.receive()
+    assert host.table.play.draws == 2 and host.table.boneyard == boneyard - 2
+    assert {p.name: p.held for p in host.table.players} == {"Ann": held["Ann"], "Ben": held["Ben"] + 2}
+    assert host.table.note == "Ben drew 2 (on Ben's phone)"
+    host.table.play.draw(1)  # the host's screen is drawn, its browser has not answered: refused
+    assert host.table.error == "the draw entered on Ben's phone came first: check and tap again"
+    host.ack()
+    host.table.undo()  # Undo puts the draws back, on every phone
+    ben.receive()
+    ben.ack()
+    assert ben.table.play.draws == 0 and ben.table.boneyard == boneyard
+    ben.table.play.draw(1)
+    ben.table.play.tap("6-5")
+    assert turns(shared, mid)[-1] == {"draw": 1, "play": "6-5", "on": "6-6"}
+    host.receive()
+    assert host.table.play.draws == 0  # the next turn's draws start at none
+    shared.close()

@@ -15,7 +15,7 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
 from scorekeeper.ui.allfives.part import Part
 from scorekeeper.ui.base import stale
-from scorekeeper.ui.drafts import DraftBook, DraftChange
+from scorekeeper.ui.drafts import DraftChange, DraftView
 
 if TYPE_CHECKING:
     from scorekeeper.ui.allfives.table import TableModel
@@ -30,37 +30,34 @@ class HandEnd(Part):
     one phone shows on all of them and a new hand starts empty. ``picking_for``: whose
     tiles this phone's picker adds to (at first its own player's, where it is someone's).
 
-    ``shown`` holds the versions of the entries this screen shows and ``unseen`` the
-    players whose entry changed on another phone since its browser last answered: a change
-    to such an entry from here is refused (as a stale tap is)."""
+    ``draft`` (a :class:`~scorekeeper.ui.drafts.DraftView`) knows which entries this
+    screen shows as they are: a change to one another phone changed meanwhile is refused
+    (as a stale tap is)."""
 
     def __init__(self, table: TableModel) -> None:
         super().__init__(table)
         self._picking: str | None = None
         self._picked = False  # this phone chose whose tiles to pick
-        self.unseen: set[str] = set()
-        self._shown_key = self._key()
-        self.shown: dict[str, int] = self._book.versions(table.mid, self._shown_key)
+        self._hand = self._key()
+        self.draft = DraftView(table._shared.drafts, table.mid, "remaining", self._key)
 
     # ------------------------------------------------------------ the shared draft
-    @property
-    def _book(self) -> DraftBook:
-        return self.t._shared.drafts
-
     def _key(self) -> int:
         h = self.t.match.hand
         return h.number if h is not None else 0
 
-    def _versions_shown(self) -> dict[str, int]:
-        if self._shown_key != self._key():  # another hand: its form starts empty
-            self._shown_key, self.shown, self.unseen = self._key(), {}, set()
-            self._picking, self._picked = None, False
-        return self.shown
+    def _fresh(self) -> None:
+        if self._hand != self._key():  # another hand: this phone has not chosen whose tiles yet
+            self._hand, self._picking, self._picked = self._key(), None, False
+
+    @property
+    def unseen(self) -> set[str]:
+        return self.draft.unseen
 
     @property
     def remaining(self) -> dict[str, list[str] | str]:
         """What has been entered for each player, on whichever phone."""
-        return self._book.values(self.t.mid, self._key())
+        return self.draft.values()
 
     def _put(self, changes: dict[str, list[str] | str | None]) -> bool:
         """Change the shared entries ``changes`` and tell the other phones; refused (with
@@ -68,48 +65,31 @@ class HandEnd(Part):
         the last change of one of those entries."""
         if self.t.refused():
             return False
-        shown = self._versions_shown()
-        late = [n for n in changes if n in self.unseen]
-        by = self.t.visitor.phone(self.t.mid)
-        versions = None if late else self._book.put(self.t.mid, self._key(), dict(changes), shown, by)
-        if versions is None:
-            name = (late or [n for n in changes])[0]
-            other = self._book.by(self.t.mid, self._key(), name) or "another phone"
-            self._fail(stale(f"{name}'s tiles left, as entered on {other},"))
-            self.shown = {**shown, **self._book.versions(self.t.mid, self._key())}
-            self.unseen.add(name)  # until its browser shows them
-            return False
-        self.shown = {**shown, **versions}
-        self.t.error = None
         words = "; ".join(_entry_words(n, v) for n, v in changes.items())
+        made = self.draft.put(changes, words, self.t.visitor.phone(self.t.mid))
+        if isinstance(made, str):
+            self._fail(stale(f"{next(iter(changes))}'s tiles left, as entered on {made},"))
+            return False
+        self.t.error = None
         self.t.note = words
-        self.t.hub.deliver(self.t.mid, DraftChange(tuple(changes), versions, words, by))
+        self.t.hub.deliver(self.t.mid, made)
         self.t._changed()
         return True
 
     def remote(self, change: DraftChange) -> None:
         """Another phone changed the entries ``change.names``: shown now, and a change to
         them from here waits for this browser to show them."""
-        self._versions_shown()
-        self.shown = {**self.shown, **change.versions}
-        self.unseen.update(change.names)
+        self.draft.remote(change)
         self.t.note = f"{change.words} (on {change.by})"
         self.t.error = None
 
     def catch_up(self) -> bool:
         """Show the entries as they are now (a phone back from sleep); whether they changed."""
-        now = self._book.versions(self.t.mid, self._key())
-        shown = self._versions_shown()
-        changed = [n for n in now if now[n] != shown.get(n, 0)]
-        self.shown = {**shown, **now}
-        self.unseen.update(changed)
-        return bool(changed)
+        return self.draft.catch_up()
 
     def up_to_date(self) -> bool:
         """This screen shows every entry as it is (else Settle is refused)."""
-        now = self._book.versions(self.t.mid, self._key())
-        shown = self._versions_shown()
-        return not self.unseen and all(now[n] == shown.get(n, 0) for n in now)
+        return self.draft.up_to_date()
 
     # ------------------------------------------------------------ entering
     def holding(self) -> list[tuple[str, int]]:
@@ -126,7 +106,7 @@ class HandEnd(Part):
     def picking_for(self) -> str | None:
         """Whose tiles the picker adds to: the one this phone chose, else its own player's
         while they are not entered."""
-        self._versions_shown()
+        self._fresh()
         if self._picked:
             return self._picking
         seat = self.t.seat
@@ -136,7 +116,7 @@ class HandEnd(Part):
         return None
 
     def pick_for(self, name: str | None) -> None:
-        self._versions_shown()
+        self._fresh()
         self._picking, self._picked = name, True
         if name is not None and isinstance(self.remaining.get(name), str):  # typed pips give way to tiles
             self._put({name: []})

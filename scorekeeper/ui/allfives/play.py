@@ -16,12 +16,17 @@ entry goes to the correction instead of the store.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorekeeper.allfives.layout import SNIFF_WAYS
 from scorekeeper.dominoes import Tile
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.allfives.part import Part
+from scorekeeper.ui.base import stale
+from scorekeeper.ui.drafts import DraftView
+
+if TYPE_CHECKING:
+    from scorekeeper.ui.allfives.table import TableModel
 
 __all__ = ["EndChoice", "ForOther", "PickerCell", "PlayEntry", "SniffChoice"]
 
@@ -95,14 +100,54 @@ class PlayEntry(Part):
     """The tile being set (``choosing``: a tile and the places it fits; ``sniffing``: the
     sniff and its place, waiting for across or in line) and the draws before it."""
 
-    draws = 0
     choosing: tuple[str, list[str]] | None = None
     sniffing: tuple[str, str | None] | None = None
     way: str | None = None  # how the sniff being entered is set
     asking: ForOther | None = None  # a tap for another player than this phone's, to confirm
     confirmed_for: str | None = None  # this turn is entered for that player, confirmed
 
+    def __init__(self, table: TableModel) -> None:
+        super().__init__(table)
+        self._local_draws = 0  # while a turn is being corrected: draws of that turn, this phone's own
+        # the draws of the turn being played, the same on every phone (one entry: "draws")
+        self.shared = DraftView(table._shared.drafts, table.mid, "draws", self._turn)
+
+    def _turn(self) -> tuple[int, int]:
+        h = self.t.match.hand
+        return (h.number, len(h.turns)) if h is not None else (0, 0)
+
     # ------------------------------------------------------------- reading
+    @property
+    def draws(self) -> int:
+        """Tiles drawn so far by the player to play (entered with their tile or pass): on
+        every phone at once; while a turn is being corrected, that correction's."""
+        if self.t.fixes.active:
+            return self._local_draws
+        n = self.shared.values().get("draws", 0)
+        return n if isinstance(n, int) else 0
+
+    def _set_draws(self, n: int) -> bool:
+        if self.t.fixes.active:
+            self._local_draws = n
+            return True
+        who = self.t.to_move
+        words = f"{who} drew {n}" if n else f"{who}'s draws put back"
+        made = self.shared.put({"draws": n}, words, self.t.visitor.phone(self.t.mid))
+        if isinstance(made, str):
+            self._fail(stale(f"the draw entered on {made}"))
+            return False
+        self.t.hub.deliver(self.t.mid, made)
+        return True
+
+    def put_back_draws(self) -> bool:
+        """Undo while draws are counted: they go back (on every phone); whether there were any."""
+        if not self.draws:
+            return False
+        if not self.t.refused():
+            self._set_draws(0)
+        self.t._changed()
+        return True
+
     @property
     def match_for_entry(self) -> Any:
         return self.t.entry_match
@@ -202,7 +247,7 @@ class PlayEntry(Part):
     def tap(self, tile: str) -> None:
         """A tile tapped in the picker: set at once if it fits one place; else the drawing
         asks where. Tapping the tile waiting for its end again puts it back."""
-        if self.t.refused():
+        if self.t.refused() or not self._draws_shown():
             return
         again = (self.choosing is not None and self.choosing[0] == tile) or (
             self.sniffing is not None and self.sniffing[0] == tile
@@ -289,14 +334,24 @@ class PlayEntry(Part):
         self.way = None
         self._submit(entry)
 
+    def _draws_shown(self) -> bool:
+        """This screen shows the draws as they are (else the entry is refused, as a stale tap is)."""
+        if self.t.fixes.active or self.shared.up_to_date():
+            return True
+        self.shared.catch_up()
+        self._fail(stale(f"the draw entered on {self.shared.by('draws')}"))
+        return False
+
     def _submit(self, entry: dict[str, Any]) -> None:
+        if not self._draws_shown():
+            return
         if self.t.submit_turn(entry):
-            self.draws = 0
+            self._local_draws = 0
             self.confirmed_for = None
 
     def draw(self, n: int = 1) -> None:
         """The player to move drew ``n`` more tiles (entered with their play or pass)."""
-        if self.t.refused() or not self.playing or not self._for_whom("draw", n=n):
+        if self.t.refused() or not self._draws_shown() or not self.playing or not self._for_whom("draw", n=n):
             return
         self.t.flash = None
         if n > self.drawable:
@@ -306,8 +361,7 @@ class PlayEntry(Part):
                 f"hand {number}, turn {turn}: cannot draw {n}: "
                 f"{self.drawable} tile{'s' if self.drawable != 1 else ''} left to draw"
             )
-        else:
-            self.draws += n
+        elif self._set_draws(self.draws + n):
             self.t.error = None
         self.t._changed()
 

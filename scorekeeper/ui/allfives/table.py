@@ -211,15 +211,21 @@ class TableModel(base.TableModel):
         self.play.choosing = None
         self.play.sniffing = None
         self.play.way = None
-        self.play.draws = 0
+        self.play._local_draws = 0
+        self.play.shared.catch_up()
         self.play.asking = None
         self.play.confirmed_for = None
         self.hand_end.catch_up()  # (the hand-end form is the table's: it is kept, shown as it is)
         self.claims.claiming = None
 
     def remote(self, origin: base.TableModel | DraftChange) -> None:
-        if isinstance(origin, DraftChange):  # the hand-end form changed on another phone
-            self.hand_end.remote(origin)
+        if isinstance(origin, DraftChange):  # draws or the hand-end form, changed on another phone
+            if origin.kind == "draws":
+                self.play.shared.remote(origin)
+                self.note = f"{origin.words} (on {origin.by})"
+                self.error = None
+            else:
+                self.hand_end.remote(origin)
             self._changed()
             return
         if self.fixes.picked is not None:  # it was picked on the match as it stood
@@ -228,14 +234,15 @@ class TableModel(base.TableModel):
 
     @property
     def unseen(self) -> bool:
-        return self._unseen or bool(self.hand_end.unseen)
+        return self._unseen or bool(self.hand_end.unseen) or bool(self.play.shared.unseen)
 
     def seen(self) -> None:
         super().seen()
-        self.hand_end.unseen = set()
+        self.hand_end.draft.unseen.clear()
+        self.play.shared.unseen.clear()
 
     def catch_up(self) -> None:
-        if not self.behind and self.hand_end.catch_up():
+        if not self.behind and (self.hand_end.catch_up() | self.play.shared.catch_up()):
             self.note = "changed on another phone meanwhile"
             self._changed()
         super().catch_up()
@@ -301,11 +308,9 @@ class TableModel(base.TableModel):
         if self.fixes.active:
             self.fixes.close()
             return
-        had_draws = bool(self.play.draws)
-        self._forget_entry()
-        if had_draws:
-            self._changed()
+        if self.play.put_back_draws():  # first the draws being counted
             return
+        self._forget_entry()
 
         def go(st: Store) -> None:
             entry = st.undo(self.mid)
