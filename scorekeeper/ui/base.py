@@ -96,9 +96,14 @@ class Shared:
             self._notices[mid] = note
 
     def take_notice(self, mid: str) -> str | None:
-        """The word left for match ``mid``, once."""
+        """The word left for match ``mid``: every screen that opens it is told, until its
+        first change (so every phone says who won the lots, not only the one that drew them)."""
         with self.lock:
-            return self._notices.pop(mid, None)
+            return self._notices.get(mid)
+
+    def drop_notice(self, mid: str) -> None:
+        with self.lock:
+            self._notices.pop(mid, None)
 
     def close(self) -> None:
         with self.lock:
@@ -329,6 +334,7 @@ class TableModel(Model):
                 fn(self._shared.store)
                 self._match = self._shared.store.match(self.mid)
                 self._shared.drafts.clear(f"{self.mid}#draws")  # counted for a turn that is in now, or gone
+                self._shared.drop_notice(self.mid)
                 self.error = None
                 if then is not None:
                     then()

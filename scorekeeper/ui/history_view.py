@@ -129,7 +129,7 @@ def History(shared: Shared) -> ft.Control:
             action=ft.PickFiles(picker, with_data=True, cancel_upload_on_window_blur=False),
         ),
         ft.TextField(
-            label="Paste a match record (JSON)",
+            label="Or paste a saved match here",
             value=paste,
             multiline=True,
             min_lines=3,

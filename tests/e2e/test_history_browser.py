@@ -17,7 +17,7 @@ from e2e.harness import read_texts, wait_text
 pytestmark = pytest.mark.browser
 
 tap = harness.tap
-PASTE = "Paste a match record (JSON)"
+PASTE = "Or paste a saved match here"
 TITLE = "Two hands: Ben dominoes hand 1 and leads hand 2"
 
 

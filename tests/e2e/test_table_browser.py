@@ -121,7 +121,7 @@ def test_two_joined_phones_see_each_others_entries_at_once(browser, shared_serve
     wait_text(host, "Score Ben 10")
     tap(host, "Undo")
     wait_text(phone, re.compile(r"^Hand 1, Ben to play"))
-    wait_text(phone, "Your turn, Ben. last entry taken back (on the host)")
+    wait_text(phone, "Your turn, Ben. Undo: Ben's 5-0 taken back (on the host)")
     assert [t.get("play") for t in stored(shared_server, mid)["hands"][0]["turns"]] == ["5-5"]
     assert seen_after < 5.0  # (not a timing claim: benchmarks/table_load.py measures it)
 

@@ -68,7 +68,7 @@ def test_an_entry_reaches_the_other_phones_with_what_it_did(tmp_path):
     a.ack()
     a.table.undo()
     b.receive()
-    assert b.table.note == "last entry taken back (on the host)"
+    assert b.table.note == "Undo: Ben's 5-0 taken back (on the host)"  # which entry
     assert len(b.table.match.hand.turns) == 1
     shared.close()
 

@@ -129,7 +129,7 @@ def layout_view(table: TableModel, d: Drawing, width: float, height: float) -> f
     """The drawing in a box of ``width`` x ``height``; the places to choose while a tile waits."""
     if not d.tiles:
         return ft.Container(
-            content=ft.Text("No tile down yet: tap the lead tile below."),
+            content=ft.Text("No tile down yet: tap the lead tile below." if table.can_enter else "No tile down yet."),
             height=height,
             alignment=ft.Alignment.CENTER,
         )

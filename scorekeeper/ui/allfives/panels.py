@@ -134,7 +134,7 @@ def hand_end_panel(table: TableModel) -> list[ft.Control]:
                 [
                     ft.Text(f"{name} ({held})", width=70, semantics_label=f"{name} holds {held} {tiles}"),
                     ft.OutlinedButton(
-                        content=("Picking" if end.picking_for == name else f"Pick {len(picked)}/{held}"),
+                        content=("Picking" if end.picking_for == name else f"Pick tiles ({len(picked)} of {held})"),
                         on_click=on(end.pick_for, name),
                         tooltip=f"Pick {name}'s tiles",
                     ),

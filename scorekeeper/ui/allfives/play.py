@@ -136,6 +136,8 @@ class PlayEntry(Part):
         if isinstance(made, str):
             self._fail(stale(f"the draw entered on {made}"))
             return False
+        if not n:  # (while draws are counted the strip says so: "Ben drew 2. Undo puts them back.")
+            self.t.note = words
         self.t.hub.deliver(self.t.mid, made)
         return True
 

@@ -312,7 +312,10 @@ class TableModel(base.TableModel):
             return
         self._forget_entry()
 
+        undone: list[str] = []
+
         def go(st: Store) -> None:
+            undone.append(_last_words(st.match(self.mid)))  # (before: undo changes that match)
             entry = st.undo(self.mid)
             if "hand" in entry:
                 m = st.match(self.mid)
@@ -321,10 +324,11 @@ class TableModel(base.TableModel):
                 h, rules = m.hand, m.rules
                 named = h is not None and (h.end == "domino" or rules.next_leader == "left")
                 if h is not None and named and rules.settles_pips:
+                    undone.append(_last_words(m))
                     st.undo(self.mid)
 
         def said() -> None:
-            self._done("last entry taken back")
+            self._done(f"Undo: {' and '.join(reversed(undone)) or 'the last entry'} taken back")
             self._said = f"the Undo on {self.visitor.phone(self.mid)}"
 
         self._apply(go, said)
@@ -335,3 +339,19 @@ class TableModel(base.TableModel):
             self._said = f"the Redo on {self.visitor.phone(self.mid)}"
 
         self._apply(lambda st: st.redo(self.mid), said)
+
+
+def _last_words(m: Match) -> str:
+    """The last entry of match ``m`` in words: ``Ann's 6-6``, ``Ben's pass``, ``the
+    settlement of hand 2``, ``the start of hand 3``."""
+    h = m.hand
+    if h is None:
+        return "the last entry"
+    if h.settlement is not None:
+        return f"the settlement of hand {h.number}"
+    if not h.turns:
+        return f"the start of hand {h.number}"
+    t = h.turns[-1]
+    who = m.setup.players[t.player]
+    what = str(t.tile) if t.tile is not None else ("pass" if m.rules.draw else "knock")
+    return f"{who}'s {what}"
