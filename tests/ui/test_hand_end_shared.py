@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+from allfives.test_ui_model import _play_out
+
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.base import Shared
@@ -26,18 +28,7 @@ def short_hands_match(shared: Shared) -> str:
 
 def play_out(t: TableModel, seed: int) -> None:
     """Random legal entries on ``t`` (a phone that is nobody's) until the hand is over."""
-    rng = random.Random(seed)
-    while t.phase == "play":
-        fits = [c.tile for c in t.play.picker() if c.state == "fits"]
-        if fits and (rng.random() < 0.8 or t.play.drawable == 0):
-            t.play.tap(rng.choice(fits))
-            if t.play.choosing:
-                t.play.choose(rng.choice(t.play.choosing[1]))
-        elif t.play.drawable:
-            t.play.draw(1)
-        else:
-            t.play.pass_()
-        assert t.error is None, t.error
+    _play_out(t, random.Random(seed))
 
 
 def settle_all(phones: dict[str, Phone]) -> None:
@@ -46,16 +37,23 @@ def settle_all(phones: dict[str, Phone]) -> None:
         phone.ack()
 
 
-def free_tiles(t: TableModel) -> list[str]:
-    return [c.tile for c in t.play.picker() if c.state != "down"]
-
-
-def test_each_phone_enters_its_own_tiles_and_every_phone_sees_every_entry(tmp_path):
+def hand_over(tmp_path) -> tuple[Shared, str, dict[str, Phone]]:
+    """A four-player match of two-tile hands, its first hand played out on the host and
+    every phone showing its end."""
     shared = served(tmp_path)
     mid = short_hands_match(shared)
     phones = seated(shared, mid)
     play_out(phones["host"].table, seed=3)
     settle_all(phones)
+    return shared, mid, phones
+
+
+def free_tiles(t: TableModel) -> list[str]:
+    return [c.tile for c in t.play.picker() if c.state != "down"]
+
+
+def test_each_phone_enters_its_own_tiles_and_every_phone_sees_every_entry(tmp_path):
+    shared, mid, phones = hand_over(tmp_path)
     host = phones["host"].table
     holding = dict(host.hand_end.holding())
     assert host.phase == "hand-end" and len(holding) >= 2
@@ -96,11 +94,7 @@ def test_each_phone_enters_its_own_tiles_and_every_phone_sees_every_entry(tmp_pa
 
 
 def test_an_entry_for_a_player_changed_on_another_phone_meanwhile_is_refused(tmp_path):
-    shared = served(tmp_path)
-    mid = short_hands_match(shared)
-    phones = seated(shared, mid)
-    play_out(phones["host"].table, seed=3)
-    settle_all(phones)
+    shared, mid, phones = hand_over(tmp_path)
     host = phones["host"].table
     holding = dict(host.hand_end.holding())
     a, b = list(holding)[:2]
@@ -121,11 +115,7 @@ def test_an_entry_for_a_player_changed_on_another_phone_meanwhile_is_refused(tmp
 
 
 def test_settle_from_a_screen_that_does_not_show_every_entry_is_refused(tmp_path):
-    shared = served(tmp_path)
-    mid = short_hands_match(shared)
-    phones = seated(shared, mid)
-    play_out(phones["host"].table, seed=3)
-    settle_all(phones)
+    shared, mid, phones = hand_over(tmp_path)
     holding = dict(phones["host"].table.hand_end.holding())
     for name in holding:
         phones["host"].table.hand_end.set_pips(name, "1")
@@ -143,10 +133,7 @@ def test_settle_from_a_screen_that_does_not_show_every_entry_is_refused(tmp_path
 
 
 def test_a_watcher_cannot_enter_tiles_left(tmp_path):
-    shared = served(tmp_path)
-    mid = short_hands_match(shared)
-    phones = seated(shared, mid)
-    play_out(phones["host"].table, seed=3)
+    shared, mid, phones = hand_over(tmp_path)
     watcher = Phone(shared, mid, "192.168.1.30", "771204")
     name = phones["host"].table.hand_end.holding()[0][0]
     watcher.table.hand_end.set_pips(name, "5")

@@ -40,6 +40,14 @@ def seated(shared: Shared, mid: str) -> dict[str, Phone]:
     return phones
 
 
+def two_player_match(shared: Shared) -> str:
+    form = NewMatchForm(shared, names=["Ann", "Ben"])
+    form.set_leader("Ann")
+    mid = form.start()
+    assert mid, form.error
+    return mid
+
+
 def turns(shared: Shared, mid: str) -> list[dict]:
     return shared.store.record(mid)["hands"][-1]["turns"]
 
@@ -89,10 +97,7 @@ def test_phones_that_are_nobodys_enter_for_the_player_to_play(tmp_path):
 
 def test_draws_and_passes_out_of_turn_ask_too(tmp_path):
     shared = served(tmp_path)
-    form = NewMatchForm(shared, names=["Ann", "Ben"])
-    form.set_leader("Ann")
-    mid = form.start()
-    assert mid
+    mid = two_player_match(shared)
     phones = {"host": Phone(shared, mid, "127.0.0.1"), "Ben": Phone(shared, mid, "192.168.1.12", "482913")}
     phones["Ben"].table.take_seat("Ben")
     ben = phones["Ben"].table
@@ -215,10 +220,7 @@ def test_no_tile_is_recorded_under_a_player_whose_phone_did_not_say_so(tmp_path_
 
 def test_draws_show_on_every_phone_with_the_boneyard_and_tile_counts(tmp_path):
     shared = served(tmp_path)
-    form = NewMatchForm(shared, names=["Ann", "Ben"])
-    form.set_leader("Ann")
-    mid = form.start()
-    assert mid
+    mid = two_player_match(shared)
     host, ben = Phone(shared, mid, "127.0.0.1"), Phone(shared, mid, "192.168.1.12", "482913")
     ben.table.take_seat("Ben")
     host.table.play.tap("6-6")
