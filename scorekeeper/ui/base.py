@@ -1,5 +1,5 @@
 """What every screen's view-model shares, without any Flet: the store of the running
-app, the bases of the new-match forms and of the table view-models, and how a
+app, the base of the table view-models, and how a
 game's screens are found.
 
 Every view-model method that changes something goes through the
@@ -10,10 +10,6 @@ in the UI: whether an entry is legal and what it scores is the engine's.
 
 >>> import tempfile
 >>> shared = Shared(tempfile.mkdtemp())
->>> names_problem(["Ann", " Ann "]), names_problem(["Ann", ""]), names_problem(["Ann", "Ben"])
-('two players have the same name', 'every player needs a name', None)
->>> names_problem(["Ann", "ann"])
-"two players have the same name: 'Ann' and 'ann' (capitals and spaces do not count)"
 >>> [s.id for s in games_with_screens()]
 ['all-fives', 'all-fours', 'broadway']
 >>> shared.close()
@@ -27,7 +23,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, Protocol, cast
 
-from scorekeeper import registry, text
+from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store, message_of
 from scorekeeper.ui.access import NOT_JOINED, STALE, WATCHING, Gate, Invite, Role, Visitor, refusal, stale
@@ -38,7 +34,6 @@ __all__ = [
     "NOT_JOINED",
     "STALE",
     "WATCHING",
-    "FormModel",
     "GameScreens",
     "Invite",
     "Model",
@@ -49,7 +44,6 @@ __all__ = [
     "game_title",
     "games_with_screens",
     "history_blocks",
-    "names_problem",
     "open_match",
     "refusal",
     "screens_of",
@@ -387,73 +381,3 @@ class TableModel(Model):
     def seen(self) -> None:
         """The browser shows the match as it is now: entries from it are taken again."""
         self._unseen = False
-
-
-class FormModel(Model):
-    """Base of the new-match forms: the players' names (earlier players offered first),
-    ``error``, and :meth:`_create` to store the new match.
-
-    ``typed`` holds what each name field holds (empty until a name is typed or an earlier
-    player's name is offered); ``names`` the names the match gets: a field left empty
-    gives its seat's placeholder ("Player 2"), shown in the field, never typed into it.
-    """
-
-    #: The attribute naming a player that follows a renamed seat (the first leader, dealer...).
-    _picked = "leader"
-
-    def __init__(self, shared: Shared, names: list[str] | None = None) -> None:
-        self._shared = shared
-        self.known = shared.names()
-        # two earlier players, if there are two; else two empty fields
-        default = self.known[:2] if len(self.known) >= 2 else ["", ""]
-        self.typed: list[str] = list(names) if names else default
-        self.error: str | None = None
-
-    @property
-    def names(self) -> list[str]:
-        """The players' names: what was typed, else the seat's placeholder."""
-        return [t.strip() or self.placeholder(i) for i, t in enumerate(self.typed)]
-
-    def placeholder(self, seat: int) -> str:
-        """The name of a seat left empty (and what its field shows while empty)."""
-        return f"Player {seat + 1}"
-
-    def _resize(self, n: int) -> None:
-        """``n`` seats: cut, or filled with earlier players not yet seated, then empty fields."""
-        out = list(self.typed[:n])
-        pool = [k for k in self.known if k not in out]
-        while len(out) < n:
-            out.append(pool.pop(0) if pool else "")
-        self.typed = out
-
-    def set_name(self, seat: int, name: str) -> None:
-        old = self.names[seat]
-        typed = list(self.typed)
-        typed[seat] = name
-        self.typed = typed
-        if getattr(self, self._picked) == old:
-            setattr(self, self._picked, self.names[seat])
-        self._changed()
-
-    def _create(self, problem: str | None, make_record: Callable[[], dict[str, Any]]) -> str | None:
-        """Store the record ``make_record()`` unless ``problem``; its id, or None with ``error`` set."""
-        role = self._shared.visitor.role
-        if problem is None and (role is None or not role.can_enter):
-            problem = refusal(role)
-        if problem is None:
-            try:
-                with self._shared.lock:
-                    mid = self._shared.store.create(make_record())
-                self.error = None
-                self._changed()
-                return mid
-            except ScorekeeperError as e:
-                problem = message_of(e)
-        self.error = problem
-        self._changed()
-        return None
-
-
-def names_problem(names: list[str]) -> str | None:
-    """Why a new match's player names (trimmed, as the match gets them) cannot be used, or None."""
-    return text.players_problem([s.strip() for s in names])

@@ -11,8 +11,8 @@ import pytest
 from scorekeeper.stats import names as _names
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfours.form import FoursNewMatchForm
-from scorekeeper.ui.base import names_problem
 from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
+from scorekeeper.ui.form import names_problem
 from scorekeeper.ui.players import PlayersModel
 
 WORKED = {

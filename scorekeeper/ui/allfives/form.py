@@ -32,7 +32,8 @@ from scorekeeper.allfives.rules import (
     Rules,
 )
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.ui.base import FormModel, Shared, names_problem
+from scorekeeper.ui.base import Shared
+from scorekeeper.ui.form import FormModel, names_problem
 
 __all__ = ["HAND_SIZES", "PRESETS", "PRESET_HANDS", "RULE_CHOICES", "RULE_WORDS", "NewMatchForm", "RuleWords"]
 

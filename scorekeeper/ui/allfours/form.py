@@ -23,7 +23,8 @@ import re
 from typing import Any
 
 from scorekeeper.allfours.variants import DEFAULT_VARIANT, VARIANTS, Variant
-from scorekeeper.ui.base import FormModel, Shared, names_problem
+from scorekeeper.ui.base import Shared
+from scorekeeper.ui.form import FormModel, names_problem
 
 __all__ = ["PLAYER_COUNTS", "VARIANT_CHOICES", "FoursNewMatchForm", "variant_line"]
 

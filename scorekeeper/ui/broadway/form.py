@@ -22,7 +22,8 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.broadway.engine import SEATS
-from scorekeeper.ui.base import FormModel, Shared, names_problem
+from scorekeeper.ui.base import Shared
+from scorekeeper.ui.form import FormModel, names_problem
 
 __all__ = ["BroadwayNewMatchForm"]
 
