@@ -72,6 +72,11 @@ def _build_parser() -> argparse.ArgumentParser:
         help="no table code: every browser that reaches the app may enter (only on a private network you trust)",
     )
     w.add_argument(
+        "--new-codes",
+        action="store_true",
+        help="new table codes: phones that joined earlier this evening must join again (else the codes are kept for 12 hours)",
+    )
+    w.add_argument(
         "--browser",
         action="store_true",
         help="also open the app in this machine's browser (the host's screen: it shows the codes)",
@@ -402,6 +407,7 @@ def cmd_web(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         open_table=args.open_table,
+        new_codes=args.new_codes,
         open_browser=args.browser,
         allow_hosts=allow_hosts,
     )

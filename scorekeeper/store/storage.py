@@ -68,15 +68,16 @@ def _naming(e: OSError, path: Path) -> OSError:
     return named
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
     """Replace ``path`` with ``data`` so that a crash leaves the old or the new file, whole.
 
     An OSError before the rename leaves ``path`` as it was (the temporary file is
     removed) and names ``path``; a failure to sync the directory after the rename
-    raises :class:`NotDurableError` (``path`` holds the new data)."""
+    raises :class:`NotDurableError` (``path`` holds the new data). ``mode``: the new
+    file's permissions (less the umask)."""
     tmp = path.with_name(f".{path.name}{TEMP_MARK}{os.getpid()}")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, mode)
     except OSError as e:
         raise _naming(e, path) from e
     try:

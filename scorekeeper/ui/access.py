@@ -26,16 +26,19 @@ scorekeeper.ui.access.JoinRefused: that is not this table's code: check it on th
 
 from __future__ import annotations
 
-import enum
 import hmac
 import ipaddress
 import secrets
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.ui.passes import Held, Passes, TableFile
+from scorekeeper.ui.roles import Role
 
 __all__ = [
     "NOT_JOINED",
@@ -44,6 +47,7 @@ __all__ = [
     "Codes",
     "Gate",
     "Invite",
+    "Held",
     "JoinRefused",
     "Role",
     "Visitor",
@@ -88,33 +92,6 @@ def refusal(role: Role | None) -> str:
 
 class JoinRefused(ScorekeeperError):
     """A code that does not let a browser in (wrong, or too soon after wrong ones)."""
-
-
-class Role(enum.Enum):
-    """What a browser may do."""
-
-    HOST = "host"  # the machine the app runs on: everything, and it shows the codes
-    SCORER = "scorer"  # entered the table code: enters and corrects
-    WATCHER = "watcher"  # entered the watch code: sees, changes nothing
-
-    @property
-    def can_enter(self) -> bool:
-        """May enter, correct, undo, start matches, import."""
-        return self is not Role.WATCHER
-
-    @property
-    def can_export(self) -> bool:
-        """May see History, export and import (the stored matches of every table)."""
-        return self is not Role.WATCHER
-
-    @property
-    def can_invite(self) -> bool:
-        """May show the codes (the host, and a scorer showing a latecomer)."""
-        return self is not Role.WATCHER
-
-    @property
-    def word(self) -> str:
-        return {"host": "host", "scorer": "scorer", "watcher": "watching"}[self.value]
 
 
 def spaced(code: str) -> str:
@@ -164,11 +141,76 @@ class Gate:
     seconds (at most :data:`MAX_WAIT`) before its next code is even looked at.
     """
 
-    def __init__(self, codes: Codes | None, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        codes: Codes | None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        passes: dict[str, Held] | None = None,
+        keep: TableFile | None = None,
+        made: float | None = None,
+    ) -> None:
         self.codes = codes
         self._clock = clock
         self._lock = threading.Lock()
         self._wrong: dict[str, tuple[int, float]] = {}  # address -> (wrong codes, when the last one came)
+        self._keep = keep
+        self._made = time.time() if made is None else made
+        self.passes = Passes(passes, save=self._save)
+        #: changes when the host ends every pass: a phone that joined before is out
+        self.epoch = 0
+        self._watchers: weakref.WeakKeyDictionary[Visitor, Callable[[], None]] = weakref.WeakKeyDictionary()
+
+    @classmethod
+    def kept(cls, folder: Any, *, new: bool = False) -> Gate:
+        """The gate of ``scorekeeper web`` on the database in ``folder``: this evening's
+        codes and passes from its table file (see :mod:`scorekeeper.ui.passes`), else (or
+        ``new``) new codes, written there at once."""
+        keep = TableFile(folder)
+        found = None if new else keep.load()
+        if found is None:
+            gate = cls(Codes.new(), keep=keep)
+            gate._save()
+            return gate
+        scorer, watcher, made, passes = found
+        return cls(Codes(scorer, watcher), keep=keep, passes=passes, made=made)
+
+    @property
+    def problem(self) -> str | None:
+        """Why this evening's codes and passes are not (or may not be) kept across a restart."""
+        return None if self._keep is None else self._keep.problem
+
+    def _save(self) -> None:
+        if self._keep is not None and self.codes is not None:
+            self._keep.save(self.codes.scorer, self.codes.watcher, self._made, self.passes)
+
+    def watch(self, visitor: Visitor, nudge: Callable[[], None]) -> None:
+        """Call ``nudge`` when ``visitor``'s pass ends (its screen must show the join screen)."""
+        with self._lock:
+            self._watchers[visitor] = nudge
+
+    def _end_passes(self) -> None:
+        self.epoch += 1
+        self.passes.forget_all()
+        with self._lock:
+            nudges = list(self._watchers.values())
+        for nudge in nudges:
+            try:
+                nudge()
+            except Exception:  # a session gone away: nothing to tell
+                pass
+
+    def renew(self) -> None:
+        """New codes: every phone that joined is out until it gives a new one."""
+        if self.codes is None:
+            return
+        self.codes = Codes.new()
+        self._made = time.time()
+        self._end_passes()
+
+    def forget_phones(self) -> None:
+        """The same codes, but every phone that joined must give one again."""
+        self._end_passes()
 
     @property
     def open(self) -> bool:
@@ -223,46 +265,96 @@ class Gate:
 @dataclass(frozen=True)
 class Invite:
     """How phones join a served app: its address (``http://192.168.1.20:8550``) and the
-    codes (None: an open table)."""
+    gate whose codes it shows (None, or a gate without codes: an open table)."""
 
     base: str
-    codes: Codes | None
+    gate: Gate | None
+
+    @property
+    def codes(self) -> Codes | None:
+        """The codes now (the host may have made new ones)."""
+        return None if self.gate is None else self.gate.codes
 
     @property
     def scorer_link(self) -> str:
-        return f"{self.base}/join/{self.codes.scorer}" if self.codes else f"{self.base}/"
+        codes = self.codes
+        return f"{self.base}/join/{codes.scorer}" if codes else f"{self.base}/"
 
     @property
     def watcher_link(self) -> str:
-        return f"{self.base}/join/{self.codes.watcher}" if self.codes else f"{self.base}/"
+        codes = self.codes
+        return f"{self.base}/join/{codes.watcher}" if codes else f"{self.base}/"
 
 
 class Visitor:
     """One browser (a session of the app): its address, its :class:`~scorekeeper.ui.access.Role`
-    (None until it gives a code) and the seat it took at each match ("I'm Ann")."""
+    (None until it gives a code or a pass) and the seat it took at each match ("I'm Ann")."""
 
     def __init__(self, gate: Gate | None = None, address: str | None = None) -> None:
         self.gate = gate
         self.address = address or ""
-        self.role: Role | None = Role.HOST if gate is None else gate.arrive(address)
+        self._role: Role | None = Role.HOST if gate is None else gate.arrive(address)
+        self._epoch = 0 if gate is None else gate.epoch
+        self.token: str | None = None  # its pass (see :mod:`scorekeeper.ui.passes`), once it joined
         self.error: str | None = None
         self._seats: dict[str, str | None] = {}  # match id -> player (None: asked, no seat)
         self.revision = 0  # changes whenever a screen showing it should redraw
+        self.checking = False  # its browser is being asked for a pass (the join screen waits)
 
-    def _changed(self) -> None:
+    @property
+    def role(self) -> Role | None:
+        """What this browser may do now: a phone that joined is out once the host ends the
+        passes (new codes, or every phone forgotten)."""
+        role = self._role
+        if role is not None and role is not Role.HOST and self.gate is not None and not self.gate.open:
+            if self._epoch != self.gate.epoch:
+                return None
+        return role
+
+    @role.setter
+    def role(self, role: Role | None) -> None:
+        self._role = role
+        self._epoch = 0 if self.gate is None else self.gate.epoch
+
+    def changed(self) -> None:
+        """Screens showing this browser redraw."""
         self.revision = self.revision + 1
 
+    def _let_in(self, role: Role) -> None:
+        if self.role is None:
+            self._seats = {}  # an ended pass's seats went with it
+        self.role = role
+        self.error = None
+
     def join(self, code: str) -> bool:
-        """Give a code; True when it let this browser in (else ``error`` says why)."""
+        """Give a code; True when it let this browser in (else ``error`` says why). A phone
+        let in gets a pass (``token``) for its browser to keep."""
         if self.gate is None or self.role is not None:
             return self.role is not None
         try:
-            self.role = self.gate.join(self.address, code)
-            self.error = None
+            role = self.gate.join(self.address, code)
+            self._let_in(role)
+            if not self.gate.open and role is not Role.HOST:
+                self.token = self.gate.passes.issue(role)
         except JoinRefused as e:
             self.error = str(e)
-        self._changed()
+        self.changed()
         return self.role is not None
+
+    def rejoin(self, token: object) -> bool:
+        """Come back with a pass this browser kept: its role and its seats, no code. False
+        (nothing changed) for a pass this table does not know (any more)."""
+        if self.gate is None or self.gate.open or self.role is not None:
+            return False
+        held = self.gate.passes.check(token)
+        if held is None:
+            return False
+        assert isinstance(token, str)
+        self._let_in(held.role)
+        self._seats = dict(held.seats)
+        self.token = token
+        self.changed()
+        return True
 
     def seat(self, mid: str) -> str | None:
         """The player this phone is at match ``mid`` (None: no seat taken)."""
@@ -275,7 +367,9 @@ class Visitor:
     def take_seat(self, mid: str, player: str | None) -> None:
         """This phone is ``player``'s at match ``mid`` (None: nobody's, it only scores)."""
         self._seats[mid] = player
-        self._changed()
+        if self.gate is not None and self.role is not Role.HOST:
+            self.gate.passes.seat(self.token, mid, player)
+        self.changed()
 
     def phone(self, mid: str) -> str:
         """How other phones name this one: "Ann's phone", "the host", "another phone"."""

@@ -27,6 +27,7 @@ draws a match is the registry's (``scorekeeper/registry.py``).
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -37,8 +38,8 @@ from scorekeeper.ui.base import GameScreens, Shared, game_of, game_title, games_
 from scorekeeper.ui.guard import peer
 from scorekeeper.ui.history_view import History, StoredMatch
 from scorekeeper.ui.home_view import Home
-from scorekeeper.ui.join_view import Invite, Join, WatchHome
-from scorekeeper.ui.live_view import catch_up
+from scorekeeper.ui.join_view import Invite, Join, WatchHome, keep_pass, kept_pass
+from scorekeeper.ui.live_view import catch_up, in_session
 from scorekeeper.ui.players_lists_view import player_routes
 from scorekeeper.ui.score_view import Score
 from scorekeeper.ui.strangers import STRANGERS
@@ -118,12 +119,13 @@ def _routes(shared: Shared, role: Role) -> list[ft.Route]:
 JOIN_ROUTE = re.compile(r"^/join/([0-9 .-]{1,20})/?$")
 
 
-def make_main(shared: Shared) -> Callable[[ft.Page], None]:
+def make_main(shared: Shared) -> Callable[[ft.Page], Any]:
     """The Flet entry point for one session (browser tab or window): the app as that
-    browser sees it, by its address (see :meth:`Shared.visit`)."""
+    browser sees it, by its address (see :meth:`Shared.visit`), or by the pass its browser
+    kept from an earlier join (see :mod:`scorekeeper.ui.passes`)."""
     visitor_class = ft.observable(Visitor)
 
-    def main(page: ft.Page) -> None:
+    async def main(page: ft.Page) -> None:
         page.title = "Scorekeeper"
         page.theme_mode = ft.ThemeMode.SYSTEM
         page.theme = ft.Theme(color_scheme_seed=ft.Colors.TEAL)
@@ -134,17 +136,53 @@ def make_main(shared: Shared) -> Callable[[ft.Page], None]:
         # no socket and no gate: it is the host's own. (Served without the guard, a browser has
         # no address: it must give a code.)
         view = shared.visit(peer(), visitor_class)
+        visitor = view.visitor
+        gate = shared.gate
         joining = JOIN_ROUTE.match(page.route or "")
         if joining:
-            view.visitor.join(joining.group(1))
-        if view.visitor.role is None and page.web:
-            STRANGERS.arrive(page, view.visitor)  # few per client, deleted soon after they drop
-        if joining or (view.visitor.role is None and (page.route or "/") != "/"):
+            visitor.join(joining.group(1))
+        # a browser that joined before gives its pass (asked once the page is up)
+        asking = not joining and visitor.role is None and page.web and gate is not None and not gate.open
+        visitor.checking = asking
+        if visitor.role is None and page.web:
+            STRANGERS.arrive(page, visitor)  # few per client, deleted soon after they drop
+        if joining or (visitor.role is None and not asking and (page.route or "/") != "/"):
             page.route = "/"  # the code is not left in the address bar; a stranger's route shows nothing
         viewport = Viewport(page.width, page.height)
         page.on_resize = lambda e: viewport.resize(e.width, e.height)
-        page.on_close = lambda e: view.hub.drop(view.visitor)
-        page.on_connect = lambda e: catch_up(view.hub.screens_of(view.visitor))
-        page.render(App, view, viewport, view.visitor)
+        page.on_close = lambda e: view.hub.drop(visitor)
+        page.on_connect = lambda e: catch_up(view.hub.screens_of(visitor))
+        if gate is not None:
+            gate.watch(visitor, _nudger(page, visitor))
+        page.render(App, view, viewport, visitor)
+        if joining and visitor.token:
+            await keep_pass(visitor.token)
+        elif asking:
+            back = visitor.rejoin(await kept_pass())
+            visitor.checking = False
+            visitor.changed()
+            if not back and (page.route or "/") != "/":
+                page.navigate("/")
+            elif back and (page.route or "/") == "/":
+                resume = shared.resume()  # straight back to the seat it had at the match in play
+                if resume is not None and visitor.seat(resume["id"]) is not None:
+                    page.navigate(f"/table/{resume['id']}")
 
     return main
+
+
+async def _redraw(visitor: Visitor) -> None:
+    visitor.changed()
+
+
+def _nudger(page: ft.Page, visitor: Visitor) -> Callable[[], None]:
+    """What the gate calls when the host ends the passes: ``visitor``'s page redraws (and
+    shows the join screen), in its own session. Weak: a closed session is not kept."""
+    pages, visitors = weakref.ref(page), weakref.ref(visitor)
+
+    def nudge() -> None:
+        p, v = pages(), visitors()
+        if p is not None and v is not None:
+            in_session(p, _redraw, v)
+
+    return nudge

@@ -4,16 +4,18 @@ invitation (the QR codes of the table code and the watch code) and a watcher's H
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import flet as ft
 import segno
 
-from scorekeeper.ui.access import Visitor, spaced
+from scorekeeper.ui.access import Role, Visitor, spaced
 from scorekeeper.ui.base import Shared, game_title
+from scorekeeper.ui.passes import PASS_KEY
 from scorekeeper.ui.widgets import error_box, go, heading, svg_image
 
-__all__ = ["Invite", "Join", "WatchHome", "qr_svg"]
+__all__ = ["Invite", "Join", "WatchHome", "keep_pass", "kept_pass", "qr_svg"]
 
 
 def qr_svg(text: str, border: int = 2) -> str:
@@ -36,15 +38,36 @@ def qr_svg(text: str, border: int = 2) -> str:
     )
 
 
+async def kept_pass() -> str | None:
+    """The pass this browser kept (its local storage), or None (none, or no answer in 5 s)."""
+    try:
+        value = await asyncio.wait_for(ft.SharedPreferences().get(PASS_KEY), 5)
+    except Exception:  # no storage, no answer: the join screen asks for the code
+        return None
+    return value if isinstance(value, str) else None
+
+
+async def keep_pass(token: str) -> None:
+    """Keep ``token`` in this browser, for the next page it opens here."""
+    try:
+        await asyncio.wait_for(ft.SharedPreferences().set(PASS_KEY, token), 5)
+    except Exception:  # storage refused (a private window): the phone types the code next time
+        pass
+
+
 @ft.component
 def Join(visitor: Visitor) -> ft.Control:
     """The one screen of a browser that has not given a code: nothing of any match."""
     code, set_code = ft.use_state("")
 
-    def join(e: Any = None) -> None:
+    async def join(e: Any = None) -> None:
         if visitor.join(code):
             ft.context.page.navigate("/")
+            if visitor.token:
+                await keep_pass(visitor.token)
 
+    if visitor.checking:  # a moment, while its browser says whether it joined before
+        return ft.Column([heading("Scorekeeper", 28), ft.Text("Opening the table…")], spacing=16, expand=True)
     return ft.Column(
         [
             heading("Scorekeeper", 28),
@@ -117,11 +140,82 @@ def Invite(shared: Shared) -> ft.Control:
                 "Watchers see the table and the scores; they cannot change or export anything.",
             ),
         ]
+    if invite is not None and invite.codes is not None and shared.visitor.role is Role.HOST:
+        body += [ft.Divider(), EndPasses(shared)]
     return ft.Column(
         [ft.Row([back, heading("Phones at this table")]), *body],
         spacing=12,
         scroll=ft.ScrollMode.AUTO,
         expand=True,
+        horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+
+
+@ft.component
+def EndPasses(shared: Shared) -> ft.Control:
+    """The host's way to shut phones out: new codes, or the same codes with every phone
+    forgotten (a phone that joined comes back without a code until then). One tap asks,
+    the second does it."""
+    asking, set_asking = ft.use_state("")
+    _, set_done = ft.use_state(0)
+    gate = shared.gate
+    assert gate is not None
+    phones = len(gate.passes)
+
+    def do(what: str) -> None:
+        if what == "codes":
+            gate.renew()
+        else:
+            gate.forget_phones()
+        set_asking("")
+        set_done(gate.epoch)
+
+    if asking:
+        words = (
+            "New codes: every phone that joined must join again with the new table code."
+            if asking == "codes"
+            else "Forget all phones: every phone that joined must type the table code again."
+        )
+        return ft.Column(
+            [
+                ft.Text(words, weight=ft.FontWeight.BOLD),
+                ft.Row(
+                    [
+                        ft.FilledButton(
+                            content="New codes" if asking == "codes" else "Forget all phones",
+                            on_click=lambda e: do(asking),
+                            height=48,
+                        ),
+                        ft.OutlinedButton(content="Keep them", on_click=lambda e: set_asking(""), height=48),
+                    ],
+                    wrap=True,
+                ),
+            ],
+            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+        )
+    return ft.Column(
+        [
+            ft.Text(
+                f"{phones} phone(s) joined: each comes back to its seat without a code"
+                " (a closed tab, a phone that slept, a restart of the app this evening)."
+                if phones
+                else "A phone that joins comes back to its seat without a code (a closed tab, a phone that slept)."
+            ),
+            ft.Row(
+                [
+                    ft.OutlinedButton(
+                        content="New codes", icon=ft.Icons.REFRESH, on_click=lambda e: set_asking("codes")
+                    ),
+                    ft.OutlinedButton(
+                        content="Forget all phones",
+                        icon=ft.Icons.PHONELINK_OFF,
+                        on_click=lambda e: set_asking("phones"),
+                    ),
+                ],
+                wrap=True,
+                alignment=ft.MainAxisAlignment.CENTER,
+            ),
+        ],
         horizontal_alignment=ft.CrossAxisAlignment.CENTER,
     )
 

@@ -22,7 +22,7 @@ import flet as ft
 from scorekeeper.ui.base import Model, Shared, TableModel
 from scorekeeper.ui.widgets import on
 
-__all__ = ["catch_up", "seat_question", "use_changes", "use_live", "watching", "your_turn"]
+__all__ = ["catch_up", "in_session", "seat_question", "use_changes", "use_live", "watching", "your_turn"]
 
 _acking: set[int] = set()  # tables waiting for their browser's answer
 
@@ -45,7 +45,7 @@ async def _acknowledge(page: ft.Page, table: TableModel) -> None:
     table.seen()
 
 
-def _in_session(page: ft.Page, handler: Any, *args: Any) -> None:
+def in_session(page: ft.Page, handler: Any, *args: Any) -> None:
     """Run ``handler(*args)`` as a task of ``page``'s own session (a fresh context: nothing
     of the publishing session leaks in); not while it is disconnected (it catches up when
     it is back)."""
@@ -61,7 +61,7 @@ def use_live(table: TableModel) -> None:
 
     def subscribe() -> Any:
         def deliver(origin: TableModel) -> None:
-            _in_session(page, _remote, table, origin)
+            in_session(page, _remote, table, origin)
 
         return table.hub.subscribe(table.mid, table, deliver, owner=owner)
 
@@ -118,7 +118,7 @@ def use_changes(shared: Shared, mid: str) -> None:
 
     def subscribe() -> Any:
         def deliver(origin: object) -> None:
-            _in_session(page, ticker.tick)
+            in_session(page, ticker.tick)
 
         return shared.hub.subscribe(mid, ticker, deliver, owner=shared.visitor)
 

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from scorekeeper.ui.access import Codes, Gate, Invite, is_local, spaced
+from scorekeeper.ui.access import Gate, Invite, is_local, spaced
 
 if TYPE_CHECKING:
     from scorekeeper.ui.guard import ASGIApp
@@ -81,6 +81,11 @@ def welcome(invite: Invite, gate: Gate, host: str, port: int) -> str:
         lines.append("Open table (--open): no code is asked; every phone on this network can enter and change.")
     else:
         lines.append(f"Phones join at {link}  (table code {spaced(gate.codes.scorer)})")
+        if len(gate.passes):
+            lines.append(
+                f"The same codes as earlier this evening: {len(gate.passes)} phone(s) that joined come back"
+                " without a code (--new-codes ends that)."
+            )
     lines.append(qr_text(link))
     if gate.codes is not None:
         lines.append(
@@ -114,12 +119,14 @@ def run(
     port: int | None,
     open_browser: bool = False,
     open_table: bool = False,
+    new_codes: bool = False,
     allow_hosts: Iterable[str] = (),
 ) -> int:
     """Open the store and run the app until it is stopped; returns the exit status.
-    Served on the web, browsers other than the host's own need the table code
-    (``open_table``: they do not); the server answers to the names in ``allow_hosts``
-    besides loopback and this machine's addresses (see :mod:`scorekeeper.ui.guard`)."""
+        Served on the web, browsers other than the host's own need the table code
+        (``open_table``: they do not; the codes and the phones' passes of earlier this evening
+    are kept unless ``new_codes``: see :mod:`scorekeeper.ui.passes`); the server answers to the names in ``allow_hosts``
+        besides loopback and this machine's addresses (see :mod:`scorekeeper.ui.guard`)."""
     import flet as ft
 
     from scorekeeper.ui.app import make_main
@@ -128,12 +135,18 @@ def run(
     served = web or not desktop_available()
     host = host or "127.0.0.1"
     port = port or DEFAULT_PORT
-    gate = Gate(None if open_table else Codes.new()) if served else None
-    shown = host if host not in ("0.0.0.0", "::") else (_lan_address() or "localhost")
-    invite = Invite(f"http://{_url_host(shown)}:{port}", gate.codes) if gate is not None else None
-    shared = Shared(db, gate=gate, invite=invite)  # StoreLockedError etc. reach the CLI, which prints one line
+    shared = Shared(db)  # StoreLockedError etc. reach the CLI, which prints one line
     for problem in shared.store.problems:
         print(f"warning: {problem}", file=sys.stderr)
+    gate: Gate | None = None
+    if served:
+        # this evening's codes and passes, kept beside the matches (the store's lock is held)
+        gate = Gate(None) if open_table else Gate.kept(shared.store.path, new=new_codes)
+        if gate.problem:
+            print(f"warning: {gate.problem}", file=sys.stderr)
+    shown = host if host not in ("0.0.0.0", "::") else (_lan_address() or "localhost")
+    invite = Invite(f"http://{_url_host(shown)}:{port}", gate) if gate is not None else None
+    shared.gate, shared.invite = gate, invite
     logging.getLogger("flet").setLevel(logging.WARNING)
     try:
         if served:

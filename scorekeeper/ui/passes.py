@@ -1,0 +1,225 @@
+"""A phone that joined comes back: passes, and the table file that keeps them (and the
+codes) across a restart of the server the same evening. No Flet here.
+
+When a phone gives the right code it gets a **pass**: 32 random bytes (``secrets``),
+kept in its browser (local storage, under :data:`PASS_KEY`) and nowhere else in clear;
+the server keeps only its SHA-256, with the role it gives and the seat the phone took at
+each match. A page opened later in that browser (the same address, the home-screen
+shortcut, a new tab, the tab the phone's browser dropped) gives its pass instead of a
+code and is back at its table, in its seat. Passes end when the host makes new codes or
+forgets all phones (:meth:`~scorekeeper.ui.access.Gate.renew`,
+:meth:`~scorekeeper.ui.access.Gate.forget_phones`).
+
+>>> passes = Passes()
+>>> token = passes.issue(Role.SCORER)
+>>> len(token) >= 43 and passes.check(token).role
+<Role.SCORER: 'scorer'>
+>>> passes.seat(token, "m1", "Cy"); passes.check(token).seats
+{'m1': 'Cy'}
+>>> passes.check("not a pass") is None, passes.check(None) is None
+(True, True)
+>>> passes.forget_all(); passes.check(token) is None
+True
+
+The **table file** (``table.json`` in the database's folder, readable by its owner
+only) holds the codes, when they were made, and the passes' digests. ``scorekeeper web``
+started again within :data:`KEEP_FOR` of that time takes the same codes and passes, so
+nobody joins again after a restart; later (or with ``--new-codes``) it makes new ones.
+A table file that cannot be read is set aside: new codes, one line on stderr.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import secrets
+import stat
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scorekeeper.ui.roles import Role
+
+__all__ = ["KEEP_FOR", "PASS_KEY", "Held", "Passes", "TableFile"]
+
+#: The key of the pass in the browser's local storage (Flet's SharedPreferences).
+PASS_KEY = "scorekeeper.pass"
+#: Codes and passes are kept across a restart this long after the codes were made (an evening).
+KEEP_FOR = 12 * 3600.0
+_MAX_TOKEN = 200  # longer than any pass: not even hashed
+_MAX_SEATS = 500  # seats remembered per pass (the oldest go first)
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+@dataclass
+class Held:
+    """What a pass gives: a role, and the seat taken at each match (None: nobody's)."""
+
+    role: Role
+    seats: dict[str, str | None] = field(default_factory=dict)
+
+
+class Passes:
+    """The passes given out, by digest; ``save`` (if given) is called after every change
+    with :meth:`to_json`."""
+
+    def __init__(self, held: dict[str, Held] | None = None, save: Callable[[], None] | None = None) -> None:
+        self._held: dict[str, Held] = dict(held or {})
+        self._lock = threading.Lock()
+        self.save = save
+
+    def _saved(self) -> None:
+        if self.save is not None:
+            self.save()
+
+    def issue(self, role: Role) -> str:
+        """A new pass for ``role`` (the token: the browser keeps it, the server its digest)."""
+        token = secrets.token_urlsafe(32)
+        with self._lock:
+            self._held[_digest(token)] = Held(role)
+        self._saved()
+        return token
+
+    def check(self, token: object) -> Held | None:
+        """What ``token`` gives (a copy), or None: not a pass of this table (any more)."""
+        if not isinstance(token, str) or not token or len(token) > _MAX_TOKEN:
+            return None
+        with self._lock:
+            held = self._held.get(_digest(token))
+            return None if held is None else Held(held.role, dict(held.seats))
+
+    def seat(self, token: str | None, mid: str, player: str | None) -> None:
+        """The phone holding ``token`` is ``player``'s at match ``mid``."""
+        if token is None:
+            return
+        with self._lock:
+            held = self._held.get(_digest(token))
+            if held is None:
+                return
+            held.seats.pop(mid, None)
+            held.seats[mid] = player
+            while len(held.seats) > _MAX_SEATS:
+                del held.seats[next(iter(held.seats))]
+        self._saved()
+
+    def forget_all(self) -> None:
+        """Every pass ends (their phones must join again)."""
+        with self._lock:
+            self._held.clear()
+        self._saved()
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def to_json(self) -> dict[str, Any]:
+        with self._lock:
+            return {d: {"role": h.role.value, "seats": dict(h.seats)} for d, h in self._held.items()}
+
+    @staticmethod
+    def from_json(data: object) -> dict[str, Held]:
+        """The passes of a table file (anything malformed in it is left out)."""
+        out: dict[str, Held] = {}
+        if not isinstance(data, dict):
+            return out
+        for digest, h in data.items():
+            if not (isinstance(digest, str) and len(digest) == 64 and isinstance(h, dict)):
+                continue
+            try:
+                role = Role(h.get("role"))
+            except ValueError:
+                continue
+            if role is Role.HOST:  # the host is who the socket says, never a pass
+                continue
+            seats = h.get("seats")
+            kept = {
+                m: p
+                for m, p in (seats.items() if isinstance(seats, dict) else ())
+                if isinstance(m, str) and (p is None or isinstance(p, str))
+            }
+            out[digest] = Held(role, kept)
+        return out
+
+
+def _read_regular(path: Path, limit: int = 1 << 20) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes (a FIFO is
+    never waited on); else OSError."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        if st.st_size > limit:
+            raise OSError(errno.EFBIG, "too large for a table file")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read(limit + 1)
+    finally:
+        os.close(fd)
+
+
+class TableFile:
+    """``table.json`` in the database's folder: the codes and passes of this evening."""
+
+    NAME = "table.json"
+
+    def __init__(self, folder: Path | str, *, clock: Callable[[], float] = time.time) -> None:
+        self.path = Path(folder) / self.NAME
+        self._clock = clock
+        self._unread: str | None = None  # why the file found at the start was not read
+        self._unwritten: str | None = None  # why the last write failed
+
+    @property
+    def problem(self) -> str | None:
+        """What went wrong with the file, in words (None: nothing)."""
+        return self._unwritten or self._unread
+
+    def load(self) -> tuple[str, str, float, dict[str, Held]] | None:
+        """(table code, watch code, when they were made, passes) if this evening's file is
+        there; None if there is none, it is older than :data:`KEEP_FOR`, or unreadable
+        (``problem`` says so; the file is moved aside)."""
+        try:
+            raw = _read_regular(self.path)
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            self._unread = f"cannot read {self.path} ({e.strerror or e}): new table codes"
+            return None
+        try:
+            data = json.loads(raw)
+            codes = data["codes"]
+            scorer, watcher, made = codes["scorer"], codes["watcher"], float(data["made"])
+            ok = all(isinstance(c, str) and len(c) == 6 and c.isdigit() for c in (scorer, watcher))
+            if not ok or scorer == watcher:
+                raise ValueError("bad codes")
+        except (ValueError, KeyError, TypeError):
+            self._unread = f"{self.path} is not a table file Scorekeeper wrote: set aside, new table codes"
+            self._set_aside()
+            return None
+        if not 0 <= self._clock() - made <= KEEP_FOR:
+            return None
+        return scorer, watcher, made, Passes.from_json(data.get("passes"))
+
+    def _set_aside(self) -> None:
+        try:
+            self.path.replace(self.path.with_name(f"{self.NAME}.unreadable"))
+        except OSError:
+            pass
+
+    def save(self, scorer: str, watcher: str, made: float, passes: Passes) -> None:
+        """Write the file (owner-only, whole or not at all); a failure is kept in
+        ``problem`` (the table goes on: only a restart would forget the passes)."""
+        from scorekeeper.store.storage import atomic_write
+
+        data = {"codes": {"scorer": scorer, "watcher": watcher}, "made": made, "passes": passes.to_json()}
+        try:
+            atomic_write(self.path, json.dumps(data).encode(), mode=0o600)
+            self._unwritten = None
+        except OSError as e:
+            self._unwritten = f"cannot write {self.path} ({e.strerror or e}): phones must join again after a restart"

@@ -1,0 +1,154 @@
+"""Phones rejoin (issue 27): a pass per joined browser, kept with the codes in the table
+file across a restart the same evening; new codes or "forget all phones" end them."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+
+from scorekeeper.ui.access import Codes, Gate, Role, Visitor
+from scorekeeper.ui.passes import KEEP_FOR, TableFile
+
+PHONE = "192.168.1.7"
+
+
+def joined(gate: Gate, code: str = "123456") -> Visitor:
+    v = Visitor(gate, PHONE)
+    assert v.join(code) and v.token
+    return v
+
+
+def test_a_pass_gives_back_the_role_and_the_seats_without_a_code(tmp_path):
+    gate = Gate.kept(tmp_path)
+    phone = joined(gate, gate.codes.scorer)
+    phone.take_seat("m1", "Cy")
+    phone.take_seat("m2", None)
+    again = Visitor(gate, "192.168.1.99")  # a new tab (another address, as after a new lease)
+    assert again.role is None
+    assert again.rejoin(phone.token)
+    assert again.role is Role.SCORER and again.seat("m1") == "Cy" and again.asked("m2") and again.seat("m2") is None
+    watcher = joined(gate, gate.codes.watcher)
+    later = Visitor(gate, PHONE)
+    assert later.rejoin(watcher.token) and later.role is Role.WATCHER
+
+
+@pytest.mark.parametrize("token", ["", "x" * 43, "x" * 5000, None, 12, ["a"]])
+def test_anything_but_a_pass_of_this_table_lets_nobody_in(tmp_path, token):
+    gate = Gate.kept(tmp_path)
+    joined(gate, gate.codes.scorer)
+    v = Visitor(gate, PHONE)
+    assert not v.rejoin(token) and v.role is None
+
+
+def test_the_host_and_an_open_table_get_no_pass(tmp_path):
+    gate = Gate.kept(tmp_path)
+    host = Visitor(gate, "127.0.0.1")
+    assert host.role is Role.HOST and host.join(gate.codes.scorer) and host.token is None
+    open_gate = Gate(None)
+    v = Visitor(open_gate, PHONE)
+    assert v.role is Role.SCORER and v.token is None and not v.rejoin("anything")
+    assert len(gate.passes) == 0
+
+
+def test_the_same_codes_and_passes_after_a_restart_the_same_evening_new_ones_later(tmp_path):
+    gate = Gate.kept(tmp_path)
+    phone = joined(gate, gate.codes.scorer)
+    phone.take_seat("m1", "Ben")
+    again = Gate.kept(tmp_path)  # the server started again
+    assert (again.codes.scorer, again.codes.watcher) == (gate.codes.scorer, gate.codes.watcher)
+    v = Visitor(again, PHONE)
+    assert v.rejoin(phone.token) and v.seat("m1") == "Ben"
+    fresh = Gate.kept(tmp_path, new=True)
+    assert not Visitor(fresh, PHONE).rejoin(phone.token)  # --new-codes ends the passes
+
+
+def test_codes_older_than_an_evening_are_not_kept(tmp_path):
+    keep = TableFile(tmp_path)
+    gate = Gate.kept(tmp_path)
+    keep.save(gate.codes.scorer, gate.codes.watcher, 1000.0, gate.passes)
+    assert TableFile(tmp_path, clock=lambda: 1000.0 + KEEP_FOR - 1).load() is not None
+    assert TableFile(tmp_path, clock=lambda: 1000.0 + KEEP_FOR + 1).load() is None
+    assert TableFile(tmp_path, clock=lambda: 900.0).load() is None  # made "in the future": the clock moved
+
+
+def test_the_table_file_is_the_owners_and_holds_no_pass_in_clear(tmp_path):
+    gate = Gate.kept(tmp_path)
+    phone = joined(gate, gate.codes.scorer)
+    path = tmp_path / TableFile.NAME
+    assert stat.S_IMODE(os.stat(path).st_mode) & 0o077 == 0
+    text = path.read_text()
+    assert phone.token not in text and gate.codes.scorer in text
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"{", b"[]", b'{"codes": {"scorer": "1", "watcher": "2"}, "made": 0}', b"\xff\xfe", b'{"made": "x"}'],
+)
+def test_a_table_file_that_cannot_be_read_is_set_aside_and_new_codes_made(tmp_path, content):
+    (tmp_path / TableFile.NAME).write_bytes(content)
+    gate = Gate.kept(tmp_path)
+    assert gate.codes is not None and len(gate.codes.scorer) == 6
+    assert (tmp_path / f"{TableFile.NAME}.unreadable").read_bytes() == content
+    assert gate.problem and "set aside" in gate.problem
+
+
+def test_a_pass_for_the_host_role_in_the_file_is_ignored(tmp_path):
+    Gate.kept(tmp_path)
+    data = json.loads((tmp_path / TableFile.NAME).read_text())
+    data["passes"] = {
+        "a" * 64: {"role": "host", "seats": {}},
+        "b" * 64: {"role": "owner"},
+        "c": {"role": "scorer"},
+        "d" * 64: {"role": "scorer", "seats": {"m1": "Ann", "m2": 7}},
+    }
+    (tmp_path / TableFile.NAME).write_text(json.dumps(data))
+    assert Gate.kept(tmp_path).passes.to_json() == {"d" * 64: {"role": "scorer", "seats": {"m1": "Ann"}}}
+
+
+def test_a_table_file_that_cannot_be_written_says_so_and_the_table_goes_on(tmp_path):
+    folder = tmp_path / "db"
+    folder.mkdir()
+    (folder / TableFile.NAME).mkdir()  # where the file should be: a directory (os.replace fails)
+    gate = Gate.kept(folder)
+    assert gate.problem and "phones must join again after a restart" in gate.problem
+    phone = joined(gate, gate.codes.scorer)
+    assert Visitor(gate, PHONE).rejoin(phone.token)  # in memory all evening
+
+
+def test_new_codes_shut_out_every_joined_phone_at_once_and_tell_its_screen(tmp_path, monkeypatch):
+    gate = Gate.kept(tmp_path)
+    monkeypatch.setattr(Codes, "new", classmethod(lambda cls: cls("111111", "222222")))
+    old = gate.codes.scorer
+    phone = joined(gate, old)
+    phone.take_seat("m1", "Ann")
+    told: list[str] = []
+    gate.watch(phone, lambda: told.append("redraw"))
+    host = Visitor(gate, "127.0.0.1")
+    gate.renew()
+    assert phone.role is None and host.role is Role.HOST and told == ["redraw"]
+    assert not Visitor(gate, PHONE).rejoin(phone.token)
+    assert (gate.codes.scorer, gate.codes.watcher) == ("111111", "222222")
+    assert Gate.kept(tmp_path).codes.scorer == "111111"  # kept for a restart
+    if old != "111111":
+        assert not Visitor(gate, "10.0.0.2").join(old)
+    back = Visitor(gate, PHONE)
+    assert back.join(gate.codes.scorer) and back.seat("m1") is None  # joins again, asked its seat again
+
+
+def test_forget_all_phones_keeps_the_codes(tmp_path):
+    gate = Gate.kept(tmp_path)
+    code = gate.codes.scorer
+    phone = joined(gate, code)
+    gate.forget_phones()
+    assert phone.role is None and gate.codes.scorer == code
+    assert not Visitor(gate, PHONE).rejoin(phone.token)
+    assert Gate.kept(tmp_path).codes.scorer == code and len(Gate.kept(tmp_path).passes) == 0
+
+
+def test_a_fifo_or_a_directory_where_the_table_file_should_be_is_not_waited_on(tmp_path):
+    os.mkfifo(tmp_path / TableFile.NAME)
+    gate = Gate.kept(tmp_path)  # would hang reading a FIFO
+    assert gate.problem and "cannot" in gate.problem
