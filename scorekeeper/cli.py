@@ -268,9 +268,26 @@ def _write_utf8(text: str) -> None:
     out.write(text.encode("utf-8", "backslashreplace"))
 
 
+def _kind(store: Store, row: dict[str, Any]) -> str:
+    """The game a listed match is, as people name it (``registry.kind_of``: Fives and
+    Threes apart from All Fives); its record is read only for a game that has kinds."""
+    from scorekeeper import registry
+
+    game = row["game"]
+    if not registry.has_kinds(game):
+        return str(game)
+    try:
+        record, _, _ = store.peek(row["id"])
+        return registry.kind_of(record)
+    except ScorekeeperError:  # changed or gone since it was listed: its game says enough
+        return str(game)
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     with _store(args, read_only=True) as store:
         rows = store.list(limit=None)
+        for r in rows:
+            r["kind"] = _kind(store, r)
         problems = list(store.problems)
     _warn(problems)
     if args.json:
@@ -283,7 +300,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     for r in rows:
         scores = ", ".join(f"{k} {v}" for k, v in r["scores"].items())
         status = r["status"] + (f" ({r['winner']})" if r.get("winner") else "")
-        cells = (r["id"], r["game"], ", ".join(r["players"]), str(r["started"])[:16], status, scores)
+        cells = (r["id"], r["kind"], ", ".join(r["players"]), str(r["started"])[:16], status, scores)
         table.append(tuple(_text.escape(str(cell)) for cell in cells))  # stored text: no terminal escape
     widths = [max(len(row[c]) for row in table) for c in range(len(table[0]))]
     for row in table:

@@ -41,7 +41,9 @@ __all__ = [
     "game_of",
     "games",
     "get",
+    "has_kinds",
     "ids",
+    "kind_of",
     "register",
     "ui_module",
     "unregister",
@@ -195,6 +197,9 @@ class GameSpec:
     #: without it still counts matches, wins, points and hands.
     facts: Callable[[Record, Record], Record] | None = None
     rows: Callable[[Record, Record], list[Row]] | None = None
+    #: Optional: the kind of game a record is, as people name it, where one game holds
+    #: several (``"fives-and-threes"``, an ``"all-fives"`` record): see :func:`kind_of`.
+    kind: Callable[[Record], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -244,6 +249,27 @@ def game_of(record: Any) -> Game:
 
         Envelope.parse(record)
     return get(game_id)
+
+
+def has_kinds(game_id: Any) -> bool:
+    """Whether a game's records may be of another kind than the game's id (a known game
+    that has ``kind``): only then does :func:`kind_of` need the record."""
+    return isinstance(game_id, str) and game_id in _table and getattr(get(game_id), "kind", None) is not None
+
+
+def kind_of(record: Any) -> str:
+    """The kind of game a record is, as people name it and the statistics count it apart:
+    ``"fives-and-threes"`` for an All Fives record with that count, else the game's id.
+    Its name for people is :func:`scorekeeper.stats.report.game_name`'s.
+
+    >>> kind_of({"format": "scorekeeper/1", "game": "all-fives", "rules": {"count": "fives-and-threes"}})
+    'fives-and-threes'
+    >>> kind_of({"format": "scorekeeper/1", "game": "broadway"})
+    'broadway'
+    """
+    game = game_of(record)
+    kind: Callable[[Record], str] | None = getattr(game, "kind", None)
+    return game.id if kind is None else kind(record)
 
 
 def games() -> list[Game]:

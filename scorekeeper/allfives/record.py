@@ -267,6 +267,7 @@ def result(match: Match) -> dict[str, Any]:
     return {
         "game": "all-fives",
         "sides": list(s.sides),
+        "teams": {side: [s.players[p] for p in s.members[i]] for i, side in enumerate(s.sides)},
         "target": r.target,
         "rules": {
             "set": r.set,

@@ -22,6 +22,20 @@ from typing import Any
 Record = dict[str, Any]
 
 
+def kind(record: Record) -> str:
+    """The game people name an All Fives record by: ``"fives-and-threes"`` for a match
+    with the Fives and Threes count (whatever its other rules), else ``"all-fives"``
+    (Sniff, Muggins, Five Up, Cribbage 61). The statistics count the two apart, and
+    ``list`` and ``export --csv`` name them so (:func:`scorekeeper.registry.kind_of`).
+
+    >>> kind({"game": "all-fives", "rules": {"count": "fives-and-threes"}}), kind({"game": "all-fives"})
+    ('fives-and-threes', 'all-fives')
+    """
+    rules = record.get("rules")
+    count = rules.get("count") if isinstance(rules, dict) else None
+    return "fives-and-threes" if count == "fives-and-threes" else "all-fives"
+
+
 def facts(record: Record, scored: Record) -> Record:
     """Per-player counters and best plays of one match (see the module's docstring)."""
     players: list[str] = list(record.get("players") or [])
@@ -32,7 +46,7 @@ def facts(record: Record, scored: Record) -> Record:
     side_of = [side_index[s] for p in players for s, members in teams.items() if p in members] if teams else []
     if len(side_of) != len(players):
         side_of = list(range(len(players)))
-    fives_threes = scored.get("rules", {}).get("count") == "fives-and-threes"
+    fives_threes = kind(record) == "fives-and-threes"
     per: list[Record] = [{"plays": 0, "own": 0, "dominoes": 0, "blocks": 0, "eights": 0} for _ in players]
     best: list[Record | None] = [None] * len(players)
     for hand in scored["hands"]:
@@ -72,4 +86,4 @@ def facts(record: Record, scored: Record) -> Record:
             for p, s in enumerate(side_of):
                 if s == won:
                     per[p]["blocks"] += 1
-    return {"kind": "fives-and-threes" if fives_threes else "all-fives", "per": per, "best": best}
+    return {"kind": kind(record), "per": per, "best": best}

@@ -33,6 +33,7 @@ def _scores(d: dict[str, Any]) -> str:
 def render(out: dict[str, Any]) -> str:
     """Render the output of :func:`score_record` as text."""
     lines = [f"All Fives: {' vs '.join(out['sides'])}; target {out['target']}"]
+    last = out["hands"][-1] if out["hands"] else None
     for h in out["hands"]:
         lines.append("")
         lines.append(f"Hand {h['number']} (leader {h['leader']})")
@@ -45,7 +46,8 @@ def render(out: dict[str, Any]) -> str:
             lines.append("  " + "  ".join(cell.ljust(widths[c]) for c, cell in enumerate(r)).rstrip())
         end = h["end"]
         if end == "open":
-            lines.append("  hand open")
+            won = out["winner"] is not None and h is last  # the winning moment cut the hand short
+            lines.append(f"  {out['winner']} won the match during this hand" if won else "  hand open")
         else:
             who = f", won by {h['winner']}" if h["winner"] else ", tied"
             lines.append(f"  end: {end}{who}")

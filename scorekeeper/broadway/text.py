@@ -54,6 +54,7 @@ def render(out: dict[str, Any]) -> str:
         f"Seats: {', '.join(f'{k} {v}' for k, v in out['seats'].items())}; orientation {orientation}; "
         f"unplayed tiles {penalty}"
     )
+    last = out["hands"][-1] if out["hands"] else None
     for h in out["hands"]:
         sd = "sudden death; " if h["sudden_death"] else ""
         lines += ["", f"Hand {h['number']} on {h['double']} ({sd}leader {h['leader']})"]
@@ -83,7 +84,8 @@ def render(out: dict[str, Any]) -> str:
             lines.append("  layout:")
             lines += ["    " + row if row else "" for row in Layout(placements).text().split("\n")]
         if h["end"] == "open":
-            lines.append("  hand open")
+            won = out["winner"] is not None and h is last  # the winning moment cut the hand short
+            lines.append(f"  {out['winner']} won the match during this hand" if won else "  hand open")
         else:
             lines.append(f"  end: {h['end']}")
             if "unplayed" in h:

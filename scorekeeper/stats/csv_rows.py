@@ -15,9 +15,9 @@ format character in a text (a match stored before the rule for text of
 >>> from scorekeeper.allfours.record import load
 >>> text = to_csv([COLUMNS, *match_table("m1", None, rec, load(rec))])
 >>> print(text.replace("\r\n", "\n"), end="")
-match,game,started,hand,turn,player,side,entry,count,points,side_score,scores,note
-m1,all-fours,,1,1,Ann,Ann,turn-up J,,3,3,Ann 3; =Ben 0,
-m1,all-fours,,1,2,'=Ben,'=Ben,high,,1,1,Ann 3; =Ben 1,
+match,game,started,hand,turn,player,side,entry,count,points,side_score,scores,note,kind
+m1,all-fours,,1,1,Ann,Ann,turn-up J,,3,3,Ann 3; =Ben 0,,all-fours
+m1,all-fours,,1,2,'=Ben,'=Ben,high,,1,1,Ann 3; =Ben 1,,all-fours
 >>> text.count("\r\n") == 3 == text.count("\n")
 True
 """
@@ -50,6 +50,7 @@ COLUMNS = (
     "side_score",
     "scores",
     "note",
+    "kind",  # the game as people name it (fives-and-threes); added last, after the columns of old
 )
 
 Cell = str | int
@@ -119,6 +120,7 @@ def match_table(mid: str, started: str | None, record: Out, match: Any) -> list[
     sides, rows = match_rows(record, match)
     running = dict.fromkeys(sides, 0)
     game = str(record.get("game", ""))
+    kind = registry.kind_of(record)  # Fives and Threes is its own game, as in the statistics
     out: list[list[Cell]] = []
     for r in rows:
         if r.side:
@@ -139,6 +141,7 @@ def match_table(mid: str, started: str | None, record: Out, match: Any) -> list[
                 running[r.side] if r.side else "",
                 scores,
                 r.note,
+                kind,
             ]
         )
     return out

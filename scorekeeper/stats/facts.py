@@ -34,7 +34,7 @@ def match_facts(record: Record) -> Record:
     n = len(setup.players)
     out: Record = {
         "game": game.id,
-        "kind": game.id,
+        "kind": registry.kind_of(record),
         "players": list(setup.players),
         "sides": list(setup.sides),
         "side_of": list(setup.side_of),

@@ -103,7 +103,8 @@ class HandCell:
 
 @dataclass(frozen=True)
 class HandRow:
-    """One hand of the per-hand table: "Hand 2 · domino" and one cell per side."""
+    """One hand of the per-hand table: "Hand 2 · domino" ("Hand 3 · playing", the last hand
+    of a won match "Hand 8 · Ann & Cy won the match") and one cell per side."""
 
     number: int
     title: str
@@ -124,8 +125,12 @@ def hand_rows(summary: dict[str, Any]) -> list[HandRow]:
     sides = summary["sides"]
     before = dict.fromkeys(sides, 0)
     rows = []
-    for h in summary["hands"]:
+    hands = summary["hands"]
+    winner = summary.get("winner")
+    for h in hands:
         open_hand = h["end"] == "open"
+        # the winning moment cut the last hand short: it is over, and so is the match
+        won = open_hand and winner is not None and h is hands[-1]
         cells = []
         for s in sides:
             total = h["scores"][s]
@@ -139,9 +144,13 @@ def hand_rows(summary: dict[str, Any]) -> list[HandRow]:
                 added = total - before[s]
                 lines = [f"{added:+d} this hand"] if added else []
             lines = lines or ["no points"]
-            when = f"after hand {h['number']}" + (" so far" if open_hand else "")
+            if won:
+                when = f"at the end of the match (hand {h['number']})"
+            else:
+                when = f"after hand {h['number']}" + (" so far" if open_hand else "")
             cells.append(HandCell(s, str(total), tuple(lines), f"{s} {when}: {total} ({', '.join(lines)})"))
-        title = f"Hand {h['number']} · {'playing' if open_hand else h['end']}"
+        state = f"{winner} won the match" if won else "playing" if open_hand else h["end"]
+        title = f"Hand {h['number']} · {state}"
         rows.append(HandRow(h["number"], title, tuple(cells)))
         before = h["scores"]
     return rows

@@ -136,3 +136,24 @@ def test_list_and_export_of_a_database_that_does_not_exist_say_so_and_make_nothi
     assert ok(run_cli("--db", db, "list")) == "no matches stored\n"
     assert json.loads(ok(run_cli("--db", db, "list", "--json"))) == []
     assert list(db.iterdir()) == []
+
+
+# ---------------------------------------------------------------- the game as people name it
+def test_list_names_a_fives_and_threes_match_by_its_kind_and_json_keeps_its_game(tmp_path):
+    """Fives and Threes is an All Fives record with its own count: ``list`` names it as the
+    statistics do (``stats --game fives-and-threes``); ``list --json`` keeps ``game`` (the
+    record's) and adds ``kind``."""
+    db = tmp_path / "db"
+    pub = random_record(7, 2, max_hands=2, count="fives-and-threes", draw=False, spinner="none")
+    with Store(db) as store:
+        ids = [store.import_record(r) for r in (pub, random_record(8, 2, max_hands=1))]
+    with HeldStore(db):  # read while the app holds the database, as ever
+        table = ok(run_cli("--db", db, "list"))
+        rows = listed(db)
+    game_of = {line.split()[0]: line.split()[1] for line in table.splitlines()[1:]}
+    assert game_of == {ids[0]: "fives-and-threes", ids[1]: "all-fives"}
+    assert table.splitlines()[0].split()[:2] == ["id", "game"]
+    assert {mid: (r["game"], r["kind"]) for mid, r in rows.items()} == {
+        ids[0]: ("all-fives", "fives-and-threes"),
+        ids[1]: ("all-fives", "all-fives"),
+    }

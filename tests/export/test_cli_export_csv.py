@@ -99,6 +99,7 @@ def test_export_id_csv_is_crlf_utf8_without_bom_and_reads_back(tmp_path):
         "10",
         "Ann 10; Ben 0",
         "",
+        "all-fives",
     ]
     assert rows[-1] == [
         mid,
@@ -114,6 +115,7 @@ def test_export_id_csv_is_crlf_utf8_without_bom_and_reads_back(tmp_path):
         "35",
         "Ann 35; Ben 15",
         "",
+        "all-fives",
     ]
     assert rows[1:] == expected(db, mid)
 
@@ -139,6 +141,22 @@ def test_export_all_csv_has_one_header_and_every_match_newest_first(tmp_path):
         started = {m["id"]: m["started"] for m in store.list(limit=None)}
     assert {(r[0], r[2]) for r in rows[1:]} == set(started.items())
     assert {r[1] for r in rows[1:]} == {"all-fives", "all-fours", "broadway"}
+
+
+def test_a_fives_and_threes_match_is_named_so_in_the_kind_column_and_its_game_stays_all_fives(tmp_path):
+    """The ``game`` column is the record's game, as before; ``kind``, the last column, is the
+    game as people name it (the statistics' ``--game``): Fives and Threes apart from All Fives."""
+    db = tmp_path / "db"
+    pub = random_record(7, 2, max_hands=2, count="fives-and-threes", draw=False, spinner="none")
+    ids = stored(db, pub, FIVES, FOURS)
+    rows = parse(ok(run_cli("--db", db, "export", "--all", "--csv")))
+    assert rows[0][-1] == "kind" and rows[0][:2] == ["match", "game"]
+    named = {(r[0], r[1], r[-1]) for r in rows[1:]}
+    assert named == {
+        (ids[0], "all-fives", "fives-and-threes"),
+        (ids[1], "all-fives", "all-fives"),
+        (ids[2], "all-fours", "all-fours"),
+    }
 
 
 def test_export_all_csv_of_an_empty_database_is_the_header(tmp_path):
@@ -227,9 +245,9 @@ def test_a_game_registered_without_rows_exports_a_row_per_hand(tmp_path):
     finally:
         registry.unregister(GAME.id)
     assert [r[3:] for r in rows[1:]] == [
-        ["1", "", "", "Ann", "hand 1", "", "10", "10", "Ann 10; Ben 0", ""],
-        ["1", "", "", "Ben", "hand 1", "", "4", "4", "Ann 10; Ben 4", ""],
-        ["2", "", "", "", "nothing scored", "", "0", "", "Ann 10; Ben 4", "hand open"],
+        ["1", "", "", "Ann", "hand 1", "", "10", "10", "Ann 10; Ben 0", "", "toy-tens"],
+        ["1", "", "", "Ben", "hand 1", "", "4", "4", "Ann 10; Ben 4", "", "toy-tens"],
+        ["2", "", "", "", "nothing scored", "", "0", "", "Ann 10; Ben 4", "hand open", "toy-tens"],
     ]
 
 

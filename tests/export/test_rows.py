@@ -1,8 +1,8 @@
 """``export --csv`` rows of hand-built matches of each game, written out by hand.
 
 Each row is shown from the ``hand`` column on: hand, turn, player, side, entry, count,
-points, side_score, scores, note (the match, game and started columns are the same
-on every row of a match).
+points, side_score, scores, note (the match, game, started and kind columns are the
+same on every row of a match).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ FOUR = ["Ann", "Ben", "Cy", "Di"]
 def rows_of(record):
     lines = match_table("m1", "2024-05-17T19:30:00", record, registry.game_of(record).load(record))
     assert all(line[:3] == ["m1", record["game"], "2024-05-17T19:30:00"] for line in lines)
-    assert all(len(line) == len(COLUMNS) for line in lines)
-    return [tuple(line[3:]) for line in lines]
+    assert all(len(line) == len(COLUMNS) and line[-1] == registry.kind_of(record) for line in lines)
+    return [tuple(line[3:-1]) for line in lines]
 
 
 def fives(rules, hands, players=("Ann", "Ben"), teams=None):
@@ -44,6 +44,7 @@ def test_the_columns_in_order():
         "side_score",
         "scores",
         "note",
+        "kind",
     )
 
 
