@@ -336,3 +336,22 @@ def build_db(path: Path, n: int = 4, seed: int = 500) -> dict[str, dict]:
             recs[mid] = rebuild(rec, entries)
         assert store.problems == []
     return recs
+
+
+@contextlib.contextmanager
+def finishes(within: float = 300.0):
+    """A hang guard, not a timing: the block must *end* (a loop over 10**5000 strokes, a
+    quadratic replay that takes hours) within a bound far beyond any machine's slowness;
+    past it the test fails instead of hanging the suite. Speed is measured by benchmarks/."""
+    import signal
+
+    def stop(signum, frame):
+        raise AssertionError(f"did not finish within {within:.0f} s: a loop without end?")
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, within)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)

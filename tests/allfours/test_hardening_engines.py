@@ -6,9 +6,9 @@ AttributeError), with a short message, and quickly."""
 from __future__ import annotations
 
 import copy
-import time
 
 import pytest
+from support import finishes
 
 from scorekeeper.allfours import load, score_record
 from scorekeeper.errors import RecordFormatError, RulesError, ScorekeeperError
@@ -198,8 +198,6 @@ def test_long_names_and_values_are_cut_in_messages():
 def test_thousands_of_players_are_refused_quickly():
     players = [f"P{i}" for i in range(40_000)]
     record = {"format": "scorekeeper/1", "game": "all-fours", "players": players, "hands": []}
-    start = time.perf_counter()
-    with pytest.raises(RecordFormatError) as info:
+    with finishes(120), pytest.raises(RecordFormatError) as info:
         load(record)
-    assert time.perf_counter() - start < 2.0
     assert info.value.field == "players"
