@@ -575,6 +575,15 @@ def fives_threes_shots(browser, out: Path, scale: float) -> list[Path]:
             wait_text(page, "Ann is out")
             shot(page, out / "fives-threes-partners.png", top="Home")
             written.append(out / "fives-threes-partners.png")
+            # 3b. the same table on the host's laptop (1280x800): the table's display
+            laptop = harness.new_context(browser, viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+            try:
+                wide = harness.open_app(laptop, page.url)
+                wait_text(wide, re.compile(r"^Pegboard to 61"))
+                shot(wide, out / "table-laptop.png")
+                written.append(out / "table-laptop.png")
+            finally:
+                laptop.close()
             # 4. Sniff: the choice, then the sniff in line
             go_home(page)
             new_match(page, ["Ann", "Ben"], leader="Ann", preset="Sniff")

@@ -14,7 +14,9 @@ before that answer was made on the old screen: it is refused with
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
+import weakref
 from typing import Any
 
 import flet as ft
@@ -68,8 +70,36 @@ def use_live(table: TableModel) -> None:
     async def acknowledge() -> None:
         await _acknowledge(page, table)
 
+    async def awake() -> None:
+        await _keep_awake(page, True)
+
+    async def asleep() -> None:
+        await _keep_awake(page, False)
+
     ft.use_effect(subscribe, [])
     ft.use_effect(acknowledge, [table.revision])
+    ft.use_effect(awake, [], cleanup=asleep)  # the screen stays on while the table is shown
+
+
+_locks: dict[int, tuple[weakref.ref[ft.Page], ft.Wakelock]] = {}  # by page (pages are not hashable)
+
+
+async def _keep_awake(page: ft.Page, on: bool) -> None:
+    """Keep ``page``'s screen awake (the browser's wake lock), or let it sleep again. Where the
+    browser has none (or refuses it: a page served over plain http to a phone), nothing."""
+    for key in [k for k, (ref, _) in _locks.items() if ref() is None]:
+        del _locks[key]  # pages gone
+    try:
+        held = _locks.get(id(page))
+        lock = held[1] if held is not None and held[0]() is page else None
+        if lock is None:
+            if not on:
+                return
+            lock = ft.Wakelock()
+            _locks[id(page)] = (weakref.ref(page), lock)
+        await asyncio.wait_for(lock.enable() if on else lock.disable(), 5)
+    except Exception:  # no wake lock here: the phone's own setting decides
+        pass
 
 
 def catch_up(hub_screens: list[object]) -> None:

@@ -167,7 +167,7 @@ def top_bar(title: str, *actions: ft.Control) -> ft.Control:
                 size=16,
                 weight=ft.FontWeight.BOLD,
                 expand=True,
-                max_lines=1,
+                max_lines=2,  # a narrow phone: two lines rather than a title cut short
                 overflow=ft.TextOverflow.ELLIPSIS,
                 semantics_label=title.replace(" · ", ", "),
             ),
@@ -219,14 +219,14 @@ def winner_panel(line: str, new_match: str, can_enter: bool = True) -> ft.Contro
     )
 
 
-def svg_image(svg: str, label: str, max_width: float = 390) -> ft.Control:
+def svg_image(svg: str, label: str, max_width: float = 390, grow: bool = False) -> ft.Control:
     """An SVG drawing (from :mod:`scorekeeper.tally.svg`) shown at its own size
-    (scaled down to ``max_width``), read out as ``label``."""
+    (scaled down to ``max_width``; ``grow``: scaled to it, up or down), read out as ``label``."""
     w_match = re.search(r'width="([\d.]+)"', svg)
     h_match = re.search(r'height="([\d.]+)"', svg)
     w = float(w_match.group(1)) if w_match else max_width
     h = float(h_match.group(1)) if h_match else max_width
-    scale = min(1.0, max_width / w)
+    scale = max_width / w if grow else min(1.0, max_width / w)
     return ft.Image(src=svg, width=w * scale, height=h * scale, fit=ft.BoxFit.CONTAIN, semantics_label=label)
 
 

@@ -29,6 +29,8 @@ __all__ = [
     "drawing_height",
     "layout_view",
     "picker_grid",
+    "picker_half",
+    "picker_height",
 ]
 
 TILE_W = 40  # picker tile: width of one half (px)
@@ -62,21 +64,35 @@ def _LaidTile(
 LaidTile = ft.memo(_LaidTile)
 
 
+def picker_half(width: float) -> float:
+    """The half-tile size of the picker for a panel ``width`` wide: 40 px, less on a narrow
+    phone so that 8 tiles still make a row (never under 34: a thumb's width)."""
+    return max(34.0, min(float(TILE_W), (width + 4) // 8 - 8))
+
+
+def picker_height(cells: int, width: float) -> float:
+    """The height of a picker of ``cells`` tiles in a panel ``width`` wide."""
+    half = picker_half(width)
+    per_row = max(1, int((width + 4) // (half + 8)))
+    rows = -(-cells // per_row)
+    return rows * (2 * half + 8) - 4 if rows else 0.0
+
+
 @ft.component
-def _PickerTile(tile: str, state: str, on_tap: Callable[[str], Any], label: str) -> ft.Control:
+def _PickerTile(tile: str, state: str, on_tap: Callable[[str], Any], label: str, half: float = TILE_W) -> ft.Control:
     """One cell of the picker: the tile (lit where it fits now), or an empty cell once it is down."""
     if state == "down":
         return ft.Container(
-            width=CELL_W,
-            height=CELL_H,
+            width=half + 4,
+            height=2 * half + 4,
             border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
             border_radius=6,
         )
     fits = state == "fits"
     return ft.Container(
-        content=tile_button(tile, lambda e: on_tap(tile), f"{label} {tile}", fits, TILE_W),
-        width=CELL_W,
-        height=CELL_H,
+        content=tile_button(tile, lambda e: on_tap(tile), f"{label} {tile}", fits, half),
+        width=half + 4,
+        height=2 * half + 4,
         alignment=ft.Alignment.CENTER,
     )
 
@@ -88,12 +104,17 @@ PickerTile = ft.memo(_PickerTile)
 
 
 def picker_grid(
-    cells: list[PickerCell], on_tap: Callable[[str], Any], key: str = "picker", label: str = "tile"
+    cells: list[PickerCell],
+    on_tap: Callable[[str], Any],
+    key: str = "picker",
+    label: str = "tile",
+    width: float | None = None,
 ) -> ft.Control:
-    """Every tile of the set, each always in the same cell (``label``: what a tile is read out as,
-    before its name)."""
+    """Every tile of ``cells``, each always in the same cell (``label``: what a tile is read out
+    as, before its name; ``width``: the panel's, which sizes the tiles)."""
+    half = TILE_W if width is None else picker_half(width)
     return ft.Row(
-        [PickerTile(c.tile, c.state, on_tap, label, key=f"cell-{c.tile}") for c in cells],
+        [PickerTile(c.tile, c.state, on_tap, label, half, key=f"cell-{c.tile}") for c in cells],
         wrap=True,
         spacing=4,
         run_spacing=4,

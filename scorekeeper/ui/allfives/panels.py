@@ -102,18 +102,18 @@ def _sniff_prompt(table: TableModel) -> ft.Control:
     return _prompt(table, question, buttons, "sniff")
 
 
-def play_panel(table: TableModel) -> list[ft.Control]:
+def play_panel(table: TableModel, width: float | None = None) -> list[ft.Control]:
     out: list[ft.Control] = [_actions(table)]
     if table.play.sniffing:
         out.append(_sniff_prompt(table))
     elif table.claims.claiming:
         out.append(_claim_prompt(table))
     else:
-        out.append(picker_grid(table.play.picker(), table.play.tap))
+        out.append(picker_grid(table.play.picker(), table.play.tap, width=width))
     return out
 
 
-def hand_end_panel(table: TableModel) -> list[ft.Control]:
+def hand_end_panel(table: TableModel, width: float | None = None) -> list[ft.Control]:
     """What each player holds (their tiles picked, or their pips typed), the tiles to pick
     from, then the settlement with its rounding and the button that enters it."""
     end = table.hand_end
@@ -132,9 +132,9 @@ def hand_end_panel(table: TableModel) -> list[ft.Control]:
         rows.append(
             ft.Row(
                 [
-                    ft.Text(f"{name} ({held})", width=70, semantics_label=f"{name} holds {held} {tiles}"),
+                    ft.Text(f"{name} ({held})", width=60, semantics_label=f"{name} holds {held} {tiles}"),
                     ft.OutlinedButton(
-                        content=("Picking" if end.picking_for == name else f"Pick tiles ({len(picked)} of {held})"),
+                        content=("Picking" if end.picking_for == name else f"Pick ({len(picked)} of {held})"),
                         on_click=on(end.pick_for, name),
                         tooltip=f"Pick {name}'s tiles",
                     ),
@@ -157,7 +157,13 @@ def hand_end_panel(table: TableModel) -> list[ft.Control]:
     if end.picking_for:
         rows.append(ft.Text(f"Tap {end.picking_for}'s tiles:"))
         rows.append(
-            picker_grid(table.play.picker(), end.pick_remaining, key="remaining-picker", label="remaining tile")
+            picker_grid(  # the tiles not on the table: one of them is in a hand
+                [c for c in table.play.picker() if c.state != "down"],
+                end.pick_remaining,
+                key="remaining-picker",
+                label="remaining tile",
+                width=None if width is None else width - 2 * PAD - 4,
+            )
         )
     lines, problem = end.settlement_preview()
     if lines:

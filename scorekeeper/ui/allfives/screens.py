@@ -20,7 +20,7 @@ from scorekeeper.store.errors import message_of
 from scorekeeper.tally.svg import pegboard_svg
 from scorekeeper.ui.allfives.corrections_view import corrections_panel
 from scorekeeper.ui.allfives.history import history_blocks
-from scorekeeper.ui.allfives.layout_view import count_line, drawing_height, layout_view
+from scorekeeper.ui.allfives.layout_view import count_line, drawing_height, layout_view, picker_height
 from scorekeeper.ui.allfives.new_match_view import NewMatch
 from scorekeeper.ui.allfives.panels import hand_end_panel, leader_panel, play_panel
 from scorekeeper.ui.allfives.table import TableModel
@@ -46,15 +46,29 @@ BLURB = "All Fives at the table: enter each tile as it is set"
 TableVM = ft.observable(TableModel)
 
 STRIP_H = 56  # the message strip's fixed height (px)
+TOP_H = 48  # the top bar's
+#: A screen at least this wide (and wider than high: a laptop, a tablet on its side) is the
+#: table's display: the drawing and the scores on the left, the panel of the phase on the right.
+WIDE = 900
+SIDE_W = 460  # the panel's column on a wide screen: the picker 9 tiles a row
+GAP = 16
 
 
-def _players_strip(table: TableModel) -> ft.Control:
+def _fits(texts: list[str], width: float) -> bool:
+    """Whether a row of chips with these texts fits ``width`` (about 8.5 px a character at 14 px,
+    16 px of padding and 6 between chips, the phone icon's 18)."""
+    return sum(len(t) * 8.5 + 22 for t in texts) + 18 <= width
+
+
+def _players_strip(table: TableModel, width: float) -> ft.Control:
     items: list[ft.Control] = []
     seat = table.seat
+    boneyard = [f"Boneyard {table.boneyard}"] if table.rules.draw else []
+    long = _fits([p.text for p in table.players] + boneyard, width)
     for p in table.players:
         mine = p.name == seat
         name: ft.Control = ft.Text(
-            p.text,
+            p.text if long else p.short,
             weight=ft.FontWeight.BOLD if p.to_move else None,
             semantics_label=p.label + (", this phone" if mine else ""),
         )
@@ -71,7 +85,7 @@ def _players_strip(table: TableModel) -> ft.Control:
             )
         )
     if table.rules.draw:  # without drawing the tiles not dealt are out of play: nothing to count
-        items.append(ft.Text(f"Boneyard {table.boneyard}", semantics_label=f"Boneyard {table.boneyard}"))
+        items.append(ft.Text(boneyard[0], semantics_label=f"Boneyard {table.boneyard}"))
     return ft.Row(items, spacing=6, scroll=ft.ScrollMode.HIDDEN)
 
 
@@ -155,9 +169,11 @@ def _strip(table: TableModel) -> ft.Control:
 CHIPS_H = 40
 #: The drawing's box never gets lower than this to make room for the pegboard.
 MIN_DRAWING_H = 170.0
+MIN_PHONE_H = 130.0  # on a short phone the picker comes first, down to this
+ACTIONS_H = 48  # the row of actions above the picker
 
 
-def _scores(table: TableModel, width: float) -> tuple[ft.Control, float]:
+def _scores(table: TableModel, width: float, grow: bool = False) -> tuple[ft.Control, float]:
     """The scores and their height: a chip per side, or for Fives and Threes the cribbage board
     they know (front and back pegs; the game hole is exactly the target). Either keeps one height."""
     board = table.board()
@@ -169,7 +185,7 @@ def _scores(table: TableModel, width: float) -> tuple[ft.Control, float]:
         f"{side} {score} (back peg {p.back})"
         for (_, p), (side, score) in zip(board.sides, table.scores.items(), strict=True)
     )
-    image = svg_image(pegboard_svg(board), label, max_width=width)
+    image = svg_image(pegboard_svg(board), label, max_width=width, grow=grow)
     return ft.Container(content=image, key="scores"), float(getattr(image, "height", None) or CHIPS_H)
 
 
@@ -240,33 +256,62 @@ def Table(shared: Shared, mid: str) -> ft.Control:
         ft.IconButton(icon=ft.Icons.LEADERBOARD, tooltip="Score", on_click=go(f"/score/{mid}")),
     )
     width = viewport.content_width
+    wide = viewport.width >= WIDE and viewport.width > viewport.height
+    side = SIDE_W if wide else width  # the panel's column: beside the drawing on a wide screen
+    main_w = width - side - GAP if wide else width
     # The same keyed items in the same order on every render: Flet then patches
     # only what changed instead of re-sending the drawing and the picker.
     drawing = table.drawing()
-    scores, scores_h = _scores(table, width)
-    # the pegboard is taller than the chips: the drawing gives up that room, so that the
-    # picker's last row stays on a phone's screen (the same for the whole match)
-    box = max(MIN_DRAWING_H, drawing_height(width) - max(0.0, scores_h - CHIPS_H))
-    body: list[ft.Control] = [
-        ft.Container(content=top, key="top"),
+    scores, scores_h = _scores(table, main_w, grow=wide)
+    if wide:  # the table's display: the drawing takes the height the rest leaves
+        box = max(MIN_DRAWING_H, viewport.height - 2 * PAD - TOP_H - scores_h - 32 - STRIP_H - 32 - 6 * 6)
+    else:
+        # the pegboard is taller than the chips: the drawing gives up that room, and on a short
+        # screen what the picker needs, so that the picker's last row stays on a phone's screen
+        # (the same for the whole match)
+        room = viewport.height - 2 * PAD - TOP_H - scores_h - 32 - STRIP_H - 32 - ACTIONS_H - 7 * 6
+        room -= picker_height(len(table.play.picker()), width)
+        box = max(MIN_PHONE_H, min(drawing_height(width) - max(0.0, scores_h - CHIPS_H), room))
+    table_part: list[ft.Control] = [
         scores,
-        ft.Container(content=_players_strip(table), height=32, key="players"),
+        ft.Container(content=_players_strip(table, main_w), height=32, key="players"),
         _strip(table),
-        ft.Container(content=layout_view(table, drawing, width, box), key="layout"),
-        ft.Container(content=count_line(drawing), height=32, key="count"),
     ]
+    if wide or phase != "hand-end":  # a phone counting what is left in hands needs the room
+        table_part += [
+            ft.Container(content=layout_view(table, drawing, main_w, box), key="layout"),
+            ft.Container(content=count_line(drawing), height=32, key="count"),
+        ]
     panel: list[ft.Control]
     if phase != "over" and not table.can_enter:
         panel, kind = [watching()], "watch"
     elif fixes.listing:
         panel, kind = corrections_panel(table), "fixes"
     elif phase == "play":
-        panel, kind = play_panel(table), "play"
+        panel, kind = play_panel(table, side), "play"
     elif phase == "hand-end":
-        panel, kind = hand_end_panel(table), "hand-end"
+        panel, kind = hand_end_panel(table, side), "hand-end"
     elif phase == "leader":
         panel, kind = leader_panel(table), "leader"
     else:
         panel, kind = _over_panel(table), "over"
-    body.append(ft.Column(panel, spacing=8, key=f"panel-{kind}"))
+    top_row = ft.Container(content=top, key="top", height=TOP_H)
+    if wide:
+        return ft.Column(
+            [
+                top_row,
+                ft.Row(
+                    [
+                        ft.Column(table_part, spacing=6, width=main_w, key="table"),
+                        ft.Column(panel, spacing=8, width=side, scroll=ft.ScrollMode.AUTO, key=f"panel-{kind}"),
+                    ],
+                    spacing=GAP,
+                    vertical_alignment=ft.CrossAxisAlignment.START,
+                    expand=True,
+                ),
+            ],
+            spacing=6,
+            expand=True,
+        )
+    body = [top_row, *table_part, ft.Column(panel, spacing=8, key=f"panel-{kind}")]
     return ft.Column(body, spacing=6, scroll=ft.ScrollMode.AUTO, expand=True)

@@ -72,6 +72,12 @@ class PlayerRow:
         return f"{self.name} · {self.held} {self._tiles}" + (" · to play" if self.to_move else "")
 
     @property
+    def short(self) -> str:
+        """``Ben 1``, ``Cy out``: the players' row where the long form does not fit (the one to
+        play is lit and bold)."""
+        return f"{self.name} out" if self.out else f"{self.name} {self.held}"
+
+    @property
     def label(self) -> str:
         """``Ben holds 1 tile, to play`` (what it is read out as)."""
         if self.out:

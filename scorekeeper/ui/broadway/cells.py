@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from scorekeeper.broadway.engine import Preview
 from scorekeeper.broadway.grid import Cell, Layout
 
-__all__ = ["GridCell", "grid_window"]
+__all__ = ["GridCell", "grid_window", "neighbours"]
 
 
 @dataclass(frozen=True)
@@ -58,3 +58,9 @@ def grid_window(
             elif frontier is None or c in frontier:
                 cells.append(GridCell(x, y, None, "free"))
     return (x0, y0, x1, y1), cells
+
+
+def neighbours(cell: Cell) -> list[tuple[str, Cell]]:
+    """The four cells next to ``cell``, by direction (North is up: ``y + 1``)."""
+    x, y = cell
+    return [("North", (x, y + 1)), ("East", (x + 1, y)), ("South", (x, y - 1)), ("West", (x - 1, y))]

@@ -114,6 +114,26 @@ def _seats(t: BroadwayTableModel) -> ft.Control:
     )
 
 
+def _asking(t: BroadwayTableModel) -> ft.Control:
+    """ "It is Ann's turn. Enter 6-5 for Ann?" [For Ann] [Cancel] on a phone that is Ben's."""
+    if t.asking is None:
+        return ft.Container()
+    who = t.to_move or ""
+    return ft.Container(
+        content=ft.Row(
+            [
+                ft.Text(t.asking[0], expand=True),
+                ft.FilledButton(content=f"For {who}", on_click=on(t.confirm_other)),
+                ft.TextButton(content="Cancel", on_click=on(t.cancel)),
+            ],
+            wrap=True,
+        ),
+        bgcolor=ft.Colors.TERTIARY_CONTAINER,
+        padding=ft.Padding.symmetric(horizontal=8, vertical=4),
+        border_radius=8,
+    )
+
+
 def _open(shared: Shared, mid: str) -> BroadwayTableModel | str:
     """The table's view-model, or why the match cannot be shown."""
     try:
@@ -154,6 +174,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
             key="note",
         ),
         ft.Container(content=error_box(t.error), key="error"),
+        ft.Container(content=_asking(t), visible=t.asking is not None, key="asking"),
         ft.Row(
             [
                 ft.Text("North ^", color=ft.Colors.ON_SURFACE_VARIANT, expand=True),

@@ -31,7 +31,7 @@ from scorekeeper.broadway.engine import REGULAR_HANDS, SEATS, Match, Preview, Se
 from scorekeeper.broadway.grid import Cell, Placement, adjacent
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.base import Shared, TableModel
-from scorekeeper.ui.broadway.cells import GridCell, grid_window
+from scorekeeper.ui.broadway.cells import GridCell, grid_window, neighbours
 
 __all__ = ["ALL_TILES", "BroadwayTableModel"]
 
@@ -52,6 +52,9 @@ class BroadwayTableModel(TableModel):
         self.preview: Preview | None = None  # the placement waiting for "Set it"
         self.zoom = 1.0
         self.unplayed: dict[str, int] = {}
+        #: a seated phone's entry for another player, waiting for one more tap ("For Ann")
+        self.asking: tuple[str, str] | None = None  # (the question, the action: confirm, pass_, expose)
+        self._confirmed = False
         self._prefill_unplayed()  # a blocked hand opened again (reload, resume) is ready to settle
 
     # ------------------------------------------------------------- reading
@@ -222,6 +225,27 @@ class BroadwayTableModel(TableModel):
     # ------------------------------------------------------------- acting
     def _clear(self) -> None:
         self.tile = self.first = self.preview = None
+        self.asking = None
+
+    def _for_other(self, action: str, what: str) -> bool:
+        """Whether an entry may go in now: a phone that is Ben's entering for Ann is asked
+        first ("It is Ann's turn. Enter 6-5 for Ann?"); nothing goes in until "For Ann"."""
+        who, seat = self.to_move, self.seat
+        if seat is None or who is None or seat == who or self._confirmed:
+            return True
+        self.asking, self.error = (f"It is {who}'s turn. Enter {what} for {who}?", action), None
+        self._changed()
+        return False
+
+    def confirm_other(self) -> None:
+        """ "For Ann": the entry asked about goes in."""
+        if self.asking is not None:
+            self._confirmed = True
+            try:
+                getattr(self, self.asking[1])()
+            finally:
+                self._confirmed, self.asking = False, None
+                self._changed()
 
     def _forget_entry(self) -> None:
         self._clear()
@@ -264,7 +288,7 @@ class BroadwayTableModel(TableModel):
         tile, first = self.tile, self.first
         if tile is None or first is None or self.preview is not None:
             return []
-        return [d for d, c in _neighbours(first) if any(p.ok for p in self._tries(tile, first, c))]
+        return [d for d, c in neighbours(first) if any(p.ok for p in self._tries(tile, first, c))]
 
     def toward(self, direction: str) -> None:
         """A cell and a direction: the other half goes on the cell next to the first tap."""
@@ -272,7 +296,7 @@ class BroadwayTableModel(TableModel):
             self.error = "tap the cell for the first half first"
             self._changed()
             return
-        cell = dict(_neighbours(self.first))[direction]
+        cell = dict(neighbours(self.first))[direction]
         self._propose(self.tile, self.first, cell)
 
     def _tries(self, tile: str, a: Cell, b: Cell) -> list[Preview]:
@@ -316,7 +340,7 @@ class BroadwayTableModel(TableModel):
 
     def confirm(self) -> None:
         pv = self.preview
-        if pv is None or pv.placement is None:
+        if pv is None or pv.placement is None or not self._for_other("confirm", str(pv.placement.tile)):
             return
         who, placement, points = self.to_move, pv.placement, pv.points
         entry = placement.entry()
@@ -326,6 +350,8 @@ class BroadwayTableModel(TableModel):
             self._after()
 
     def pass_(self) -> None:
+        if not self._for_other("pass_", "a pass"):
+            return
         who = self.to_move
         if self._apply(lambda st: st.append(self.mid, {"turn": {"pass": True}}), self._saying(f"{who}'s pass")):
             self.note = f"{who} passed"
@@ -337,6 +363,8 @@ class BroadwayTableModel(TableModel):
         if self.tile is None:
             self.error = "pick the tile that was shown"
             self._changed()
+            return
+        if not self._for_other("expose", f"{self.tile} shown (the turn lost)"):
             return
         who, tile = self.to_move, self.tile
         if self._apply(lambda st: st.append(self.mid, {"turn": {"exposed": tile}}), self._saying(f"{who}'s {tile}")):
@@ -390,9 +418,3 @@ class BroadwayTableModel(TableModel):
     def zoom_by(self, factor: float) -> None:
         self.zoom = min(2.0, max(0.5, round(self.zoom * factor, 2)))
         self._changed()
-
-
-def _neighbours(cell: Cell) -> list[tuple[str, Cell]]:
-    """The four cells next to ``cell``, by direction (North is up: ``y + 1``)."""
-    x, y = cell
-    return [("North", (x, y + 1)), ("East", (x + 1, y)), ("South", (x, y - 1)), ("West", (x - 1, y))]

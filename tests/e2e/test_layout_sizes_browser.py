@@ -1,0 +1,128 @@
+"""The table fits the screens it is played on (issue 27): two phones (360x800, 412x915)
+and two laptops (1280x800, 1366x768). On each, a four-player Fives and Threes match (the
+pegboard, the tallest scores) in play and at its hand end: every control of the table
+and of the hand end is on the screen without scrolling, nothing is cut at the right edge,
+the players' row names every player and the boneyard; on a laptop the pegboard's labels
+are at least 14 px (the board drawn at twice its size or more).
+
+One server for the whole file; each size opens its own browser context.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from e2e import harness
+from e2e.test_fives_threes_browser import PUB
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Ann", "Ben", "Cy", "Di"]
+SIZES = [(360, 800), (412, 915), (1280, 800), (1366, 768)]
+BOARD_W = 390  # the pegboard SVG's own width: its numerals are 7 px there
+
+# every labelled semantics node with its box (x, y, w, h) in CSS px
+_BOXES_JS = """() => Array.from(document.querySelectorAll('flt-semantics, input, textarea')).map(e => {
+  const r = e.getBoundingClientRect();
+  const label = (e.getAttribute('aria-label') || e.innerText || '').trim();
+  return {label, role: e.getAttribute('role') || '', x: r.x, y: r.y, w: r.width, h: r.height};
+}).filter(b => b.label && b.w > 0 && b.h > 0)"""
+
+
+def _record(with_remaining: bool, turns: int | None) -> dict:
+    from scorekeeper.allfives.simulate import random_record
+
+    rules = {k: v for k, v in PUB.items() if k != "hand_end"}  # the hand end counted: its form
+    for seed in range(1, 200):
+        r = random_record(seed, 4, teams=True, max_hands=1, **rules)
+        hand = r["hands"][0]
+        if len(hand["turns"]) >= 12:
+            break
+    names = dict(zip(r["players"], NAMES, strict=True))
+    hand["leader"] = names.get(hand.get("leader"), hand.get("leader"))
+    hand.pop("remaining", None) if not with_remaining else None
+    if turns is not None:
+        hand["turns"] = hand["turns"][:turns]
+    r["players"] = NAMES
+    r["teams"] = {"Ann & Cy": ["Ann", "Cy"], "Ben & Di": ["Ben", "Di"]}
+    r["hands"] = [hand]
+    return r
+
+
+@pytest.fixture(scope="module")
+def two_tables(tmp_path_factory):
+    """A server with two stored matches: one in play (10 tiles down), one at its hand end."""
+    from e2e.conftest import Server
+    from scorekeeper.store import Store
+
+    db = str(tmp_path_factory.mktemp("sizes") / "db")
+    with Store(db) as st:
+        playing = st.import_record(_record(False, 10))
+        ended = st.import_record(_record(False, None))
+    server = Server(db).start()
+    yield server, playing, ended
+    server.stop()
+
+
+def _boxes(page) -> list[dict]:
+    return page.evaluate(_BOXES_JS)
+
+
+def _on_screen(page, width: int, height: int, wanted) -> list[dict]:
+    """The boxes whose label matches ``wanted``; fails if any is off the screen."""
+    found = [b for b in _boxes(page) if wanted(b["label"])]
+    off = [
+        b for b in found if b["x"] < -1 or b["y"] < -1 or b["x"] + b["w"] > width + 1 or b["y"] + b["h"] > height + 1
+    ]
+    assert not off, f"{width}x{height}: off the screen: {off}"
+    return found
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_table_and_its_hand_end_fit_the_screen_without_scrolling(browser, two_tables, size):
+    server, playing, ended = two_tables
+    width, height = size
+    ctx = harness.new_context(browser, viewport={"width": width, "height": height})
+    shots = os.environ.get("SIZES_SHOTS")  # a folder: a screenshot of each screen, to look at
+    try:
+        page = harness.open_app(ctx, f"{server.url}table/{playing}")
+        harness.wait_text(page, re.compile(r"^Hand 1, \w+ to play"))
+        if shots:
+            harness.wait_idle(page, quiet=0.5)
+            page.screenshot(path=f"{shots}/play-{width}x{height}.png")
+        tiles = _on_screen(page, width, height, lambda s: s.startswith("tile ") and re.match(r"^tile \d-\d", s))
+        assert len(tiles) == 28 - 10  # 10 down
+        for name in ("Undo", "Redo", "Correct an entry", "Score", "Home"):
+            assert _on_screen(page, width, height, lambda s, n=name: s == n), name
+        players = _on_screen(page, width, height, lambda s: re.match(r"^(Ann|Ben|Cy|Di) holds \d+ tiles?", s))
+        assert sorted({b["label"].split()[0] for b in players}) == NAMES
+        assert _on_screen(page, width, height, lambda s: s.startswith("Count "))
+        board = _on_screen(page, width, height, lambda s: s.startswith("Pegboard to 61"))
+        assert len(board) == 1
+        if width > height:  # the laptop: the board for the whole table, numerals >= 14 px
+            assert board[0]["w"] * 7 / BOARD_W >= 14 - 0.1, board
+
+        page = harness.open_app(ctx, f"{server.url}table/{ended}")
+        harness.wait_text(page, "Settle hand")
+        wanted = ("Settle hand", *(f"Pick {n}'s tiles" for n in NAMES))
+        for name in wanted:
+            assert _on_screen(page, width, height, lambda s, n=name: s == n), name
+        pips = _on_screen(page, width, height, lambda s: re.match(r"^(Ann|Ben|Cy|Di) pips", s))
+        assert len(pips) == 4
+        harness.tap(page, "Pick Ben's tiles")
+        harness.wait_text(page, "Tap Ben's tiles:")
+        if shots:
+            harness.wait_idle(page, quiet=0.5)
+            page.screenshot(path=f"{shots}/hand-end-{width}x{height}.png")
+        remaining = _on_screen(page, width, height, lambda s: s.startswith("remaining tile "))
+        held = {
+            m.group(0) for b in _boxes(page) if (m := re.match(r"^(Ann|Ben|Cy|Di) holds (\d+) tiles?$", b["label"]))
+        }
+        assert len(held) == 4
+        assert len(remaining) == sum(int(h.split()[2]) for h in held)  # the tiles not on the table
+        assert _on_screen(page, width, height, lambda s: s == "Settle hand")
+    finally:
+        ctx.close()
