@@ -19,6 +19,7 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store.errors import message_of
 from scorekeeper.tally.svg import pegboard_svg
 from scorekeeper.ui.allfives.corrections_view import corrections_panel
+from scorekeeper.ui.allfives.fit import drawing_box
 from scorekeeper.ui.allfives.history import history_blocks
 from scorekeeper.ui.allfives.layout_view import count_line, drawing_height, layout_view
 from scorekeeper.ui.allfives.new_match_view import NewMatch
@@ -242,11 +243,11 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     width = viewport.content_width
     # The same keyed items in the same order on every render: Flet then patches
     # only what changed instead of re-sending the drawing and the picker.
-    drawing = table.drawing()
     scores, scores_h = _scores(table, width)
     # the pegboard is taller than the chips: the drawing gives up that room, so that the
     # picker's last row stays on a phone's screen (the same for the whole match)
     box = max(MIN_DRAWING_H, drawing_height(width) - max(0.0, scores_h - CHIPS_H))
+    drawing = table.drawing(drawing_box(width, box))  # laid out for the box it is drawn in
     body: list[ft.Control] = [
         ft.Container(content=top, key="top"),
         scores,
