@@ -15,12 +15,14 @@ import flet as ft
 from scorekeeper.ui.base import games_with_screens
 
 __all__ = [
+    "MIN_DIGITS",
     "PAD",
     "Viewport",
     "ViewportContext",
     "use_viewport",
     "cannot_open",
     "choice_row",
+    "digit_size",
     "error_box",
     "game_choice",
     "go",
@@ -231,11 +233,26 @@ def svg_image(svg: str, label: str, max_width: float = 390, grow: bool = False) 
 
 
 # ------------------------------------------------------------------ dominoes
+#: The least size (px) of a tile's digits, while they fit its half.
+MIN_DIGITS = 11.0
+
+
+def digit_size(half: float) -> float:
+    """The size (px) of the digits on a tile's half ``half`` px square: a little over half
+    of it, never under :data:`MIN_DIGITS` while they fit (at most 0.8 of the half: a half
+    under 13.75 px gets smaller digits).
+
+    >>> digit_size(40), digit_size(16), digit_size(14), digit_size(10)
+    (22.0, 11.0, 11.0, 8.0)
+    """
+    return min(max(MIN_DIGITS, half * 0.55), half * 0.8)
+
+
 def _half(pips: int, size: float, strong: bool = True) -> ft.Control:
     return ft.Container(
         content=ft.Text(
             str(pips),
-            size=max(9, size * 0.55),
+            size=digit_size(size),
             weight=ft.FontWeight.BOLD if strong else None,
             color=None if strong else ft.Colors.ON_SURFACE_VARIANT,
         ),

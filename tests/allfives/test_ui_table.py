@@ -92,7 +92,7 @@ def test_a_tile_that_fits_several_places_shows_what_each_scores(shared):
     assert t.play.choosing == ("6-2", ["2-2", "6-3"])
     choices = {c.on: (c.count, c.points, c.label) for c in t.play.end_choices()}
     # on the 6 of 6-3: 2 + 2-2 (4) = 6; on the spinner 2-2: 6 + 6 (the other side still open) = 12
-    assert choices == {"6-3": (6, 0, "0"), "2-2": (12, 0, "0")}
+    assert choices == {"6-3": (6, 0, "on 6-3"), "2-2": (12, 0, "on 2-2")}
     t.play.tap("6-2")  # the same tile again: put back
     assert t.play.choosing is None and t.error is None
     t.play.tap("6-2")

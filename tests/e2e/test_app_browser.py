@@ -331,18 +331,30 @@ def _drawing_at(browser, server, width, height):
         click(page, "tile 6-2")  # fits the 6 of 6-3 and the spinner 2-2: the drawing asks where
         wait_text(page, re.compile(r"^6-2 fits 2 ends"))
         ends = [harness.button_starting(page, f"set 6-2 on {on}: ").bounding_box() for on in ("6-3", "2-2")]
-        return _laid(page, "3-2"), ends
+        laid = [_laid(page, t) for t in ("3-2", "2-2 spinner", "6-3")]
+        return laid[0], ends, laid
     finally:
         ctx.close()
 
 
+def _overlap(a, b) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and (a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+    )
+
+
 def test_the_drawing_fills_the_width_and_its_ends_are_buttons_a_thumb_hits(server, browser):
-    phone_tile, phone_ends = _drawing_at(browser, server, 412, 915)
-    desk_tile, desk_ends = _drawing_at(browser, server, 1280, 800)
+    phone_tile, phone_ends, phone_laid = _drawing_at(browser, server, 412, 915)
+    desk_tile, desk_ends, desk_laid = _drawing_at(browser, server, 1280, 800)
     assert phone_tile["width"] >= 56  # a tile of 4 units at 14 px and more: digits a player reads
     assert desk_tile["width"] > phone_tile["width"]  # the drawing grows with the room it has
     for box in phone_ends + desk_ends:
         assert box["width"] >= 44 and box["height"] >= 44
+    # each button says which end it is ("on 6-3", "on 2-2") and covers no tile, not the one it names
+    for ends, laid in ((phone_ends, phone_laid), (desk_ends, desk_laid)):
+        assert not any(_overlap(end, tile) for end in ends for tile in laid)
 
 
 def test_the_hand_end_picker_opens_above_the_settle_button(server, app):

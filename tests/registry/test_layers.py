@@ -42,6 +42,8 @@ VIEW_MODELS = [
     "scorekeeper.ui.allfives.form",
     "scorekeeper.ui.allfives.table",
     "scorekeeper.ui.allfives.drawing",
+    "scorekeeper.ui.allfives.placing",
+    "scorekeeper.ui.allfives.fit",
     "scorekeeper.ui.allfours.form",
     "scorekeeper.ui.allfours.table",
     "scorekeeper.ui.broadway.form",

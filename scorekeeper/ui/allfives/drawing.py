@@ -13,11 +13,24 @@ Tiles are drawn in the order they were set, and no tile may cover another or
 the mark of an open end (where the next tile would go). When a tile finds no
 clear way, the drawing goes back to the latest tile in its way and draws that
 one differently (a turn instead of straight on, ...): a search with
-conflict-directed backjumping, which keeps every tile that need not move
-where it was.  ``benchmarks/drawing.py`` measures it against drawing tile by
-tile without going back.  A search that runs past :data:`BUDGET` tries
-settles for the tile-by-tile drawing; its overlaps are counted in
-``Drawing.overlaps``.
+conflict-directed backjumping (``placing.py``), which keeps every tile that
+need not move where it was.  ``benchmarks/drawing.py`` measures it against
+drawing tile by tile without going back.  A search that runs past
+:data:`BUDGET` tries settles for the tile-by-tile drawing; its overlaps are
+counted in ``Drawing.overlaps``.
+
+Without a box the arms turn 14 units left or right of the lead and 18 up or
+down. Given the box the drawing will be drawn in (``draw_layout(layout, box)``,
+its width and height in units: ``fit.drawing_box``), they turn :data:`SHORT`
+units short of its edges, and no tile may make the drawing wider or higher than
+the box: such a tile goes back as for a tile in its way (to the tiles at the far
+side, or the one it hangs on). Every tile then keeps the doors of all its
+attachment points free, open or not yet (the 2 x 2 cells where a tile set there
+begins), so that a tile set never changes where the tiles before it could go: a
+turn's drawing is the last turn's with one tile more, unless that tile finds no
+room in the box. A search that runs past :data:`BOX_BUDGET` tries draws in a
+box a little larger (:data:`GROWTH`: the drawing is then drawn a little
+smaller), and last in none; ``Drawing.fits`` says whether it fits its box.
 
 Units: a half tile is 2 units square, so a tile is 4 x 2 and a crosswise
 double 2 x 4; every rectangle has integer corners.
@@ -52,15 +65,13 @@ are open (marked above and below its middle) and count nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
 
-from scorekeeper.allfives.layout import LINE, SNIFF_ACROSS, SNIFF_INLINE, SPINNER, Layout, Node
+from scorekeeper.allfives.layout import LINE, SNIFF_ACROSS, SNIFF_INLINE, Layout, Node
 from scorekeeper.dominoes.tiles import Tile
+from scorekeeper.ui.allfives.placing import FOUR_WAYS, Box, Option, Reach, place
 
-#: The kinds of tile that take four ways (sides, then ends or flanks).
-FOUR_WAYS = (SPINNER, SNIFF_ACROSS, SNIFF_INLINE)
-
-#: How far (in units) an arm may run from the middle before it turns.
+#: How far (in units) an arm may run from the middle before it turns, where the drawing has
+#: no box to fit.
 REACH_X = 14
 REACH_Y = 18
 
@@ -90,13 +101,15 @@ class EndMark:
     what it adds to the count (a double's open side adds the whole double once;
     a spinner's bare end adds nothing; the sniff's open end adds its half once
     both sides are covered when set across, always when set in line; its bare
-    flank adds nothing)."""
+    flank adds nothing); ``dx, dy``: the way the arm grows from it (the next tile goes there)."""
 
     tile: Tile
     x: float
     y: float
     value: int
     counts: int
+    dx: int = 0
+    dy: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,189 +121,17 @@ class Drawing:
     count: int
     terms: list[tuple[str, int]]  # the count as a sum: ("5", 5), ("5-5", 10) ...
     overlaps: int  # tiles drawn over another (0 unless the search ran out of tries)
+    box: Box | None = None  # the box (width, height in units) it was drawn to fit, if any
 
-
-def _cw(d):
-    return (-d[1], d[0])
-
-
-def _ccw(d):
-    return (d[1], -d[0])
-
-
-Slot = tuple[tuple[int, int], tuple[int, int], bool, int]  # cursor, direction, a spinner's end?, pips
-
-
-class _Option(NamedTuple):
-    """One way to draw a tile: its box, the pips of its first and second half, and the
-    attachment points it offers (in the order its children take them)."""
-
-    box: tuple[int, int, int, int]
-    first: int
-    second: int
-    points: list[Slot]
-
-
-def _options(node: Node, slot: Slot) -> list[_Option]:
-    """The ways to draw ``node`` set on ``slot``, the preferred first: straight on (turning
-    clockwise, else the other way, once the arm would leave the box), for a double crosswise."""
-    cursor, d, _, matched = slot
-    t = node.tile
-    if node.kind == LINE:
-        far = t.lo if t.hi == matched else t.hi
-        straight = _Option(
-            _box(cursor, d, 0, 4, _cw(d), -1, 1),
-            *_halves(matched, far, d),
-            [((cursor[0] + 4 * d[0], cursor[1] + 4 * d[1]), d, False, far)],
-        )
-        turns = [
-            _Option(
-                _box(cursor, d, 0, 2, d2, -1, 3),
-                *_halves(matched, far, d2),
-                [((cursor[0] + d[0] + 3 * d2[0], cursor[1] + d[1] + 3 * d2[1]), d2, False, far)],
-            )
-            for d2 in (_cw(d), _ccw(d))
-        ]
-        return turns + [straight] if _beyond(cursor, d, 4) else [straight] + turns
-    if node.kind == SNIFF_INLINE:  # lengthwise, straight on; its flanks from its middle
-        centre = (cursor[0] + 2 * d[0], cursor[1] + 2 * d[1])
-        points = [((cursor[0] + 4 * d[0], cursor[1] + 4 * d[1]), d, False, t.hi)]
-        for p in (_ccw(d), _cw(d)):
-            points.append(((centre[0] + p[0], centre[1] + p[1]), p, True, t.hi))
-        return [_Option(_box(cursor, d, 0, 4, _cw(d), -1, 1), t.hi, t.hi, points)]
-    centre = (cursor[0] + d[0], cursor[1] + d[1])
-    points = [((cursor[0] + 2 * d[0], cursor[1] + 2 * d[1]), d, False, t.hi)]
-    if node.kind in FOUR_WAYS:
-        for p in (_ccw(d), _cw(d)):
-            points.append(((centre[0] + 2 * p[0], centre[1] + 2 * p[1]), p, True, t.hi))
-    return [_Option(_box(cursor, d, 0, 2, _cw(d), -2, 2), t.hi, t.hi, points)]
-
-
-def _cells(box) -> list[tuple[int, int]]:
-    x0, y0, x1, y1 = box
-    return [(i, j) for i in range(x0, x1) for j in range(y0, y1)]
-
-
-def _box(cursor, along, a0, a1, across, c0, c1):
-    """The rectangle spanning ``a0..a1`` along ``along`` and ``c0..c1`` across, from ``cursor``."""
-    xs = [cursor[0] + along[0] * a + across[0] * c for a in (a0, a1) for c in (c0, c1)]
-    ys = [cursor[1] + along[1] * a + across[1] * c for a in (a0, a1) for c in (c0, c1)]
-    return (min(xs), min(ys), max(xs), max(ys))
-
-
-def _halves(near: int, far: int, axis) -> tuple[int, int]:
-    """First (left/top) and second half of a tile whose near half is nearer the cursor."""
-    return (near, far) if axis[0] + axis[1] > 0 else (far, near)
-
-
-def _beyond(cursor, d, length) -> bool:
-    reach = REACH_X if d[0] else REACH_Y
-    return abs(cursor[0] * d[0] + cursor[1] * d[1] + length) > reach and (cursor[0] * d[0] + cursor[1] * d[1]) >= 0
-
-
-def _root(node: Node) -> _Option:
-    t = node.tile
-    if node.kind == LINE:  # its high half left, its low half right
-        return _Option((-2, -1, 2, 1), t.hi, t.lo, [((-2, 0), (-1, 0), False, t.hi), ((2, 0), (1, 0), False, t.lo)])
-    if node.kind == SNIFF_INLINE:  # lengthwise: its in-line ends right and left, its flanks up and down
-        points: list[Slot] = [((2, 0), (1, 0), False, t.hi), ((-2, 0), (-1, 0), False, t.hi)]
-        points += [((0, -1), (0, -1), True, t.hi), ((0, 1), (0, 1), True, t.hi)]
-        return _Option((-2, -1, 2, 1), t.hi, t.hi, points)
-    points = [((1, 0), (1, 0), False, t.hi), ((-1, 0), (-1, 0), False, t.hi)]
-    if node.kind in FOUR_WAYS:
-        points += [((0, -2), (0, -1), True, t.hi), ((0, 2), (0, 1), True, t.hi)]
-    return _Option((-1, -2, 1, 2), t.hi, t.hi, points)
-
-
-def _mark_cells(slot: Slot) -> list[tuple[int, int]]:
-    """The 2 x 2 cells an open end's mark covers, just beyond its slot."""
-    (x, y), (dx, dy), _, _ = slot
-    mx, my = x + dx, y + dy
-    return [(mx - 1, my - 1), (mx, my - 1), (mx - 1, my), (mx, my)]
-
-
-def _place(
-    nodes: list[Node], slot_of: list[int], parent_of: list[int], marked: list[list[tuple[int, int]]], budget: int
-) -> tuple[list[_Option], int]:
-    """Choose an option for every node, in the order the tiles were set, so that no two
-    tiles overlap and no tile covers an open end's mark: a depth-first search that takes the
-    preferred option wherever it can.  When a tile fits nowhere it goes back to the latest
-    tile in its way (or the one it hangs on) and tries that one's next option
-    (conflict-directed backjumping), so a drawing grows without moving tiles that need not
-    move.  Past ``budget`` tries it keeps the preferred free option of each tile, else the
-    preferred one, and counts the tiles that overlap another."""
-    n = len(nodes)
-    root = _root(nodes[0])
-    chosen: list[_Option | None] = [root] + [None] * (n - 1)
-    owner: dict[tuple[int, int], int] = {}  # cell -> the tile covering it or marking an open end on it
-    options: list[list[_Option] | None] = [None] * n
-    conflicts: list[set[int]] = [set() for _ in range(n)]
-    tried = [0] * n
-
-    def cells_of(i: int, o: _Option) -> list[tuple[int, int]]:
-        return _cells(o.box) + [c for k, _ in marked[i] for c in _mark_cells(o.points[k])]
-
-    owner.update(dict.fromkeys(cells_of(0, root), 0))
-    i, tries = 1, 0
-    while 0 < i < n and tries < budget:
-        opts = options[i]
-        if opts is None:
-            parent = chosen[parent_of[i]]  # set before: a tile hangs on an earlier one
-            assert parent is not None
-            opts = options[i] = _options(nodes[i], parent.points[slot_of[i]])
-            tried[i] = 0
-            conflicts[i] = {parent_of[i]}
-        placed = False
-        while tried[i] < len(opts):
-            o = opts[tried[i]]
-            tried[i] += 1
-            tries += 1
-            cells = cells_of(i, o)
-            blockers = {owner[c] for c in cells if c in owner}
-            if blockers:
-                conflicts[i] |= blockers
-                continue
-            owner.update(dict.fromkeys(cells, i))
-            chosen[i] = o
-            placed = True
-            break
-        if placed:
-            i += 1
-            continue
-        # no way for tile i: jump back to the latest tile in its way, undoing those after it
-        back = max(conflicts[i])
-        conflicts[back] |= conflicts[i] - {back}
-        for j in range(i, back - 1, -1):
-            options[j] = options[j] if j == back else None
-            cj = chosen[j]
-            if cj is not None and j != i and j > 0:
-                for c in cells_of(j, cj):
-                    owner.pop(c, None)
-                chosen[j] = None
-        i = back
-    if i == n:
-        return [o for o in chosen if o is not None], 0
-    # no clear drawing found in time: the preferred option clear of everything, else the
-    # preferred one clear of the tiles, else the preferred one
-    drawn = [root]
-    tiles = set(_cells(root.box))
-    taken = tiles | set(cells_of(0, root))
-    overlaps = 0
-    for i in range(1, n):
-        opts = _options(nodes[i], drawn[parent_of[i]].points[slot_of[i]])
-        clear = [o for o in opts if taken.isdisjoint(cells_of(i, o))]
-        apart = [o for o in opts if tiles.isdisjoint(_cells(o.box))]
-        o = (clear or apart or opts)[0]
-        overlaps += not apart
-        tiles.update(_cells(o.box))
-        taken.update(cells_of(i, o))
-        drawn.append(o)
-    return drawn, overlaps
+    @property
+    def fits(self) -> bool:
+        """Whether the drawing is no wider and no higher than the box it was drawn for."""
+        return self.box is None or (self.width <= self.box[0] and self.height <= self.box[1])
 
 
 def _point_kinds(node: Node, root: bool) -> list[bool]:
-    """Whether each attachment point of ``node`` (in the order of :func:`_root` and
-    :func:`_options`) is a spinner's end (or the sniff's end or flank)."""
+    """Whether each attachment point of ``node`` (in the order of ``placing.root_option`` and
+    ``placing.options``) is a spinner's end (or the sniff's end or flank)."""
     sides = [False, False] if root else [False]
     return sides + ([True, True] if node.kind in FOUR_WAYS else [])
 
@@ -312,7 +153,7 @@ def _marked(node: Node, kinds: list[bool], free: list[int]) -> list[tuple[int, i
 BUDGET = 20_000
 
 
-def draw_layout(layout: Layout) -> Drawing:
+def draw_layout(layout: Layout, box: Box | None = None) -> Drawing:
     """Place every tile of ``layout``; see the module docstring."""
     nodes = list(layout)
     if not nodes:
@@ -338,18 +179,52 @@ def draw_layout(layout: Layout) -> Drawing:
         kinds = _point_kinds(n, root=i == 0)
         free = [k for k in range(len(kinds)) if k not in taken.get(i, ())]
         marked.append(_marked(n, kinds, free) if n.tile in layout.open else [])
-    chosen, overlaps = _place(nodes, slot_of, parent_of, marked, BUDGET)
-    return _finish(nodes, chosen, marked, layout, overlaps)
+    if box is None:
+        placed = place(nodes, slot_of, parent_of, marked, BUDGET, (REACH_X, REACH_Y))
+    else:
+        placed = _fit(nodes, slot_of, parent_of, marked, box)
+    assert placed is not None
+    chosen, overlaps = placed
+    return _finish(nodes, chosen, marked, layout, overlaps, box)
 
 
-def _finish(nodes: list[Node], chosen: list[_Option], marked, layout: Layout, overlaps: int) -> Drawing:
+#: Tries the search may spend on fitting a box, and then on each larger box.
+BOX_BUDGET = 6_000
+GROWN_BUDGET = 1_500
+#: The larger boxes (units more, wide and high) tried in turn for a drawing that does not fit.
+GROWTH = ((2, 1), (4, 2), (8, 4), (16, 8))
+#: How many units short of the edges of a box (the lead in its middle) its arms turn.
+SHORT = 3
+
+
+def reach_of(box: Box) -> Reach:
+    """How far the arms of a drawing that must fit ``box`` run from the lead before they turn.
+
+    >>> reach_of((31, 16))
+    (12, 5)
+    """
+    return (max(4, box[0] // 2 - SHORT), max(2, box[1] // 2 - SHORT))
+
+
+def _fit(nodes: list[Node], slot_of: list[int], parent_of: list[int], marked: list[list[tuple[int, int]]], box: Box):
+    """The drawing in ``box``, else in a box a little larger, ..., else in none (see the module
+    docstring), its arms turning where they would in ``box``."""
+    reach = reach_of(box)
+    for grow, budget in zip(((0, 0), *GROWTH), (BOX_BUDGET,) + (GROWN_BUDGET,) * len(GROWTH), strict=True):
+        placed = place(nodes, slot_of, parent_of, marked, budget, reach, (box[0] + grow[0], box[1] + grow[1]), True)
+        if placed is not None:
+            return placed
+    return place(nodes, slot_of, parent_of, marked, BUDGET, reach, None, True)
+
+
+def _finish(nodes: list[Node], chosen: list[Option], marked, layout: Layout, overlaps: int, box: Box | None) -> Drawing:
     index = {n.tile: i for i, n in enumerate(nodes)}
     marks = []  # the open ends, marked just beyond their attachment points
     for node in layout.open.values():
         i = index[node.tile]
         for k, counts in marked[i]:
             (x, y), (dx, dy), _, v = chosen[i].points[k]
-            marks.append((node.tile, x + dx, y + dy, v, v if counts < 0 else counts, counts < 0))
+            marks.append((node.tile, x + dx, y + dy, v, v if counts < 0 else counts, counts < 0, dx, dy))
     boxes = [o.box for o in chosen]
     xs = [b[0] for b in boxes] + [m[1] - 1 for m in marks]
     ys = [b[1] for b in boxes] + [m[2] - 1 for m in marks]
@@ -372,10 +247,10 @@ def _finish(nodes: list[Node], chosen: list[_Option], marked, layout: Layout, ov
         )
         for i, (n, o, (x0, y0, x1, y1)) in enumerate(zip(nodes, chosen, boxes, strict=True), 1)
     ]
-    ends = [EndMark(t, x - ox, y - oy, v, c) for t, x, y, v, c, _ in marks]
+    ends = [EndMark(t, x - ox, y - oy, v, c, dx, dy) for t, x, y, v, c, _, dx, dy in marks]
     # a half (a tile's open end, the sniff's end) by its pips, always; a whole double by its name
-    terms = [(str(v) if half else str(t), c) for t, _, _, v, c, half in marks if half or c]
-    return Drawing(glyphs, ends, max(x1s) - ox, max(y1s) - oy, layout.count, terms, overlaps)
+    terms = [(str(v) if half else str(t), c) for t, _, _, v, c, half, _, _ in marks if half or c]
+    return Drawing(glyphs, ends, max(x1s) - ox, max(y1s) - oy, layout.count, terms, overlaps, box)
 
 
 __all__ = ["Drawing", "EndMark", "TileGlyph", "draw_layout"]

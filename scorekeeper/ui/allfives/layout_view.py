@@ -1,10 +1,12 @@
 """The All Fives layout as drawn on the table screen, and the picker's tiles.
 
-The drawing fills the width it has (a phone's or a desktop's) in a box of fixed
-height, so nothing under it moves as the layout grows. While a tile that fits
-several places waits, each place it may go is a round button at least 44 px
-wide on the drawing, saying what the tile would score there. Tiles are memoized
-components: a tap redraws only the tiles whose look changed.
+The drawing fills the box it has (a phone's width, a desktop's column) at a fixed
+height, so nothing under it moves as the layout grows; it is laid out for that box
+(its arms turn at the box's edges, see ``fit.py``) so that its digits stay legible.
+While a tile that fits several places waits, each place it may go is a button at
+least 44 px square beyond that open end, on no tile, saying which end it is and
+what the tile would score there. Tiles are memoized components: a tap redraws only
+the tiles whose look changed.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from typing import Any
 
 import flet as ft
 
-from scorekeeper.ui.allfives.drawing import Drawing, EndMark
+from scorekeeper.ui.allfives.drawing import Drawing
+from scorekeeper.ui.allfives.fit import Spot, button_size, drawing_box, end_spots, half_px, origin, unit_for
 from scorekeeper.ui.allfives.play import EndChoice, PickerCell
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.widgets import labelled, on, tile_button, tile_face
+from scorekeeper.ui.widgets import MIN_DIGITS, labelled, on, tile_button, tile_face
 
 __all__ = [
     "CELL_H",
@@ -36,13 +39,6 @@ __all__ = [
 TILE_W = 40  # picker tile: width of one half (px)
 CELL_W = TILE_W + 4  # a picker cell: the tile and its border, the same for every tile
 CELL_H = 2 * TILE_W + 4
-END_BUTTON = 44.0  # the least size of a button a thumb hits at a noisy table (px)
-
-
-def max_unit(width: float) -> float:
-    """The largest drawing unit (a half tile is 2 units) for a box ``width`` wide: about 16 px
-    on a phone, up to 28 px on a desktop -- big enough to read, never a poster."""
-    return max(14.0, min(28.0, width / 24))
 
 
 def drawing_height(width: float) -> float:
@@ -122,16 +118,26 @@ def picker_grid(
     )
 
 
-def _end_button(tile: str, choice: EndChoice, mark: EndMark, unit: float, choose: Callable[[str], Any]) -> ft.Control:
-    size = max(END_BUTTON, 2.4 * unit)
+def _end_button(tile: str, choice: EndChoice, spot: Spot, choose: Callable[[str], Any]) -> ft.Control:
     handler = on(choose, choice.on)
+    texts: list[ft.Control] = [
+        ft.Text(choice.where, size=12, no_wrap=True, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_TERTIARY)
+    ]
+    if choice.gain:
+        texts.append(ft.Text(choice.gain, size=15, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_TERTIARY))
     return ft.Container(
         content=labelled(
             ft.Container(
-                content=ft.Text(choice.label, size=16, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_TERTIARY),
-                width=size,
-                height=size,
-                border_radius=size / 2,
+                content=ft.Column(
+                    texts,
+                    spacing=0,
+                    tight=True,
+                    alignment=ft.MainAxisAlignment.CENTER,
+                    horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+                ),
+                width=spot.width,
+                height=spot.height,
+                border_radius=12,
                 bgcolor=ft.Colors.TERTIARY,
                 border=ft.Border.all(3, ft.Colors.ON_TERTIARY),
                 alignment=ft.Alignment.CENTER,
@@ -140,35 +146,39 @@ def _end_button(tile: str, choice: EndChoice, mark: EndMark, unit: float, choose
             f"set {tile} on {choice.on}: count {choice.count}, scores {choice.points}",
             handler,
         ),
-        left=mark.x * unit - size / 2,
-        top=mark.y * unit - size / 2,
+        left=spot.left,
+        top=spot.top,
         key=f"end-{choice.on}",
     )
 
 
 def layout_view(table: TableModel, d: Drawing, width: float, height: float) -> ft.Control:
-    """The drawing in a box of ``width`` x ``height``; the places to choose while a tile waits."""
+    """The drawing in a box of ``width`` x ``height`` px; the places to choose while a tile
+    waits. A drawing ``d`` laid out for another box (or none) is laid out again for this one."""
     if not d.tiles:
         return ft.Container(
             content=ft.Text("No tile down yet: tap the lead tile below." if table.can_enter else "No tile down yet."),
             height=height,
             alignment=ft.Alignment.CENTER,
         )
-    room = END_BUTTON / 2  # an end button may reach past the drawing's edge
-    unit = max(4.0, min((width - 2 * room) / d.width, (height - 2 * room) / d.height, max_unit(width)))
+    box = drawing_box(width, height)
+    if d.box != box:
+        d = table.drawing(box)
+    unit = unit_for(d, width, height)  # under MIN_UNIT only where the layout would not fit its box
+    ox, oy = origin(d, unit, width, height)
     choosing = table.play.choosing
     targets = set(choosing[1]) if choosing else set()
     children: list[ft.Control] = []
     for g in d.tiles:
         t = str(g.tile)
-        half = 2 * unit - (4 if g.spinner else 2)
+        half = half_px(unit, g.spinner)
         children.append(
             ft.Container(
                 content=LaidTile(t, g.first, g.second, g.w > g.h, half, g.spinner, t in targets, g.sniff is not None),
                 width=g.w * unit,
                 height=g.h * unit,
-                left=g.x * unit,
-                top=g.y * unit,
+                left=ox + g.x * unit,
+                top=oy + g.y * unit,
                 key=f"laid-{t}",
             )
         )
@@ -179,7 +189,7 @@ def layout_view(table: TableModel, d: Drawing, width: float, height: float) -> f
             ft.Container(
                 content=ft.Text(
                     str(m.value),
-                    size=max(8, unit * 0.9),
+                    size=min(max(MIN_DIGITS, unit * 0.9), r),
                     weight=ft.FontWeight.BOLD,
                     color=ft.Colors.ON_PRIMARY if strong else ft.Colors.ON_SURFACE,
                 ),
@@ -188,21 +198,22 @@ def layout_view(table: TableModel, d: Drawing, width: float, height: float) -> f
                 height=r,
                 border_radius=r / 2,
                 alignment=ft.Alignment.CENTER,
-                left=m.x * unit - r / 2,
-                top=m.y * unit - r / 2,
+                left=ox + m.x * unit - r / 2,
+                top=oy + m.y * unit - r / 2,
                 tooltip=f"open end {m.value}",
             )
         )
     if choosing:
         marks = {str(m.tile): m for m in reversed(d.ends)}  # the first open end of each tile
-        for choice in table.play.end_choices():
-            mark = marks.get(choice.on)
-            if mark is not None:
-                children.append(_end_button(choosing[0], choice, mark, unit, table.play.choose))
-    stack = ft.Stack(children, width=d.width * unit, height=d.height * unit, clip_behavior=ft.ClipBehavior.NONE)
+        wanted = [(c, marks[c.on]) for c in table.play.end_choices() if c.on in marks]
+        sizes = [button_size([c.where, c.gain] if c.gain else [c.where]) for c, _ in wanted]
+        spots = end_spots(d, unit, width, height, [(m, size) for (_, m), size in zip(wanted, sizes, strict=True)])
+        for (choice, _), spot in zip(wanted, spots, strict=True):
+            children.append(_end_button(choosing[0], choice, spot, table.play.choose))
     # scaled to fit (no pinch-zoom: on the web a mouse wheel over a zoomable
     # area zooms it instead of scrolling the page)
-    return ft.Container(content=stack, alignment=ft.Alignment.CENTER, width=width, height=height)
+    stack = ft.Stack(children, width=width, height=height, clip_behavior=ft.ClipBehavior.NONE)
+    return ft.Container(content=stack, width=width, height=height)
 
 
 def count_line(d: Drawing) -> ft.Control:

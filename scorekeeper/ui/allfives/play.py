@@ -46,16 +46,31 @@ class PickerCell:
 @dataclass(frozen=True)
 class EndChoice:
     """Where a tile that fits several places may go: on ``on``, making ``count``
-    and scoring ``points`` (before claims and the exact target)."""
+    and scoring ``points`` (before claims and the exact target).
+
+    >>> EndChoice("4-4", 15, 15).label, EndChoice("0-4", 12, 0).label
+    ('on 4-4 +15', 'on 0-4')
+    """
 
     on: str
     count: int
     points: int
 
     @property
+    def where(self) -> str:
+        """``on 4-4``: the tile whose open end it goes on."""
+        return f"on {self.on}"
+
+    @property
+    def gain(self) -> str:
+        """``+10`` where it scores, else nothing."""
+        return f"+{self.points}" if self.points else ""
+
+    @property
     def label(self) -> str:
-        """``"+10"``, or ``"0"`` where it scores nothing (what the button says)."""
-        return f"+{self.points}" if self.points else "0"
+        """``on 4-4 +10``, ``on 0-4`` (what the button says: which end, and what it scores
+        there if it scores)."""
+        return f"{self.where} {self.gain}" if self.points else self.where
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store.errors import message_of
 from scorekeeper.tally.svg import pegboard_svg
 from scorekeeper.ui.allfives.corrections_view import corrections_panel
+from scorekeeper.ui.allfives.fit import drawing_box
 from scorekeeper.ui.allfives.history import history_blocks
 from scorekeeper.ui.allfives.layout_view import count_line, drawing_height, layout_view, picker_height
 from scorekeeper.ui.allfives.new_match_view import NewMatch
@@ -261,7 +262,6 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     main_w = width - side - GAP if wide else width
     # The same keyed items in the same order on every render: Flet then patches
     # only what changed instead of re-sending the drawing and the picker.
-    drawing = table.drawing()
     scores, scores_h = _scores(table, main_w, grow=wide)
     if wide:  # the table's display: the drawing takes the height the rest leaves
         box = max(MIN_DRAWING_H, viewport.height - 2 * PAD - TOP_H - scores_h - 32 - STRIP_H - 32 - 6 * 6)
@@ -272,6 +272,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
         room = viewport.height - 2 * PAD - TOP_H - scores_h - 32 - STRIP_H - 32 - ACTIONS_H - 7 * 6
         room -= picker_height(len(table.play.picker()), width)
         box = max(MIN_PHONE_H, min(drawing_height(width) - max(0.0, scores_h - CHIPS_H), room))
+    drawing = table.drawing(drawing_box(main_w, box))  # laid out for the box it is drawn in
     table_part: list[ft.Control] = [
         scores,
         ft.Container(content=_players_strip(table, main_w), height=32, key="players"),

@@ -48,6 +48,7 @@ from scorekeeper.ui.allfives.claims import Claims
 from scorekeeper.ui.allfives.corrections import Corrections
 from scorekeeper.ui.allfives.drawing import Drawing, draw_layout
 from scorekeeper.ui.allfives.hand_end import HandEnd
+from scorekeeper.ui.allfives.placing import Box
 from scorekeeper.ui.allfives.play import PlayEntry
 from scorekeeper.ui.drafts import DraftChange
 from scorekeeper.ui.score import winner_line
@@ -101,6 +102,7 @@ class TableModel(base.TableModel):
         self.claims = Claims(self)
         self.fixes = Corrections(self)
         self.hand_end = HandEnd(self)
+        self._drawn: tuple[object, Drawing] | None = None  # the last drawing and what it drew
 
     # ------------------------------------------------------------- reading
     @property
@@ -198,9 +200,15 @@ class TableModel(base.TableModel):
         """``Ann wins the match!``, ``Ben & Di win the match!`` (None until a side has won)."""
         return winner_line(self._match)
 
-    def drawing(self) -> Drawing:
+    def drawing(self, box: Box | None = None) -> Drawing:
+        """The layout drawn (laid out to fit ``box``, width and height in units, if given): the
+        last one kept, as a screen renders many times between two tiles set."""
         h = self.entry_match.hand
-        return draw_layout(h.layout if h else Layout(self.rules.spinner))
+        layout = h.layout if h else Layout(self.rules.spinner)
+        key = (layout.spinner, layout.state(), box)
+        if self._drawn is None or self._drawn[0] != key:
+            self._drawn = (key, draw_layout(layout, box))
+        return self._drawn[1]
 
     def last_turn(self) -> Turn | None:
         h = self._match.hand

@@ -1,0 +1,203 @@
+"""The layout drawn for the pixel box it has (issue 27): on a phone its digits stay 11 px or
+more, no tile covers another, and the buttons of the ends a tile may go on sit beyond those
+ends, on no tile (scorekeeper/ui/allfives/fit.py, drawing.py, placing.py)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.allfives.engine import Match
+from scorekeeper.allfives.layout import Layout
+from scorekeeper.allfives.record import load, parse_record
+from scorekeeper.allfives.simulate import random_record
+from scorekeeper.dominoes.tiles import Tile, tiles_of_set
+from scorekeeper.ui.allfives import fit
+from scorekeeper.ui.allfives.drawing import Drawing, draw_layout
+from scorekeeper.ui.allfives.layout_view import drawing_height
+from scorekeeper.ui.widgets import MIN_DIGITS, PAD, digit_size
+
+from .test_ui_model import assert_clear
+
+
+def _box(width: float, board: float = 40.0) -> tuple[float, float]:
+    """The drawing's box (px) on a screen ``width`` wide (``screens.Table``): the content
+    width, and the drawing's height less what a pegboard (``board`` px high) takes over the
+    chips."""
+    content = width - 2 * PAD
+    return content, max(170.0, drawing_height(content) - (board - 40.0))
+
+
+PHONES = {"360x800": _box(360), "412x915": _box(412)}
+PEGBOARD = _box(360, board=91.2)  # the Fives and Threes pegboard at 336 px
+RULES = {
+    "two players": dict(players=2),
+    "two players, no spinner": dict(players=2, spinner="none"),
+    "four players in partnerships": dict(players=4, teams=True),
+    "four players, every double spins": dict(players=4, spinner="all-doubles"),
+    "two players, the sniff": dict(players=2, spinner="sniff"),
+}
+PUB = dict(count="fives-and-threes", spinner="none", draw=False, hand_end="go", domino="side", target=61)
+
+
+def turns(rules: dict, seed: int):
+    """Every turn's layout of the first hand of a random legal match (the same object, grown)."""
+    setup, events = parse_record(random_record(seed, max_hands=1, **rules))
+    m = Match(setup)
+    for ev in events:
+        m.push(ev)
+        h = m.hand
+        if h is not None and len(h.layout):
+            yield h.layout
+
+
+def rects(d: Drawing, unit: float, at: tuple[float, float]) -> list[fit.Rect]:
+    return [(at[0] + g.x * unit, at[1] + g.y * unit, g.w * unit, g.h * unit) for g in d.tiles]
+
+
+def check_buttons(lay: Layout, d: Drawing, width: float, height: float) -> int:
+    """For every tile not down that fits several ends: its buttons are 44 px or more, on no
+    tile and no other button, across the box and at most a button's height past its top or
+    bottom. The number of such tiles."""
+    unit = fit.unit_for(d, width, height)
+    tiles = rects(d, unit, fit.origin(d, unit, width, height))
+    marks = {m.tile: m for m in reversed(d.ends)}  # the first open end of each tile
+    asked = 0
+    for t in tiles_of_set(6):
+        ons = [on for on in lay.fits(t) if on in marks] if t not in lay else []
+        if len(ons) < 2:
+            continue
+        asked += 1
+        sizes = [fit.button_size([f"on {on}", "+20"]) for on in ons]
+        spots = fit.end_spots(d, unit, width, height, [(marks[on], s) for on, s in zip(ons, sizes, strict=True)])
+        placed: list[fit.Rect] = []
+        for s in spots:
+            r = (s.left, s.top, s.width, s.height)
+            assert s.width >= fit.END_BUTTON and s.height >= fit.END_BUTTON
+            assert 0 <= s.left and s.left + s.width <= width
+            assert -s.height - fit.GAP <= s.top and s.top <= height + fit.GAP
+            assert not fit._hits(r, tiles), f"the button {s} covers a tile"
+            assert not fit._hits(r, placed), f"the button {s} covers another"
+            placed.append(r)
+    return asked
+
+
+@settings(max_examples=30)
+@given(
+    seed=st.integers(0, 100_000),
+    rules=st.sampled_from(sorted(RULES)),
+    phone=st.sampled_from(sorted(PHONES)),
+)
+def test_on_a_phone_every_turn_is_drawn_clear_with_legible_digits_and_buttons_on_no_tile(seed, rules, phone):
+    width, height = PHONES[phone]
+    box = fit.drawing_box(width, height)
+    for lay in turns(RULES[rules], seed):
+        d = draw_layout(lay, box)
+        assert d.box == box
+        assert_clear(d)
+        unit = fit.unit_for(d, width, height)
+        if d.fits:  # (else, a hand too long for the box or a search out of tries: drawn smaller)
+            assert unit >= fit.MIN_UNIT
+            assert min(digit_size(fit.half_px(unit, g.spinner)) for g in d.tiles) >= MIN_DIGITS
+            left, top = fit.origin(d, unit, width, height)
+            assert left >= fit.MARGIN - 1e-9 and top >= fit.MARGIN - 1e-9
+        check_buttons(lay, d, width, height)
+
+
+@pytest.mark.parametrize("phone", sorted(PHONES))
+@pytest.mark.parametrize("rules", ["two players", "two players, no spinner", "four players in partnerships"])
+def test_these_hands_fit_a_phone_at_every_turn(phone, rules):
+    # measured (benchmarks/drawing.py): every turn of these seeded hands is laid out in the box
+    width, height = PHONES[phone]
+    box = fit.drawing_box(width, height)
+    for seed in range(6):
+        hand = load(random_record(seed, max_hands=1, **RULES[rules])).hands[0]
+        for lay in turns(RULES[rules], seed):
+            assert draw_layout(lay, box).fits, (seed, len(lay))
+        assert len(hand.layout) >= 7
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_fives_and_threes_hands_fit_the_phone_under_the_pegboard(players):
+    width, height = PEGBOARD
+    box = fit.drawing_box(width, height)
+    assert height == 170 and box[1] == 12
+    rules = dict(players=players, teams=players == 4, **PUB)
+    for seed in range(6):
+        for lay in turns(rules, seed):
+            d = draw_layout(lay, box)
+            assert d.fits, (seed, len(lay))
+            check_buttons(lay, d, width, height)
+
+
+@settings(max_examples=60)
+@given(width=st.floats(240, 1400), height=st.floats(170, 420), w=st.integers(1, 200), h=st.integers(1, 200))
+def test_a_drawing_that_fits_its_box_is_drawn_at_the_least_unit_or_more(width, height, w, h):
+    box = fit.drawing_box(width, height)
+    d = Drawing([], [], w, h, 0, [], 0, box)
+    unit = fit.unit_for(d, width, height)
+    assert unit >= 4
+    if d.fits:
+        assert unit >= fit.MIN_UNIT
+        assert digit_size(fit.half_px(unit, True)) >= MIN_DIGITS  # a spinner's half is the smaller
+        assert d.width * unit <= width - 2 * fit.MARGIN + 1e-9 and d.height * unit <= height - 2 * fit.MARGIN + 1e-9
+
+
+def test_without_a_box_the_drawing_is_as_before():
+    lay = Layout("first-double")
+    lay.lead(Tile(3, 2))
+    lay.place(Tile(2, 2), Tile(3, 2))
+    d = draw_layout(lay)
+    assert d.box is None and d.fits
+    assert [(str(g.tile), g.x, g.y, g.w, g.h) for g in d.tiles] == [("3-2", 2, 1, 4, 2), ("2-2", 6, 0, 2, 4)]
+    # the open ends say the way their arms grow: the next tile goes there
+    assert [(m.value, m.dx, m.dy) for m in d.ends] == [(3, -1, 0), (2, 1, 0)]
+
+
+def test_a_long_arm_turns_at_the_edges_of_a_phone_box():
+    # ten tiles on one end of the lead: in the fixed reach (14 units left and right, 18 up and
+    # down) the arm runs right, turns down and back left, a portrait drawing that a phone's
+    # landscape box draws under the least unit; laid out for the box it turns at its edges
+    lay = Layout("none")
+    chain = [(6, 0), (0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 2), (2, 0), (0, 3), (3, 5)]
+    lay.lead(Tile(*chain[0]))
+    for prev, t in zip(chain, chain[1:], strict=False):
+        lay.place(Tile(*t), Tile(*prev))
+    width, height = PHONES["360x800"]
+    box = fit.drawing_box(width, height)
+    d = draw_layout(lay, box)
+    assert d.fits and d.height < d.width
+    assert fit.unit_for(d, width, height) >= fit.MIN_UNIT > fit.unit_for(draw_layout(lay), width, height)
+
+
+def test_the_ends_a_tile_may_go_on_are_buttons_beyond_them_saying_which(shared):
+    from flet.components.component import Renderer
+
+    from scorekeeper.ui.allfives.layout_view import layout_view
+
+    from .test_ui_table import play, table
+
+    t = table(shared)
+    for tile in ["3-2", "2-2", "6-3"]:
+        play(t, tile)
+    t.play.tap("6-2")  # fits the 6 of 6-3 and a side of the spinner 2-2
+    width, height = PHONES["412x915"]
+    d = t.drawing(fit.drawing_box(width, height))
+    with Renderer().with_context():
+        view = layout_view(t, d, width, height)
+    controls = {c.key: c for c in view.content.controls if c.key}
+    unit = fit.unit_for(d, width, height)
+    at = fit.origin(d, unit, width, height)
+    laid = rects(d, unit, at)
+    marks = {str(m.tile): m for m in reversed(d.ends)}
+    for on, words in [("6-3", "set 6-2 on 6-3: count 6, scores 0"), ("2-2", "set 6-2 on 2-2: count 12, scores 0")]:
+        button = controls[f"end-{on}"]
+        face = button.content.content  # (in its semantics node)
+        assert button.content.label == words  # what the browser tests tap
+        assert [x.value for x in face.content.controls] == [f"on {on}"]  # scores nothing: which end only
+        r = (button.left, button.top, face.width, face.height)
+        assert face.width >= 44 and face.height >= 44
+        assert not fit._hits(r, laid)
+        # just beyond the open end, the way its arm grows
+        assert r == fit.just_beyond(marks[on], (face.width, face.height), unit, at)
