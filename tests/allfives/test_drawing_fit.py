@@ -56,31 +56,33 @@ def rects(d: Drawing, unit: float, at: tuple[float, float]) -> list[fit.Rect]:
     return [(at[0] + g.x * unit, at[1] + g.y * unit, g.w * unit, g.h * unit) for g in d.tiles]
 
 
-def check_buttons(lay: Layout, d: Drawing, width: float, height: float) -> int:
-    """For every tile not down that fits several ends: its buttons are 44 px or more, on no
-    tile and no other button, across the box and at most a button's height past its top or
-    bottom. The number of such tiles."""
+def check_buttons(lay: Layout, d: Drawing, width: float, height: float) -> tuple[int, int]:
+    """For every tile not down that fits several ends: its buttons are 44 px or more, in the
+    box, on no tile and no other button. (Such tiles, those for which the drawing moved or
+    shrank while they wait.)"""
     unit = fit.unit_for(d, width, height)
-    tiles = rects(d, unit, fit.origin(d, unit, width, height))
     marks = {m.tile: m for m in reversed(d.ends)}  # the first open end of each tile
-    asked = 0
+    asked = moved = 0
     for t in tiles_of_set(6):
         ons = [on for on in lay.fits(t) if on in marks] if t not in lay else []
         if len(ons) < 2:
             continue
         asked += 1
         sizes = [fit.button_size([f"on {on}", "+20"]) for on in ons]
-        spots = fit.end_spots(d, unit, width, height, [(marks[on], s) for on, s in zip(ons, sizes, strict=True)])
+        b = fit.end_buttons(d, unit, width, height, [(marks[on], s) for on, s in zip(ons, sizes, strict=True)])
+        moved += (b.unit, b.origin) != (unit, fit.origin(d, unit, width, height))
+        tiles = rects(d, b.unit, b.origin)
+        for g in tiles:  # (the drawing, moved or not, stays in its box)
+            assert 0 <= g[0] and g[0] + g[2] <= width + 1e-9 and 0 <= g[1] and g[1] + g[3] <= height + 1e-9
         placed: list[fit.Rect] = []
-        for s in spots:
+        for s in b.spots:
             r = (s.left, s.top, s.width, s.height)
             assert s.width >= fit.END_BUTTON and s.height >= fit.END_BUTTON
-            assert 0 <= s.left and s.left + s.width <= width
-            assert -s.height - fit.GAP <= s.top and s.top <= height + fit.GAP
+            assert 0 <= s.left and s.left + s.width <= width and 0 <= s.top and s.top + s.height <= height
             assert not fit._hits(r, tiles), f"the button {s} covers a tile"
             assert not fit._hits(r, placed), f"the button {s} covers another"
             placed.append(r)
-    return asked
+    return asked, moved
 
 
 @settings(max_examples=30)
@@ -201,3 +203,28 @@ def test_the_ends_a_tile_may_go_on_are_buttons_beyond_them_saying_which(shared):
         assert not fit._hits(r, laid)
         # just beyond the open end, the way its arm grows
         assert r == fit.just_beyond(marks[on], (face.width, face.height), unit, at)
+
+
+@pytest.mark.parametrize("ends", [1, 10])
+def test_a_box_full_of_tiles_moves_or_shrinks_the_drawing_while_a_tile_waits(ends):
+    # a drawing with no room for a button anywhere on it, in a 360 px phone's box: its margin
+    # (28 px) is too narrow for one. Moved down in its box, it leaves a row of room above it
+    # for a few buttons; for ten it is drawn smaller, leaving room all round.
+    from scorekeeper.ui.allfives.drawing import EndMark, TileGlyph
+
+    tile = Tile(6, 5)
+    glyphs = [TileGlyph(tile, x, y, 4, 2, 6, 5, False, 1) for x in range(0, 32, 4) for y in range(0, 16, 2)]
+    marks = [EndMark(tile, 2 + 3 * k, 8, 5, 5, 1, 0) for k in range(ends)]
+    width, height = PHONES["360x800"]
+    d = Drawing(glyphs, marks, 32, 16, 0, [], 0, fit.drawing_box(width, height))
+    unit = fit.unit_for(d, width, height)
+    b = fit.end_buttons(d, unit, width, height, [(m, (44.0, 44.0)) for m in marks])
+    if ends == 1:
+        assert b.unit == unit and b.origin != fit.origin(d, unit, width, height)
+    else:
+        assert b.unit < unit
+    tiles = rects(d, b.unit, b.origin)
+    for i, s in enumerate(b.spots):
+        r = (s.left, s.top, s.width, s.height)
+        assert 0 <= s.left and s.left + s.width <= width and 0 <= s.top and s.top + s.height <= height
+        assert not fit._hits(r, tiles) and not fit._hits(r, [(t.left, t.top, t.width, t.height) for t in b.spots[:i]])

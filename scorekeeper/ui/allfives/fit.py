@@ -13,8 +13,10 @@ button beyond an open end at the edge.
 (80, 30)
 
 While a tile that fits several places waits, each place is a button (at least
-44 px square) beyond its open end, in the way the arm grows, on no tile:
-:func:`end_spots` puts each where it is clear nearest that spot.
+44 px square) in the box, beyond its open end the way the arm grows, on no tile:
+:func:`end_buttons` puts each where it is clear nearest that spot -- moving the
+drawing a little in its box, or last drawing it smaller, while the tile waits,
+where the box has no such place (a tap outside the box would not reach a button).
 """
 
 from __future__ import annotations
@@ -37,14 +39,10 @@ GAP = 2.0
 #: (past the end's mark, 2 units).
 MARGIN = END_BUTTON + GAP - 2 * MIN_UNIT
 
-#: How far (px) a button may reach past the top or the bottom of the box, over the words
-#: there, where it finds no clear place in the box (the buttons are there for one tap).
-OVER = END_BUTTON - MARGIN
-
-#: How much farther (px) a button would rather go than cover another open end's mark, or
-#: reach past the box.
+#: How much farther (px) a button would rather go than cover another open end's mark; and
+#: than move the drawing in its box by a px while the tile waits.
 MARK_COST = 24.0
-OVER_COST = 40.0
+SHIFT_COST = 2.0
 
 Rect = tuple[float, float, float, float]  # left, top, width, height (px)
 
@@ -119,34 +117,94 @@ def just_beyond(m: EndMark, size: tuple[float, float], unit: float, at: tuple[fl
     return (sx + m.dx * along - size[0] / 2, sy + m.dy * along - size[1] / 2, *size)
 
 
-def end_spots(
+@dataclass(frozen=True, slots=True)
+class Buttons:
+    """The end buttons' places, and the unit and top-left corner (px) of the drawing while
+    they show (as :func:`unit_for` and :func:`origin` say, but where the box had no clear
+    place for a button)."""
+
+    unit: float
+    origin: tuple[float, float]
+    spots: list[Spot]
+
+
+def end_buttons(
     d: Drawing,
     unit: float,
     width: float,
     height: float,
     ends: list[tuple[EndMark, tuple[float, float]]],
-) -> list[Spot]:
+) -> Buttons:
     """Where each end button goes: ``ends`` are the open ends to choose between and the size
     of each one's button; ``d`` is drawn at ``unit`` in the middle of ``width`` x ``height``
     px. Each button goes just beyond its open end (past the tile it names, the way its arm
-    grows), else at the clear place nearest there: on no tile and no other button, in the
-    box or reaching past its top or bottom by up to :data:`OVER` px, a place that covers
-    another open end's mark or reaches past the box counting as farther (:data:`MARK_COST`,
-    :data:`OVER_COST`); else (the box full of tiles around it) just above or below the box.
-    No button ever covers a tile."""
-    ox, oy = origin(d, unit, width, height)
+    grows), else at the clear place nearest there (one covering another open end's mark
+    counting as :data:`MARK_COST` px farther): in the box, on no tile and no other button.
+    The drawing may move in its box (up to its margin: a button then has room beside it) where
+    that brings the buttons nearer their ends (each px it moves counting as :data:`SHIFT_COST`
+    px farther) or the box has no place for one; else it is drawn smaller, till every button
+    has one."""
+    at = origin(d, unit, width, height)
+    slack = ((width - d.width * unit) / 2, (height - d.height * unit) / 2)  # the drawing's margin
+    tries = [(unit, at)]
+    for axis in (1, 0):  # moved down or up, then right or left
+        for shift in sorted({min(16.0, slack[axis]), slack[axis]}):
+            for sign in (1, -1):
+                moved = list(at)
+                moved[axis] += sign * shift
+                tries.append((unit, (moved[0], moved[1])))
+    room = 2 * (END_BUTTON + GAP)  # drawn this small, it leaves a button's room all round
+    least = max(1.0, min((width - room) / d.width, (height - room) / d.height))
+    smaller = unit * 0.9
+    while smaller > least:
+        tries.append((smaller, origin(d, smaller, width, height)))
+        smaller *= 0.9
+    tries.append((least, origin(d, least, width, height)))
+    best: tuple[float, Buttons] | None = None
+    for u, o in tries:
+        if u < unit and best is not None:
+            break  # (drawn smaller only where moving it found no places)
+        moved_by = SHIFT_COST * (abs(o[0] - at[0]) + abs(o[1] - at[1]))
+        if best is not None and moved_by >= best[0]:
+            continue
+        found = _spots(d, u, o, width, height, ends)
+        if found is not None:  # how far the buttons are from their ends, and the drawing moved
+            cost = found[1] + moved_by
+            if best is None or cost < best[0]:
+                best = (cost, Buttons(u, o, found[0]))
+            if cost == 0 or u < unit:
+                break
+    if best is not None:
+        return best[1]
+    # (not reached: drawn that small, the box has room for a row of buttons above and below it)
+    return Buttons(least, tries[-1][1], [Spot(*just_beyond(m, size, least, tries[-1][1])) for m, size in ends])
+
+
+def _spots(
+    d: Drawing,
+    unit: float,
+    at: tuple[float, float],
+    width: float,
+    height: float,
+    ends: list[tuple[EndMark, tuple[float, float]]],
+) -> tuple[list[Spot], float] | None:
+    """The buttons' places with the drawing at ``unit`` from ``at`` and how far (px) they are
+    from their ends in all (plus :data:`MARK_COST` for each on another end's mark), or None
+    where one of them has no clear place in the box."""
+    ox, oy = at
     tiles = [
         (ox + g.x * unit - GAP, oy + g.y * unit - GAP, g.w * unit + 2 * GAP, g.h * unit + 2 * GAP) for g in d.tiles
     ]
     r = 0.8 * unit  # an open end's mark: a disc 1.6 units wide
     marks = [(ox + m.x * unit - r, oy + m.y * unit - r, 2 * r, 2 * r) for m in d.ends]
 
-    def inside(rect: Rect, over: float = 0.0) -> bool:
-        return rect[0] >= 0 and rect[1] >= -over and rect[0] + rect[2] <= width and rect[1] + rect[3] <= height + over
+    def inside(rect: Rect) -> bool:
+        return rect[0] >= 0 and rect[1] >= 0 and rect[0] + rect[2] <= width and rect[1] + rect[3] <= height
 
-    ideal = [just_beyond(m, size, unit, (ox, oy)) for m, size in ends]
+    ideal = [just_beyond(m, size, unit, at) for m, size in ends]
     own = [(ox + m.x * unit - r, oy + m.y * unit - r, 2 * r, 2 * r) for m, _ in ends]
     spots: list[Spot | None] = [None] * len(ends)
+    total = 0.0
     for k, rect in enumerate(ideal):  # first every button that fits just beyond its end
         taken = [_grown(s) for s in spots if s is not None]
         if inside(rect) and not _hits(rect, tiles + taken + [x for x in marks if x != own[k]]):
@@ -157,23 +215,29 @@ def end_spots(
         avoid = tiles + [_grown(s) for s in spots if s is not None]
         others = [v for v in marks if v != own[k]]
         best: tuple[float, Rect] | None = None
-        for dx, dy in _around(int(8 * END_BUTTON), 4):
-            cost = math.hypot(dx, dy)  # plus what the place hides: another end's mark, the words
+        for dx, dy in _around(int(4 * END_BUTTON), 4):
+            cost = math.hypot(dx, dy)
             if best is not None and cost >= best[0]:
                 break
             rect = (x + dx, y + dy, bw, bh)
-            if not inside(rect, OVER) or _hits(rect, avoid):
+            if not inside(rect) or _hits(rect, avoid):
                 continue
-            cost += (MARK_COST if _hits(rect, others) else 0) + (0 if inside(rect) else OVER_COST)
+            cost += MARK_COST if _hits(rect, others) else 0
             if best is None or cost < best[0]:
                 best = (cost, rect)
-        if best is None:  # nowhere clear near it: above or below the box, nearest the end
-            rows = (-bh - GAP, height + GAP)
-            places = [(left, top) for left in range(0, int(width - bw) + 1, 4) for top in rows]
-            places.sort(key=lambda p: math.hypot(p[0] - x, p[1] - y))
-            best = next((0.0, r) for r in ((*p, bw, bh) for p in places) if not _hits(r, avoid))
+        if best is None:  # nowhere near: the clear place in the box nearest it
+            far = [
+                (left, top, bw, bh)
+                for left in range(0, int(width - bw) + 1, 6)
+                for top in range(0, int(height - bh) + 1, 6)
+            ]
+            far.sort(key=lambda f: math.hypot(f[0] - x, f[1] - y))
+            best = next(((math.hypot(f[0] - x, f[1] - y), f) for f in far if not _hits(f, avoid)), None)
+        if best is None:
+            return None
         spots[k] = Spot(*best[1])
-    return [s for s in spots if s is not None]
+        total += best[0]
+    return [s for s in spots if s is not None], total
 
 
 def _grown(s: Spot) -> Rect:

@@ -17,7 +17,7 @@ from typing import Any
 import flet as ft
 
 from scorekeeper.ui.allfives.drawing import Drawing
-from scorekeeper.ui.allfives.fit import Spot, button_size, drawing_box, end_spots, half_px, origin, unit_for
+from scorekeeper.ui.allfives.fit import Spot, button_size, drawing_box, end_buttons, half_px, origin, unit_for
 from scorekeeper.ui.allfives.play import EndChoice, PickerCell
 from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.widgets import MIN_DIGITS, labelled, on, tile_button, tile_face
@@ -165,9 +165,18 @@ def layout_view(table: TableModel, d: Drawing, width: float, height: float) -> f
     if d.box != box:
         d = table.drawing(box)
     unit = unit_for(d, width, height)  # under MIN_UNIT only where the layout would not fit its box
-    ox, oy = origin(d, unit, width, height)
     choosing = table.play.choosing
     targets = set(choosing[1]) if choosing else set()
+    ox, oy = origin(d, unit, width, height)
+    buttons: list[ft.Control] = []
+    if choosing:  # the places the tile waiting may go (the drawing moved in its box if need be)
+        marks = {str(m.tile): m for m in reversed(d.ends)}  # the first open end of each tile
+        wanted = [(c, marks[c.on]) for c in table.play.end_choices() if c.on in marks]
+        sizes = [button_size([c.where, c.gain] if c.gain else [c.where]) for c, _ in wanted]
+        placed = end_buttons(d, unit, width, height, [(m, size) for (_, m), size in zip(wanted, sizes, strict=True)])
+        unit, (ox, oy) = placed.unit, placed.origin
+        for (choice, _), spot in zip(wanted, placed.spots, strict=True):
+            buttons.append(_end_button(choosing[0], choice, spot, table.play.choose))
     children: list[ft.Control] = []
     for g in d.tiles:
         t = str(g.tile)
@@ -203,13 +212,7 @@ def layout_view(table: TableModel, d: Drawing, width: float, height: float) -> f
                 tooltip=f"open end {m.value}",
             )
         )
-    if choosing:
-        marks = {str(m.tile): m for m in reversed(d.ends)}  # the first open end of each tile
-        wanted = [(c, marks[c.on]) for c in table.play.end_choices() if c.on in marks]
-        sizes = [button_size([c.where, c.gain] if c.gain else [c.where]) for c, _ in wanted]
-        spots = end_spots(d, unit, width, height, [(m, size) for (_, m), size in zip(wanted, sizes, strict=True)])
-        for (choice, _), spot in zip(wanted, spots, strict=True):
-            children.append(_end_button(choosing[0], choice, spot, table.play.choose))
+    children += buttons
     # scaled to fit (no pinch-zoom: on the web a mouse wheel over a zoomable
     # area zooms it instead of scrolling the page)
     stack = ft.Stack(children, width=width, height=height, clip_behavior=ft.ClipBehavior.NONE)
