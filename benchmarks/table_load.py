@@ -2,6 +2,7 @@
 
     python benchmarks/table_load.py [--tables T] [--taps N] [--warmup W] [--pace S]
                                     [--reopen R] [--reopen-taps K] [--pin-server] [--json FILE]
+                                    [--app-root DIR]
 
 Runs one ``scorekeeper web --host 127.0.0.1`` (temporary database, free port,
 ``FLET_SESSION_TIMEOUT`` short so closed sessions are freed during the run) and
@@ -59,7 +60,7 @@ prints where the CPU went (the server, this benchmark with its browsers, other
 processes - anything else running makes the figures worse); ``--pin-server``
 gives the server CPU 0 alone and the browsers the rest.
 
-Memory: VmRSS of the server process (``python -m scorekeeper.cli``; Flet's web
+Memory: VmRSS of the server process (``scorekeeper web``; Flet's web
 server runs in it, no child process - checked: children would be added) before
 any page, with one table open, with every page open and after the taps; per
 session = (all open - before) / sessions, and the marginal cost (all open - one
@@ -104,9 +105,10 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
+import taps  # noqa: E402
 import ui_latency  # noqa: E402
 from e2e import harness  # noqa: E402
-from e2e.app_driver import new_match, play_note, web_command  # noqa: E402
+from e2e.app_driver import new_match, play_note  # noqa: E402
 
 from scorekeeper.allfives.engine import Match, Setup  # noqa: E402
 from scorekeeper.allfives.events import StartHand  # noqa: E402
@@ -787,7 +789,17 @@ def main(argv=None) -> int:
         "server then listens on 0.0.0.0 with an open-file limit of 1024",
     )
     ap.add_argument("--json", metavar="FILE", help="also write the figures and samples to FILE")
+    ap.add_argument(
+        "--app-root",
+        type=Path,
+        default=REPO,
+        metavar="DIR",
+        help="run the app of this checkout, e.g. the old code as a baseline (default: the one this script is in)",
+    )
     args = ap.parse_args(argv)
+    app_root: Path = args.app_root.resolve()
+    if not (app_root / "scorekeeper" / "__init__.py").is_file():
+        ap.error(f"{app_root} holds no scorekeeper package")
     if args.pin_server and (os.cpu_count() or 1) < 2:
         ap.error("--pin-server needs at least 2 CPUs")
     if args.tables < 1 or args.taps < 1 or args.warmup < 0 or args.reopen < 0 or args.reopen_taps < 0 or args.pace < 0:
@@ -807,16 +819,14 @@ def main(argv=None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="scorekeeper-table-load-") as tmp:
         port = harness.free_port()
-        command = web_command(os.path.join(tmp, "db"), port)
-        if args.attack:  # reachable from the stranger's namespace; a desktop's open-file limit
-            command = ["prlimit", "--nofile=1024:1024", *command[: command.index("--host") + 1], "0.0.0.0"]
-            command += ["--port", str(port)]
-        server = harness.start_server(
-            command,
-            port,
-            env={"FLET_SESSION_TIMEOUT": str(SESSION_TIMEOUT), "FLET_LOG_LEVEL": "info"},
-            cwd=str(REPO),
-        )
+        db = os.path.join(tmp, "db")
+        # reachable from the stranger's namespace under attack, with a desktop's open-file limit
+        command, env = taps.serve_command(app_root, db, port, "0.0.0.0" if args.attack else "127.0.0.1")
+        if args.attack:
+            command = ["prlimit", "--nofile=1024:1024", *command]
+        env.update({"FLET_SESSION_TIMEOUT": str(SESSION_TIMEOUT), "FLET_LOG_LEVEL": "info"})
+        server = harness.start_server(command, port, env=env, cwd=str(app_root))
+        imported = taps.check_imported(server, app_root)
         pid = server.pid
         if args.pin_server:
             pin(pid, {0})  # every thread of it (new ones inherit)
@@ -833,6 +843,7 @@ def main(argv=None) -> int:
             kids = _descendants(pid)
             snap("before any page")
             print(
+                f"app: {app_root} (commit {taps._revision(app_root)}); the server imported {imported}\n"
                 f"server {server.url} pid {pid} ({'children ' + str(kids) + ' counted too' if kids else 'no child process'}); "
                 f"FLET_SESSION_TIMEOUT={SESSION_TIMEOUT} s; chromium {harness.CHROMIUM} headless, one per table; "
                 f"{os.cpu_count()} CPUs"

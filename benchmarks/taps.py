@@ -1,6 +1,6 @@
 """Taps to enter a recorded All Fives hand through the real app, per turn.
 
-    python benchmarks/taps.py [--seed2 N] [--seed4 N] [--app-root DIR]
+    python benchmarks/taps.py [--seed2 N] [--seed4 N] [--phones one|four|both] [--app-root DIR]
 
 What it measures: how many taps a player spends at the table to enter one
 recorded hand, turn by turn, on the app's own screens.  Two hands come from
@@ -21,7 +21,27 @@ the screen offers is taken (``+3`` for three draws, the pips typed rather than
 the tiles picked at the hand end).  Every tap and every text entry goes
 through one counter (``Taps``).  After each turn the screen is checked against
 the engine (the note, the scores, the tiles each player holds, the boneyard),
-so a miscount cannot pass silently.  With ``--app-root DIR`` the server runs
+so a miscount cannot pass silently.
+
+Then (``--phones both``, the default; ``four`` for it alone, ``one`` for the
+one-phone hands alone) the 4-player hand again, as a table enters it: four
+phones (four browser contexts on one server), each a player's.  The first
+phone starts the match and takes its player's seat; the other three open
+the app, tap "Resume match" and take their seats (on loopback every phone is
+the host, which takes a seat by a tap on the player's name in the players'
+row).  Each turn is tapped on the phone of the player to move, so no phone
+is ever asked "It is Ann's turn. Enter 6-5 for Ann?" (a tap that asked would
+fail the checks).  At the hand end each player still holding tiles enters
+their own on their own phone: one tile is tapped in the picker the app has
+ready for that phone's player; more than one, the pips are typed (one
+entry); the last holder is left out when the app works their pips out (the
+boneyard empty).  Settle is tapped on the phone that entered last, and after
+a block the next leader on that leader's own phone.  After every entry all
+four phones are checked against the engine as above, each with its own
+words: "(on Ann's phone)" after the entry on the other three, "Your turn,
+Ben." on the phone whose turn it is, ", this phone" after its own player.
+
+With ``--app-root DIR`` the server runs
 the app of another checkout (``cwd=DIR``, ``PYTHONPATH=DIR``; the server
 prints which ``scorekeeper`` it imported and the script refuses to go on if it
 is not DIR's).  The simulator and the expected screens always come from this
@@ -43,6 +63,24 @@ What the figures mean:
   typed, partnerships, the first leader, Start match);
 * the last line of each hand is meant for quoting, e.g.
   ``taps per turn (2 players, seed 4): mean 1.43, median 1, max 4; hand end 4; set-up 5``.
+
+Four phones (the last block):
+
+* taps per turn: as above, each counted on the phone of the player to move
+  (the same turns as the one-phone 4-player hand: the line "against one phone"
+  says whether any turn took a different number of taps), with the turns and
+  taps of each phone;
+* hand end, per player: what each player spent on their own phone to enter
+  their tiles left (0 for a player who holds nothing or whose pips the app
+  works out), then Settle (one tap on one phone, for the table; a tap the app
+  refuses because that screen did not show every entry yet is counted, and
+  Settle tapped again) and, after a block, the next leader; "in all": the sum,
+  against the one phone's hand end;
+* set-up per phone: the phone that starts the match (as above, and its seat),
+  each other phone "Resume match" and its seat;
+* the last line, for quoting: ``taps per turn (4 phones, seed 4): mean M,
+  median M, max M; hand end per player: P1 1, P2 1, P3 1, P4 0, Settle 1,
+  next leader 1; set-up 9 + 2 + 2 + 2``.
 
 Everything that knows the app's labels and texts is in one marked section
 (``Screen``): adapt it there when the screens change.  Nothing leaves the
@@ -186,6 +224,18 @@ class Screen:
     HOLDS = "{name} holds {held} {tiles}"  # + ", to play" for the player to move
     TO_PLAY = ", to play"
     BONEYARD = "Boneyard {n}"
+    # -- four phones, each a player's
+    RESUME = "Resume match"  # Home, on the phones that did not start the match
+    SEAT = "{name} holds"  # a tap on a player in the players' row takes the seat (the host's phones)
+    THIS_PHONE = ", this phone"  # after the player this phone is
+    OUT = "{name} is out"  # a partner out while the others play on
+    YOUR_TURN = "Your turn, {name}. {note}"  # the strip of the phone whose turn it is
+    ON_PHONE = "{note} (on {name}'s phone)"  # an entry as the other phones say it
+    ASKED = "It is {name}'s turn."  # a tap for another player than this phone's: never wanted here
+    PICKER_READY = "Tap {name}'s tiles:"  # the hand end: this phone's own picker, ready
+    REMAINING_TILE = "remaining tile {tile}"
+    SETTLED_LINE = r"^(\S.* dominoed|\S.* won the block|Tie between|Blocked and tied|\S.* holds \d+ -> -)"
+    STALE = "came first: check and tap again"
 
     # -- set-up
     @classmethod
@@ -245,6 +295,47 @@ class Screen:
     def next_leader(cls, ui: Taps, name: str) -> None:
         ui.tap(cls.NEXT_LEADER.format(name=name))
 
+    # -- four phones
+    @classmethod
+    def join(cls, ui: Taps, name: str, status: str) -> None:
+        """A phone that did not start the match: Home -> the table (Resume), then ``name``'s
+        seat (a tap on the name in the players' row)."""
+        page = ui.page
+        if status not in harness.read_texts(page):
+            ui.tap(cls.RESUME)
+            harness.wait_text(page, re.compile("^" + re.escape(status)))
+        cls.take_seat(ui, name)
+
+    @classmethod
+    def take_seat(cls, ui: Taps, name: str) -> None:
+        label = cls.SEAT.format(name=name)
+        ui.tap_control(harness.button_starting(ui.page, label), label)
+        harness.wait_text(ui.page, re.compile("^" + re.escape(label) + r" .*" + re.escape(cls.THIS_PHONE) + "$"))
+
+    @classmethod
+    def pick_own(cls, ui: Taps, name: str, tiles: list[str]) -> None:
+        """The hand end on ``name``'s own phone: their tiles tapped in the picker that is ready."""
+        harness.wait_text(ui.page, cls.PICKER_READY.format(name=name))
+        for t in tiles:
+            ui.tap(cls.REMAINING_TILE.format(tile=t))
+
+    @classmethod
+    def type_own(cls, ui: Taps, name: str, pips: int) -> None:
+        ui.enter(cls.PIPS.format(name=name), str(pips))
+
+    @classmethod
+    def settle_shown(cls, ui: Taps) -> None:
+        """Settle once this phone shows the settlement (every entry in); a refusal (this screen
+        did not show the last entry yet) is counted, and Settle tapped again."""
+        page = ui.page
+        harness.wait_text(page, re.compile(cls.SETTLED_LINE))
+        for _ in range(3):
+            ui.tap(cls.SETTLE)
+            harness.wait_idle(page, quiet=0.3)
+            if not [t for t in harness.read_texts(page) if cls.STALE in t]:
+                return
+        raise RuntimeError(f"Settle refused three times: {harness.read_texts(page)!r}")
+
     # -- reading the screen back
     @staticmethod
     def note(m: Match, turn: Turn) -> str:
@@ -274,19 +365,43 @@ class Screen:
         return cls.STATUS_PLAY.format(hand=h.number, name=m.to_move)
 
     @classmethod
-    def check(cls, page: Page, m: Match, note: str | None = None) -> None:
+    def phone_note(cls, m: Match, note: str, seat: str, by: str) -> str:
+        """``note`` (``Screen.note``) as the phone of ``seat`` shows it, the entry made on
+        ``by``'s phone: "(on Ann's phone)" after it on the other phones, "Your turn, Ben."
+        before it on the phone whose turn it is now."""
+        text = note.removeprefix("Note: ")
+        if seat != by:
+            text = cls.ON_PHONE.format(note=text, name=by)
+        h = m.hand
+        if h is not None and h.end is None and m.to_move == seat:
+            return cls.YOUR_TURN.format(name=seat, note=text)
+        return f"Note: {text}"
+
+    @classmethod
+    def check(cls, page: Page, m: Match, note: str | None = None, seat: str | None = None) -> None:
         """The screen agrees with the engine: the note (if given), whose turn, the scores,
-        the tiles each player holds and the boneyard.  Raises with what is on screen."""
+        the tiles each player holds (``seat``: the player this phone is) and the boneyard.
+        Raises with what is on screen."""
         if note is not None:
-            harness.wait_text(page, note)
+            try:
+                harness.wait_text(page, note)
+            except TimeoutError as e:
+                asked = [t for t in harness.read_texts(page) if t.startswith(cls.ASKED.split("{")[0])]
+                raise RuntimeError(f"{note!r} not shown" + (f" (the phone asked {asked!r})" if asked else "")) from e
         harness.wait_text(page, re.compile("^" + re.escape(cls.status(m))))
         h = m.hand
         assert h is not None
         s = m.setup
         want = [cls.SCORE.format(side=side, score=score) for side, score in zip(s.sides, m.scores, strict=True)]
+        playing = h.end is None and bool(h.turns)
         want += [
-            cls.HOLDS.format(name=n, held=h.held[i], tiles="tile" if h.held[i] == 1 else "tiles")
-            + (cls.TO_PLAY if m.to_move == n else "")
+            (
+                cls.OUT.format(name=n)
+                if playing and not h.held[i]
+                else cls.HOLDS.format(name=n, held=h.held[i], tiles="tile" if h.held[i] == 1 else "tiles")
+                + (cls.TO_PLAY if m.to_move == n else "")
+            )
+            + (cls.THIS_PHONE if n == seat else "")
             for i, n in enumerate(s.players)
         ]
         want.append(cls.BONEYARD.format(n=h.boneyard))
@@ -346,6 +461,34 @@ def _ends_alike(m: Match, ev: Play, places: list[Tile]) -> bool:
     return len(outcomes) == 1
 
 
+def enter_turn(ui: Taps, m: Match, ev: Play | Pass, i: int) -> tuple[int, bool]:
+    """Tap turn ``i`` (``ev``, not yet pushed to ``m``): its draws, then its tile (and end)
+    or its pass; the places the tile fitted, and whether they were interchangeable."""
+    if ev.draw:
+        Screen.draw(ui, ev.draw)
+    if isinstance(ev, Pass):
+        Screen.pass_(ui)
+        return 0, False
+    places = list(m.placements(ev.tile))
+    on = None
+    alike = False
+    if len(places) > 1:
+        if ev.on is None:
+            raise RuntimeError(f"turn {i}: {ev.tile} fits {len(places)} ends and the record names none")
+        on = ev.on
+        alike = _ends_alike(m, ev, [p for p in places if p is not None])
+    Screen.play(ui, ev.tile, on)
+    return len(places), alike
+
+
+def remaining_pips(hand: dict[str, Any]) -> dict[str, int]:
+    """The record's tiles or pips left in each hand, as pips."""
+    return {
+        name: left if isinstance(left, int) else sum(Tile.parse(t).pips for t in left)
+        for name, left in hand["remaining"].items()
+    }
+
+
 def enter_hand(browser: Browser, url: str, record: dict[str, Any], seed: int) -> HandTaps:
     began = time.perf_counter()
     names = list(record["players"])
@@ -370,21 +513,7 @@ def enter_hand(browser: Browser, url: str, record: dict[str, Any], seed: int) ->
             ev = parse_turn(entry, rules.set, 1, i)
             who = m.to_move or "?"
             mark = ui.mark()
-            if ev.draw:
-                Screen.draw(ui, ev.draw)
-            ends, alike = 0, False
-            if isinstance(ev, Pass):
-                Screen.pass_(ui)
-            else:
-                places = list(m.placements(ev.tile))
-                ends = len(places)
-                on = None
-                if ends > 1:
-                    if ev.on is None:
-                        raise RuntimeError(f"turn {i}: {ev.tile} fits {ends} ends and the record names none")
-                    on = ev.on
-                    alike = _ends_alike(m, ev, [p for p in places if p is not None])
-                Screen.play(ui, ev.tile, on)
+            ends, alike = enter_turn(ui, m, ev, i)
             turn = m.push(ev)
             Screen.check(page, m, Screen.note(m, turn))
             out.turns.append(TurnTaps(who, entry, ui.since(mark), ends, alike))
@@ -392,9 +521,7 @@ def enter_hand(browser: Browser, url: str, record: dict[str, Any], seed: int) ->
         assert h is not None and h.end is not None
         out.end = h.end
         # -- the hand end: the pips of everyone still holding tiles (typing beats picking)
-        pips: dict[str, int] = {}
-        for name, left in hand["remaining"].items():
-            pips[name] = left if isinstance(left, int) else sum(Tile.parse(t).pips for t in left)
+        pips = remaining_pips(hand)
         holders = [n for i, n in enumerate(names) if h.held[i]]
         if sorted(pips) != sorted(holders):
             raise RuntimeError(f"the record's remaining {sorted(pips)} are not the holders {holders}")
@@ -406,14 +533,9 @@ def enter_hand(browser: Browser, url: str, record: dict[str, Any], seed: int) ->
         mark = ui.mark()
         Screen.settle(ui, {n: pips[n] for n in typed})
         m.push(Settle(tuple((n, pips[n]) for n in holders)))
-        if h.end == "domino" and m.winner is None:
-            assert h.domino_player is not None
-            m.push(StartHand(names[h.domino_player]))  # the app starts the next hand by itself
-        elif m.winner is None:
+        nxt = next_leader(m)
+        if nxt is not None:
             Screen.check(page, m)  # who leads?
-            left = h.pips
-            assert left is not None
-            nxt = names[min(range(len(names)), key=left.__getitem__)]  # the fewest pips: the one offered first
             Screen.next_leader(ui, nxt)
             out.leader_tapped = True
             m.push(StartHand(nxt))
@@ -423,6 +545,145 @@ def enter_hand(browser: Browser, url: str, record: dict[str, Any], seed: int) ->
             raise RuntimeError(f"the page tried to leave the machine: {external}")
     finally:
         ctx.close()
+    out.seconds = time.perf_counter() - began
+    return out
+
+
+def next_leader(m: Match) -> str | None:
+    """After the settlement (pushed to ``m``): the next hand's leader to tap (after a block:
+    the fewest pips, the one the app offers first), or None (after a domino the app starts
+    the hand by itself: pushed to ``m`` here; or the match is won)."""
+    h = m.hand
+    assert h is not None
+    names = list(m.setup.players)
+    if m.winner is not None:
+        return None
+    if h.end == "domino":
+        assert h.domino_player is not None
+        m.push(StartHand(names[h.domino_player]))
+        return None
+    left = h.pips
+    assert left is not None
+    return names[min(range(len(names)), key=left.__getitem__)]
+
+
+# ====================================================================== four phones
+@dataclass
+class TableTaps:
+    """A hand entered on four phones, each a player's."""
+
+    seed: int
+    players: list[str]
+    end: str = ""
+    turns: list[TurnTaps] = field(default_factory=list)  # ``who``: the phone it was tapped on
+    setup: dict[str, list[Action]] = field(default_factory=dict)  # per phone
+    hand_end: dict[str, list[Action]] = field(default_factory=dict)  # per phone: its own entry
+    how: dict[str, str] = field(default_factory=dict)  # per player: how their hand end was entered
+    settle: list[Action] = field(default_factory=list)
+    settle_on: str = ""
+    leader: list[Action] = field(default_factory=list)
+    leader_on: str | None = None
+    seconds: float = 0.0
+
+
+def enter_on_four_phones(browser: Browser, url: str, record: dict[str, Any], seed: int) -> TableTaps:
+    """The 4-player hand on four phones (four browser contexts), each seated as its player:
+    the first starts the match; each turn is tapped on the phone of the player to move (never
+    asked "For Ann?"); at the hand end each holder enters their own on their own phone (one
+    tile: tapped in the picker ready for it; more: the pips typed), the last holder left out
+    when the app works it out, then Settle on the phone that entered last, and after a block
+    the next leader on that leader's phone.  After every entry all four phones are checked."""
+    began = time.perf_counter()
+    names = list(record["players"])
+    if len(names) != 4 or "teams" not in record:
+        raise RuntimeError("the four-phone hand needs a 4-player partnership record")
+    m = Match(Setup.new(names, teams=Screen.app_teams(names), rules=record.get("rules")))
+    hand = record["hands"][0]
+    out = TableTaps(seed, names)
+    contexts = [harness.new_context(browser) for _ in names]
+    pages: dict[str, Page] = {}
+    uis: dict[str, Taps] = {}
+
+    def check_all(note: str | None = None, by: str | None = None) -> None:
+        for n in names:
+            shown = None if note is None or by is None else Screen.phone_note(m, note, n, by)
+            try:
+                Screen.check(pages[n], m, shown, seat=n)
+            except (RuntimeError, TimeoutError) as e:
+                raise RuntimeError(f"{n}'s phone: {e}") from None
+
+    try:
+        # -- set-up: the first phone starts the match, every phone takes its player's seat
+        first = names[0]
+        pages[first] = harness.open_app(contexts[0], url)
+        uis[first] = Taps(pages[first])
+        Screen.new_match(uis[first], names, True, hand["leader"])
+        m.push(StartHand(hand["leader"]))
+        Screen.take_seat(uis[first], first)
+        out.setup[first] = uis[first].since(0)
+        for ctx, n in zip(contexts[1:], names[1:], strict=True):
+            pages[n] = harness.open_app(ctx, url)
+            uis[n] = Taps(pages[n])
+            Screen.join(uis[n], n, Screen.status(m))
+            out.setup[n] = uis[n].since(0)
+        check_all()
+        # -- the turns, each on the phone of the player to move
+        for i, entry in enumerate(hand["turns"], 1):
+            ev = parse_turn(entry, m.rules.set, 1, i)
+            who = m.to_move
+            assert who is not None
+            ui = uis[who]
+            mark = ui.mark()
+            ends, alike = enter_turn(ui, m, ev, i)
+            turn = m.push(ev)
+            check_all(Screen.note(m, turn), who)
+            out.turns.append(TurnTaps(who, entry, ui.since(mark), ends, alike))
+        h = m.hand
+        assert h is not None and h.end is not None
+        out.end = h.end
+        # -- the hand end, each holder on their own phone
+        pips = remaining_pips(hand)
+        holders = [n for i, n in enumerate(names) if h.held[i]]
+        if sorted(pips) != sorted(holders):
+            raise RuntimeError(f"the record's remaining {sorted(pips)} are not the holders {holders}")
+        entering = holders
+        if h.boneyard == 0 and Screen.IMPLIES_LAST:  # the app works the last one out
+            entering = holders[:-1]
+            out.how[holders[-1]] = "worked out by the app"
+        for n in names:
+            out.hand_end[n] = []
+            if n not in holders:
+                out.how[n] = "holds nothing"
+        for n in entering:
+            ui = uis[n]
+            mark = ui.mark()
+            left = hand["remaining"][n]
+            if isinstance(left, list) and len(left) == 1:
+                Screen.pick_own(ui, n, left)
+                out.how[n] = f"its tile tapped ({left[0]})"
+            else:
+                Screen.type_own(ui, n, pips[n])
+                out.how[n] = f"{pips[n]} pips typed"
+            out.hand_end[n] = ui.since(mark)
+        out.settle_on = entering[-1] if entering else holders[-1]
+        ui = uis[out.settle_on]
+        mark = ui.mark()
+        Screen.settle_shown(ui)
+        out.settle = ui.since(mark)
+        m.push(Settle(tuple((n, pips[n]) for n in holders)))
+        nxt = next_leader(m)
+        if nxt is not None:
+            check_all()  # who leads? on every phone
+            mark = uis[nxt].mark()
+            Screen.next_leader(uis[nxt], nxt)
+            out.leader, out.leader_on = uis[nxt].since(mark), nxt
+            m.push(StartHand(nxt))
+        check_all()
+        if external := [u for c in contexts for u in harness.external_requests(c) if "rive" not in u]:
+            raise RuntimeError(f"a page tried to leave the machine: {external}")
+    finally:
+        for c in contexts:
+            c.close()
     out.seconds = time.perf_counter() - began
     return out
 
@@ -438,20 +699,34 @@ _SERVE = (
 _IMPORTED = re.compile(r"^taps\.py: scorekeeper imported from (.+)$", re.M)
 
 
-def start_app(app_root: Path, db: str) -> tuple[subprocess.Popen[bytes], str]:
-    """``scorekeeper web`` of ``app_root`` on a free loopback port (as ``app_driver.web_command``,
-    through a wrapper that says which package it imported); returns it and that path."""
-    port = harness.free_port()
-    cmd = [sys.executable, "-c", _SERVE, "--db", db, "web", "--host", "127.0.0.1", "--port", str(port)]
+def serve_command(app_root: Path, db: str, port: int, host: str = "127.0.0.1") -> tuple[list[str], dict[str, str]]:
+    """The command and environment of ``scorekeeper web`` of ``app_root`` (as
+    ``app_driver.web_command``, through a wrapper that says which package it imported);
+    run it with ``cwd=app_root`` and check it with :func:`check_imported`."""
+    cmd = [sys.executable, "-c", _SERVE, "--db", db, "web", "--host", host, "--port", str(port)]
     pythonpath = os.pathsep.join([str(app_root), *filter(None, [os.environ.get("PYTHONPATH")])])
-    proc = harness.start_server(cmd, port, env={"PYTHONPATH": pythonpath}, cwd=str(app_root))
+    return cmd, {"PYTHONPATH": pythonpath}
+
+
+def check_imported(proc: subprocess.Popen[bytes], app_root: Path) -> str:
+    """The ``scorekeeper`` the server started by :func:`serve_command` imported; stops it and
+    raises when it is not ``app_root``'s."""
     found = _IMPORTED.search(harness.server_log(proc))
     imported = found.group(1).strip() if found else "?"
     want = app_root / "scorekeeper" / "__init__.py"
     if not found or Path(imported).resolve() != want.resolve():
         harness.stop_server(proc)
         raise RuntimeError(f"the server imported scorekeeper from {imported}, not from {want}")
-    return proc, imported
+    return imported
+
+
+def start_app(app_root: Path, db: str) -> tuple[subprocess.Popen[bytes], str]:
+    """``scorekeeper web`` of ``app_root`` on a free loopback port; returns it and the path
+    of the ``scorekeeper`` it imported."""
+    port = harness.free_port()
+    cmd, env = serve_command(app_root, db, port)
+    proc = harness.start_server(cmd, port, env=env, cwd=str(app_root))
+    return proc, check_imported(proc, app_root)
 
 
 def _revision(root: Path) -> str:
@@ -555,6 +830,58 @@ def savings(r: HandTaps) -> list[str]:
     return out
 
 
+def describe_four(r: TableTaps, one: HandTaps | None) -> list[str]:
+    """The four-phone hand in words (``one``: the same hand entered on one phone, if it was)."""
+    per = [cost(t.actions) for t in r.turns]
+    hist = Counter(per)
+    by_phone = {n: [cost(t.actions) for t in r.turns if t.who == n] for n in r.players}
+    ends = [cost(a) for a in r.hand_end.values()]
+    shared = cost(r.settle) + cost(r.leader)
+    lines = [
+        f"4 phones, each a player's (partnerships), seed {r.seed}: {len(r.turns)} turns, hand {r.end}; "
+        f"entered in {r.seconds:.0f} s, every phone checked after every entry",
+        f"  taps per turn, on the phone of the player to move: min {min(per)}, median {_median(per)}, "
+        f"mean {statistics.mean(per):.2f}, max {max(per)} ({sum(per)} taps for {len(per)} turns); "
+        "never asked 'It is ...'s turn'",
+        "  histogram: " + ", ".join(f"{k} tap{'s' if k != 1 else ''}: {hist[k]} turns" for k in sorted(hist)),
+        "  by phone: "
+        + "; ".join(
+            f"{n} {len(xs)} turns, {sum(xs)} taps" + (f" (mean {statistics.mean(xs):.2f})" if xs else "")
+            for n, xs in by_phone.items()
+        ),
+    ]
+    if one is not None and one.seed == r.seed and one.players == 4:
+        single = [cost(t.actions) for t in one.turns]
+        diff = [i for i, (a, b) in enumerate(zip(per, single, strict=True), 1) if a != b]
+        lines.append(
+            "  against one phone entering the same hand: "
+            + ("the same taps on every turn" if not diff else f"different on turns {diff}")
+            + f" ({sum(single)} taps there)"
+        )
+    lines += [
+        "  hand end, per player on their own phone: "
+        + "; ".join(
+            f"{n} {cost(r.hand_end[n])}"
+            + (f" ({split(r.hand_end[n])}: {r.how[n]})" if r.hand_end[n] else f" ({r.how.get(n, '')})")
+            for n in r.players
+        ),
+        f"  Settle: {cost(r.settle)} on {r.settle_on}'s phone"
+        + (f" ({_labels(r.settle)})" if cost(r.settle) > 1 else "")
+        + (f"; the next leader: {cost(r.leader)} on {r.leader_on}'s phone" if r.leader_on else "")
+        + f"; the hand end in all: {sum(ends) + shared}"
+        + (f" (on one phone: {cost(one.hand_end)})" if one is not None and one.seed == r.seed else ""),
+        "  set-up per phone: " + "; ".join(f"{n} {cost(a)} ({_labels(a)})" for n, a in r.setup.items()),
+        f"taps per turn (4 phones, seed {r.seed}): mean {statistics.mean(per):.2f}, median {_median(per)}, "
+        f"max {max(per)}; hand end per player: "
+        + ", ".join(f"{n} {cost(r.hand_end[n])}" for n in r.players)
+        + f", Settle {cost(r.settle)}"
+        + (f", next leader {cost(r.leader)}" if r.leader_on else "")
+        + "; set-up "
+        + " + ".join(str(cost(a)) for a in r.setup.values()),
+    ]
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--seed2", type=int, default=DEFAULT_SEED2, help=f"seed of the 2-player hand ({DEFAULT_SEED2})")
@@ -565,6 +892,13 @@ def main(argv: list[str] | None = None) -> int:
         default=REPO,
         metavar="DIR",
         help="run the app of this checkout (default: the one this script is in)",
+    )
+    ap.add_argument(
+        "--phones",
+        choices=["one", "four", "both"],
+        default="both",
+        help="one: each hand on one phone; four: the 4-player hand on four phones, each a player's; "
+        "both (default): the two one-phone hands, then the four-phone hand",
     )
     args = ap.parse_args(argv)
     app_root: Path = args.app_root.resolve()
@@ -577,14 +911,16 @@ def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
     began = time.perf_counter()
-    hands = [(2, args.seed2), (4, args.seed4)]
+    hands = [(2, args.seed2), (4, args.seed4)] if args.phones != "four" else []
+    four = args.phones != "one"
     print(f"app: {app_root} (commit {_revision(app_root)}); hands simulated and checked by {REPO / 'scorekeeper'}")
-    for players, seed in hands:
+    for players, seed in hands + ([(4, args.seed4)] if four and not hands else []):
         print(
             f"hand: random_record({seed}, players={players}, teams={players == 4}, max_hands=1), "
             f"rules {Setup.of(simulated(seed, players)).rules}"
         )
     results: list[HandTaps] = []
+    table: TableTaps | None = None
     with sync_playwright() as pw:
         browser, ctx = harness.launch_browser(pw)
         ctx.close()
@@ -601,9 +937,23 @@ def main(argv: list[str] | None = None) -> int:
                     finally:
                         harness.stop_server(proc)
                 print("\n".join(describe(results[-1])), flush=True)
+            if four:
+                with tempfile.TemporaryDirectory(prefix="scorekeeper-taps-") as tmp:
+                    proc, imported = start_app(app_root, os.path.join(tmp, "db"))
+                    try:
+                        print(f"server {proc.url} imported {imported}; four phones", flush=True)  # type: ignore[attr-defined]
+                        table = enter_on_four_phones(browser, proc.url, simulated(args.seed4, 4), args.seed4)  # type: ignore[attr-defined]
+                    except Exception:
+                        print("--- server output ---\n" + harness.server_log(proc), file=sys.stderr)
+                        raise
+                    finally:
+                        harness.stop_server(proc)
+                one = next((r for r in results if r.players == 4), None)
+                print("\n".join(describe_four(table, one)), flush=True)
         finally:
             browser.close()
-    print("where taps could be saved (from the hands above):")
+    if results:
+        print("where taps could be saved (from the hands above):")
     for r in results:
         for line in savings(r):
             print(f"  {r.players} players: {line}")
