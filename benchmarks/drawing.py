@@ -178,12 +178,12 @@ def _where(d) -> dict:
 def _buttons(lay: Layout, d, unit: float, w: float, h: float) -> list[int]:
     """For the tiles not down that fit several ends of ``lay``: [end buttons, just beyond
     their end, within a button's width of there, tiles waiting while the drawing moved in its
-    box, while it was drawn smaller, buttons on a tile]."""
+    box, while it was drawn smaller, buttons on a tile, tiles waiting]."""
     from scorekeeper.dominoes.tiles import tiles_of_set
 
     marks = {m.tile: m for m in reversed(d.ends)}
     at = fit.origin(d, unit, w, h)
-    out = [0] * 6
+    out = [0] * 7
     for t in tiles_of_set(6):
         ons = [on for on in lay.fits(t) if on in marks] if t not in lay else []
         if len(ons) < 2:
@@ -191,6 +191,7 @@ def _buttons(lay: Layout, d, unit: float, w: float, h: float) -> list[int]:
         sizes = [fit.button_size([f"on {on}", "+20"]) for on in ons]
         b = fit.end_buttons(d, unit, w, h, [(marks[on], size) for on, size in zip(ons, sizes, strict=True)])
         tiles = [(b.origin[0] + g.x * b.unit, b.origin[1] + g.y * b.unit, g.w * b.unit, g.h * b.unit) for g in d.tiles]
+        out[6] += 1
         out[3] += b.unit == unit and b.origin != at
         out[4] += b.unit < unit
         for on, size, s in zip(ons, sizes, b.spots, strict=True):
@@ -251,7 +252,7 @@ def screens(games: int, hands: int) -> None:
                 way: {"ms": [], "min": 99.0, "small": 0, "small hands": 0, "moved": 0, "turns": 0, "hands": 0}
                 for way in ("fixed", "box")
             }
-            t["box"].update(smaller=0, buttons=[0] * 6)
+            t["box"].update(smaller=0, buttons=[0] * 7)
             for _, layouts in _turns(games, hands, rules):
                 _way(layouts, w, h, True, t["fixed"])
                 _way(layouts, w, h, False, t["box"])
@@ -276,10 +277,11 @@ def screens(games: int, hands: int) -> None:
         for x in (f, b):
             x["ms"].sort()
             ms.append(f"{statistics.median(x['ms']):6.2f} {x['ms'][int(0.99 * len(x['ms']))]:6.1f} {x['ms'][-1]:6.0f}")
-        asked, beyond, near, moved, smaller, on_tile = b["buttons"]
+        asked, beyond, near, moved, smaller, on_tile, waits = b["buttons"]
         print(
             f"{screen:27} {name:26} {ms[0]} | {ms[1]} | buttons {asked}: just beyond their end {beyond}, "
-            f"within 44 px of there {near}, on a tile {on_tile}; the drawing moved {moved}, smaller {smaller}"
+            f"within 44 px of there {near}, on a tile {on_tile}; tiles waiting {waits}: the drawing moved "
+            f"{moved}, smaller {smaller}"
         )
 
 
