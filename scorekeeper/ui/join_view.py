@@ -41,7 +41,7 @@ def qr_svg(text: str, border: int = 2) -> str:
 async def kept_pass() -> str | None:
     """The pass this browser kept (its local storage), or None (none, or no answer in 5 s)."""
     try:
-        value = await asyncio.wait_for(ft.SharedPreferences().get(PASS_KEY), 5)
+        value = await asyncio.wait_for(ft.SharedPreferences().get(PASS_KEY), 3)
     except Exception:  # no storage, no answer: the join screen asks for the code
         return None
     return value if isinstance(value, str) else None
@@ -66,8 +66,8 @@ def Join(visitor: Visitor) -> ft.Control:
             if visitor.token:
                 await keep_pass(visitor.token)
 
-    if visitor.checking:  # a moment, while its browser says whether it joined before
-        return ft.Column([heading("Scorekeeper", 28), ft.Text("Opening the table…")], spacing=16, expand=True)
+    # (while its browser says whether it joined before, the join screen is shown as it is: a
+    # phone with a pass leaves it a moment later; a client that never answers stays on it)
     return ft.Column(
         [
             heading("Scorekeeper", 28),
