@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import itertools
 import json
 import signal
 from collections.abc import Iterator
@@ -29,6 +30,10 @@ from scorekeeper.broadway.simulate import random_record as broadway_record
 from scorekeeper.errors import RecordFormatError
 
 EXAMPLES = 1500
+# What one generated input may cost the test itself: JSON text (a little over the
+# 2 MB a record may be) and paths to choose a mutation from.
+MAX_TEXT = 3_000_000
+MAX_PATHS = 50_000
 
 ALL_FOURS = {
     "format": "scorekeeper/1",
@@ -106,7 +111,7 @@ def mutated(draw: st.DrawFn) -> bytes:
     """A sample record mutated: as bytes (some mutations are of the text)."""
     rec = copy.deepcopy(draw(st.sampled_from(SAMPLES)))
     for _ in range(draw(st.integers(1, 3))):
-        where = draw(st.sampled_from(list(paths(rec))))
+        where = draw(st.sampled_from(list(itertools.islice(paths(rec), MAX_PATHS))))
         how = draw(st.sampled_from(["retype", "remove", "deepen", "enlarge", "add key", "swap"]))
         if how == "retype":
             value = draw(JSON)
@@ -125,7 +130,7 @@ def mutated(draw: st.DrawFn) -> bytes:
                 rec, where, lambda old, key=key, value=value: {**old, key: value} if isinstance(old, dict) else old
             )
         elif how == "swap" and where:
-            other = draw(st.sampled_from(list(paths(rec))))
+            other = draw(st.sampled_from(list(itertools.islice(paths(rec), MAX_PATHS))))
             try:
                 value = copy.deepcopy(_get(rec, other))
             except (KeyError, IndexError, TypeError):
@@ -153,7 +158,10 @@ def _deepen(value: Any, n: int) -> Any:
 
 
 def _enlarge(old: Any, k: int) -> Any:
-    """``old`` made about ``k`` times larger (at most some 20,000 items or characters)."""
+    """``old`` made about ``k`` times larger: at most some 20,000 items or characters,
+    and at most some :data:`MAX_TEXT` bytes of JSON (over the 2 MB a record may be,
+    never the gigabytes a list of a list repeated 5,000 times would print to)."""
+    k = min(k, max(1, MAX_TEXT // (len(json.dumps(old)) + 1)))
     if isinstance(old, (list, str)):
         return old * min(k, max(1, 20_000 // (len(old) + 1)))
     if isinstance(old, dict):

@@ -129,7 +129,12 @@ def test_half_sent_requests_cost_the_table_nothing(lan):
         after = run_stranger(flood, "sessions", str(lan.port), "1", "10")
         assert after == {"up": 1, "refused": 0}
     log = log_of(lan)[before:]
-    lines = [ln for ln in log.splitlines() if "session" not in ln.lower()]
+    # (the host's and the phone's own sessions log a few lines each: not the flood's)
+    lines = [
+        ln
+        for ln in log.splitlines()
+        if "session" not in ln.lower() and "FletApp" not in ln and "garbage collected" not in ln
+    ]
     assert "Traceback" not in log
     assert len("\n".join(lines)) < 2000, lines[:20]  # a line a minute per kind, not a line per connection
     assert any("too many open" in ln or "headers not complete" in ln for ln in lines), lines
