@@ -268,26 +268,11 @@ def _write_utf8(text: str) -> None:
     out.write(text.encode("utf-8", "backslashreplace"))
 
 
-def _kind(store: Store, row: dict[str, Any]) -> str:
-    """The game a listed match is, as people name it (``registry.kind_of``: Fives and
-    Threes apart from All Fives); its record is read only for a game that has kinds."""
-    from scorekeeper import registry
-
-    game = row["game"]
-    if not registry.has_kinds(game):
-        return str(game)
-    try:
-        record, _, _ = store.peek(row["id"])
-        return registry.kind_of(record)
-    except ScorekeeperError:  # changed or gone since it was listed: its game says enough
-        return str(game)
-
-
 def cmd_list(args: argparse.Namespace) -> int:
     with _store(args, read_only=True) as store:
         rows = store.list(limit=None)
         for r in rows:
-            r["kind"] = _kind(store, r)
+            r["kind"] = store.kind(r["id"], r["game"])
         problems = list(store.problems)
     _warn(problems)
     if args.json:

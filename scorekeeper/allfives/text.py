@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 
-def _entry(t: dict[str, Any]) -> str:
+def _entry(t: dict[str, Any], knock: bool) -> str:
     drew = f"drew {t['drew']}, " if t.get("drew") else ""
-    if t.get("pass"):
-        return f"{drew}pass"
+    if t.get("pass"):  # with no drawing, a pass is a knock (as the table says it)
+        return f"{drew}{'knock' if knock else 'pass'}"
     on = f" on {t['on']}" if t.get("on") else " (lead)"
     return f"{drew}{t['tile']}{on}"
 
@@ -19,7 +19,7 @@ def _notes(t: dict[str, Any]) -> str:
         ok = t.get("claim_ok")
         notes.append(f"claimed {t['claim']}" + ("" if ok is None else (" ok" if ok else " WRONG")))
     if t.get("voided"):
-        notes.append("voided (over the target)")
+        notes.append("bust: would pass the target, nothing scored")
     if "muggins" in t:
         m = t["muggins"]
         notes.append(f"muggins by {m['player']}: +{m['points']} {m['side']}")
@@ -31,8 +31,13 @@ def _scores(d: dict[str, Any]) -> str:
 
 
 def render(out: dict[str, Any]) -> str:
-    """Render the output of :func:`score_record` as text."""
-    lines = [f"All Fives: {' vs '.join(out['sides'])}; target {out['target']}"]
+    """Render the output of :func:`score_record` as text (a Fives and Threes match by that
+    name; a pass with no drawing is a knock, a score past an exact target a bust, as the
+    table says them)."""
+    rules = out.get("rules") or {}
+    game = "Fives and Threes" if rules.get("count") == "fives-and-threes" else "All Fives"
+    knock = rules.get("draw") is False
+    lines = [f"{game}: {' vs '.join(out['sides'])}; target {out['target']}"]
     last = out["hands"][-1] if out["hands"] else None
     for h in out["hands"]:
         lines.append("")
@@ -40,7 +45,7 @@ def render(out: dict[str, Any]) -> str:
         rows = [("#", "player", "entry", "count", "points", "")]
         for i, t in enumerate(h["turns"], 1):
             count = "" if t.get("pass") else str(t["count"])
-            rows.append((str(i), t["player"], _entry(t), count, str(t["points"]), _notes(t)))
+            rows.append((str(i), t["player"], _entry(t, knock), count, str(t["points"]), _notes(t)))
         widths = [max(len(r[c]) for r in rows) for c in range(6)]
         for r in rows:
             lines.append("  " + "  ".join(cell.ljust(widths[c]) for c, cell in enumerate(r)).rstrip())
@@ -55,7 +60,7 @@ def render(out: dict[str, Any]) -> str:
                 lines.append(f"  pips left: {_scores(h['pips'])}")
             lines.append(f"  settlement: {_scores(h['settlement'])}")
             if h.get("voided"):
-                lines.append(f"  voided (over the target): {', '.join(h['voided'])}")
+                lines.append(f"  settlement bust (would pass the target): {', '.join(h['voided'])}")
         lines.append(f"  scores: {_scores(h['scores'])}")
     lines.append("")
     lines.append(f"Scores: {_scores(out['scores'])}")

@@ -1324,6 +1324,19 @@ class Store:
             raise StoreError(f"match {mid} could not be read ({e.why})") from None
         return doc["record"], doc.get("created"), _signature(st)
 
+    def kind(self, mid: str, game: Any) -> str:
+        """The kind of game listed match ``mid`` (of game ``game``) is, as people name it
+        (:func:`scorekeeper.registry.kind_of`: Fives and Threes apart from All Fives). Its
+        record is read only for a game that has kinds; one changed or gone since it was
+        listed, or unreadable: its game's id."""
+        if not registry.has_kinds(game):
+            return str(game)
+        try:
+            record, _, _ = self.peek(mid)
+            return registry.kind_of(record)
+        except ScorekeeperError:
+            return str(game)
+
     @_os_errors("list the matches", "list the matches", None)
     def list(self, offset: int = 0, limit: int | None = 20) -> list[Record]:
         """Matches, newest first (by creation), paged; cached fields refreshed where stale."""

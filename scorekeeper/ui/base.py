@@ -213,6 +213,9 @@ class TableModel(Model):
         self.flash: str | None = None  # "15!" after a scoring play (the games that have it)
         self._unseen = False  # private: an observable redraws on a public attribute
         self._said: str | None = None  # the change being made, for a phone that raced it
+        # a tap refused because another phone's change came first: still said once that change
+        # is shown here (it arrives after the refusal), until this phone's next entry
+        self._refusal: str | None = None
         self._version = shared.hub.version(mid)  # the change of the match this screen shows
         with shared.lock:
             self._match = open_match(shared, mid, self.game)
@@ -282,13 +285,24 @@ class TableModel(Model):
             self.error = refusal(self._shared.visitor.role)
         elif self.behind:  # a change it was not told of yet
             self._catch_up()
-            self.error = self._stale()
+            self.refuse_stale(self._stale())
         elif self._unseen:
-            self.error = self._stale()
+            self.refuse_stale(self._stale())
         else:
+            self._refusal = None
             return False
         self._changed()
         return True
+
+    @property
+    def refusal(self) -> str | None:
+        """The refusal still said (see :meth:`refuse_stale`), if any."""
+        return self._refusal
+
+    def refuse_stale(self, message: str) -> None:
+        """Refuse an entry because another phone's change came first (``message`` names it):
+        it stays on the screen when that change arrives here, until this phone's next entry."""
+        self.error = self._refusal = message
 
     def _stale(self) -> str:
         """Why an entry from a screen that missed the last change is refused, naming that
@@ -322,7 +336,7 @@ class TableModel(Model):
             with self._shared.lock:
                 if self.behind:  # another phone's entry got in since refused() looked
                     self._catch_up()
-                    self.error = self._stale()
+                    self.refuse_stale(self._stale())
                     return False
                 self._said = None
                 fn(self._shared.store)
@@ -374,7 +388,7 @@ class TableModel(Model):
 
     def _catch_up(self) -> None:
         self._version = self.hub.version(self.mid)
-        self.error = self._reread()
+        self.error = self._reread() or self._refusal
         self._forget_entry()
         self._unseen = True
 

@@ -17,8 +17,9 @@ from typing import Any
 
 from scorekeeper import boundary, registry
 from scorekeeper.errors import ScorekeeperError, internal_error
+from scorekeeper.stats.report import game_name
 from scorekeeper.store.errors import message_of
-from scorekeeper.ui.base import Model, Shared, game_title, refusal
+from scorekeeper.ui.base import Model, Shared, refusal
 
 __all__ = ["PAGE_SIZE", "HistoryModel"]
 
@@ -50,12 +51,13 @@ class HistoryModel(Model):
             with self._shared.lock:
                 self.total = self._shared.store.count()
                 items = self._shared.store.list(self.offset, PAGE_SIZE)
+                kinds = [self._shared.store.kind(m["id"], m.get("game")) for m in items]
         except ScorekeeperError as e:
             self.error = message_of(e)
-            items = []
-        for m in items:
+            items, kinds = [], []
+        for m, kind in zip(items, kinds, strict=True):
             game = m.get("game")
-            m["title"] = m.get("title") or game_title(game)
+            m["title"] = m.get("title") or game_name(kind)  # Fives and Threes, not All Fives
             m["playable"] = m.get("status") != "won" and isinstance(game, str) and registry.ui_module(game) is not None
         self.items = items
         self._changed()
@@ -119,7 +121,8 @@ class HistoryModel(Model):
             return self._store(record)
         when = (stored.get("started") or "")[:10]
         # the title the list shows; an untitled match is told by its game and its players
-        title = stored.get("title") or f"{game_title(stored.get('game'))}: {' · '.join(stored.get('players') or [])}"
+        game = game_name(registry.kind_of(record))
+        title = stored.get("title") or f"{game}: {' · '.join(stored.get('players') or [])}"
         self._pending = record
         self.question = f"This match is already stored ({title}, {when}): import it again as a copy?"
         self.error = self.message = None

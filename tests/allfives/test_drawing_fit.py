@@ -5,7 +5,7 @@ ends, on no tile (scorekeeper/ui/allfives/fit.py, drawing.py, placing.py)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.allfives.engine import Match
@@ -91,6 +91,9 @@ def check_buttons(lay: Layout, d: Drawing, width: float, height: float) -> tuple
     rules=st.sampled_from(sorted(RULES)),
     phone=st.sampled_from(sorted(PHONES)),
 )
+# arms turning for the box and every door kept left no clear way: a mark under a tile
+@example(seed=6971, rules="four players, every double spins", phone="412x915")
+@example(seed=6971, rules="four players, every double spins", phone="360x800")
 def test_on_a_phone_every_turn_is_drawn_clear_with_legible_digits_and_buttons_on_no_tile(seed, rules, phone):
     width, height = PHONES[phone]
     box = fit.drawing_box(width, height)
@@ -228,3 +231,18 @@ def test_a_box_full_of_tiles_moves_or_shrinks_the_drawing_while_a_tile_waits(end
         r = (s.left, s.top, s.width, s.height)
         assert 0 <= s.left and s.left + s.width <= width and 0 <= s.top and s.top + s.height <= height
         assert not fit._hits(r, tiles) and not fit._hits(r, [(t.left, t.top, t.width, t.height) for t in b.spots[:i]])
+
+
+@pytest.mark.parametrize("rules", ["two players", "four players in partnerships", "four players, every double spins"])
+def test_a_laptop_draws_the_table_half_as_large_again(rules):
+    """The host's drawing at 1280x800 (784 x 420 px beside the panel) is laid out for 14 px
+    units: every turn of these seeded hands fits it, clear, its tiles half as large again as
+    a phone's (measured: every turn of 8 hands of each rule set fits)."""
+    width, height = 784, 420
+    box = fit.drawing_box(width, height)
+    assert fit.box_unit(width) == fit.BIG_UNIT and fit.box_unit(412) == fit.MIN_UNIT
+    for seed in range(3):
+        for lay in turns(RULES[rules], seed):
+            d = draw_layout(lay, box)
+            assert_clear(d)
+            assert d.fits and fit.unit_for(d, width, height) >= fit.BIG_UNIT, (seed, len(lay))

@@ -310,3 +310,45 @@ def test_usage_errors_do_not_traceback():
     assert proc.returncode != 0
     assert b"Traceback" not in proc.stderr
     assert proc.stdout == b""
+
+
+def test_text_table_says_knock_and_bust_as_the_table_does():
+    """Fives and Threes by its name; with no drawing a pass is a knock; a score past the exact
+    target a bust (issue 27: "pass" and "voided" were engine words)."""
+    rec = {
+        "format": "scorekeeper/1",
+        "game": "all-fives",
+        "players": ["Ann", "Ben"],
+        "rules": {"count": "fives-and-threes", "draw": False, "target": 3, "exact_target": True, "hand_size": 2},
+        "hands": [
+            {
+                "leader": "Ann",
+                "turns": [{"play": "3-3"}, {"pass": True}, {"play": "3-0", "on": "3-3"}],
+                "remaining": {"Ben": ["6-6", "6-5"]},
+            }
+        ],
+    }
+    proc = run("-", "--text", stdin=json.dumps(rec).encode())
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.decode()
+    lines = [ln.split() for ln in out.splitlines()]
+    assert out.startswith("Fives and Threes: Ann vs Ben; target 3\n")
+    assert ["2", "Ben", "knock", "0"] in lines
+    assert [
+        "3",
+        "Ann",
+        "3-0",
+        "on",
+        "3-3",
+        "6",
+        "0",
+        "bust:",
+        "would",
+        "pass",
+        "the",
+        "target,",
+        "nothing",
+        "scored",
+    ] in lines
+    assert "settlement bust (would pass the target): Ann" in out
+    assert "pass" not in out.replace("would pass", "") and "voided" not in out

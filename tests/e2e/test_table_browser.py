@@ -289,14 +289,16 @@ def winner_of(m):
 
 @pytest.mark.slow
 def test_four_phones_keep_one_match_each_entering_its_own_tiles(browser, shared_server, remote):
-    """A whole match (four players, to 50): the host is Ann's, three phones join by the code
+    """A whole match (four players, hands of 4, to 100): the host is Ann's, three phones join by the code
     and take Ben's, Cy's and Di's seats; each player's tiles are tapped on their own phone;
-    after every entry all four phones show the same state."""
+    after every entry all four phones show the same state. At each hand end every player
+    enters their own pips on their own phone (the field empty, the entry on every phone at
+    once), and a different phone settles each time."""
     from scorekeeper.allfives.record import load
 
     ctx = harness.new_context(browser)
     host = harness.open_app(ctx, shared_server.url)
-    new_match(host, list(FOUR), leader="Ann", rules={"target": 50})
+    new_match(host, list(FOUR), leader="Ann", rules={"target": 100, "hand_size": 4})
     mid = host.url.rstrip("/").rsplit("/", 1)[-1]
     harness.button_starting(host, "Ann holds").click()  # the host takes Ann's seat
     wait_text(host, re.compile(r"^Ann holds \d+ tiles, to play, this phone$"))
@@ -313,14 +315,21 @@ def test_four_phones_keep_one_match_each_entering_its_own_tiles(browser, shared_
         m = load(stored(shared_server, mid))
         if m.over:
             break
-        if m.hand.end is not None:  # the host enters what is left in hands and settles
+        if m.hand.end is not None:  # each player enters what is left in hand on their own phone
             down = m.hand.layout.nodes
             free = [t for t in m.tiles if t not in down]
             for i, name in enumerate(FOUR):
                 if m.hand.held[i]:
                     tiles, free = free[: m.hand.held[i]], free[m.hand.held[i] :]
-                    harness.fill(host, f"{name} pips", str(sum(t.hi + t.lo for t in tiles)))
-            tap(host, "Settle hand")
+                    field = phones[name].get_by_role("textbox", name=f"{name} pips", exact=True)
+                    assert field.input_value() == "", (hands, name)  # the form is empty at every hand
+                    pips = str(sum(t.hi + t.lo for t in tiles))
+                    harness.fill(phones[name], f"{name} pips", pips)
+                    for page in phones.values():  # on every phone at once
+                        wait_text(page, re.compile(rf"^Note: {name}: {pips} pips"))
+            for page in phones.values():  # the same "still to enter" (none) everywhere
+                assert not [t for t in read_texts(page) if t.startswith("Still to enter")], read_texts(page)
+            tap(phones[FOUR[hands % 4]], "Settle hand")  # one action, from any phone
             hands += 1
             settled = load(stored(shared_server, mid))
             for page in phones.values():
@@ -338,6 +347,7 @@ def test_four_phones_keep_one_match_each_entering_its_own_tiles(browser, shared_
     final = stored(shared_server, mid)
     entered = [t["play"] for h in final["hands"] for t in h["turns"] if "play" in t]
     assert len(entered) == plays and plays > 10
+    assert hands >= 2  # a hand end after one settled: its form was empty on every phone
     print(f"four phones: {plays} plays in {hands + 1} hands, {winner_of(m)} won")
     winner = winner_of(m)
     for page in phones.values():
@@ -386,3 +396,107 @@ def test_a_phone_asks_before_entering_for_another_player_and_shares_draws_and_th
     tap(host, "Settle hand")
     wait_text(phone, re.compile(r"^Hand 2, Ann to play"))
     assert stored(shared_server, mid)["hands"][0]["remaining"] == {"Ben": ["6-6", "6-5"]}
+
+
+def _race_tiles(rec):
+    """Ann's tile and Ben's for a race: Ann's fits one place now, Ben's one place after it."""
+    from scorekeeper.allfives.record import load
+
+    m = load(rec)
+    for x in m.tiles:
+        if len(m.placements(x)) != 1:
+            continue
+        after = load(rec)
+        after.play(x, m.placements(x)[0])
+        for y in after.tiles:
+            if y != x and len(after.placements(y)) == 1:
+                return x, y
+    return None
+
+
+#: Tap the element's middle at ``at`` (ms since the epoch) as a finger does (pointer down and
+#: up where it is drawn: Flutter takes no synthetic click), and note when it went off.
+TAP_AT = """(el, at) => setTimeout(() => {
+    const r = el.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+    const target = document.elementFromPoint(x, y);
+    const o = {clientX: x, clientY: y, bubbles: true, cancelable: true, composed: true, view: window,
+               pointerId: 1, pointerType: "mouse", button: 0, buttons: 1, isPrimary: true};
+    window.__tapped = Date.now();
+    target.dispatchEvent(new PointerEvent("pointerdown", o));
+    target.dispatchEvent(new PointerEvent("pointerup", {...o, buttons: 0}));
+}, Math.max(0, at - Date.now()))"""
+
+
+def test_taps_within_20_ms_on_two_phones_never_land_under_the_wrong_name(browser, shared_server, remote):
+    """Issue 27: Ann (the host, her seat) and Ben (a phone, his seat) tap a tile each while
+    Ann is to play, within 20 ms of each other, again and again.
+    Ann's tile goes in under Ann every time; Ben's phone is asked ("Enter 4-1 for Ann?"),
+    told Ann's tile came first, or (its screen already showing his turn) enters his tile
+    under his name; never his tile under Ann's."""
+    from scorekeeper.allfives.record import load
+
+    ctx = harness.new_context(browser)
+    host = harness.open_app(ctx, shared_server.url)
+    new_match(host, ["Ann", "Ben"], leader="Ann")
+    mid = host.url.rstrip("/").rsplit("/", 1)[-1]
+    harness.button_starting(host, "Ann holds").click()
+    wait_text(host, re.compile(r"^Ann holds \d+ tiles, to play, this phone$"))
+    phone = remote_page(remote, shared_server, f"/join/{shared_server.code('table')}")
+    tap(phone, "Resume match")
+    tap(phone, "I'm Ben")
+    wait_text(phone, re.compile(r"^Ben holds \d+ tiles, this phone$"))
+
+    expected: list[tuple[str, str]] = []  # (who tapped, the tile), in the order entered
+    gaps, outcomes = [], []
+    for _ in range(5):
+        rec = stored(shared_server, mid)
+        m = load(rec)
+        assert m.to_move == "Ann" and m.hand.end is None
+        x, y = _race_tiles(rec)
+        for page in (host, phone):
+            wait_text(page, re.compile(r"^Hand 1, Ann to play"))
+        # both taps at one moment of the machine's clock (a timer in each page); when each
+        # went off is read back, not assumed
+        taps = [(harness.button(page, f"tile {tile}"), page) for page, tile in ((host, x), (phone, y))]
+        for loc, page in taps:
+            harness.settle(page, loc)
+        at = time.time() * 1000 + 300
+        for loc, _ in taps:
+            loc.evaluate(TAP_AT, at)
+        host.wait_for_function("() => window.__tapped !== undefined")
+        phone.wait_for_function("() => window.__tapped !== undefined")
+        gaps.append(abs(host.evaluate("window.__tapped") - phone.evaluate("window.__tapped")))
+        for page in (host, phone):
+            page.evaluate("delete window.__tapped")
+        expected.append(("Ann", str(x)))
+        asked, refused = f"It is Ann's turn. Enter {y} for Ann?", f"Ann's {x} came first: check and tap again"
+        deadline = time.monotonic() + harness.ACTION_TIMEOUT
+        while True:
+            texts = read_texts(phone)
+            turns = stored(shared_server, mid)["hands"][0]["turns"]
+            if asked in texts:
+                outcomes.append("asked")
+                tap(phone, "Cancel")
+                break
+            if refused in texts:
+                outcomes.append("told")
+                break
+            if len(turns) == len(expected) + 1:  # his screen had his turn already: his tile, his name
+                outcomes.append("entered")
+                expected.append(("Ben", str(y)))
+                break
+            if len(turns) == len(expected) and f"Your turn, Ben. Ann set {x}: " in " ".join(texts):
+                # asked first (his tap got in before Ann's), and Ann's tile, arriving, answered it
+                outcomes.append("asked, then Ann's tile came")
+                break
+            assert time.monotonic() < deadline, (outcomes, (str(x), str(y)), turns)
+            time.sleep(0.05)
+        if len(expected) % 2:  # Ben enters his tile now that his screen says it is his turn
+            wait_text(phone, re.compile(r"^Hand 1, Ben to play"))
+            tap(phone, f"tile {y}")
+            expected.append(("Ben", str(y)))
+        wait_text(host, re.compile(r"^Hand 1, Ann to play"))
+        m = load(stored(shared_server, mid))
+        assert [(m.setup.players[t.player], str(t.tile)) for t in m.hand.turns] == expected
+    print(f"\nraces: {outcomes}; taps {max(gaps)} ms apart at most")
+    assert max(gaps) <= 20, gaps  # the race was one: both taps within 20 ms

@@ -5,6 +5,7 @@ bust and the down that may not win says so, in the words the table used. View-mo
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 from allfives.test_ui_model import new_table, play
@@ -186,3 +187,23 @@ def test_every_voided_play_says_bust_exactly_when_it_would_pass_the_target(win_o
                 assert lines[ti].endswith(f"(count {t['count']}), {expected}"), (seed, lines[ti])
                 seen.add("bust" if bust else "down")
     assert seen == ({"bust", "down"} if not win_on_lead else {"bust"})
+
+
+def test_history_names_a_fives_and_threes_match_fives_and_threes(shared):
+    """History's list (and its "already stored" question) call an untitled match what the
+    table called it, as ``list`` and the CSV do (a match made in the app has its preset's
+    title already)."""
+    made = new_table(shared, preset="fives-threes")
+    record = shared.store.record(made.mid)
+    assert record["title"] == "Fives and Threes (pub)"
+    del record["title"]
+    record["players"] = ["Cy", "Di"]
+    record["hands"] = []
+    history = HistoryModel(shared)
+    untitled = history.import_file("untitled.json", json.dumps(record).encode())
+    assert untitled, history.error
+    history.load()
+    titles = {m["id"]: m["title"] for m in history.items}
+    assert titles == {made.mid: "Fives and Threes (pub)", untitled: "Fives and Threes"}
+    history.import_file("again.json", json.dumps(record).encode())
+    assert history.question is not None and "(Fives and Threes: Cy · Di," in history.question

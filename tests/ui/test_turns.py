@@ -157,6 +157,9 @@ def test_two_phones_racing_make_exactly_one_entry_and_the_other_is_told_which(tm
         assert len(after) == before + 1
         assert after[-1]["play"] == fits[0]
         assert racers[1].error == stale(f"{player}'s {fits[0]}")
+        for phone in phones.values():  # the winner's entry reaches the loser: it is still told why
+            phone.receive()
+        assert racers[1].error == stale(f"{player}'s {fits[0]}")
     store.append = real_append  # type: ignore[method-assign]
     shared.close()
 
@@ -245,4 +248,29 @@ def test_draws_show_on_every_phone_with_the_boneyard_and_tile_counts(tmp_path):
     assert turns(shared, mid)[-1] == {"draw": 1, "play": "6-5", "on": "6-6"}
     host.receive()
     assert host.table.play.draws == 0  # the next turn's draws start at none
+    shared.close()
+
+
+def test_muggins_is_called_from_the_callers_own_phone(tmp_path):
+    """Claims "muggins": Ann's 5-5 claimed 5 of 10 shows "Muggins!" for Ben on Ben's phone and
+    for Di on Di's, none on Ann's or Cy's (Ann's side), every opponent on the host's (nobody's);
+    Ben's phone cannot call it for Di."""
+    shared = served(tmp_path)
+    form = NewMatchForm(shared, names=list(PLAYERS))
+    form.set_rule("claims", "muggins")
+    form.set_leader("Ann")
+    mid = form.start()
+    assert mid, form.error
+    phones = seated(shared, mid)
+    phones["Ann"].table.play.tap("5-5")
+    phones["Ann"].table.claims.claim(5)
+    for phone in phones.values():
+        phone.receive()
+        phone.ack()
+    callers = {who: p.table.claims.muggins_callers() for who, p in phones.items()}
+    assert callers == {"host": ["Ben", "Di"], "Ann": [], "Ben": ["Ben"], "Cy": [], "Di": ["Di"]}
+    phones["Ben"].table.claims.call_muggins("Di")
+    assert phones["Ben"].table.error == "Di cannot call muggins now"
+    phones["Ben"].table.claims.call_muggins("Ben")
+    assert shared.store.record(mid)["hands"][0]["turns"][0] == {"play": "5-5", "claim": 5, "muggins": "Ben"}
     shared.close()

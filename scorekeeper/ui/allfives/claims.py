@@ -52,7 +52,8 @@ class Claims(Part):
         self.t.play.enter(tile, on, points)
 
     def muggins_callers(self) -> list[str]:
-        """Opponents who may call "Muggins!" on the last play (claims: muggins, points missed)."""
+        """Opponents who may call "Muggins!" on the last play (claims: muggins, points missed):
+        on a player's phone, that player alone, if an opponent."""
         m = self.match
         t = self.t.last_turn()
         if m.rules.claims != "muggins" or t is None or t.tile is None or t.muggins is not None:
@@ -63,7 +64,9 @@ class Claims(Part):
             return []
         s = m.setup
         mine = s.side_of[t.player]
-        return [n for i, n in enumerate(s.players) if s.side_of[i] != mine]
+        callers = [n for i, n in enumerate(s.players) if s.side_of[i] != mine]
+        seat = self.t.seat  # a player's phone calls for its player only (nobody's: for anyone)
+        return callers if seat is None else [seat] if seat in callers else []
 
     def call_muggins(self, caller: str) -> None:
         """An opponent called "Muggins!" on the last play: the missed points go to their side."""

@@ -208,13 +208,24 @@ def reach_of(box: Box) -> Reach:
 
 def _fit(nodes: list[Node], slot_of: list[int], parent_of: list[int], marked: list[list[tuple[int, int]]], box: Box):
     """The drawing in ``box``, else in a box a little larger, ..., else in none (see the module
-    docstring), its arms turning where they would in ``box``."""
+    docstring), its arms turning where they would in ``box`` -- or, where that leaves no
+    clear way (many spinners), where they would with no box."""
     reach = reach_of(box)
     for grow, budget in zip(((0, 0), *GROWTH), (BOX_BUDGET,) + (GROWN_BUDGET,) * len(GROWTH), strict=True):
         placed = place(nodes, slot_of, parent_of, marked, budget, reach, (box[0] + grow[0], box[1] + grow[1]), True)
         if placed is not None:
             return placed
-    return place(nodes, slot_of, parent_of, marked, BUDGET, reach, None, True)
+    placed = place(nodes, slot_of, parent_of, marked, BUDGET, reach, None, True)
+    # arms turning that soon, and every door kept, leave no clear way (many spinners): then as
+    # without a box, where a tile may be set on a door no tile has taken yet
+    for later in ((REACH_X, REACH_Y), True), ((REACH_X, REACH_Y), False):
+        if placed is None or not placed[1]:
+            break
+        reach_now, doors = later
+        other = place(nodes, slot_of, parent_of, marked, BUDGET, reach_now, None, doors)
+        if other is not None and other[1] < placed[1]:
+            placed = other
+    return placed
 
 
 def _finish(nodes: list[Node], chosen: list[Option], marked, layout: Layout, overlaps: int, box: Box | None) -> Drawing:

@@ -4,13 +4,14 @@ Pure arithmetic for :mod:`scorekeeper.ui.allfives.layout_view` (no Flet). The
 drawing is laid out for the box it will be drawn in (its arms turn at the box's
 edges), at a unit that keeps the pips legible: at :data:`MIN_UNIT` a spinner's
 half is 14 px, room for the 11 px digits ``widgets.digit_size`` never goes under
-while they fit. A margin of :data:`MARGIN` all round leaves room for an end
+while they fit; a laptop's drawing, read across the table, is laid out for
+:data:`BIG_UNIT` (:func:`box_unit`). A margin of :data:`MARGIN` all round leaves room for an end
 button beyond an open end at the edge.
 
 >>> drawing_box(336, 200)  # a 360 px phone: the content width and the drawing's height
 (31, 16)
->>> drawing_box(780, 330)  # a laptop's column
-(80, 30)
+>>> drawing_box(780, 330)  # a laptop's column, at 14 px units
+(51, 19)
 
 While a tile that fits several places waits, each place is a button (at least
 44 px square) in the box, beyond its open end the way the arm grows, on no tile:
@@ -33,6 +34,8 @@ END_BUTTON = 44.0
 #: The least drawing unit (px; a half tile is 2 units): a spinner's half, 2 units less its
 #: thicker border (4 px), is then 14 px, which holds an 11 px digit.
 MIN_UNIT = 9.0
+#: The unit a wide screen's drawing is laid out for (see :func:`box_unit`).
+BIG_UNIT = 14.0
 #: How far (px) a button keeps from the tiles and the other buttons.
 GAP = 2.0
 #: The room kept all round the drawing (px) for an end button beyond an open end at its edge
@@ -53,10 +56,18 @@ def max_unit(width: float) -> float:
     return max(14.0, min(28.0, width / 24))
 
 
+def box_unit(width: float) -> float:
+    """The unit (px) a drawing is laid out for in a box ``width`` px wide: :data:`MIN_UNIT` on a
+    phone, more on a laptop, whose drawing is read across the table (14 px from 780 px wide:
+    its arms turn sooner, its tiles are half as large again)."""
+    return max(MIN_UNIT, min(BIG_UNIT, width / 56))
+
+
 def drawing_box(width: float, height: float) -> Box:
-    """The box (width, height in units) a drawing must fit to be drawn at :data:`MIN_UNIT` or
+    """The box (width, height in units) a drawing must fit to be drawn at :func:`box_unit` or
     more in ``width`` x ``height`` px, inside the margin."""
-    return (max(8, int((width - 2 * MARGIN) // MIN_UNIT)), max(6, int((height - 2 * MARGIN) // MIN_UNIT)))
+    unit = box_unit(width)
+    return (max(8, int((width - 2 * MARGIN) // unit)), max(6, int((height - 2 * MARGIN) // unit)))
 
 
 def unit_for(d: Drawing, width: float, height: float) -> float:

@@ -68,7 +68,7 @@ class HandEnd(Part):
         words = "; ".join(_entry_words(n, v) for n, v in changes.items())
         made = self.draft.put(changes, words, self.t.visitor.phone(self.t.mid))
         if isinstance(made, str):
-            self._fail(stale(f"{next(iter(changes))}'s tiles left, as entered on {made},"))
+            self._refuse_stale(stale(f"{next(iter(changes))}'s tiles left, as entered on {made},"))
             return False
         self.t.error = None
         self.t.note = words
@@ -81,7 +81,7 @@ class HandEnd(Part):
         them from here waits for this browser to show them."""
         self.draft.remote(change)
         self.t.note = f"{change.words} (on {change.by})"
-        self.t.error = None
+        self.t.error = self.t.refusal  # (a refusal this change caused is still said)
 
     def catch_up(self) -> bool:
         """Show the entries as they are now (a phone back from sleep); whether they changed."""
@@ -244,7 +244,7 @@ class HandEnd(Part):
         if self.t.refused():
             return
         if not self.up_to_date():
-            self._fail(stale("an entry of the tiles left on another phone"))
+            self._refuse_stale(stale("an entry of the tiles left on another phone"))
             self.catch_up()
             return
         lines, problem = self.settlement_preview()

@@ -25,3 +25,9 @@ class Part:
         """Show ``message`` in place of the entry and redraw."""
         self.t.error = message
         self.t._changed()
+
+    def _refuse_stale(self, message: str) -> None:
+        """Refuse the entry because another phone's change came first (see
+        :meth:`~scorekeeper.ui.base.TableModel.refuse_stale`) and redraw."""
+        self.t.refuse_stale(message)
+        self.t._changed()

@@ -172,7 +172,8 @@ def place(
     the one it hangs on, or one at the far side of the box) and tries that one's next option
     (conflict-directed backjumping), so a drawing grows without moving tiles that need not
     move.  Past ``budget`` tries: None given a box; else the preferred free option of each
-    tile, else the preferred one, and the count of tiles that overlap another."""
+    tile, else the preferred one, and the count of tiles that overlap another or an open
+    end's mark."""
     n = len(nodes)
     memo: dict[tuple[int, Slot], list[_Way]] = {}
 
@@ -252,7 +253,7 @@ def place(
         clear = [w for w in opts if taken.isdisjoint(w.cells)]
         apart = [w for w in opts if tiles.isdisjoint(cells(w.option.box))]
         w = (clear or apart or opts)[0]
-        overlaps += not apart
+        overlaps += not clear  # over another tile, or over an open end's mark
         tiles.update(cells(w.option.box))
         taken.update(w.cells)
         drawn_ways.append(w)

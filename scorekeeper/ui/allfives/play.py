@@ -149,7 +149,7 @@ class PlayEntry(Part):
         words = f"{who} drew {n}" if n else f"{who}'s draws put back"
         made = self.shared.put({"draws": n}, words, self.t.visitor.phone(self.t.mid))
         if isinstance(made, str):
-            self._fail(stale(f"the draw entered on {made}"))
+            self._refuse_stale(stale(f"the draw entered on {made}"))
             return False
         if not n:  # (while draws are counted the strip says so: "Ben drew 2. Undo puts them back.")
             self.t.note = words
@@ -356,7 +356,7 @@ class PlayEntry(Part):
         if self.t.fixes.active or self.shared.up_to_date():
             return True
         self.shared.catch_up()
-        self._fail(stale(f"the draw entered on {self.shared.by('draws')}"))
+        self._refuse_stale(stale(f"the draw entered on {self.shared.by('draws')}"))
         return False
 
     def _submit(self, entry: dict[str, Any]) -> None:

@@ -237,7 +237,7 @@ class TableModel(base.TableModel):
             if origin.kind == "draws":
                 self.play.shared.remote(origin)
                 self.note = f"{origin.words} (on {origin.by})"
-                self.error = None
+                self.error = self._refusal  # (a refusal this change caused is still said)
             else:
                 self.hand_end.remote(origin)
             self._changed()
