@@ -90,10 +90,13 @@ class Hub:
         self.deliver(mid, origin)
         return version
 
-    def deliver(self, mid: str, origin: object) -> None:
-        """Tell every screen of ``mid`` but ``origin`` that it changed."""
+    def deliver(self, mid: str, origin: object, sender: object = None) -> None:
+        """Tell every screen of ``mid`` but the one that changed it: ``origin`` is what each
+        is given (the screen that made the change, or what it made, e.g. a draft's change;
+        then ``sender`` is that screen, which is not told of its own change)."""
+        own = origin if sender is None else sender
         with self._lock:
-            targets = [(k, s, d) for k, (s, d, _) in self._subs.get(mid, {}).items() if s is not origin]
+            targets = [(k, s, d) for k, (s, d, _) in self._subs.get(mid, {}).items() if s is not own]
         for key, screen, deliver in targets:
             try:
                 deliver(origin)

@@ -72,7 +72,7 @@ class HandEnd(Part):
             return False
         self.t.error = None
         self.t.note = words
-        self.t.hub.deliver(self.t.mid, made)
+        self.t.hub.deliver(self.t.mid, made, self.t)
         self.t._changed()
         return True
 

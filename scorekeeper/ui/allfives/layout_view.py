@@ -30,6 +30,7 @@ __all__ = [
     "PickerTile",
     "count_line",
     "drawing_height",
+    "layout_part",
     "layout_view",
     "picker_grid",
     "picker_half",
@@ -109,13 +110,21 @@ def picker_grid(
     """Every tile of ``cells``, each always in the same cell (``label``: what a tile is read out
     as, before its name; ``width``: the panel's, which sizes the tiles)."""
     half = TILE_W if width is None else picker_half(width)
+    return PickerGrid(tuple(cells), on_tap, label, half, key=key)
+
+
+@ft.component
+def _PickerGrid(cells: tuple[PickerCell, ...], on_tap: Callable[[str], Any], label: str, half: float) -> ft.Control:
     return ft.Row(
         [PickerTile(c.tile, c.state, on_tap, label, half, key=f"cell-{c.tile}") for c in cells],
         wrap=True,
         spacing=4,
         run_spacing=4,
-        key=key,
     )
+
+
+#: Drawn again only when a tile changes (not for a draw, a note, an entry at the hand end).
+PickerGrid = ft.memo(_PickerGrid)
 
 
 def _end_button(tile: str, choice: EndChoice, spot: Spot, choose: Callable[[str], Any]) -> ft.Control:
@@ -164,19 +173,62 @@ def layout_view(table: TableModel, d: Drawing, width: float, height: float) -> f
     box = drawing_box(width, height)
     if d.box != box:
         d = table.drawing(box)
+    play = table.play
+    choices = tuple(play.end_choices()) if play.choosing else ()
+    return _drawing_box(d, width, height, play.choosing, choices, play.choose)
+
+
+def layout_part(table: TableModel, d: Drawing, width: float, height: float) -> ft.Control:
+    """:func:`layout_view` as the table screen shows it: a memoized component, drawn again only
+    when the drawing or the places to choose change (not for a draw, a note, an entry at the
+    hand end)."""
+    if not d.tiles:
+        return layout_view(table, d, width, height)
+    box = drawing_box(width, height)
+    if d.box != box:
+        d = table.drawing(box)
+    play = table.play
+    choices = tuple(play.end_choices()) if play.choosing else ()
+    return Layout(d, width, height, play.choosing, choices, play.choose)
+
+
+@ft.component
+def _Layout(
+    d: Drawing,
+    width: float,
+    height: float,
+    choosing: tuple[str, list[str]] | None,
+    choices: tuple[EndChoice, ...],
+    choose: Callable[[str], Any],
+) -> ft.Control:
+    return _drawing_box(d, width, height, choosing, choices, choose)
+
+
+#: The drawing as a memoized component (see :func:`layout_part`).
+Layout = ft.memo(_Layout)
+
+
+def _drawing_box(
+    d: Drawing,
+    width: float,
+    height: float,
+    choosing: tuple[str, list[str]] | None,
+    choices: tuple[EndChoice, ...],
+    choose: Callable[[str], Any],
+) -> ft.Control:
+    """The drawing ``d`` (laid out for this box) and, while a tile waits, the places it may go."""
     unit = unit_for(d, width, height)  # under MIN_UNIT only where the layout would not fit its box
-    choosing = table.play.choosing
     targets = set(choosing[1]) if choosing else set()
     ox, oy = origin(d, unit, width, height)
     buttons: list[ft.Control] = []
     if choosing:  # the places the tile waiting may go (the drawing moved in its box if need be)
         marks = {str(m.tile): m for m in reversed(d.ends)}  # the first open end of each tile
-        wanted = [(c, marks[c.on]) for c in table.play.end_choices() if c.on in marks]
+        wanted = [(c, marks[c.on]) for c in choices if c.on in marks]
         sizes = [button_size([c.where, c.gain] if c.gain else [c.where]) for c, _ in wanted]
         placed = end_buttons(d, unit, width, height, [(m, size) for (_, m), size in zip(wanted, sizes, strict=True)])
         unit, (ox, oy) = placed.unit, placed.origin
         for (choice, _), spot in zip(wanted, placed.spots, strict=True):
-            buttons.append(_end_button(choosing[0], choice, spot, table.play.choose))
+            buttons.append(_end_button(choosing[0], choice, spot, choose))
     children: list[ft.Control] = []
     for g in d.tiles:
         t = str(g.tile)

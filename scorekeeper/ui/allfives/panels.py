@@ -8,6 +8,7 @@ of the set in the same cell, so a tile is where it was on every turn.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import flet as ft
@@ -34,25 +35,49 @@ def _actions(table: TableModel) -> ft.Control:
     """Draw +1, +2, +3 or Pass (when legal), Claims, Muggins!: one row of fixed height (the
     draws counted show in the message strip; Undo takes them back)."""
     play, claims = table.play, table.claims
+    switch = table.rules.claims == "check" and not table.fixes.active
+    return Actions(
+        min(play.drawable, 3),  # (the row looks the same for any number above 3)
+        (("Pass" if table.rules.draw else "Knock") if play.can_pass else None),  # no drawing: a knock
+        claims.mode if switch else None,
+        tuple(claims.muggins_callers()),
+        Handlers(play.draw, play.pass_, claims.set_mode, claims.call_muggins),
+        key="actions",
+    )
+
+
+@dataclass(frozen=True)
+class Handlers:
+    """The actions row's handlers: the view-model's bound methods (equal on every render)."""
+
+    draw: Callable[[int], Any]
+    pass_: Callable[[], Any]
+    set_mode: Callable[[bool], Any]
+    muggins: Callable[[str], Any]
+
+
+@ft.component
+def _Actions(
+    drawable: int, pass_: str | None, claims: bool | None, muggins: tuple[str, ...], do: Handlers
+) -> ft.Control:
+    """The actions row, redrawn only when it changes (``pass_``: the words of the pass, when
+    it is offered; ``claims``: the Claims switch's value, when it is shown)."""
     actions: list[ft.Control] = []
-    if play.drawable:  # once nothing can be drawn, Pass takes their place
+    if drawable:  # once nothing can be drawn, Pass takes their place
         actions += [
-            ft.OutlinedButton(content="Draw +1", on_click=on(play.draw, 1)),
-            ft.OutlinedButton(content="+2", on_click=on(play.draw, 2), disabled=play.drawable < 2, tooltip="Draw 2"),
-            ft.OutlinedButton(content="+3", on_click=on(play.draw, 3), disabled=play.drawable < 3, tooltip="Draw 3"),
+            ft.OutlinedButton(content="Draw +1", on_click=on(do.draw, 1)),
+            ft.OutlinedButton(content="+2", on_click=on(do.draw, 2), disabled=drawable < 2, tooltip="Draw 2"),
+            ft.OutlinedButton(content="+3", on_click=on(do.draw, 3), disabled=drawable < 3, tooltip="Draw 3"),
         ]
-    if play.can_pass:
-        knock = not table.rules.draw  # no drawing: the pass is the knock
-        actions.append(ft.FilledTonalButton(content="Knock" if knock else "Pass", on_click=on(play.pass_)))
-    if table.rules.claims == "check" and not table.fixes.active:
-        actions.append(
-            ft.Switch(label="Claims", value=claims.mode, on_change=lambda e: claims.set_mode(e.control.value))
-        )
-    for c in claims.muggins_callers():
+    if pass_ is not None:
+        actions.append(ft.FilledTonalButton(content=pass_, on_click=on(do.pass_)))
+    if claims is not None:
+        actions.append(ft.Switch(label="Claims", value=claims, on_change=lambda e: do.set_mode(e.control.value)))
+    for c in muggins:
         actions.append(
             ft.FilledButton(
                 content=f"Muggins! ({c})",
-                on_click=on(claims.call_muggins, c),
+                on_click=on(do.muggins, c),
                 bgcolor=ft.Colors.ERROR,
                 color=ft.Colors.ON_ERROR,
             )
@@ -61,8 +86,10 @@ def _actions(table: TableModel) -> ft.Control:
         content=ft.Row(actions, spacing=6, scroll=ft.ScrollMode.HIDDEN),
         height=ACTIONS_H,
         alignment=ft.Alignment.CENTER_LEFT,
-        key="actions",
     )
+
+
+Actions = ft.memo(_Actions)
 
 
 def _claim_prompt(table: TableModel) -> ft.Control:

@@ -153,7 +153,7 @@ class PlayEntry(Part):
             return False
         if not n:  # (while draws are counted the strip says so: "Ben drew 2. Undo puts them back.")
             self.t.note = words
-        self.t.hub.deliver(self.t.mid, made)
+        self.t.hub.deliver(self.t.mid, made, self.t)
         return True
 
     def put_back_draws(self) -> bool:

@@ -13,6 +13,9 @@ picker keeps its height, so the picker's tiles never move under the thumb.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import flet as ft
 
 from scorekeeper.errors import ScorekeeperError
@@ -21,10 +24,10 @@ from scorekeeper.tally.svg import pegboard_svg
 from scorekeeper.ui.allfives.corrections_view import corrections_panel
 from scorekeeper.ui.allfives.fit import drawing_box
 from scorekeeper.ui.allfives.history import history_blocks
-from scorekeeper.ui.allfives.layout_view import count_line, drawing_height, layout_view, picker_height
+from scorekeeper.ui.allfives.layout_view import count_line, drawing_height, layout_part, picker_height
 from scorekeeper.ui.allfives.new_match_view import NewMatch
 from scorekeeper.ui.allfives.panels import hand_end_panel, leader_panel, play_panel
-from scorekeeper.ui.allfives.table import TableModel
+from scorekeeper.ui.allfives.table import PlayerRow, TableModel
 from scorekeeper.ui.base import Shared
 from scorekeeper.ui.live_view import seat_question, use_live, watching, your_turn
 from scorekeeper.ui.widgets import (
@@ -61,30 +64,64 @@ def _fits(texts: list[str], width: float) -> bool:
     return sum(len(t) * 8.5 + 22 for t in texts) + 18 <= width
 
 
+# The parts of the screen that most entries leave as they were are memoized components
+# (their arguments are plain values and the view-model's bound methods): an entry redraws
+# only the parts whose look changed, on every phone of the table.
+@ft.component
+def _PlayerChip(p: PlayerRow, long: bool, mine: bool, take_seat: Callable[[str], Any] | None) -> ft.Control:
+    """A player in the players' row (``long``: in full words, else short; ``mine``: this
+    phone's; ``take_seat``: a scorer's phone takes, or gives up, a player's seat by a tap on
+    the name)."""
+    name: ft.Control = ft.Text(
+        p.text if long else p.short,
+        weight=ft.FontWeight.BOLD if p.to_move else None,
+        semantics_label=p.label + (", this phone" if mine else ""),
+    )
+    if mine:  # this phone's player: a phone before the name
+        name = ft.Row([ft.Icon(ft.Icons.PHONE_ANDROID, size=16), name], spacing=2, tight=True)
+    return ft.Container(
+        content=name,
+        bgcolor=ft.Colors.PRIMARY_CONTAINER if p.to_move else None,
+        padding=ft.Padding.symmetric(horizontal=8, vertical=2),
+        border_radius=8,
+        on_click=None if take_seat is None else on(take_seat, p.name),
+    )
+
+
+PlayerChip = ft.memo(_PlayerChip)
+
+
+@ft.component
+def _Chips(scores: tuple[tuple[str, int], ...], after: str) -> ft.Control:
+    return score_chips(dict(scores), after, wrap=False)
+
+
+Chips = ft.memo(_Chips)
+
+
+@ft.component
+def _Tools(
+    mid: str, can_enter: bool, undo: Callable[[], Any], redo: Callable[[], Any], fix: Callable[[], Any]
+) -> ft.Control:
+    """The top bar's icons: Undo, Redo, Correct (not on a watcher's phone), Score."""
+    icons = [
+        ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=on(undo)),
+        ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=on(redo)),
+        ft.IconButton(icon=ft.Icons.EDIT_NOTE, tooltip="Correct an entry", on_click=on(fix)),
+    ]
+    score = ft.IconButton(icon=ft.Icons.LEADERBOARD, tooltip="Score", on_click=go(f"/score/{mid}"))
+    return ft.Row([*(icons if can_enter else []), score], spacing=0, tight=True)
+
+
+Tools = ft.memo(_Tools)
+
+
 def _players_strip(table: TableModel, width: float) -> ft.Control:
-    items: list[ft.Control] = []
     seat = table.seat
+    take_seat = table.take_seat if table.can_enter else None
     boneyard = [f"Boneyard {table.boneyard}"] if table.rules.draw else []
     long = _fits([p.text for p in table.players] + boneyard, width)
-    for p in table.players:
-        mine = p.name == seat
-        name: ft.Control = ft.Text(
-            p.text if long else p.short,
-            weight=ft.FontWeight.BOLD if p.to_move else None,
-            semantics_label=p.label + (", this phone" if mine else ""),
-        )
-        if mine:  # this phone's player: a phone before the name
-            name = ft.Row([ft.Icon(ft.Icons.PHONE_ANDROID, size=16), name], spacing=2, tight=True)
-        items.append(
-            ft.Container(
-                content=name,
-                bgcolor=ft.Colors.PRIMARY_CONTAINER if p.to_move else None,
-                padding=ft.Padding.symmetric(horizontal=8, vertical=2),
-                border_radius=8,
-                # a scorer's phone takes (or gives up) a player's seat by a tap on the name
-                on_click=on(table.take_seat, p.name) if table.can_enter else None,
-            )
-        )
+    items: list[ft.Control] = [PlayerChip(p, long, p.name == seat, take_seat, key=p.name) for p in table.players]
     if table.rules.draw:  # without drawing the tiles not dealt are out of play: nothing to count
         items.append(ft.Text(boneyard[0], semantics_label=f"Boneyard {table.boneyard}"))
     return ft.Row(items, spacing=6, scroll=ft.ScrollMode.HIDDEN)
@@ -179,7 +216,7 @@ def _scores(table: TableModel, width: float, grow: bool = False) -> tuple[ft.Con
     they know (front and back pegs; the game hole is exactly the target). Either keeps one height."""
     board = table.board()
     if board is None:
-        chips = score_chips(table.scores, f"to {table.target}", wrap=False)
+        chips = Chips(tuple(table.scores.items()), f"to {table.target}")
         return ft.Container(content=chips, height=CHIPS_H, key="scores"), CHIPS_H
     exact = " exactly" if table.rules.exact_target else ""
     label = f"Pegboard to {board.target}{exact}: " + ", ".join(
@@ -246,15 +283,9 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     use_live(table)
     fixes = table.fixes
     phase = table.phase
-    changes = [
-        ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=on(table.undo)),
-        ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=on(table.redo)),
-        ft.IconButton(icon=ft.Icons.EDIT_NOTE, tooltip="Correct an entry", on_click=on(fixes.open)),
-    ]
     top = top_bar(
         "Correcting" if fixes.picked is not None else f"Hand {table.hand_number} · {_status(table)}",
-        *(changes if table.can_enter else []),
-        ft.IconButton(icon=ft.Icons.LEADERBOARD, tooltip="Score", on_click=go(f"/score/{mid}")),
+        Tools(mid, table.can_enter, table.undo, table.redo, fixes.open),
     )
     width = viewport.content_width
     wide = viewport.width >= WIDE and viewport.width > viewport.height
@@ -280,7 +311,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     ]
     if wide or phase != "hand-end":  # a phone counting what is left in hands needs the room
         table_part += [
-            ft.Container(content=layout_view(table, drawing, main_w, box), key="layout"),
+            ft.Container(content=layout_part(table, drawing, main_w, box), key="layout"),
             ft.Container(content=count_line(drawing), height=32, key="count"),
         ]
     panel: list[ft.Control]

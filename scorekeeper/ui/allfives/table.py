@@ -34,6 +34,8 @@ scores; it asks :class:`~scorekeeper.allfives.engine.Match`.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,7 +104,6 @@ class TableModel(base.TableModel):
         self.claims = Claims(self)
         self.fixes = Corrections(self)
         self.hand_end = HandEnd(self)
-        self._drawn: tuple[object, Drawing] | None = None  # the last drawing and what it drew
 
     # ------------------------------------------------------------- reading
     @property
@@ -201,14 +202,10 @@ class TableModel(base.TableModel):
         return winner_line(self._match)
 
     def drawing(self, box: Box | None = None) -> Drawing:
-        """The layout drawn (laid out to fit ``box``, width and height in units, if given): the
-        last one kept, as a screen renders many times between two tiles set."""
+        """The layout drawn (laid out to fit ``box``, width and height in units, if given): made
+        once for every phone showing it (see :func:`drawing_of`)."""
         h = self.entry_match.hand
-        layout = h.layout if h else Layout(self.rules.spinner)
-        key = (layout.spinner, layout.state(), box)
-        if self._drawn is None or self._drawn[0] != key:
-            self._drawn = (key, draw_layout(layout, box))
-        return self._drawn[1]
+        return drawing_of(h.layout if h else Layout(self.rules.spinner), box)
 
     def last_turn(self) -> Turn | None:
         h = self._match.hand
@@ -369,3 +366,28 @@ def _last_words(m: Match) -> str:
     who = m.setup.players[t.player]
     what = str(t.tile) if t.tile is not None else ("pass" if m.rules.draw else "knock")
     return f"{who}'s {what}"
+
+
+#: The drawings made last, by what they draw and the box they fill: after an entry every
+#: phone of the table draws the same layout, and a drawing takes a millisecond or more (tens
+#: when the search goes back), so it is made once for all of them.
+_MADE: OrderedDict[tuple[Any, ...], Drawing] = OrderedDict()
+_MADE_LOCK = threading.Lock()
+KEEP = 64
+
+
+def drawing_of(layout: Layout, box: Box | None = None) -> Drawing:
+    """``draw_layout(layout, box)``, made once for every screen showing the same layout in a
+    box of the same size (a Drawing is never changed once made: the screens share it)."""
+    key = (type(layout).__name__, layout.spinner, layout.state(), box)
+    with _MADE_LOCK:
+        made = _MADE.get(key)
+        if made is not None:
+            _MADE.move_to_end(key)
+            return made
+    made = draw_layout(layout, box)
+    with _MADE_LOCK:
+        _MADE[key] = made
+        while len(_MADE) > KEEP:
+            _MADE.popitem(last=False)
+    return made
