@@ -75,6 +75,13 @@ again with fresh sessions, tapped ``K`` times (default 5), closed and swept, R
 times: when closed sessions are freed, RSS after each sweep stays about flat
 instead of growing by the sessions' size.
 
+With ``--app-root DIR`` the server runs the app of another checkout (e.g. the
+commit before a change, as the baseline; ``cwd=DIR``, ``PYTHONPATH=DIR``): the
+server says which ``scorekeeper`` it imported and the run stops if it is not
+DIR's.  The benchmark itself (the phones, the engine that checks them) is
+always this checkout's, so the two runs make the same entries; run them one
+after the other and compare only runs whose "other processes" CPU is alike.
+
 Also reported: a tap that an other phone did not show within 10 s, pages whose
 scores disagree with the engine, browser console errors, failed requests, and
 errors in the server's log.  Timing is never asserted; the figures are printed,
