@@ -216,7 +216,7 @@ def test_the_table_draws_the_sniff(way):
     lay = replay([(T("1-4"), None, "across"), (T("4-4"), T("1-4"), way), (T("4-5"), T("4-4"), "across")])
     d = draw_layout(lay)
     # (the view lays the drawing out again for its box)
-    table = SimpleNamespace(play=SimpleNamespace(choosing=None), drawing=lambda box: draw_layout(lay, box))
+    table = SimpleNamespace(play=SimpleNamespace(choosing=None, choose=None), drawing=lambda box: draw_layout(lay, box))
     with Renderer().with_context():
         view = layout_view(table, d, 400, 300)
         laid = [c.content for c in view.content.controls if c.key and c.key.startswith("laid-")]
