@@ -191,7 +191,7 @@ def _ready(task: asyncio.Task[Any]) -> bool:
 class Table:
     """One match and its sessions; the first session makes the entries."""
 
-    def __init__(self, shared: Shared, main: Callable[[ft.Page], None], loop: Any, hub: PubSubHub) -> None:
+    def __init__(self, shared: Shared, main: Callable[[ft.Page], Any], loop: Any, hub: PubSubHub) -> None:
         self.shared = shared
         self.main = main
         self.loop = loop
@@ -222,7 +222,9 @@ class Table:
             phone.send_message(Message(MessageAction.REGISTER_CLIENT, body))
             _context_page.set(page)
             before = set(self._screens())
-            self.main(page)
+            started = self.main(page)
+            if asyncio.iscoroutine(started):  # the app's main is async (it asks the browser for a kept pass)
+                await started
             await session.after_event(page)
             await idle([session])
             new = [s for s in self._screens() if s not in before]

@@ -221,14 +221,19 @@ def winner_panel(line: str, new_match: str, can_enter: bool = True) -> ft.Contro
     )
 
 
-def svg_image(svg: str, label: str, max_width: float = 390, grow: bool = False) -> ft.Control:
+def svg_image(
+    svg: str, label: str, max_width: float = 390, grow: bool = False, max_height: float | None = None
+) -> ft.Control:
     """An SVG drawing (from :mod:`scorekeeper.tally.svg`) shown at its own size
-    (scaled down to ``max_width``; ``grow``: scaled to it, up or down), read out as ``label``."""
+    (scaled down to ``max_width``; ``grow``: scaled to it, up or down; never higher than
+    ``max_height``), read out as ``label``."""
     w_match = re.search(r'width="([\d.]+)"', svg)
     h_match = re.search(r'height="([\d.]+)"', svg)
     w = float(w_match.group(1)) if w_match else max_width
     h = float(h_match.group(1)) if h_match else max_width
     scale = max_width / w if grow else min(1.0, max_width / w)
+    if max_height is not None:
+        scale = min(scale, max_height / h)
     return ft.Image(src=svg, width=w * scale, height=h * scale, fit=ft.BoxFit.CONTAIN, semantics_label=label)
 
 

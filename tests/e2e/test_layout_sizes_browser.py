@@ -1,6 +1,7 @@
 """The table fits the screens it is played on (issue 27): two phones (360x800, 412x915)
 and two laptops (1280x800, 1366x768). On each, a four-player Fives and Threes match (the
-pegboard, the tallest scores) in play and at its hand end: every control of the table
+pegboard, the tallest scores) in play and at its hand end, and one of four players each on
+their own (a board of four tracks) in play: every control of the table
 and of the hand end is on the screen without scrolling, nothing is cut at the right edge,
 the players' row names every player and the boneyard; on a laptop the pegboard's labels
 are at least 14 px (the board drawn at twice its size or more).
@@ -32,12 +33,12 @@ _BOXES_JS = """() => Array.from(document.querySelectorAll('flt-semantics, input,
 }).filter(b => b.label && b.w > 0 && b.h > 0)"""
 
 
-def _record(with_remaining: bool, turns: int | None) -> dict:
+def _record(with_remaining: bool, turns: int | None, teams: bool = True) -> dict:
     from scorekeeper.allfives.simulate import random_record
 
     rules = {k: v for k, v in PUB.items() if k != "hand_end"}  # the hand end counted: its form
     for seed in range(1, 200):
-        r = random_record(seed, 4, teams=True, max_hands=1, **rules)
+        r = random_record(seed, 4, teams=teams, max_hands=1, **rules)
         hand = r["hands"][0]
         if len(hand["turns"]) >= 12:
             break
@@ -47,14 +48,16 @@ def _record(with_remaining: bool, turns: int | None) -> dict:
     if turns is not None:
         hand["turns"] = hand["turns"][:turns]
     r["players"] = NAMES
-    r["teams"] = {"Ann & Cy": ["Ann", "Cy"], "Ben & Di": ["Ben", "Di"]}
+    if teams:
+        r["teams"] = {"Ann & Cy": ["Ann", "Cy"], "Ben & Di": ["Ben", "Di"]}
     r["hands"] = [hand]
     return r
 
 
 @pytest.fixture(scope="module")
 def two_tables(tmp_path_factory):
-    """A server with two stored matches: one in play (10 tiles down), one at its hand end."""
+    """A server with three stored matches: one in play (10 tiles down), one at its hand end,
+    and one of four players each on their own (a pegboard of four tracks, the tallest) in play."""
     from e2e.conftest import Server
     from scorekeeper.store import Store
 
@@ -62,8 +65,9 @@ def two_tables(tmp_path_factory):
     with Store(db) as st:
         playing = st.import_record(_record(False, 10))
         ended = st.import_record(_record(False, None))
+        alone = st.import_record(_record(False, 10, teams=False))
     server = Server(db).start()
-    yield server, playing, ended
+    yield server, playing, ended, alone
     server.stop()
 
 
@@ -83,7 +87,7 @@ def _on_screen(page, width: int, height: int, wanted) -> list[dict]:
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_the_table_and_its_hand_end_fit_the_screen_without_scrolling(browser, two_tables, size):
-    server, playing, ended = two_tables
+    server, playing, ended, alone = two_tables
     width, height = size
     ctx = harness.new_context(browser, viewport={"width": width, "height": height})
     shots = os.environ.get("SIZES_SHOTS")  # a folder: a screenshot of each screen, to look at
@@ -104,6 +108,17 @@ def test_the_table_and_its_hand_end_fit_the_screen_without_scrolling(browser, tw
         assert len(board) == 1
         if width > height:  # the laptop: the board for the whole table, numerals >= 14 px
             assert board[0]["w"] * 7 / BOARD_W >= 14 - 0.1, board
+
+        page = harness.open_app(ctx, f"{server.url}table/{alone}")  # four tracks on the board
+        harness.wait_text(page, re.compile(r"^Hand 1, \w+ to play"))
+        if shots:
+            harness.wait_idle(page, quiet=0.5)
+            page.screenshot(path=f"{shots}/play-alone-{width}x{height}.png")
+        tiles = _on_screen(page, width, height, lambda s: s.startswith("tile ") and re.match(r"^tile \d-\d", s))
+        assert len(tiles) == 28 - 10
+        players = _on_screen(page, width, height, lambda s: re.match(r"^(Ann|Ben|Cy|Di) holds \d+ tiles?", s))
+        assert sorted({b["label"].split()[0] for b in players}) == NAMES
+        assert _on_screen(page, width, height, lambda s: s.startswith("Count "))
 
         page = harness.open_app(ctx, f"{server.url}table/{ended}")
         harness.wait_text(page, "Settle hand")

@@ -61,15 +61,20 @@ def _LaidTile(
 LaidTile = ft.memo(_LaidTile)
 
 
-def picker_half(width: float) -> float:
+#: The least half-tile size of the picker (px): a thumb's width.
+MIN_HALF = 34.0
+
+
+def picker_half(width: float, short: bool = False) -> float:
     """The half-tile size of the picker for a panel ``width`` wide: 40 px, less on a narrow
-    phone so that 8 tiles still make a row (never under 34: a thumb's width)."""
-    return max(34.0, min(float(TILE_W), (width + 4) // 8 - 8))
+    phone so that 8 tiles still make a row, and on a screen too short for both the drawing
+    and the picker (``short``) the least, :data:`MIN_HALF`."""
+    return MIN_HALF if short else max(MIN_HALF, min(float(TILE_W), (width + 4) // 8 - 8))
 
 
-def picker_height(cells: int, width: float) -> float:
+def picker_height(cells: int, width: float, short: bool = False) -> float:
     """The height of a picker of ``cells`` tiles in a panel ``width`` wide."""
-    half = picker_half(width)
+    half = picker_half(width, short)
     per_row = max(1, int((width + 4) // (half + 8)))
     rows = -(-cells // per_row)
     return rows * (2 * half + 8) - 4 if rows else 0.0
@@ -106,10 +111,12 @@ def picker_grid(
     key: str = "picker",
     label: str = "tile",
     width: float | None = None,
+    short: bool = False,
 ) -> ft.Control:
     """Every tile of ``cells``, each always in the same cell (``label``: what a tile is read out
-    as, before its name; ``width``: the panel's, which sizes the tiles)."""
-    half = TILE_W if width is None else picker_half(width)
+    as, before its name; ``width``: the panel's, which sizes the tiles; ``short``: the screen
+    is short, the tiles the least size)."""
+    half = (MIN_HALF if short else TILE_W) if width is None else picker_half(width, short)
     return PickerGrid(tuple(cells), on_tap, label, half, key=key)
 
 

@@ -129,14 +129,16 @@ def _sniff_prompt(table: TableModel) -> ft.Control:
     return _prompt(table, question, buttons, "sniff")
 
 
-def play_panel(table: TableModel, width: float | None = None) -> list[ft.Control]:
+def play_panel(table: TableModel, width: float | None = None, short: bool = False) -> list[ft.Control]:
+    """The actions row and the picker (or the question waiting in its place); ``short``: the
+    picker's tiles at their least size, on a screen too short for them and the drawing."""
     out: list[ft.Control] = [_actions(table)]
     if table.play.sniffing:
         out.append(_sniff_prompt(table))
     elif table.claims.claiming:
         out.append(_claim_prompt(table))
     else:
-        out.append(picker_grid(table.play.picker(), table.play.tap, width=width))
+        out.append(picker_grid(table.play.picker(), table.play.tap, width=width, short=short))
     return out
 
 

@@ -35,6 +35,7 @@ from scorekeeper.ui.widgets import (
     cannot_open,
     error_box,
     go,
+    labelled,
     on,
     score_chips,
     svg_image,
@@ -72,11 +73,24 @@ def _PlayerChip(p: PlayerRow, long: bool, mine: bool, take_seat: Callable[[str],
     """A player in the players' row (``long``: in full words, else short; ``mine``: this
     phone's; ``take_seat``: a scorer's phone takes, or gives up, a player's seat by a tap on
     the name)."""
-    name: ft.Control = ft.Text(
-        p.text if long else p.short,
-        weight=ft.FontWeight.BOLD if p.to_move else None,
-        semantics_label=p.label + (", this phone" if mine else ""),
-    )
+    label = p.label + (", this phone" if mine else "")
+    bold = ft.FontWeight.BOLD if p.to_move else None
+    name: ft.Control
+    if long or p.out:
+        name = ft.Text(p.text if long else p.short, weight=bold, semantics_label=label)
+    else:  # "Ann [tile] 5": a domino before the count, so it does not read as a score
+        name = labelled(
+            ft.Row(
+                [
+                    ft.Text(p.name, weight=bold),
+                    ft.Icon(ft.Icons.SPLITSCREEN, size=14),
+                    ft.Text(str(p.held), weight=bold),
+                ],
+                spacing=1,
+                tight=True,
+            ),
+            label,
+        )
     if mine:  # this phone's player: a phone before the name
         name = ft.Row([ft.Icon(ft.Icons.PHONE_ANDROID, size=16), name], spacing=2, tight=True)
     return ft.Container(
@@ -208,14 +222,24 @@ CHIPS_H = 40
 #: The drawing's box never gets lower than this to make room for the pegboard.
 MIN_DRAWING_H = 170.0
 MIN_PHONE_H = 130.0  # on a short phone the picker comes first, down to this
+#: The least room (px) the drawing may have beside the picker and the pegboard on a phone: with
+#: less, the chips take the board's place (the sums above are a little generous: at 360 x 800
+#: the two-track board leaves 127 px, and everything fits).
+MIN_BOARD_ROOM = 100.0
+#: The most of a wide screen's height the pegboard takes (four tracks would push the drawing out).
+BOARD_SHARE = 0.45
 ACTIONS_H = 48  # the row of actions above the picker
 
 
-def _scores(table: TableModel, width: float, grow: bool = False) -> tuple[ft.Control, float]:
+def _scores(
+    table: TableModel, width: float, grow: bool = False, max_height: float | None = None, as_chips: bool = False
+) -> tuple[ft.Control, float]:
     """The scores and their height: a chip per side, or for Fives and Threes the cribbage board
-    they know (front and back pegs; the game hole is exactly the target). Either keeps one height."""
+    they know (front and back pegs; the game hole is exactly the target), no higher than
+    ``max_height``; ``as_chips``: the chips even so (a phone too short for the board of four
+    players and the picker: the board is on the Score screen). Either keeps one height."""
     board = table.board()
-    if board is None:
+    if board is None or as_chips:
         chips = Chips(tuple(table.scores.items()), f"to {table.target}")
         return ft.Container(content=chips, height=CHIPS_H, key="scores"), CHIPS_H
     exact = " exactly" if table.rules.exact_target else ""
@@ -223,7 +247,7 @@ def _scores(table: TableModel, width: float, grow: bool = False) -> tuple[ft.Con
         f"{side} {score} (back peg {p.back})"
         for (_, p), (side, score) in zip(board.sides, table.scores.items(), strict=True)
     )
-    image = svg_image(pegboard_svg(board), label, max_width=width, grow=grow)
+    image = svg_image(pegboard_svg(board), label, max_width=width, grow=grow, max_height=max_height)
     return ft.Container(content=image, key="scores"), float(getattr(image, "height", None) or CHIPS_H)
 
 
@@ -293,15 +317,24 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     main_w = width - side - GAP if wide else width
     # The same keyed items in the same order on every render: Flet then patches
     # only what changed instead of re-sending the drawing and the picker.
-    scores, scores_h = _scores(table, main_w, grow=wide)
+    short = False  # the picker's tiles at their least size, for a short screen
     if wide:  # the table's display: the drawing takes the height the rest leaves
+        scores, scores_h = _scores(table, main_w, grow=True, max_height=viewport.height * BOARD_SHARE)
         box = max(MIN_DRAWING_H, viewport.height - 2 * PAD - TOP_H - scores_h - 32 - STRIP_H - 32 - 6 * 6)
     else:
         # the pegboard is taller than the chips: the drawing gives up that room, and on a short
         # screen what the picker needs, so that the picker's last row stays on a phone's screen
-        # (the same for the whole match)
-        room = viewport.height - 2 * PAD - TOP_H - scores_h - 32 - STRIP_H - 32 - ACTIONS_H - 7 * 6
-        room -= picker_height(len(table.play.picker()), width)
+        # (the same for the whole match); where that leaves the drawing too little, the
+        # picker's tiles are made smaller (a four-track board on a 412 x 915 phone), and last
+        # the board gives way to the chips (four tracks on a 360 x 800 phone)
+        cells = len(table.play.picker())
+        for chips in (False, True):
+            scores, scores_h = _scores(table, main_w, as_chips=chips)
+            room = viewport.height - 2 * PAD - TOP_H - scores_h - 32 - STRIP_H - 32 - ACTIONS_H - 7 * 6
+            short = room - picker_height(cells, width) < MIN_PHONE_H
+            room -= picker_height(cells, width, short)
+            if room >= MIN_BOARD_ROOM:
+                break
         box = max(MIN_PHONE_H, min(drawing_height(width) - max(0.0, scores_h - CHIPS_H), room))
     drawing = table.drawing(drawing_box(main_w, box))  # laid out for the box it is drawn in
     table_part: list[ft.Control] = [
@@ -320,7 +353,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     elif fixes.listing:
         panel, kind = corrections_panel(table), "fixes"
     elif phase == "play":
-        panel, kind = play_panel(table, side), "play"
+        panel, kind = play_panel(table, side, short), "play"
     elif phase == "hand-end":
         panel, kind = hand_end_panel(table, side), "hand-end"
     elif phase == "leader":

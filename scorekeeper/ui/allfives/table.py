@@ -77,7 +77,7 @@ class PlayerRow:
     @property
     def short(self) -> str:
         """``Ben 1``, ``Cy out``: the players' row where the long form does not fit (the one to
-        play is lit and bold)."""
+        play is lit and bold; the screen puts a tile between the name and the count)."""
         return f"{self.name} out" if self.out else f"{self.name} {self.held}"
 
     @property
