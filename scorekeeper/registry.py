@@ -87,7 +87,7 @@ class MatchState(Protocol):
 
 
 class EntryCodec(Protocol):
-    """How the store keeps a game's record entry by entry (``scorekeeper/store/entries.py``
+    """How the store keeps a game's record entry by entry (:mod:`scorekeeper.codec`
     has the bases): the entries people make at the table, each checked through the
     engine before it is added to the record."""
 

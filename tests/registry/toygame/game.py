@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.codec import TurnEntries
 from scorekeeper.registry import GameSpec
-from scorekeeper.store.entries import TurnEntries
 from scorekeeper.tally.timeline import Step, Timeline
 
 from .engine import TARGET, Event, Match, load, parse_start, parse_turn
