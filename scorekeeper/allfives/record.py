@@ -22,6 +22,7 @@ from typing import Any, Unpack
 
 from scorekeeper.allfives.engine import MAX_CLAIM, Hand, Match, Setup, Turn, shown_name
 from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
+from scorekeeper.dominoes import hands as _hands
 from scorekeeper.dominoes.tiles import Tile
 from scorekeeper.envelope import FORMAT, METADATA_KEYS, type_name
 from scorekeeper.errors import RecordFormatError, RemainingError, ScorekeeperError, Where, short
@@ -105,24 +106,15 @@ def parse_remaining(value: Any, highest: int, hand: int) -> Settle:
 
 def iter_events(record: dict[str, Any], setup: Setup) -> Iterator[Event]:
     """The record's entries as events, in order (a malformed entry raises when reached)."""
-    hands = record.get("hands", [])
-    if not isinstance(hands, list):
-        raise RecordFormatError(f"must be a list of hands, not {type_name(hands)}", field="hands")
     highest = setup.rules.set
-    for h, hand in enumerate(hands, 1):
-        if not isinstance(hand, dict):
-            raise RecordFormatError(f"a hand must be an object, not {type_name(hand)}", hand=h)
-        for key in hand:
-            if key not in HAND_KEYS:
-                raise RecordFormatError(f"unknown key {short(key)} in a hand (known: {', '.join(HAND_KEYS)})", hand=h)
-        yield parse_leader(hand, h)
-        turns = hand.get("turns", [])
-        if not isinstance(turns, list):
-            raise RecordFormatError(f"must be a list, not {type_name(turns)}", hand=h, field="turns")
-        for t, entry in enumerate(turns, 1):
-            yield parse_turn(entry, highest, h, t)
-        if "remaining" in hand:
-            yield parse_remaining(hand["remaining"], highest, h)
+    return _hands.iter_events(
+        record,
+        HAND_KEYS,
+        parse_leader,
+        lambda entry, h, t: parse_turn(entry, highest, h, t),
+        "remaining",
+        lambda value, h: parse_remaining(value, highest, h),
+    )
 
 
 def parse_record(record: Any) -> tuple[Setup, list[Event]]:
