@@ -294,12 +294,11 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def _stats_games() -> tuple[str, ...]:
-    """The games of the statistics: every registered game, and the kinds the games' facts
-    name apart (Fives and Threes beside All Fives)."""
+    """The games of the statistics: every registered game, and the kinds the games
+    declare apart (see :func:`scorekeeper.registry.kinds`)."""
     from scorekeeper import registry
-    from scorekeeper.stats.figures import COUNTERS
 
-    return tuple(dict.fromkeys([*registry.ids(), *COUNTERS]))
+    return tuple(dict.fromkeys([*registry.ids(), *(k.id for k in registry.kinds())]))
 
 
 def _stats_store(args: argparse.Namespace) -> Store:

@@ -216,3 +216,25 @@ class MatchOverError(IllegalEntryError):
 
 class NothingToUndoError(ScorekeeperError):
     """Undo on a match with no entries."""
+
+
+class StoreError(ScorekeeperError):
+    """The database cannot do what was asked (locked, newer schema, unknown id, disk trouble, a malformed entry).
+
+    Here, beside the other errors, so that a game's entry codec (:mod:`scorekeeper.codec`)
+    raises it without loading the store; :mod:`scorekeeper.store.errors` has the rest.
+
+    ``plain``: the same in one short line for the people at the table (the message
+    itself when it is already that)."""
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        plain: str | None = None,
+        hand: int | None = None,
+        turn: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(reason, hand=hand, turn=turn, field=field)
+        self.plain = one_line(plain, 300) if plain is not None else str(self)

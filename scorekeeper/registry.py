@@ -31,9 +31,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUILTIN",
+    "Counter",
     "EntryCodec",
     "Game",
     "GameSpec",
+    "Kind",
     "MatchState",
     "Registration",
     "Row",
@@ -43,7 +45,11 @@ __all__ = [
     "get",
     "has_kinds",
     "ids",
+    "kind",
     "kind_of",
+    "kind_title",
+    "kinds",
+    "kinds_of",
     "register",
     "ui_module",
     "unregister",
@@ -87,7 +93,7 @@ class MatchState(Protocol):
 
 
 class EntryCodec(Protocol):
-    """How the store keeps a game's record entry by entry (``scorekeeper/store/entries.py``
+    """How the store keeps a game's record entry by entry (:mod:`scorekeeper.codec`
     has the bases): the entries people make at the table, each checked through the
     engine before it is added to the record."""
 
@@ -137,6 +143,28 @@ class Row:
     points: int
     count: int | None = None
     note: str = ""
+
+
+@dataclass(frozen=True)
+class Counter:
+    """One figure a game's statistics count per player beside the common ones: its key in
+    the facts' ``per`` (see :mod:`scorekeeper.stats.facts`) and its words for people."""
+
+    name: str
+    words: str
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of game as people name it and the statistics count it apart: the game's own
+    (``id`` the game's id), or another one the game holds (see :attr:`GameSpec.kind`).
+    ``counters``: the game's own figures, in the order they are shown; ``best``: what its
+    best single scoring move is called."""
+
+    id: str
+    title: str
+    counters: tuple[Counter, ...] = ()
+    best: str = "best play"
 
 
 class Game(Protocol):
@@ -198,8 +226,11 @@ class GameSpec:
     facts: Callable[[Record, Record], Record] | None = None
     rows: Callable[[Record, Record], list[Row]] | None = None
     #: Optional: the kind of game a record is, as people name it, where one game holds
-    #: several (``"fives-and-threes"``, an ``"all-fives"`` record): see :func:`kind_of`.
+    #: several: see :func:`kind_of`. Each kind it returns is one of :attr:`kinds`.
     kind: Callable[[Record], str] | None = None
+    #: Optional: the kinds of game the statistics count apart, the game's own first, with
+    #: their names and counters (none: one kind, the game's id and title, no counters).
+    kinds: tuple[Kind, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -259,8 +290,8 @@ def has_kinds(game_id: Any) -> bool:
 
 def kind_of(record: Any) -> str:
     """The kind of game a record is, as people name it and the statistics count it apart:
-    ``"fives-and-threes"`` for an All Fives record with that count, else the game's id.
-    Its name for people is :func:`scorekeeper.stats.report.game_name`'s.
+    what the game's ``kind`` says (e.g. ``"fives-and-threes"`` for an All Fives record with
+    that count), else the game's id. Its name for people is :func:`kind_title`'s.
 
     >>> kind_of({"format": "scorekeeper/1", "game": "all-fives", "rules": {"count": "fives-and-threes"}})
     'fives-and-threes'
@@ -270,6 +301,40 @@ def kind_of(record: Any) -> str:
     game = game_of(record)
     kind: Callable[[Record], str] | None = getattr(game, "kind", None)
     return game.id if kind is None else kind(record)
+
+
+def kinds_of(game: Game) -> tuple[Kind, ...]:
+    """A game's kinds (:attr:`GameSpec.kinds`), or its one kind: its id and title."""
+    declared: tuple[Kind, ...] = getattr(game, "kinds", ())
+    return declared or (Kind(game.id, game.title),)
+
+
+def kinds() -> list[Kind]:
+    """Every kind of every game known, in order (each game's own kind first).
+
+    >>> [k.id for k in kinds()]
+    ['all-fives', 'fives-and-threes', 'all-fours', 'broadway']
+    """
+    return [k for game in games() for k in kinds_of(game)]
+
+
+def kind(kind_id: Any) -> Kind | None:
+    """The kind of game ``kind_id`` names (None: no game known has it).
+
+    >>> [c.words for c in kind("fives-and-threes").counters]
+    ['points of own plays', '8s', 'dominoes', 'blocks won']
+    """
+    return next((k for k in kinds() if k.id == kind_id), None)
+
+
+def kind_title(kind_id: str) -> str:
+    """A kind of game's name for people; an unknown kind's id as it is.
+
+    >>> kind_title("fives-and-threes"), kind_title("all-fours"), kind_title("chess")
+    ('Fives and Threes', 'All Fours', 'chess')
+    """
+    k = kind(kind_id)
+    return kind_id if k is None else k.title
 
 
 def games() -> list[Game]:

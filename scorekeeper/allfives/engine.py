@@ -27,16 +27,14 @@ Play(tile=Tile(2, 2), on=Tile(3, 2), draw=0, claim=None, muggins=None, player=No
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple, NoReturn, overload
 
-from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
+from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand, record_of
 from scorekeeper.allfives.layout import SNIFF_WAYS, Layout
-from scorekeeper.allfives.rules import Rules
+from scorekeeper.allfives.rules import Setup as Setup
 from scorekeeper.dominoes.tiles import Tile, tiles_of_set
-from scorekeeper.envelope import Envelope, new_record
 from scorekeeper.errors import (
     AmbiguousPlacementError,
     ClaimError,
@@ -48,14 +46,12 @@ from scorekeeper.errors import (
     LeaderError,
     MatchOverError,
     NothingToUndoError,
-    RecordFormatError,
     RemainingError,
     Where,
     WrongPlayerError,
     short,
 )
 
-GAME_ID = "all-fives"
 #: The most points a play may claim (a count with a double-twelve set is far below it).
 MAX_CLAIM = 9_999
 
@@ -78,49 +74,6 @@ def round5(x: int | Fraction) -> int:
 def _round5_ratio(pips: int, parts: int) -> int:
     """``round5(pips / parts)`` in integers."""
     return 5 * ((2 * pips + 5 * parts) // (10 * parts))
-
-
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """Everything fixed for a whole match: who plays, on which sides, by which rules.
-
-    >>> s = Setup.new(["Ann", "Ben", "Cy", "Di"], teams={"NS": ["Ann", "Cy"], "EW": ["Ben", "Di"]})
-    >>> s.sides, s.side_of, s.rules.hand_size
-    (('NS', 'EW'), (0, 1, 0, 1), 5)
-    """
-
-    players: tuple[str, ...]
-    sides: tuple[str, ...]
-    side_of: tuple[int, ...]
-    rules: Rules
-    envelope: Envelope | None = None
-    #: Each player's seat by name (every check of a name is one look-up).
-    seat: Mapping[str, int] = field(init=False, repr=False, compare=False)
-    #: The seats of each side's players.
-    members: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "seat", {p: i for i, p in enumerate(self.players)})
-        members = tuple(tuple(i for i, s in enumerate(self.side_of) if s == side) for side in range(len(self.sides)))
-        object.__setattr__(self, "members", members)
-
-    @classmethod
-    def of(cls, record: Any) -> Setup:
-        """The setup of an ``"game": "all-fives"`` record (envelope and rules checked)."""
-        env = Envelope.parse(record)
-        if env.game != GAME_ID:
-            raise RecordFormatError(f"not an All Fives record (game {env.game!r})", field="game")
-        return cls(env.players, env.sides, env.side_of, Rules.parse(record.get("rules"), len(env.players)), env)
-
-    @classmethod
-    def new(
-        cls,
-        players: Iterable[str],
-        teams: Mapping[str, Iterable[str]] | None = None,
-        rules: Mapping[str, Any] | None = None,
-    ) -> Setup:
-        """A setup for a new match: the players in seating order, the sides, the rule options."""
-        return cls.of(new_record(GAME_ID, players, teams, rules))
 
 
 class Turn(NamedTuple):
@@ -409,9 +362,7 @@ class Match:
 
     def to_record(self) -> dict[str, Any]:
         """The match as a ``scorekeeper/1`` record (the inverse of :func:`~scorekeeper.allfives.record.load`)."""
-        from scorekeeper.allfives.record import to_record
-
-        return to_record(self)
+        return record_of(self.setup, self.events)
 
     def pop(self) -> Event:
         """Drop the last event and return it."""

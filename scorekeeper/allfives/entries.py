@@ -1,6 +1,6 @@
 """How the store keeps an All Fives record entry by entry: ``{"hand": {"leader": ...}}``
 starts a hand, ``{"turn": {...}}`` is one turn, ``{"remaining": {...}}`` what was left
-in hands (see :mod:`scorekeeper.store.entries`)."""
+in hands (see :mod:`scorekeeper.codec`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from scorekeeper.allfives.engine import Match
 from scorekeeper.allfives.events import Event
 from scorekeeper.allfives.record import parse_leader, parse_remaining, parse_turn
-from scorekeeper.store.entries import TurnEntries
+from scorekeeper.codec import TurnEntries
 
 __all__ = ["AllFivesEntries"]
 

@@ -17,10 +17,13 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import final
+from typing import Any, final
 
+from scorekeeper.allfives.rules import GAME_ID, Setup
 from scorekeeper.dominoes.tiles import Tile
+from scorekeeper.envelope import FORMAT, METADATA_KEYS
 
 
 @final
@@ -67,3 +70,50 @@ class Settle:
 
 
 Event = StartHand | Play | Pass | Settle
+
+
+# ---------------------------------------------------------------------- as record entries
+def event_entry(event: Play | Pass) -> dict[str, Any]:
+    """A turn event as a record entry."""
+    entry: dict[str, Any] = {}
+    if event.player is not None:
+        entry["player"] = event.player
+    if event.draw:
+        entry["draw"] = event.draw
+    if type(event) is Pass:
+        entry["pass"] = True
+        return entry
+    entry["play"] = str(event.tile)
+    if event.on is not None:
+        entry["on"] = str(event.on)
+    if event.claim is not None:
+        entry["claim"] = event.claim
+    if event.muggins is not None:
+        entry["muggins"] = event.muggins
+    if event.sniff is not None:
+        entry["sniff"] = event.sniff
+    return entry
+
+
+def record_of(setup: Setup, events: Iterable[Event]) -> dict[str, Any]:
+    """The events of a match as a ``scorekeeper/1`` record."""
+    env = setup.envelope
+    record: dict[str, Any] = {"format": FORMAT, "game": GAME_ID, "players": list(setup.players)}
+    if env is not None and env.teams is not None:
+        record["teams"] = {k: list(v) for k, v in env.teams.items()}
+    if setup.rules.given:
+        record["rules"] = dict(setup.rules.given)
+    if env is not None:
+        for key in METADATA_KEYS:
+            if key in env.metadata:
+                record[key] = env.metadata[key]
+    hands: list[dict[str, Any]] = []
+    for e in events:
+        if type(e) is StartHand:
+            hands.append({"leader": e.leader, "turns": []} if e.leader is not None else {"turns": []})
+        elif type(e) is Settle:
+            hands[-1]["remaining"] = {n: ([str(x) for x in v] if isinstance(v, tuple) else v) for n, v in e.remaining}
+        else:
+            hands[-1]["turns"].append(event_entry(e))
+    record["hands"] = hands
+    return record

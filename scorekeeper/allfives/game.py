@@ -5,7 +5,7 @@ from __future__ import annotations
 from scorekeeper.allfives.entries import AllFivesEntries
 from scorekeeper.allfives.record import load, result, score_record
 from scorekeeper.allfives.rows import rows
-from scorekeeper.allfives.stats import facts, kind
+from scorekeeper.allfives.stats import KINDS, facts, kind
 from scorekeeper.allfives.text import render
 from scorekeeper.allfives.timeline import timeline
 from scorekeeper.registry import GameSpec
@@ -20,6 +20,7 @@ GAME = GameSpec(
     render=render,
     timeline=timeline,
     facts=facts,
+    kinds=KINDS,
     kind=kind,
     rows=rows,
 )

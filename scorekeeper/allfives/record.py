@@ -21,9 +21,11 @@ from collections.abc import Iterator
 from typing import Any, Unpack
 
 from scorekeeper.allfives.engine import MAX_CLAIM, Hand, Match, Setup, Turn, shown_name
-from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand
+from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand, record_of
+from scorekeeper.allfives.events import event_entry as event_entry
+from scorekeeper.dominoes import hands as _hands
 from scorekeeper.dominoes.tiles import Tile
-from scorekeeper.envelope import FORMAT, METADATA_KEYS, type_name
+from scorekeeper.envelope import type_name
 from scorekeeper.errors import RecordFormatError, RemainingError, ScorekeeperError, Where, short
 
 HAND_KEYS = ("leader", "turns", "remaining")
@@ -105,24 +107,15 @@ def parse_remaining(value: Any, highest: int, hand: int) -> Settle:
 
 def iter_events(record: dict[str, Any], setup: Setup) -> Iterator[Event]:
     """The record's entries as events, in order (a malformed entry raises when reached)."""
-    hands = record.get("hands", [])
-    if not isinstance(hands, list):
-        raise RecordFormatError(f"must be a list of hands, not {type_name(hands)}", field="hands")
     highest = setup.rules.set
-    for h, hand in enumerate(hands, 1):
-        if not isinstance(hand, dict):
-            raise RecordFormatError(f"a hand must be an object, not {type_name(hand)}", hand=h)
-        for key in hand:
-            if key not in HAND_KEYS:
-                raise RecordFormatError(f"unknown key {short(key)} in a hand (known: {', '.join(HAND_KEYS)})", hand=h)
-        yield parse_leader(hand, h)
-        turns = hand.get("turns", [])
-        if not isinstance(turns, list):
-            raise RecordFormatError(f"must be a list, not {type_name(turns)}", hand=h, field="turns")
-        for t, entry in enumerate(turns, 1):
-            yield parse_turn(entry, highest, h, t)
-        if "remaining" in hand:
-            yield parse_remaining(hand["remaining"], highest, h)
+    return _hands.iter_events(
+        record,
+        HAND_KEYS,
+        parse_leader,
+        lambda entry, h, t: parse_turn(entry, highest, h, t),
+        "remaining",
+        lambda value, h: parse_remaining(value, highest, h),
+    )
 
 
 def parse_record(record: Any) -> tuple[Setup, list[Event]]:
@@ -155,51 +148,9 @@ def check_complete(match: Match) -> None:
 
 
 # ---------------------------------------------------------------------- writing
-def event_entry(event: Play | Pass) -> dict[str, Any]:
-    """A turn event as a record entry."""
-    entry: dict[str, Any] = {}
-    if event.player is not None:
-        entry["player"] = event.player
-    if event.draw:
-        entry["draw"] = event.draw
-    if type(event) is Pass:
-        entry["pass"] = True
-        return entry
-    entry["play"] = str(event.tile)
-    if event.on is not None:
-        entry["on"] = str(event.on)
-    if event.claim is not None:
-        entry["claim"] = event.claim
-    if event.muggins is not None:
-        entry["muggins"] = event.muggins
-    if event.sniff is not None:
-        entry["sniff"] = event.sniff
-    return entry
-
-
 def to_record(match: Match) -> dict[str, Any]:
     """Write a match back as a ``scorekeeper/1`` record."""
-    setup = match.setup
-    env = setup.envelope
-    record: dict[str, Any] = {"format": FORMAT, "game": "all-fives", "players": list(setup.players)}
-    if env is not None and env.teams is not None:
-        record["teams"] = {k: list(v) for k, v in env.teams.items()}
-    if setup.rules.given:
-        record["rules"] = dict(setup.rules.given)
-    if env is not None:
-        for key in METADATA_KEYS:
-            if key in env.metadata:
-                record[key] = env.metadata[key]
-    hands: list[dict[str, Any]] = []
-    for e in match.events:
-        if type(e) is StartHand:
-            hands.append({"leader": e.leader, "turns": []} if e.leader is not None else {"turns": []})
-        elif type(e) is Settle:
-            hands[-1]["remaining"] = {n: ([str(x) for x in v] if isinstance(v, tuple) else v) for n, v in e.remaining}
-        else:
-            hands[-1]["turns"].append(event_entry(e))
-    record["hands"] = hands
-    return record
+    return record_of(match.setup, match.events)
 
 
 # ---------------------------------------------------------------------- scoring

@@ -19,7 +19,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.registry import Counter, Kind
+
 Record = dict[str, Any]
+
+_OWN = Counter("own", "points of own plays")
+_DOMINOES = Counter("dominoes", "dominoes")
+_BLOCKS = Counter("blocks", "blocks won")
+
+#: The kinds of game the statistics count apart: All Fives (Sniff, Muggins, Five Up,
+#: Cribbage 61 ...) and Fives and Threes (:func:`kind`), with their counters in order.
+KINDS = (
+    Kind("all-fives", "All Fives", (_OWN, _DOMINOES, _BLOCKS)),
+    Kind("fives-and-threes", "Fives and Threes", (_OWN, Counter("eights", "8s"), _DOMINOES, _BLOCKS)),
+)
 
 
 def kind(record: Record) -> str:

@@ -14,9 +14,8 @@ from typing import Any
 from scorekeeper.allfours.engine import Match
 from scorekeeper.allfours.events import HAND_KEYS
 from scorekeeper.allfours.record import parse_deal, parse_fact
-from scorekeeper.errors import ScorekeeperError
-from scorekeeper.store.entries import EntryCodecBase
-from scorekeeper.store.errors import StoreError
+from scorekeeper.codec import EntryCodecBase
+from scorekeeper.errors import ScorekeeperError, StoreError
 
 __all__ = ["AllFoursEntries"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from scorekeeper.allfours.entries import AllFoursEntries
 from scorekeeper.allfours.record import load, result, score_record
 from scorekeeper.allfours.rows import rows
-from scorekeeper.allfours.stats import facts
+from scorekeeper.allfours.stats import KINDS, facts
 from scorekeeper.allfours.text import render
 from scorekeeper.allfours.timeline import timeline
 from scorekeeper.registry import GameSpec
@@ -20,5 +20,6 @@ GAME = GameSpec(
     render=render,
     timeline=timeline,
     facts=facts,
+    kinds=KINDS,
     rows=rows,
 )

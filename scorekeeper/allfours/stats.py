@@ -21,7 +21,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.registry import Counter, Kind
+
 Record = dict[str, Any]
+
+#: The one kind of game the statistics count, with its counters in order.
+KINDS = (
+    Kind(
+        "all-fours",
+        "All Fours",
+        (
+            Counter("high", "High"),
+            Counter("low", "Low"),
+            Counter("jacks", "Jacks"),
+            Counter("hang_jacks", "hang jacks"),
+            Counter("all_fours", "all fours"),
+        ),
+    ),
+)
 
 
 def facts(record: Record, scored: Record) -> Record:

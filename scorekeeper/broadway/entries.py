@@ -1,7 +1,7 @@
 """How the store keeps a Broadway record entry by entry: ``{"hand": {"leader": ...}}``
 starts a hand, ``{"turn": {...}}`` is a play (with ``at``), a pass or an exposed tile,
 ``{"unplayed": {...}}`` the tiles left after a blocked hand (see
-:mod:`scorekeeper.store.entries`)."""
+:mod:`scorekeeper.codec`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from scorekeeper.broadway.engine import Event, Match
 from scorekeeper.broadway.record import parse_leader, parse_turn, parse_unplayed
-from scorekeeper.store.entries import TurnEntries
+from scorekeeper.codec import TurnEntries
 
 __all__ = ["BroadwayEntries"]
 

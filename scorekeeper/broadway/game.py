@@ -5,7 +5,7 @@ from __future__ import annotations
 from scorekeeper.broadway.entries import BroadwayEntries
 from scorekeeper.broadway.record import load, result, score_record
 from scorekeeper.broadway.rows import rows
-from scorekeeper.broadway.stats import facts
+from scorekeeper.broadway.stats import KINDS, facts
 from scorekeeper.broadway.text import render
 from scorekeeper.broadway.timeline import timeline
 from scorekeeper.registry import GameSpec
@@ -20,5 +20,6 @@ GAME = GameSpec(
     render=render,
     timeline=timeline,
     facts=facts,
+    kinds=KINDS,
     rows=rows,
 )

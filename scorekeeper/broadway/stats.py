@@ -17,7 +17,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.registry import Counter, Kind
+
 Record = dict[str, Any]
+
+#: The one kind of game the statistics count, with its counters in order; its best
+#: single scoring move is a placement.
+KINDS = (
+    Kind(
+        "broadway",
+        "Broadway",
+        (Counter("own", "points of own placements"), Counter("blocks", "blocks out")),
+        best="best placement",
+    ),
+)
 
 
 def facts(record: Record, scored: Record) -> Record:

@@ -120,7 +120,7 @@ def match_table(mid: str, started: str | None, record: Out, match: Any) -> list[
     sides, rows = match_rows(record, match)
     running = dict.fromkeys(sides, 0)
     game = str(record.get("game", ""))
-    kind = registry.kind_of(record)  # Fives and Threes is its own game, as in the statistics
+    kind = registry.kind_of(record)  # a kind its game counts apart, as in the statistics
     out: list[list[Cell]] = []
     for r in rows:
         if r.side:

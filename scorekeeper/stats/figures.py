@@ -3,8 +3,9 @@
 A match counts once it is won (``matches``, ``wins``, the points and hands ...).
 A match not won yet is *unfinished* while it was changed in the last
 :data:`ABANDONED_AFTER`, and *abandoned* after that; both are counted apart and
-never in a win rate. "Game" here is the kind of game people name: Fives and
-Threes apart from All Fives (:func:`scorekeeper.stats.facts.match_facts`'s ``kind``).
+never in a win rate. "Game" here is the kind of game people name, as its game
+declares it: one game may hold several (:func:`scorekeeper.registry.kinds`;
+:func:`scorekeeper.stats.facts.match_facts`'s ``kind``).
 
 >>> from scorekeeper.stats.cache import MatchFacts
 >>> from scorekeeper.stats.names import Names
@@ -28,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from scorekeeper import registry
 from scorekeeper.stats.cache import MatchFacts
 from scorekeeper.stats.names import Names, key
 
@@ -36,24 +38,24 @@ Record = dict[str, Any]
 #: A match not won that nobody has touched for this long is abandoned.
 ABANDONED_AFTER = _dt.timedelta(hours=24)
 
-#: The figures each kind of game shows beside the common ones, in order, with their names.
-COUNTERS: dict[str, tuple[tuple[str, str], ...]] = {
-    "all-fives": (("own", "points of own plays"), ("dominoes", "dominoes"), ("blocks", "blocks won")),
-    "fives-and-threes": (
-        ("own", "points of own plays"),
-        ("eights", "8s"),
-        ("dominoes", "dominoes"),
-        ("blocks", "blocks won"),
-    ),
-    "all-fours": (
-        ("high", "High"),
-        ("low", "Low"),
-        ("jacks", "Jacks"),
-        ("hang_jacks", "hang jacks"),
-        ("all_fours", "all fours"),
-    ),
-    "broadway": (("own", "points of own placements"), ("blocks", "blocks out")),
-}
+
+def counters(kind: str) -> tuple[tuple[str, str], ...]:
+    """``(name, words)`` of the figures a kind of game shows beside the common ones, in
+    order: what its game declares (:attr:`scorekeeper.registry.Kind.counters`).
+
+    >>> counters("broadway")
+    (('own', 'points of own placements'), ('blocks', 'blocks out'))
+    """
+    k = registry.kind(kind)
+    return () if k is None else tuple((c.name, c.words) for c in k.counters)
+
+
+def __getattr__(name: str) -> Any:
+    """``COUNTERS``: every kind's :func:`counters`, in the games' order (made when asked
+    for, from the registry: a game registered later is in it)."""
+    if name == "COUNTERS":
+        return {k.id: counters(k.id) for k in registry.kinds()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _ratio(a: int, b: int, digits: int) -> float | None:

@@ -11,26 +11,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper import registry
-from scorekeeper.stats.figures import COUNTERS
+from scorekeeper.stats.figures import counters
 from scorekeeper.text import escape
 
 Record = dict[str, Any]
 
-GAME_NAMES = {
-    "all-fives": "All Fives",
-    "fives-and-threes": "Fives and Threes",
-    "all-fours": "All Fours",
-    "broadway": "Broadway",
-}
-
 
 def game_name(game: str) -> str:
-    if game in GAME_NAMES:
-        return GAME_NAMES[game]
-    try:
-        return registry.get(game).title
-    except ValueError:
-        return game
+    """A kind of game's name for people, as its game declares it (:func:`scorekeeper.registry.kind_title`)."""
+    return registry.kind_title(game)
 
 
 def _pct(rate: float | None) -> str:
@@ -93,7 +82,7 @@ def _details(r: Record) -> list[str]:
         f"{r['unfinished']} unfinished, {r['abandoned']} abandoned"
     )
     out.append(f"  {r['points']} points in {r['hands']} hands ({_num(r['points_per_hand'])} a hand)")
-    for name, words in COUNTERS.get(r["game"], ()):
+    for name, words in counters(r["game"]):
         if name in r:
             out.append(f"  {words}: {r[name]}")
     for v in r.get("partners", []):

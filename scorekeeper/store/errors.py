@@ -18,7 +18,9 @@ from __future__ import annotations
 import errno
 import os
 
-from scorekeeper.errors import ScorekeeperError, one_line
+from scorekeeper.errors import ScorekeeperError, StoreError
+
+__all__ = ["PLAIN_WORDS", "StoreError", "StoreLockedError", "message_of", "plain_line", "plain_words"]
 
 #: What an errno means, said to the people at the table.
 PLAIN_WORDS = {
@@ -48,25 +50,6 @@ def plain_line(doing: str, e: OSError, outcome: str | None = "nothing was change
     """``could not DOING: WHAT WENT WRONG; OUTCOME``."""
     line = f"could not {doing}: {plain_words(e)}"
     return f"{line}; {outcome}" if outcome else line
-
-
-class StoreError(ScorekeeperError):
-    """The database cannot do what was asked (locked, newer schema, unknown id, disk trouble, a malformed entry).
-
-    ``plain``: the same in one short line for the people at the table (the message
-    itself when it is already that)."""
-
-    def __init__(
-        self,
-        reason: str,
-        *,
-        plain: str | None = None,
-        hand: int | None = None,
-        turn: int | None = None,
-        field: str | None = None,
-    ) -> None:
-        super().__init__(reason, hand=hand, turn=turn, field=field)
-        self.plain = one_line(plain, 300) if plain is not None else str(self)
 
 
 class StoreLockedError(StoreError):

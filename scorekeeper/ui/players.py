@@ -24,11 +24,12 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from scorekeeper import registry
 from scorekeeper import text as _text
 from scorekeeper.errors import ScorekeeperError, one_line
 from scorekeeper.stats import figures
 from scorekeeper.stats import names as _names
-from scorekeeper.stats.figures import COUNTERS, Line, Stats
+from scorekeeper.stats.figures import Line, Stats, counters
 from scorekeeper.stats.report import best_text, game_name
 from scorekeeper.store.errors import message_of
 from scorekeeper.ui.base import Model, Shared, refusal
@@ -79,6 +80,12 @@ def _safe(fallback: Any) -> Callable[[Callable[..., _T]], Callable[..., _T]]:
         return safe
 
     return wrap
+
+
+def _best_words(game: str) -> str:
+    """What a kind of game's best single scoring move is called ("best play")."""
+    k = registry.kind(game)
+    return "best play" if k is None else k.best
 
 
 def _plural(n: int) -> str:
@@ -179,9 +186,9 @@ class PlayersModel(Model):
             fig("Longest winning run", line.longest_streak, "run"),
         ]
         if line.best is not None:
-            word = "Best placement" if game == "broadway" else "Best play"
-            shown.append(Figure(word, best_text(line.best), f"{base}/best"))
-        for name, words in COUNTERS.get(game, ()):
+            word = _best_words(game)
+            shown.append(Figure(word[:1].upper() + word[1:], best_text(line.best), f"{base}/best"))
+        for name, words in counters(game):
             if name in line.counters:
                 ids = line.counter_matches.get(name, [])
                 shown.append(fig(words[:1].upper() + words[1:], ids, name, str(line.counters[name])))
@@ -224,10 +231,10 @@ class PlayersModel(Model):
             "unfinished": ("unfinished", line.unfinished),
             "abandoned": ("abandoned", line.abandoned),
         }
-        for name, counter in COUNTERS.get(game, ()):
+        for name, counter in counters(game):
             words[name] = (counter, line.counter_matches.get(name, []))
         if line.best is not None:
-            words["best"] = ("best placement" if game == "broadway" else "best play", [line.best["match"]])
+            words["best"] = (_best_words(game), [line.best["match"]])
         found: tuple[str, list[str]] | None = None
         if figure in ("with", "against") and other is not None:
             p = unslug(other)

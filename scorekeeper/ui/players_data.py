@@ -33,9 +33,10 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorekeeper import registry
 from scorekeeper.stats import cache, figures
 from scorekeeper.stats import names as _names
-from scorekeeper.stats.figures import COUNTERS, Stats
+from scorekeeper.stats.figures import Stats
 from scorekeeper.store import Store
 from scorekeeper.ui.base import Shared
 
@@ -312,6 +313,6 @@ def by_words(margin: float | None, who: str, other: str) -> str:
 
 
 def games_in_order(games: set[str]) -> list[str]:
-    """Games in the usual order (All Fives, Fives and Threes, All Fours, Broadway, others)."""
-    order = list(COUNTERS)
+    """Games in the usual order: the registry's kinds in order, then any other by name."""
+    order = [k.id for k in registry.kinds()]
     return sorted(games, key=lambda g: (order.index(g) if g in order else len(order), g))

@@ -1,9 +1,11 @@
-"""The house rules of the layout: the engines know nothing of Flet or TinyDB (only
-each game's ``entries.py``, the store's view of it, reaches the store), the
-view-models know nothing of Flet, and no module of the app grows past about 400 lines."""
+"""The house rules of the layout: the engines know nothing of Flet, TinyDB, the store or
+the app (each game's ``entries.py`` and ``game.py`` included: the codec bases are
+:mod:`scorekeeper.codec`'s), the view-models know nothing of Flet, and no module of the
+app grows past about 400 lines."""
 
 from __future__ import annotations
 
+import pkgutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +14,7 @@ from support import ROOT
 
 ENGINES = [
     "scorekeeper.registry",
+    "scorekeeper.codec",
     "scorekeeper.envelope",
     "scorekeeper.dominoes",
     "scorekeeper.allfives",
@@ -30,6 +33,12 @@ ENGINES = [
     "scorekeeper.allfours.simulate",
     "scorekeeper.broadway.stats",
     "scorekeeper.broadway.rows",
+    "scorekeeper.allfives.entries",
+    "scorekeeper.allfives.game",
+    "scorekeeper.allfours.entries",
+    "scorekeeper.allfours.game",
+    "scorekeeper.broadway.entries",
+    "scorekeeper.broadway.game",
     "scorekeeper.stats.facts",
     "scorekeeper.tally.svg",
 ]
@@ -51,17 +60,58 @@ VIEW_MODELS = [
 ]
 
 
-def loaded_after_importing(modules: list[str]) -> set[str]:
-    """The top-level packages a fresh interpreter has loaded after importing ``modules``."""
+#: What no game package may load: the UI toolkit, the database, the store and the app.
+NOT_IN_A_GAME = ("flet", "flet_web", "tinydb", "scorekeeper.store", "scorekeeper.ui")
+
+
+def modules_after_importing(modules: list[str]) -> set[str]:
+    """Every module a fresh interpreter has loaded after importing ``modules``."""
     code = "import sys\n" + "".join(f"import {m}\n" for m in modules) + "print(' '.join(sorted(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
-    return {name.split(".")[0] for name in out.stdout.split()}
+    return set(out.stdout.split())
+
+
+def loaded_after_importing(modules: list[str]) -> set[str]:
+    """The top-level packages a fresh interpreter has loaded after importing ``modules``."""
+    return {name.split(".")[0] for name in modules_after_importing(modules)}
+
+
+def forbidden(loaded: set[str]) -> set[str]:
+    return {m for m in loaded if any(m == f or m.startswith(f + ".") for f in NOT_IN_A_GAME)}
+
+
+def game_modules() -> list[str]:
+    """Every module of every game package (each registered game's, and the dominoes they share)."""
+    from scorekeeper import registry
+
+    packages = ["scorekeeper.dominoes"] + [registry.BUILTIN[g].engine.rsplit(".", 1)[0] for g in registry.BUILTIN]
+    out = []
+    for name in packages:
+        out.append(name)
+        path = ROOT / "scorekeeper" / name.split(".")[1]
+        out.extend(info.name for info in pkgutil.walk_packages([str(path)], f"{name}."))
+    return out
 
 
 def test_the_engines_import_neither_flet_nor_tinydb():
     loaded = loaded_after_importing(ENGINES)
     assert "scorekeeper" in loaded
     assert not loaded & {"flet", "flet_web", "tinydb"}
+    assert forbidden(modules_after_importing(ENGINES)) == set()
+
+
+def test_no_module_of_a_game_package_loads_the_store_the_ui_tinydb_or_flet():
+    """Every module of every game package, walked in one fresh interpreter: what they load
+    together is what any one of them loads and more, so none of them loads these."""
+    modules = game_modules()
+    assert len(modules) > 30 and "scorekeeper.allfives.entries" in modules and "scorekeeper.broadway.game" in modules
+    loaded = modules_after_importing(modules)
+    assert set(modules) <= loaded
+    assert forbidden(loaded) == set()
+
+
+def test_the_check_itself_sees_the_store():
+    assert forbidden(modules_after_importing(["scorekeeper.store"])) >= {"scorekeeper.store", "tinydb"}
 
 
 def test_the_view_models_import_no_flet():

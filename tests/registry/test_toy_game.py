@@ -14,6 +14,7 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store, entries_of
 from scorekeeper.ui.base import games_with_screens, history_blocks, screens_of
 from scorekeeper.ui.history import HistoryModel
+from scorekeeper.ui.players import PlayersModel
 
 from .toygame.game import GAME
 
@@ -104,3 +105,26 @@ def test_registering_adds_it_to_the_envelope_and_unregistering_removes_it(toy):
     registry.register(GAME)
     with pytest.raises(ValueError):
         registry.unregister("all-fives")
+
+
+def test_the_players_screen_shows_its_counters_in_its_words(toy, shared):
+    """The statistics, their words and the Players screen's rows come from its GameSpec:
+    nothing outside its package says what Tens counts."""
+    finished = {**RECORD, "hands": [{"leader": "Ann", "turns": [{"points": 10}, {"points": 4}] * 2 + [{"points": 10}]}]}
+    mid = shared.store.import_record(finished)
+    players = PlayersModel(shared)
+    assert players.error is None
+    assert players.games() == [("Tens", "toy-tens")]
+    assert [(r.name, r.played.value, r.won.value) for r in players.standings("toy-tens")] == [
+        ("Ann", "1", "1"),
+        ("Ben", "1", "0"),
+    ]
+    ann = players.player(("ann",), "toy-tens")
+    assert ann is not None and ann.games == [("Tens", "toy-tens")]
+    shown = {f.label: (f.value, f.route) for f in ann.figures}
+    assert shown["Turns of ten"] == ("3", "/player/ann/toy-tens/tens")
+    behind = players.behind(("ann",), "toy-tens", "tens")
+    assert behind is not None and behind.title == "Ann: turns of ten" and behind.ids == [mid]
+    assert behind.subtitle == "Tens · 1 match"
+    ben = players.player(("ben",), "toy-tens")
+    assert ben is not None and {f.label: f.value for f in ben.figures}["Turns of ten"] == "0"

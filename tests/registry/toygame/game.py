@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.registry import GameSpec
-from scorekeeper.store.entries import TurnEntries
+from scorekeeper.codec import TurnEntries
+from scorekeeper.registry import Counter, GameSpec, Kind
 from scorekeeper.tally.timeline import Step, Timeline
 
 from .engine import TARGET, Event, Match, load, parse_start, parse_turn
@@ -53,6 +53,18 @@ def timeline(m: Match) -> Timeline:
     return Timeline(tuple(m.setup.sides), TARGET, 5, tuple(steps))
 
 
+def facts(record: dict[str, Any], scored: dict[str, Any]) -> dict[str, Any]:
+    """The statistics' counters: per player, the turns that scored ten."""
+    players = list(record["players"])
+    per: list[dict[str, Any]] = [{"tens": 0} for _ in players]
+    for hand in scored["hands"]:
+        leader = players.index(hand["leader"])
+        for n, turn in enumerate(hand["turns"]):
+            if turn["points"] == 10:
+                per[(leader + n) % len(players)]["tens"] += 1
+    return {"kind": "toy-tens", "per": per, "best": [None] * len(players)}
+
+
 class TensEntries(TurnEntries):
     kinds = ("hand", "turn")
 
@@ -72,4 +84,6 @@ GAME = GameSpec(
     result=result,
     render=render,
     timeline=timeline,
+    facts=facts,
+    kinds=(Kind("toy-tens", "Tens", (Counter("tens", "turns of ten"),)),),
 )

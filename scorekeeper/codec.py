@@ -1,0 +1,130 @@
+"""The bases of the games' entry codecs: how a record is kept entry by entry.
+
+Each game's ``entries.py`` (e.g. :mod:`scorekeeper.allfives.entries`) says how
+its record splits into the entries people make at the table, how an entry
+goes through the game's engine before it is added, and how the last one is
+taken back. :class:`TurnEntries` does most of that for games entered as a
+hand's start, its turns one by one, then what was left in hands. The store
+keeps records this way (:class:`scorekeeper.registry.EntryCodec`); the bases
+live beside the registry so that a game package loads nothing of the store.
+
+>>> entries_of({"format": "scorekeeper/1", "game": "all-fives",
+...             "hands": [{"leader": "Ann", "turns": [{"play": "5-0"}], "remaining": {"Ben": 3}}]})
+[{'hand': {'leader': 'Ann'}}, {'turn': {'play': '5-0'}}, {'remaining': {'Ben': 3}}]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper import registry
+from scorekeeper.envelope import type_name
+from scorekeeper.errors import StoreError
+
+__all__ = ["EntryCodecBase", "TurnEntries", "entries_of"]
+
+Record = dict[str, Any]
+Entry = dict[str, Any]
+
+
+class EntryCodecBase:
+    """What every game's codec shares: reading an entry's kind; undo through the engine."""
+
+    #: The entries' kinds (``{"hand": ...}``, ``{"turn": ...}`` ...).
+    kinds: tuple[str, ...] = ()
+    #: The kinds whose value is an object.
+    object_kinds: tuple[str, ...] = ("hand",)
+
+    def entry_kind(self, entry: Any) -> tuple[str, Any]:
+        names = ", ".join(f'{{"{k}": ...}}' for k in self.kinds)
+        if not isinstance(entry, dict) or len(entry) != 1:
+            raise StoreError(f"an entry is one of {names}, not {entry!r}"[:200])
+        ((kind, value),) = entry.items()
+        if kind not in self.kinds:
+            raise StoreError(f"unknown entry {kind!r} (an entry is one of {names})")
+        if kind in self.object_kinds and not isinstance(value, dict):
+            raise StoreError(f"a {kind} entry must be an object, not {type_name(value)}")
+        return kind, value
+
+    def undo(self, match: Any, record: Record, entry: Entry) -> None:
+        """Take ``entry`` (just dropped from ``record``) back: the engine drops its last event."""
+        match.pop()
+
+
+class TurnEntries(EntryCodecBase):
+    """A game entered as a hand's start (``{"hand": {"leader": ...}}``), its turns one by one
+    (``{"turn": ...}``), then what was left in hands (``{END: ...}``, ``end`` naming the record's
+    key for it). Subclasses say how an entry becomes an event (:meth:`event`)."""
+
+    end = ""
+    #: The start entry's keys.
+    hand_keys: tuple[str, ...] = ("leader",)
+
+    def event(self, match: Any, kind: str, value: Any) -> Any:
+        """The engine event of an entry, parsed (raises the engine's format errors)."""
+        raise NotImplementedError
+
+    def push(self, match: Any, record: Record, kind: str, value: Any) -> None:
+        if kind == "hand":
+            for key in value:
+                if key not in self.hand_keys:
+                    raise StoreError(f"unknown key {key!r} in a hand entry")
+        match.push(self.event(match, kind, value))
+
+    def entries_of(self, record: Record) -> list[Entry]:
+        out: list[Entry] = []
+        for hand in record.get("hands", []):
+            out.append({"hand": {k: v for k, v in hand.items() if k not in ("turns", self.end)}})
+            out.extend({"turn": t} for t in hand.get("turns", []))
+            if self.end in hand:
+                out.append({self.end: hand[self.end]})
+        return out
+
+    def apply(self, record: Record, kind: str, value: Any) -> None:
+        hands = record.setdefault("hands", [])
+        if kind == "hand":
+            hands.append({**value, "turns": []})
+        elif kind == "turn":
+            hands[-1]["turns"].append(value)
+        else:
+            hands[-1][self.end] = value
+
+    def drop_last(self, record: Record) -> Entry:
+        hands = record.get("hands") or []
+        if not hands:
+            raise StoreError("there is nothing to undo")
+        last = hands[-1]
+        if self.end in last:
+            return {self.end: last.pop(self.end)}
+        if last.get("turns"):
+            return {"turn": last["turns"].pop()}
+        hands.pop()
+        return {"hand": {k: v for k, v in last.items() if k != "turns"}}
+
+    def edit(self, record: Record, hand: int, where: Any, value: Any) -> None:
+        """``where``: a turn's number, ``"leader"`` (None: left to the rules) or the end's key."""
+        h = record["hands"][hand - 1]
+        if where == "leader":
+            if value is None:
+                h.pop("leader", None)
+            else:
+                h["leader"] = value
+        elif where == self.end:
+            if self.end not in h:
+                raise StoreError(f"hand {hand} has no {self.end} to correct")
+            h[self.end] = value
+        elif type(where) is int and 1 <= where <= len(h.get("turns", [])):
+            h["turns"][where - 1] = value
+        else:
+            raise StoreError(f"hand {hand} has no turn {where}")
+
+    @staticmethod
+    def location(match: Any) -> tuple[int, int]:
+        """``(hand, turn)`` of the next turn: where a malformed entry is reported."""
+        h = match.hand
+        return (h.number, len(h.turns) + 1) if h is not None else (1, 1)
+
+
+def entries_of(record: Record) -> list[Entry]:
+    """A record's entries in the order they were entered (the record's game decides how)."""
+    return registry.game_of(record).entries.entries_of(record)

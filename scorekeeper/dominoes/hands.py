@@ -1,0 +1,56 @@
+"""The shape the domino games' records share: a list of hands, each its start (the
+leader), its turns one by one, then what was left in hands (All Fives' ``remaining``,
+Broadway's ``unplayed``). :func:`iter_events` reads it into events once for all of them;
+each game says how one entry becomes an event.
+
+>>> record = {"hands": [{"leader": "Ann", "turns": [1, 2], "left": 3}, {"leader": "Ben"}]}
+>>> list(iter_events(record, ("leader", "turns", "left"), lambda hand, h: ("start", hand["leader"]),
+...                  lambda entry, h, t: (h, t, entry), "left", lambda value, h: ("left", value)))
+[('start', 'Ann'), (1, 1, 1), (1, 2, 2), ('left', 3), ('start', 'Ben')]
+>>> list(iter_events({"hands": [{"seat": 1}]}, ("leader",), print, print, "left", print))
+Traceback (most recent call last):
+...
+scorekeeper.errors.RecordFormatError: hand 1: unknown key 'seat' in a hand (known: leader)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+from scorekeeper.envelope import type_name
+from scorekeeper.errors import RecordFormatError, short
+
+__all__ = ["iter_events"]
+
+E = TypeVar("E")
+
+
+def iter_events(
+    record: Any,
+    hand_keys: Sequence[str],
+    start: Callable[[dict[str, Any], int], E],
+    turn: Callable[[Any, int, int], E],
+    end_key: str,
+    end: Callable[[Any, int], E],
+) -> Iterator[E]:
+    """The record's entries as events, in order (a malformed entry raises when reached):
+    ``start(hand, h)`` of each hand, ``turn(entry, h, t)`` of each of its turns, then
+    ``end(value, h)`` of its ``end_key`` when it has one (``h``, ``t``: 1-based)."""
+    hands = record.get("hands", [])
+    if not isinstance(hands, list):
+        raise RecordFormatError(f"must be a list of hands, not {type_name(hands)}", field="hands")
+    for h, hand in enumerate(hands, 1):
+        if not isinstance(hand, dict):
+            raise RecordFormatError(f"a hand must be an object, not {type_name(hand)}", hand=h)
+        for key in hand:
+            if key not in hand_keys:
+                raise RecordFormatError(f"unknown key {short(key)} in a hand (known: {', '.join(hand_keys)})", hand=h)
+        yield start(hand, h)
+        turns = hand.get("turns", [])
+        if not isinstance(turns, list):
+            raise RecordFormatError(f"must be a list, not {type_name(turns)}", hand=h, field="turns")
+        for t, entry in enumerate(turns, 1):
+            yield turn(entry, h, t)
+        if end_key in hand:
+            yield end(hand[end_key], h)
