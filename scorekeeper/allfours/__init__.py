@@ -2,7 +2,7 @@
 counting order, for every variant. Rules: ``docs/rules/all-fours.md``;
 API and output: ``docs/all-fours-engine.md``."""
 
-from scorekeeper.allfours.engine import AllFoursError, HandResult, Item, Match, Rules, Setup
+from scorekeeper.allfours.engine import HandResult, Item, Match
 from scorekeeper.allfours.events import (
     Beg,
     Deal,
@@ -16,8 +16,10 @@ from scorekeeper.allfours.events import (
     Penalties,
     Penalty,
     TurnUp,
+    parse_fact,
 )
-from scorekeeper.allfours.record import load, parse_fact, result, score_record, to_record
+from scorekeeper.allfours.record import load, result, score_record, to_record
+from scorekeeper.allfours.rules import AllFoursError, Rules, Setup
 from scorekeeper.allfours.text import render
 from scorekeeper.allfours.variants import CARD_POINTS, RANKS, VARIANTS, Variant
 

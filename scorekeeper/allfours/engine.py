@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.allfours.events import (
@@ -46,17 +46,32 @@ from scorekeeper.allfours.events import (
     Penalties,
     Penalty,
     TurnUp,
+    parse_fact,
+    record_of,
 )
-from scorekeeper.allfours.variants import CARD_POINTS, DEFAULT_VARIANT, RANKS, VARIANTS, Variant
-from scorekeeper.envelope import Envelope, new_record, type_name
+from scorekeeper.allfours.rules import (
+    GAME_ID,
+    MAX_POINTS,
+    MAX_TARGET,
+    PACK_POINTS,
+    RULE_KEYS,
+    SUITS,
+    AllFoursError,
+    Rules,
+    Setup,
+    check_award_points,
+    check_card_points,
+    check_player,
+    check_rank,
+    check_side,
+)
+from scorekeeper.allfours.variants import CARD_POINTS
+from scorekeeper.envelope import type_name
 from scorekeeper.errors import (
-    SHORT,
     HandOverError,
-    IllegalEntryError,
     MatchOverError,
     NothingToUndoError,
     RecordFormatError,
-    RulesError,
     short,
 )
 
@@ -78,111 +93,6 @@ __all__ = [
     "check_side",
     "short",
 ]
-
-GAME_ID = "all-fours"
-RULE_KEYS = ("variant", "target")
-#: The highest target a match may be played to (a bound on the work a record can ask for).
-MAX_TARGET = 9_999
-#: The most points one award may give.
-MAX_POINTS = 9_999
-#: Card points per side cannot exceed the pack's 80.
-PACK_POINTS = 80
-#: Each rank is in the pack four times.
-SUITS = 4
-
-
-class AllFoursError(IllegalEntryError):
-    """A hand's facts that break the rules of All Fours."""
-
-
-@dataclass(frozen=True)
-class Rules:
-    """The variant and the target (``given``: the record's rule options as written)."""
-
-    variant: str
-    target: int
-    given: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
-
-    @property
-    def spec(self) -> Variant:
-        return VARIANTS[self.variant]
-
-    @classmethod
-    def parse(cls, rules: Any, players: int) -> Rules:
-        """Check a record's ``rules`` object and fill in the defaults.
-
-        >>> Rules.parse({"variant": "seven-up"}, players=2).target
-        7
-        >>> Rules.parse({"variant": []}, players=2)
-        Traceback (most recent call last):
-        ...
-        scorekeeper.errors.RulesError: rules.variant: unknown variant [] (known: trinidad, tobago, west-yorkshire, lancashire, english-1674, running, north-american, seven-up, pitch)
-        """
-        if rules is None:
-            rules = {}
-        if not isinstance(rules, Mapping):
-            raise RulesError(f"must be an object, not {type_name(rules)}", field="rules")
-        for key in rules:
-            if key not in RULE_KEYS:
-                raise RulesError(f"unknown rule {short(key)} (All Fours rules: {', '.join(RULE_KEYS)})", field="rules")
-        variant = rules.get("variant", DEFAULT_VARIANT)
-        if not isinstance(variant, str) or variant not in VARIANTS:  # (a list or an object cannot be looked up)
-            raise RulesError(f"unknown variant {short(variant)} (known: {', '.join(VARIANTS)})", field="rules.variant")
-        target = rules.get("target", VARIANTS[variant].default_target(players))
-        if type(target) is not int or not 1 <= target <= MAX_TARGET:  # (true is not 1, nor 7.0 a whole number)
-            raise RulesError(
-                f"must be a whole number from 1 to {MAX_TARGET:,}, not {short(target)}", field="rules.target"
-            )
-        return cls(variant, target, dict(rules))
-
-
-@dataclass(frozen=True)
-class Setup:
-    """Who plays, as which sides, under which rules."""
-
-    players: tuple[str, ...]
-    sides: tuple[str, ...]
-    side_of: tuple[int, ...]
-    rules: Rules
-    envelope: Envelope
-    #: Each player's seat and each side's index, by name (every check is one look-up).
-    seat: Mapping[str, int] = field(init=False, repr=False, compare=False)
-    side_index: Mapping[str, int] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "seat", {p: i for i, p in enumerate(self.players)})
-        object.__setattr__(self, "side_index", {s: i for i, s in enumerate(self.sides)})
-
-    @classmethod
-    def of(cls, record: Any) -> Setup:
-        """The setup of a ``"game": "all-fours"`` record (envelope, sides, rules)."""
-        env = Envelope.parse(record)
-        if env.game != GAME_ID:
-            raise RecordFormatError(f"not an All Fours record (game {env.game!r})", field="game")
-        n, sides = len(env.players), len(env.sides)
-        sizes = set(Counter(env.side_of).values())  # one pass: a record may list thousands of players
-        if sides not in (2, 3) or len(sizes) != 1 or sizes.pop() > 2:
-            raise RecordFormatError(
-                f"All Fours is played by two or three sides: 2 or 3 players, or 4 or 6 in teams of two "
-                f"(here {n} players as {sides} sides)",
-                field="teams" if env.teams else "players",
-            )
-        return cls(env.players, env.sides, env.side_of, Rules.parse(record.get("rules"), n), env)
-
-    @classmethod
-    def new(
-        cls,
-        players: Iterable[str],
-        teams: Mapping[str, Iterable[str]] | None = None,
-        rules: Mapping[str, Any] | None = None,
-    ) -> Setup:
-        """A setup for a new match: the players in seating order, the teams, the rule options."""
-        return cls.of(new_record(GAME_ID, players, teams, rules))
-
-    def next_dealer(self, dealer: int) -> int:
-        """The next dealer: to the right in Trinidad (counter-clockwise), else to the left."""
-        step = -1 if self.rules.spec.dealing == "counter-clockwise" else 1
-        return (dealer + step) % len(self.players)
 
 
 @dataclass(frozen=True)
@@ -224,73 +134,6 @@ class HandResult:
     def complete(self) -> bool:
         """Every fact is in: Game was entered, or the hand was void, or the match ended in it."""
         return self.void or self.decided or self.fact("game") is not None or self.fact("game_cards") is not None
-
-
-def check_player(setup: Setup, value: Any, number: int, what: str, *, null: bool = False) -> int | None:
-    """The seat of the player ``value`` names (None for null where ``null``); raises naming hand and field."""
-    if value is None and null:
-        return None
-    if not isinstance(value, str):
-        raise AllFoursError(f"must name a player, not {type_name(value)}", hand=number, field=what)
-    seat = setup.seat.get(value)
-    if seat is None:
-        raise AllFoursError(
-            f"{short(value)} is not a player (players: {', '.join(setup.players)})", hand=number, field=what
-        )
-    return seat
-
-
-def check_side(setup: Setup, value: Any, number: int, what: str) -> int:
-    """The index of the side ``value`` names; raises naming hand and field."""
-    index = setup.side_index.get(value) if isinstance(value, str) else None
-    if index is None:
-        raise AllFoursError(f"{short(value)} is not a side (sides: {', '.join(setup.sides)})", hand=number, field=what)
-    return index
-
-
-def check_rank(value: Any, number: int, what: str) -> str:
-    """A card's rank as a record writes it (``"j"`` is read as ``"J"``; the number 6 is refused).
-
-    >>> check_rank("j", 1, "turn_up")
-    'J'
-    >>> check_rank(6, 2, "turn_up")
-    Traceback (most recent call last):
-    ...
-    scorekeeper.allfours.engine.AllFoursError: hand 2, turn_up: unknown rank 6 (ranks: 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A)
-    """
-    # a rank is a string exactly, of at most two characters: "１０" or "٣" is no rank
-    rank = value.upper() if isinstance(value, str) and len(value) <= 2 else None
-    if rank not in RANKS:
-        raise AllFoursError(f"unknown rank {short(value)} (ranks: {', '.join(RANKS)})", hand=number, field=what)
-    return rank
-
-
-def check_card_points(side: Any, value: Any, number: int) -> int:
-    """A side's card points for Game: a whole number from 0 to 80 (the pack holds 80)."""
-    who = side if isinstance(side, str) and len(side) <= SHORT else short(side)
-    if type(value) is not int:  # true is not 1, nor 23.0 a whole number
-        raise AllFoursError(
-            f"card points of {who} must be a whole number, not {short(value)}", hand=number, field="game"
-        )
-    if value < 0:
-        raise AllFoursError(f"card points of {who} cannot be below 0 ({short(value)})", hand=number, field="game")
-    if value > PACK_POINTS:
-        raise AllFoursError(
-            f"card points of {who} cannot be above {PACK_POINTS}: the pack holds only {PACK_POINTS} "
-            f"(not {short(value)})",
-            hand=number,
-            field="game",
-        )
-    return value
-
-
-def check_award_points(value: Any, number: int, what: str) -> int:
-    """An award's points: a whole number from 0 to 9,999."""
-    if type(value) is not int or not 0 <= value <= MAX_POINTS:
-        raise AllFoursError(
-            f"award points must be a whole number from 0 to {MAX_POINTS:,}, not {short(value)}", hand=number, field=what
-        )
-    return value
 
 
 class _Won(Exception):
@@ -415,16 +258,12 @@ class Match:
     def enter(self, **facts: Any) -> HandResult:
         """Facts of the hand being entered, written as in a record: ``m.enter(high="Ann",
         turn_up=["J"])``; parsed and pushed at once (atomic)."""
-        from scorekeeper.allfours.record import parse_fact
-
         number = self.hand.number if self.hand else 1
         return self.push_facts([parse_fact(key, value, number, self.setup) for key, value in facts.items()])
 
     def to_record(self) -> dict[str, Any]:
         """The match as a ``scorekeeper/1`` record (the inverse of :func:`~scorekeeper.allfours.record.load`)."""
-        from scorekeeper.allfours.record import to_record
-
-        return to_record(self)
+        return record_of(self.setup, self.events)
 
     # -- internals
     def _hand_start(self) -> int:

@@ -12,8 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.allfours.engine import Match
-from scorekeeper.allfours.events import HAND_KEYS
-from scorekeeper.allfours.record import parse_deal, parse_fact
+from scorekeeper.allfours.events import HAND_KEYS, parse_deal, parse_fact
 from scorekeeper.codec import EntryCodecBase
 from scorekeeper.errors import ScorekeeperError, StoreError
 
