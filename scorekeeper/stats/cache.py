@@ -9,9 +9,9 @@ no replay of the records they were already built from.
 It is only a cache. A match's facts are used while the signature of its file
 (inode, size, mtime, ctime) is the one they were built from; otherwise, or when
 the cache is missing, damaged or of another version, they are built again from
-the record. A store that writes saves the cache atomically when anything was
-rebuilt; a read-only store (the commands beside a running app) keeps what it
-rebuilt in memory. A record that cannot be read is left out and reported in the
+the record. A store that writes saves the cache, a side file of the store
+(:meth:`Store.side_file`), atomically when anything was rebuilt; a read-only store
+(the commands beside a running app) keeps what it rebuilt in memory. A record that cannot be read is left out and reported in the
 store's ``problems``.
 """
 
@@ -25,7 +25,6 @@ from typing import Any
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.stats import facts as _facts
 from scorekeeper.store import Store
-from scorekeeper.store.storage import NotDurableError, atomic_write
 
 Record = dict[str, Any]
 
@@ -51,10 +50,7 @@ def _iso(ns: int) -> str:
 
 
 def _read(store: Store) -> dict[str, Record]:
-    try:
-        data = json.loads((store.path / FILE).read_bytes())
-    except (OSError, ValueError):
-        return {}
+    data = store.side_file(FILE).load()
     if not isinstance(data, dict) or data.get("schema") != SCHEMA or data.get("version") != _facts.VERSION:
         return {}
     matches = data.get("matches")
@@ -115,8 +111,6 @@ def _build(store: Store, mid: str) -> Record | None:
 def _save(store: Store, matches: dict[str, Record]) -> None:
     data = {"schema": SCHEMA, "version": _facts.VERSION, "matches": matches}
     try:
-        atomic_write(store.path / FILE, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode())
-    except NotDurableError:
+        store.side_file(FILE).save(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode())
+    except OSError:  # NotDurableError too: only a cache, the next look builds it again
         pass
-    except OSError:
-        pass  # only a cache: the next look builds it again

@@ -2,10 +2,10 @@
 
 Names are matched as :func:`scorekeeper.text.name_key` matches them: without regard to
 case, spacing or the form of a letter (``"ann "`` and a full-width ``"Ａnn"`` are ``"Ann"``).
-People can also rename a player or merge two spellings (``"Annie"`` is
-``"Ann"``): that is kept in ``players.json`` beside the index, as a table from a
-spelling to the name it is shown as. The records are never changed; deleting
-``players.json`` undoes every rename and merge.
+People can also rename a player or merge two spellings (``"Annie"`` is ``"Ann"``):
+that is kept in ``players.json`` beside the index (a side file of the store,
+:meth:`Store.side_file`), as a table from a spelling to the name it is shown as. The
+records are never changed; deleting ``players.json`` undoes every rename and merge.
 
 >>> names = Names({"annie": "Ann"})
 >>> names.person("  annie"), names.person("ANN"), names.person("Ben")
@@ -23,7 +23,7 @@ from scorekeeper import text as _text
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
 from scorekeeper.store.errors import StoreError
-from scorekeeper.store.storage import NotDurableError, atomic_write
+from scorekeeper.store.storage import NotDurableError
 
 SCHEMA = 1
 FILE = "players.json"
@@ -87,10 +87,7 @@ def load(store: Store) -> Names:
     """The renames and merges kept in the database (none when the file is missing or unreadable;
     a name in it that breaks the rule for names -- written by hand, or before the rule -- is
     left out, as if never given)."""
-    try:
-        data = json.loads((store.path / FILE).read_bytes())
-    except (OSError, ValueError):
-        return Names()
+    data = store.side_file(FILE).load()
     names = data.get("names") if isinstance(data, dict) and data.get("schema") == SCHEMA else None
     if not isinstance(names, dict):
         return Names()
@@ -106,7 +103,7 @@ def save(store: Store, names: Names) -> None:
     data = {"schema": SCHEMA, "names": dict(sorted(names.aliases.items()))}
     text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
     try:
-        atomic_write(store.path / FILE, text.encode())
+        store.side_file(FILE).save(text.encode())
     except NotDurableError:
         pass
     except OSError as e:

@@ -2,12 +2,13 @@
 
 ``scorekeeper stats`` without ``--player`` prints one line per player and game and
 per pair of partners. Adding them up takes a few tenths of a second with 10,000
-matches, so the table is kept beside the facts' cache with what it was made from:
-each match's file signature and status (finished, unfinished, abandoned) and the
-renames and merges. While all of that is as it was -- the same match files, no
-unfinished match left long enough to count as abandoned, the same names -- the
-kept table is printed as it is; otherwise it is made again (and kept again, by a
-store that writes). Like ``stats.json`` it is only a cache: delete it at will.
+matches, so the table is kept beside the facts' cache (a side file of the store,
+:meth:`Store.side_file`) with what it was made from: each match's file signature and
+status (finished, unfinished, abandoned) and the renames and merges. While all of
+that is as it was -- the same match files, no unfinished match left long enough to
+count as abandoned, the same names -- the kept table is printed as it is; otherwise
+it is made again (and kept again, by a store that writes). Like ``stats.json`` it is
+only a cache: delete it at will.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from scorekeeper.stats import cache, figures
 from scorekeeper.stats import facts as _facts
 from scorekeeper.stats import names as _names
 from scorekeeper.store import Store
-from scorekeeper.store.storage import atomic_write
 
 Record = dict[str, Any]
 
@@ -55,10 +55,7 @@ def table(store: Store, game: str | None = None, now: _dt.datetime | None = None
 
 
 def _read(store: Store) -> Record | None:
-    try:
-        kept = json.loads((store.path / FILE).read_bytes())
-    except (OSError, ValueError):
-        return None
+    kept = store.side_file(FILE).load()
     ok = (
         isinstance(kept, dict)
         and kept.get("schema") == SCHEMA
@@ -87,6 +84,6 @@ def _fresh(kept: Record, sigs: dict[str, list[int] | None], names: _names.Names,
 
 def _save(store: Store, data: Record) -> None:
     try:
-        atomic_write(store.path / FILE, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode())
+        store.side_file(FILE).save(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode())
     except OSError:  # NotDurableError too: only a cache, made again next time
         pass

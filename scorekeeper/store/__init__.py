@@ -1,4 +1,4 @@
-"""The match store: durable, crash-safe match records on TinyDB.
+"""The match store: durable, crash-safe match records, one JSON file per match (see docs/store.md).
 
 >>> import tempfile
 >>> from scorekeeper.allfives import random_record
@@ -13,12 +13,16 @@ True
 
 from scorekeeper.store.entries import entries_of
 from scorekeeper.store.errors import StoreError, StoreLockedError, message_of
+from scorekeeper.store.sidefile import SideFile
 from scorekeeper.store.storage import AtomicJSONStorage, atomic_write
 from scorekeeper.store.store import SCHEMA, Store, default_path
+from scorekeeper.store.view import ReadOnlyStore
 
 __all__ = [
     "SCHEMA",
     "AtomicJSONStorage",
+    "ReadOnlyStore",
+    "SideFile",
     "Store",
     "StoreError",
     "StoreLockedError",

@@ -16,7 +16,11 @@ without the server's paths, in plain words, ending with what it means for their 
 from __future__ import annotations
 
 import errno
+import functools
 import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
 from scorekeeper.errors import ScorekeeperError, StoreError
 
@@ -46,6 +50,25 @@ def plain_words(e: OSError) -> str:
     return words[:1].lower() + words[1:]
 
 
+def shown(name: str) -> str:
+    """A file name as a one-line message shows it (quoted when it holds odd characters)."""
+    return name if name.isprintable() else repr(name)
+
+
+def reason(e: OSError) -> str:
+    """An OSError as a message says it, losing nothing: the file, the system's words, the errno's name."""
+    what = e.strerror or str(e) or type(e).__name__
+    name = errno.errorcode.get(e.errno) if isinstance(e.errno, int) else None
+    if name:
+        what = f"{what} ({name})"
+    if e.filename is not None:
+        where = shown(os.fsdecode(e.filename)) if isinstance(e.filename, (str, bytes, os.PathLike)) else str(e.filename)
+        if e.filename2 is not None:
+            where += f" -> {shown(os.fsdecode(e.filename2))}"
+        what = f"{where}: {what}"
+    return what
+
+
 def plain_line(doing: str, e: OSError, outcome: str | None = "nothing was changed") -> str:
     """``could not DOING: WHAT WENT WRONG; OUTCOME``."""
     line = f"could not {doing}: {plain_words(e)}"
@@ -61,3 +84,34 @@ def message_of(e: ScorekeeperError) -> str:
     words, without the server's paths, saying what it means for the match
     (:attr:`StoreError.plain`); any other error as it is."""
     return e.plain if isinstance(e, StoreError) else str(e)
+
+
+class _HasPath(Protocol):
+    path: Path
+
+
+_S = TypeVar("_S", bound=_HasPath)
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def os_errors(
+    doing: str, plain: str, outcome: str | None = "nothing was changed"
+) -> Callable[[Callable[Concatenate[_S, _P], _R]], Callable[Concatenate[_S, _P], _R]]:
+    """A public method of the store (of anything with a ``path``) whose OSErrors reach the caller as StoreErrors ("cannot DOING
+    ...; OUTCOME"; for people: "could not PLAIN: what went wrong; OUTCOME")."""
+
+    def wrap(method: Callable[Concatenate[_S, _P], _R]) -> Callable[Concatenate[_S, _P], _R]:
+        @functools.wraps(method)
+        def wrapped(self: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+            try:
+                return method(self, *args, **kwargs)
+            except OSError as e:
+                end = f"; {outcome}" if outcome else ""
+                raise StoreError(
+                    f"cannot {doing} in {self.path}: {reason(e)}{end}", plain=plain_line(plain, e, outcome)
+                ) from e
+
+        return wrapped
+
+    return wrap

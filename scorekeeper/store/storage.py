@@ -1,4 +1,6 @@
-"""Durable file writes, and the TinyDB ``Storage`` built on them.
+"""Durable file writes, and the TinyDB ``Storage`` built on them: every change the
+store makes to its directory -- a file written, a damaged file moved aside, a match
+file removed -- goes through this module.
 
 TinyDB's own ``JSONStorage`` rewrites its file in place: a crash in the middle
 leaves a torn file that cannot be opened (TinyDB issue 467). Here every write
@@ -23,6 +25,7 @@ file: a FIFO, a directory, a socket or a device where a file should be is a
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import os
 import stat
@@ -106,6 +109,32 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
         fsync_dir(path.parent)
     except OSError as e:
         raise NotDurableError(e.errno, e.strerror or str(e), str(path.parent)) from e
+
+
+def move_aside(path: Path) -> Path:
+    """Rename a damaged file to ``<name>.corrupt-<UTC time>`` beside it (nothing is deleted);
+    returns the new path. A missing file raises FileNotFoundError; a rename the disk refuses,
+    its OSError (the file is then where it was)."""
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    aside = path.with_name(f"{path.name}.corrupt-{stamp}")
+    os.replace(path, aside)
+    return aside
+
+
+def remove(path: Path, *, sync: bool = True) -> None:
+    """Remove a file (a missing one is no error) and, with ``sync``, make the removal durable
+    as far as the disk lets: an OSError of the unlink is raised (the file is still there); a
+    directory that cannot be synced afterwards is no error (a power cut may bring the file
+    back)."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    if sync:
+        try:
+            fsync_dir(path.parent)
+        except OSError:
+            pass
 
 
 _KINDS = (

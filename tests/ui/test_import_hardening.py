@@ -82,7 +82,7 @@ def test_a_full_disk_leaves_the_screen_showing_what_the_file_holds(shared):
     before = table.match.to_record()
     count_before, scores_before = table.match.hands[-1].count, list(table.match.scores)
 
-    storage = shared.store._open_matches[mid].db.storage
+    storage = shared.store._open_matches[mid].storage
 
     def full(_data: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")

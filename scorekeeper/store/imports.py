@@ -1,0 +1,121 @@
+"""Storing new matches: one, or many at once, all or nothing.
+
+Each record is checked first (the door of records from outside, then its engine);
+then every match file is written, and the index once. If a match file cannot be
+written, the files written before it are taken back and nothing is stored. Once
+every match file is on the disk the import has succeeded, even if the index cannot
+be written (it is then kept in memory and reported in ``Store.problems``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from scorekeeper import boundary, registry
+from scorekeeper.envelope import type_name
+from scorekeeper.store.errors import StoreError, plain_line, reason
+from scorekeeper.store.files import OpenMatch
+from scorekeeper.store.layout import Record, is_id, new_id, now
+from scorekeeper.store.storage import NotDurableError, fsync_dir, remove
+
+if TYPE_CHECKING:
+    from scorekeeper.store.store import Store
+
+
+def checked_copy(record: Any) -> tuple[Record, Any]:
+    """A private, JSON-clean copy of a record, and its engine state (every entry legal).
+    The record passes the door of records from outside first (:func:`boundary.check`:
+    limits, the rule for names and text), wherever it comes from."""
+    if not isinstance(record, dict):
+        raise StoreError(f"a record must be a JSON object, not {type_name(record)}")
+    boundary.check(record)
+    copied = json.loads(json.dumps(record))
+    return copied, registry.game_of(copied).load(copied)  # a match may be in progress
+
+
+def bulk_import(store: Store, records: Iterable[Record]) -> list[str]:
+    """Store many records in ``store``; returns their ids (a record's own ``id`` is kept
+    when it is a match id no match, file or record of this import has)."""
+    checked = [checked_copy(r) for r in records]
+    files = store._files
+    ids: list[str] = []
+    opened: list[OpenMatch] = []
+    for n, (record, match) in enumerate(checked, start=1):
+        o: OpenMatch | None = None
+        try:
+            given: Any = record.get("id")
+            mid: str = given if _free(store, given, ids) else new_id()
+            while not _free(store, mid, ids):
+                mid = new_id()
+            path = files.path(mid)
+            o = OpenMatch(files.storage(path), record, [], match, now(), path, dirty=True)
+            files.write(mid, o)
+        except OSError as e:  # a write that failed left no file, unless only the directory's sync failed
+            tried = list(zip(ids, opened, strict=True))
+            if o is not None and isinstance(e, NotDurableError):
+                tried.append((mid, o))
+            raise _take_back(store, tried, e, n, len(checked)) from e
+        ids.append(mid)
+        opened.append(o)
+    store._open_matches.update(zip(ids, opened, strict=True))
+    store._index.refresh(ids)  # never fails for the index: it is then kept in memory
+    if len(checked) > 1:  # do not keep a whole import in memory
+        for mid in ids:
+            store._open_matches.pop(mid, None)
+    return ids
+
+
+def _free(store: Store, mid: Any, taken: list[str]) -> bool:
+    """Whether a new match may have the id ``mid``: a match id that no match, no file
+    (even one that could not be read) and no record of this import has. A file that
+    cannot be looked at raises its OSError (it may be there)."""
+    if not is_id(mid) or mid in store._index.docs or mid in store._index.unread or mid in taken:
+        return False
+    return not store._files.taken(mid)
+
+
+def _take_back(store: Store, tried: list[tuple[str, OpenMatch]], e: OSError, n: int, total: int) -> StoreError:
+    """Remove the files an import that failed at record ``n`` wrote (``tried``: the last
+    one's write may have failed after putting its file in place); the error to raise. A
+    file that cannot be removed is stored after all: listed, and named in the message."""
+    files = store._files
+    stuck = []
+    for mid, o in tried:
+        try:
+            remove(files.path(mid), sync=False)
+        except OSError:
+            try:
+                if not files.taken(mid):
+                    continue  # its own write never put it in place
+            except OSError:
+                pass
+            stuck.append((mid, o))
+    try:
+        fsync_dir(files.directory)
+    except OSError:
+        pass
+    what = "the match" if total == 1 else f"record {n} of {total}"
+    nothing = StoreError(
+        f"{what} could not be stored ({reason(e)}); nothing was stored",
+        plain=plain_line("save the new match" if total == 1 else "import", e, "nothing was stored"),
+    )
+    if not stuck:
+        return nothing
+    for mid, o in stuck:  # on the disk after all: this store lists them too
+        o.dirty = True
+        store._open_matches[mid] = o
+    store._index.refresh([mid for mid, _ in stuck])
+    kept = [mid for mid, _ in stuck if mid in store._index.docs]
+    for mid, _ in stuck:
+        if mid not in store._index.docs:
+            store._open_matches.pop(mid, None)
+    if not kept:
+        return nothing
+    names = ", ".join(kept)
+    return StoreError(
+        f"{what} could not be stored ({reason(e)}); {len(kept)} match(es) written before the "
+        f"failure could not be taken back and are stored: {names}",
+        plain=plain_line("import", e, f"{len(kept)} match(es) are stored all the same: {names}"),
+    )

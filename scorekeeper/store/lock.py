@@ -1,0 +1,151 @@
+"""The database's lock: one Store that writes at a time, and the pid of the one that does.
+
+``PATH/lock`` is held with an exclusive ``flock`` while a Store that writes is open;
+it holds the holder's pid, for the message of the next one. A read-only store never
+touches it. A directory where the lock file should be is no lock anybody holds: it is
+moved aside (see :meth:`Lock._dir_aside`).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import errno
+import fcntl
+import os
+import stat
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from scorekeeper.store.errors import StoreError, StoreLockedError, reason
+from scorekeeper.store.layout import LOCK
+from scorekeeper.store.storage import fsync_dir
+
+#: How often (seconds) the lock is tried while another Store holds it.
+LOCK_POLL = 0.05
+
+
+class Lock:
+    """The exclusive lock of the database directory ``path``, taken by :meth:`take`,
+    let go by :meth:`release` (or when the process ends)."""
+
+    def __init__(self, path: Path, fd: int) -> None:
+        self.path = path
+        self._fd: int | None = fd
+
+    @classmethod
+    def take(cls, path: Path, wait: float, note: Callable[[str], None]) -> Lock:
+        """Take the lock of ``path``, waiting up to ``wait`` seconds for another Store to let
+        it go; a Store of this very process holding it is refused at once (waiting could not
+        help). ``note``: how a problem met on the way (a directory moved aside) is reported."""
+        lock = path / LOCK
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except IsADirectoryError:  # no Scorekeeper locks a directory: nobody holds it
+            _dir_aside(path, lock, wait, note)
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            deadline = time.monotonic() + wait
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    holder = _holder(fd)
+                    left = deadline - time.monotonic()
+                    if left <= 0 or holder == str(os.getpid()):
+                        raise StoreLockedError(
+                            f"the database {path} is in use by another Scorekeeper (pid {holder or 'unknown'}); "
+                            "close that one first"
+                        ) from None
+                    time.sleep(min(LOCK_POLL, left))
+        except BaseException:
+            os.close(fd)
+            raise
+        pid = str(os.getpid()).encode()
+        try:  # who holds it, for the message of the next one: not worth failing over (a full disk)
+            os.pwrite(fd, pid, 0)
+            os.ftruncate(fd, len(pid))
+        except OSError:
+            try:
+                os.ftruncate(fd, 0)  # at least no other process's pid
+            except OSError:
+                pass
+        return cls(path, fd)
+
+    def release(self) -> None:
+        """Let the lock go (again: nothing)."""
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        except OSError:
+            pass  # closing the descriptor lets the lock go all the same
+        try:
+            os.close(fd)
+        except OSError:
+            pass  # the descriptor is closed even when close reports an error (Linux, POSIX.1-2024)
+
+
+def _holder(fd: int) -> str:
+    """The pid the lock file names (empty if it names none)."""
+    try:
+        return os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return ""
+
+
+def _dir_aside(path: Path, lock: Path, wait: float, note: Callable[[str], None]) -> None:
+    """A directory where the lock file should be is no lock anybody holds (no version of
+    Scorekeeper makes one): an empty one is removed, any other moved aside to
+    ``lock.corrupt-<timestamp>`` (nothing in it is deleted), and the lock file is made
+    anew. Done under an flock of the database directory, which only this takes, and
+    only while ``lock`` is still a directory: two Scorekeepers starting at once move it
+    once, and neither ever moves the other's lock file."""
+    dfd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        deadline = time.monotonic() + max(wait, 1.0)
+        while True:
+            try:
+                fcntl.flock(dfd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise StoreLockedError(
+                        f"the database {path} is in use by another Scorekeeper (its lock file is being "
+                        "made anew); try again"
+                    ) from None
+                time.sleep(LOCK_POLL)
+        try:
+            if not stat.S_ISDIR(os.lstat(lock).st_mode):
+                return  # made anew by another Scorekeeper meanwhile
+        except FileNotFoundError:
+            return
+        try:
+            os.rmdir(lock)
+            done = "removed (it was empty)"
+        except OSError as e:
+            if e.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                raise _unusable(path, lock, e) from e
+            stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
+            aside = lock.with_name(f"lock.corrupt-{stamp}")
+            try:
+                os.rename(lock, aside)
+            except OSError as e2:
+                raise _unusable(path, lock, e2) from e2
+            done = f"moved aside to {aside.name}"
+        try:
+            fsync_dir(path)
+        except OSError:
+            pass  # a power cut may bring the directory back: it is then moved aside again
+        note(f"the lock file {lock.name} was a directory, not a lock anybody holds; it was {done}")
+    finally:
+        os.close(dfd)  # lets the directory's flock go
+
+
+def _unusable(path: Path, lock: Path, e: OSError) -> StoreError:
+    return StoreError(
+        f"cannot open the database {path}: its lock file {lock} is a directory that could not be "
+        f"moved aside ({reason(e)}); no Scorekeeper holds it: remove it and start again"
+    )
