@@ -168,9 +168,10 @@ def _end_button(tile: str, choice: EndChoice, spot: Spot, choose: Callable[[str]
     )
 
 
-def layout_view(table: TableModel, d: Drawing, width: float, height: float) -> ft.Control:
+def layout_view(table: TableModel, d: Drawing, width: float, height: float, memo: bool = False) -> ft.Control:
     """The drawing in a box of ``width`` x ``height`` px; the places to choose while a tile
-    waits. A drawing ``d`` laid out for another box (or none) is laid out again for this one."""
+    waits. A drawing ``d`` laid out for another box (or none) is laid out again for this one.
+    ``memo``: as a memoized component (see :func:`layout_part`)."""
     if not d.tiles:
         return ft.Container(
             content=ft.Text("No tile down yet: tap the lead tile below." if table.can_enter else "No tile down yet."),
@@ -182,21 +183,14 @@ def layout_view(table: TableModel, d: Drawing, width: float, height: float) -> f
         d = table.drawing(box)
     play = table.play
     choices = tuple(play.end_choices()) if play.choosing else ()
-    return _drawing_box(d, width, height, play.choosing, choices, play.choose)
+    return (Layout if memo else _drawing_box)(d, width, height, play.choosing, choices, play.choose)
 
 
 def layout_part(table: TableModel, d: Drawing, width: float, height: float) -> ft.Control:
     """:func:`layout_view` as the table screen shows it: a memoized component, drawn again only
     when the drawing or the places to choose change (not for a draw, a note, an entry at the
     hand end)."""
-    if not d.tiles:
-        return layout_view(table, d, width, height)
-    box = drawing_box(width, height)
-    if d.box != box:
-        d = table.drawing(box)
-    play = table.play
-    choices = tuple(play.end_choices()) if play.choosing else ()
-    return Layout(d, width, height, play.choosing, choices, play.choose)
+    return layout_view(table, d, width, height, memo=True)
 
 
 @ft.component
