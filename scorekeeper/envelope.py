@@ -78,6 +78,10 @@ class Envelope:
     teams: Mapping[str, tuple[str, ...]] | None
     metadata: Mapping[str, str] = field(default_factory=dict)
 
+    def metadata_fields(self) -> dict[str, str]:
+        """The record's metadata as it is written back: in the order of :data:`METADATA_KEYS`."""
+        return {k: self.metadata[k] for k in METADATA_KEYS if k in self.metadata}
+
     def player_index(self, name: Any) -> int:
         try:
             return self.players.index(name)

@@ -23,7 +23,7 @@ from typing import Any, final
 
 from scorekeeper.allfives.rules import GAME_ID, Setup
 from scorekeeper.dominoes.tiles import Tile
-from scorekeeper.envelope import FORMAT, METADATA_KEYS
+from scorekeeper.envelope import FORMAT
 
 
 @final
@@ -104,9 +104,7 @@ def record_of(setup: Setup, events: Iterable[Event]) -> dict[str, Any]:
     if setup.rules.given:
         record["rules"] = dict(setup.rules.given)
     if env is not None:
-        for key in METADATA_KEYS:
-            if key in env.metadata:
-                record[key] = env.metadata[key]
+        record.update(env.metadata_fields())
     hands: list[dict[str, Any]] = []
     for e in events:
         if type(e) is StartHand:

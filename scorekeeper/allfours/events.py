@@ -37,7 +37,7 @@ from scorekeeper.allfours.rules import (
     check_rank,
     check_side,
 )
-from scorekeeper.envelope import FORMAT, METADATA_KEYS, type_name
+from scorekeeper.envelope import FORMAT, type_name
 from scorekeeper.errors import RecordFormatError, short
 
 __all__ = [
@@ -359,9 +359,7 @@ def record_of(setup: Setup, events: Iterable[Event]) -> dict[str, Any]:
         record["teams"] = {k: list(v) for k, v in env.teams.items()}
     if setup.rules.given:
         record["rules"] = dict(setup.rules.given)
-    for key in METADATA_KEYS:
-        if key in env.metadata:
-            record[key] = env.metadata[key]
+    record.update(env.metadata_fields())
     hands: list[dict[str, Any]] = []
     for e in events:
         if isinstance(e, Deal):

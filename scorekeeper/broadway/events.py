@@ -17,7 +17,7 @@ from scorekeeper.broadway.grid import Placement, parse_cells, parse_pips
 from scorekeeper.broadway.rules import Setup, double_of
 from scorekeeper.dominoes import hands as _hands
 from scorekeeper.dominoes.tiles import Tile
-from scorekeeper.envelope import FORMAT, METADATA_KEYS, type_name
+from scorekeeper.envelope import FORMAT, type_name
 from scorekeeper.errors import LeaderError, RecordFormatError, ScorekeeperError, Where, short
 
 __all__ = [
@@ -203,9 +203,7 @@ def record_of(setup: Setup, events: Iterable[Event]) -> dict[str, Any]:
     if rules:
         record["rules"] = rules
     if env is not None:
-        for key in METADATA_KEYS:
-            if key in env.metadata:
-                record[key] = env.metadata[key]
+        record.update(env.metadata_fields())
     hands: list[dict[str, Any]] = []
     for e in events:
         if type(e) is StartHand:

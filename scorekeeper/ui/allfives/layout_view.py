@@ -193,22 +193,6 @@ def layout_part(table: TableModel, d: Drawing, width: float, height: float) -> f
     return layout_view(table, d, width, height, memo=True)
 
 
-@ft.component
-def _Layout(
-    d: Drawing,
-    width: float,
-    height: float,
-    choosing: tuple[str, list[str]] | None,
-    choices: tuple[EndChoice, ...],
-    choose: Callable[[str], Any],
-) -> ft.Control:
-    return _drawing_box(d, width, height, choosing, choices, choose)
-
-
-#: The drawing as a memoized component (see :func:`layout_part`).
-Layout = ft.memo(_Layout)
-
-
 def _drawing_box(
     d: Drawing,
     width: float,
@@ -270,6 +254,10 @@ def _drawing_box(
     # area zooms it instead of scrolling the page)
     stack = ft.Stack(children, width=width, height=height, clip_behavior=ft.ClipBehavior.NONE)
     return ft.Container(content=stack, width=width, height=height)
+
+
+#: The drawing as a memoized component (see :func:`layout_part`).
+Layout = ft.memo(ft.component(_drawing_box))
 
 
 def count_line(d: Drawing) -> ft.Control:
