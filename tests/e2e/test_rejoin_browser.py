@@ -63,6 +63,8 @@ def test_a_closed_tab_returns_to_its_seat_without_a_code_until_the_host_makes_ne
     wait_text(host, re.compile(r"^New codes: every phone that joined must join again"))
     tap(host, "New codes")
     wait_text(back, "Join the table")
+    # the phone may be told before the host's screen is redrawn: wait for the host's new code
+    wait_text(host, re.compile(rf"Players code (?!{code})\d{{6}}"))
     new_code = re.search(r"Players code (\d{6})", " ".join(read_texts(host)))
     assert new_code and new_code.group(1) != code
     back.close()

@@ -416,7 +416,10 @@ def _race_tiles(rec):
 
 #: Tap the element's middle at ``at`` (ms since the epoch) as a finger does (pointer down and
 #: up where it is drawn: Flutter takes no synthetic click), and note when it went off.
+#: A timer alone goes off late on a loaded machine (27 and 46 ms seen in CI): it wakes 40 ms
+#: early and the last stretch is waited out by the clock.
 TAP_AT = """(el, at) => setTimeout(() => {
+    while (Date.now() < at) {}
     const r = el.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
     const target = document.elementFromPoint(x, y);
     const o = {clientX: x, clientY: y, bubbles: true, cancelable: true, composed: true, view: window,
@@ -424,7 +427,7 @@ TAP_AT = """(el, at) => setTimeout(() => {
     window.__tapped = Date.now();
     target.dispatchEvent(new PointerEvent("pointerdown", o));
     target.dispatchEvent(new PointerEvent("pointerup", {...o, buttons: 0}));
-}, Math.max(0, at - Date.now()))"""
+}, Math.max(0, at - 40 - Date.now()))"""
 
 
 def test_taps_within_20_ms_on_two_phones_never_land_under_the_wrong_name(browser, shared_server, remote):
@@ -448,11 +451,16 @@ def test_taps_within_20_ms_on_two_phones_never_land_under_the_wrong_name(browser
 
     expected: list[tuple[str, str]] = []  # (who tapped, the tile), in the order entered
     gaps, outcomes = [], []
-    for _ in range(5):
+    # up to six races (a hand has tiles for them); a race counts when both taps went off within
+    # 20 ms of each other, and at least three must (a loaded machine can delay a page's timer)
+    while len(gaps) < 6 and sum(g <= 20 for g in gaps) < 4:
         rec = stored(shared_server, mid)
         m = load(rec)
         assert m.to_move == "Ann" and m.hand.end is None
-        x, y = _race_tiles(rec)
+        tiles = _race_tiles(rec)
+        if tiles is None:
+            break
+        x, y = tiles
         for page in (host, phone):
             wait_text(page, re.compile(r"^Hand 1, Ann to play"))
         # both taps at one moment of the machine's clock (a timer in each page); when each
@@ -498,5 +506,5 @@ def test_taps_within_20_ms_on_two_phones_never_land_under_the_wrong_name(browser
         wait_text(host, re.compile(r"^Hand 1, Ann to play"))
         m = load(stored(shared_server, mid))
         assert [(m.setup.players[t.player], str(t.tile)) for t in m.hand.turns] == expected
-    print(f"\nraces: {outcomes}; taps {max(gaps)} ms apart at most")
-    assert max(gaps) <= 20, gaps  # the race was one: both taps within 20 ms
+    print(f"\nraces: {outcomes}; taps apart (ms): {gaps}")
+    assert sum(g <= 20 for g in gaps) >= 3, gaps  # three races were ones: both taps within 20 ms
