@@ -16,6 +16,7 @@ import contextlib
 import copy
 import itertools
 import json
+import os
 import signal
 from collections.abc import Iterator
 from typing import Any
@@ -29,7 +30,9 @@ from scorekeeper import boundary
 from scorekeeper.broadway.simulate import random_record as broadway_record
 from scorekeeper.errors import RecordFormatError
 
-EXAMPLES = 1500
+#: 400 inputs per target in every run of the suite (a few seconds each); a longer hunt:
+#: ``SCOREKEEPER_FUZZ_EXAMPLES=10000 pytest tests/test_fuzz_inputs.py`` (the audit's size).
+EXAMPLES = int(os.environ.get("SCOREKEEPER_FUZZ_EXAMPLES", "400"))
 # What one generated input may cost the test itself: JSON text (a little over the
 # 2 MB a record may be) and paths to choose a mutation from.
 MAX_TEXT = 3_000_000

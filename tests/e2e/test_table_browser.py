@@ -11,9 +11,7 @@ and the namespace's both reach it; a stranger still needs the code.
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
 import sys
 import time
 
@@ -22,6 +20,7 @@ import pytest
 from e2e import harness, netns
 from e2e.app_driver import new_match, play_note
 from e2e.conftest import Server
+from scorekeeper.store import Store
 
 pytestmark = pytest.mark.browser
 
@@ -89,13 +88,9 @@ def host_match(browser, server):
 
 
 def stored(server, mid):
-    out = subprocess.run(
-        [sys.executable, "-m", "scorekeeper.cli", "--db", server.db, "export", mid],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(out.stdout)
+    """The record as the running server stored it (read beside it, as ``scorekeeper export`` does)."""
+    with Store(server.db, read_only=True) as st:
+        return st.record(mid)
 
 
 # --------------------------------------------------------------------- live
@@ -331,9 +326,8 @@ def test_four_phones_keep_one_match_each_entering_its_own_tiles(browser, shared_
                 assert not [t for t in read_texts(page) if t.startswith("Still to enter")], read_texts(page)
             tap(phones[FOUR[hands % 4]], "Settle hand")  # one action, from any phone
             hands += 1
-            settled = load(stored(shared_server, mid))
             for page in phones.values():
-                wait_text(page, re.compile(rf"^(Hand {settled.hand.number}, \w+ to play|Winner )"))
+                wait_text(page, re.compile(rf"^(Hand {m.hand.number + 1}, \w+ to play|Winner )"))
             continue
         player = m.to_move
         tile, on = _choose(m)

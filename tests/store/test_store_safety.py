@@ -362,7 +362,7 @@ def test_the_child_acknowledges_exactly_what_it_stored(tmp_path):
 # ---------------------------------------------------------------- 1. kill -9 at random moments
 @pytest.mark.slow
 def test_sigkill_at_random_moments_loses_no_acknowledged_entry(tmp_path):
-    """60 children on one database, each SIGKILLed 0-0.95 s after it created its first match
+    """24 children on one database, each SIGKILLed 0-0.95 s after it created its first match
     (timed from its first ``created`` line, not from its start or its ``open`` line: on a
     loaded machine the start-up and the first match alone can take a second, and the kills
     would then miss the appends; kills during the start-up and the first write are the
@@ -370,13 +370,13 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_entry(tmp_path):
     rng = random.Random(20240601)
     h = CrashHarness(tmp_path / "db", tmp_path, first_seed=1)
     started = time.monotonic()
-    for _ in range(60):
+    for _ in range(24):
         h.kill_after(rng.uniform(0.0, 0.95), anchor=b"created ")
     h.verify(0, 0, full=True)
     print(f"\nrandom kills: {h.summary()} in {time.monotonic() - started:.1f}s")
     # most kills land while appending, not during start-up (60% leaves room for a slow, loaded machine)
-    assert h.runs_with_acks >= 36, h.summary()
-    assert len(h.matches) >= 36, h.summary()
+    assert h.runs_with_acks >= 14, h.summary()
+    assert len(h.matches) >= 14, h.summary()
 
 
 # ---------------------------------------------------------------- 2. kills inside a write
@@ -385,12 +385,12 @@ def test_rapid_kills_inside_the_append_loop_lose_nothing(tmp_path):
     """Kills 0-20 ms after the child opened the store or created its first match: inside writes."""
     rng = random.Random(99)
     h = CrashHarness(tmp_path / "db", tmp_path, first_seed=101)
-    for i in range(50):
+    for i in range(20):
         anchor = b"open " if i % 2 else b"created "
         h.kill_after(rng.uniform(0.0, 0.02 if anchor == b"created " else 0.01), anchor=anchor)
     h.verify(0, 0, full=True)
     print(f"\nrapid kills: {h.summary()}")
-    assert h.runs_with_acks >= 10, h.summary()
+    assert h.runs_with_acks >= 4, h.summary()
 
 
 @pytest.mark.slow
