@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.allfives.record import load
-from scorekeeper.ui.allfives.form import PRESET_HANDS, NewMatchForm
+from scorekeeper.ui.allfives.form import PRESETS, NewMatchForm
 
 from .test_fives_and_threes import WORKED
 from .test_ui_model import new_table, play
@@ -32,9 +32,9 @@ FOUR = ("Ann", "Ben", "Cy", "Di")
 def test_the_presets_deal_their_own_hands(shared, preset, players, size):
     form = NewMatchForm(shared, names=list(FOUR[:players]))
     form.set_preset(preset)
-    assert form.rules().hand_size == size == PRESET_HANDS[preset][players]
+    assert form.rules().hand_size == size == PRESETS[preset].hand_sizes[players]
     form.set_count(2)  # the preset's hands follow the number of players
-    assert form.rules().hand_size == PRESET_HANDS[preset][2]
+    assert form.rules().hand_size == PRESETS[preset].hand_sizes[2]
 
 
 def test_the_pub_preset_is_the_pub_game_and_says_so(shared):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper import registry
 from scorekeeper.broadway.engine import SEATS
 from scorekeeper.ui.base import Shared
 from scorekeeper.ui.form import FormModel, names_problem
@@ -64,10 +65,11 @@ class BroadwayNewMatchForm(FormModel):
             rules["orientation"] = "free"
         if self.penalty != "subtract":
             rules["unplayed_penalty"] = self.penalty
-        rec: dict[str, Any] = {"format": "scorekeeper/1", "game": "broadway", "players": names}
+        game = registry.get("broadway")
+        rec: dict[str, Any] = {"format": "scorekeeper/1", "game": game.id, "players": names}
         if rules:
             rec["rules"] = rules
-        rec["title"] = "Broadway"
+        rec["title"] = game.title
         rec["hands"] = [{"leader": self.leader, "turns": []}] if self.leader in names else []
         return rec
 
