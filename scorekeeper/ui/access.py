@@ -34,11 +34,14 @@ import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.passes import Held, Passes, TableFile
 from scorekeeper.ui.roles import Role
+
+if TYPE_CHECKING:
+    from scorekeeper.store import Store
 
 __all__ = [
     "NOT_JOINED",
@@ -162,11 +165,11 @@ class Gate:
         self._watchers: weakref.WeakKeyDictionary[Visitor, Callable[[], None]] = weakref.WeakKeyDictionary()
 
     @classmethod
-    def kept(cls, folder: Any, *, new: bool = False) -> Gate:
-        """The gate of ``scorekeeper web`` on the database in ``folder``: this evening's
+    def kept(cls, store: Store, *, new: bool = False) -> Gate:
+        """The gate of ``scorekeeper web`` on the database ``store`` keeps: this evening's
         codes and passes from its table file (see :mod:`scorekeeper.ui.passes`), else (or
         ``new``) new codes, written there at once."""
-        keep = TableFile(folder)
+        keep = TableFile.of(store)
         found = None if new else keep.load()
         if found is None:
             gate = cls(Codes.new(), keep=keep)

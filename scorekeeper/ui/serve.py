@@ -141,7 +141,7 @@ def run(
     gate: Gate | None = None
     if served:
         # this evening's codes and passes, kept beside the matches (the store's lock is held)
-        gate = Gate(None) if open_table else Gate.kept(shared.store.path, new=new_codes)
+        gate = Gate(None) if open_table else Gate.kept(shared.store, new=new_codes)
         if gate.problem:
             print(f"warning: {gate.problem}", file=sys.stderr)
     shown = host if host not in ("0.0.0.0", "::") else (_lan_address() or "localhost")
