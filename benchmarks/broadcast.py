@@ -90,10 +90,10 @@ from flet.messaging.session import Session  # noqa: E402
 from flet.pubsub.pubsub_hub import PubSubHub  # noqa: E402
 
 import scorekeeper  # noqa: E402
-from scorekeeper.ui import serve  # noqa: E402
 from scorekeeper.ui.allfives.form import NewMatchForm  # noqa: E402
-from scorekeeper.ui.app import make_main  # noqa: E402
-from scorekeeper.ui.base import Shared  # noqa: E402
+from scorekeeper.ui.server import serve  # noqa: E402
+from scorekeeper.ui.shell.app import make_main  # noqa: E402
+from scorekeeper.ui.shell.base import Shared  # noqa: E402
 
 TARGET = 9999  # a match that does not end during the run
 PLAYERS = ("Ann", "Ben")

@@ -46,7 +46,7 @@ from scorekeeper.allfives.record import load
 from scorekeeper.allfives.simulate import random_record
 from scorekeeper.ui.allfives import drawing, fit
 from scorekeeper.ui.allfives.layout_view import drawing_height
-from scorekeeper.ui.widgets import PAD, digit_size
+from scorekeeper.ui.shell.widgets import PAD, digit_size
 
 RULE_SETS = [
     ("2 players, first double spins", dict(players=2)),

@@ -413,8 +413,8 @@ def cmd_pegboard(args: argparse.Namespace) -> int:
 
 
 def cmd_web(args: argparse.Namespace) -> int:
-    from scorekeeper.ui.guard import host_name
-    from scorekeeper.ui.serve import run
+    from scorekeeper.ui.server.guard import host_name
+    from scorekeeper.ui.server.serve import run
 
     if not 0 < args.port < 65536:
         raise ScorekeeperError(f"--port must be 1 to 65535, not {args.port}")
@@ -432,7 +432,7 @@ def cmd_web(args: argparse.Namespace) -> int:
 
 
 def cmd_app(args: argparse.Namespace) -> int:
-    from scorekeeper.ui.serve import run
+    from scorekeeper.ui.server.serve import run
 
     return run(args.db, web=False, host=None, port=None, open_browser=True)
 

@@ -30,7 +30,7 @@ def records() -> Path:
 @pytest.fixture
 def shared(tmp_path: Path) -> Iterator[object]:
     """The app's shared store access on a fresh database (closed after the test)."""
-    from scorekeeper.ui.base import Shared
+    from scorekeeper.ui.shell.base import Shared
 
     s = Shared(str(tmp_path / "db"))
     yield s

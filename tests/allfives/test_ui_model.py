@@ -18,8 +18,8 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.allfives.drawing import draw_layout
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.base import Shared
-from scorekeeper.ui.history import HistoryModel
+from scorekeeper.ui.history.model import HistoryModel
+from scorekeeper.ui.shell.base import Shared
 
 WORKED = [("3-2", None), ("2-2", None), ("4-2", "2-2"), ("2-0", "2-2"), ("6-3", None), ("5-2", None)]
 
@@ -588,7 +588,7 @@ def test_an_all_fours_match_opens_in_its_own_screens_and_the_all_fives_ones_refu
 def test_history_shows_each_game_its_own_way(shared):
     """All Fives: one short block per hand; All Fours (no blocks of its own): its --text table."""
     from scorekeeper import registry
-    from scorekeeper.ui.base import history_blocks
+    from scorekeeper.ui.shell.base import history_blocks
 
     fives = shared.store.import_record(json.loads((RECORDS / "two-hands.json").read_text()))
     fours = shared.store.import_record(

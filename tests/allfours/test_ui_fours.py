@@ -21,7 +21,7 @@ from scorekeeper.ui.allfours.count import COUNTING_RANKS, CardCount, Chips
 from scorekeeper.ui.allfours.form import FoursNewMatchForm
 from scorekeeper.ui.allfours.table import FoursTableModel
 from scorekeeper.ui.allfours.words import item_text
-from scorekeeper.ui.base import Shared
+from scorekeeper.ui.shell.base import Shared
 
 #: The spec's table (``all-fours.md``): default target per variant (two players, more).
 SPEC_TARGETS = {

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from scorekeeper.broadway.grid import Placement, adjacent
 from scorekeeper.broadway.record import load, result, score_record
 from scorekeeper.errors import RemainingError
-from scorekeeper.ui.base import Shared
 from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
 from scorekeeper.ui.broadway.table import ALL_TILES, BroadwayTableModel
+from scorekeeper.ui.shell.base import Shared
 
 #: Seat order North, East, South, West: North-South = Ann & Cy, East-West = Ben & Di.
 NAMES = ["Ann", "Ben", "Cy", "Di"]

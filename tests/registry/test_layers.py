@@ -43,11 +43,11 @@ ENGINES = [
     "scorekeeper.tally.svg",
 ]
 VIEW_MODELS = [
-    "scorekeeper.ui.base",
-    "scorekeeper.ui.history",
-    "scorekeeper.ui.score",
-    "scorekeeper.ui.players",
-    "scorekeeper.ui.players_data",
+    "scorekeeper.ui.shell.base",
+    "scorekeeper.ui.history.model",
+    "scorekeeper.ui.score.model",
+    "scorekeeper.ui.players.model",
+    "scorekeeper.ui.players.data",
     "scorekeeper.ui.allfives.form",
     "scorekeeper.ui.allfives.table",
     "scorekeeper.ui.allfives.drawing",

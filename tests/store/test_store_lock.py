@@ -18,7 +18,7 @@ import pytest
 from support import build_db, full_record, run_cli
 
 from scorekeeper.store import Store, StoreError, StoreLockedError
-from scorekeeper.ui.base import Shared
+from scorekeeper.ui.shell.base import Shared
 
 
 def lock_dir(db: Path, with_file: bool) -> Path:

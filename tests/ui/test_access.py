@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from scorekeeper.ui.access import FREE_TRIES, MAX_WAIT, Codes, Gate, JoinRefused, Role, Visitor, is_local, spaced
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.base import NOT_JOINED, STALE, WATCHING, Shared
-from scorekeeper.ui.history import HistoryModel
+from scorekeeper.ui.history.model import HistoryModel
+from scorekeeper.ui.server.access import FREE_TRIES, MAX_WAIT, Codes, Gate, JoinRefused, Role, Visitor, is_local, spaced
+from scorekeeper.ui.shell.base import NOT_JOINED, STALE, WATCHING, Shared
 
 CODES = Codes("482913", "771204")
 
@@ -217,7 +217,7 @@ def test_stale_is_said_in_the_words_of_the_issue():
 def test_the_qr_code_drawn_on_the_host_screen_has_exactly_the_codes_dark_modules():
     import segno
 
-    from scorekeeper.ui.join_view import qr_svg
+    from scorekeeper.ui.server.join_view import qr_svg
 
     link = "http://192.168.1.20:8550/join/482913"
     svg = qr_svg(link, border=2)

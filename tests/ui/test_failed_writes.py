@@ -21,8 +21,8 @@ from support import RECORDS, full_record, run_cli
 from scorekeeper.store import StoreError
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.base import Shared
-from scorekeeper.ui.history import HistoryModel
+from scorekeeper.ui.history.model import HistoryModel
+from scorekeeper.ui.shell.base import Shared
 
 WORKED = json.loads((RECORDS / "worked-example.json").read_text())
 

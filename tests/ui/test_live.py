@@ -7,11 +7,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.ui.access import Codes, Gate
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.base import Shared, stale
-from scorekeeper.ui.live import Hub
+from scorekeeper.ui.server.access import Codes, Gate
+from scorekeeper.ui.server.live import Hub
+from scorekeeper.ui.shell.base import Shared, stale
 
 
 class Phone:

@@ -10,8 +10,8 @@ import stat
 import pytest
 
 from scorekeeper.store import Store
-from scorekeeper.ui.access import Codes, Gate, Role, Visitor
-from scorekeeper.ui.passes import KEEP_FOR, TableFile
+from scorekeeper.ui.server.access import Codes, Gate, Role, Visitor
+from scorekeeper.ui.server.passes import KEEP_FOR, TableFile
 
 PHONE = "192.168.1.7"
 

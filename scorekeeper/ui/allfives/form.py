@@ -3,7 +3,7 @@ four, the presets (All Fives, Muggins, Five Up, Cribbage 61), the hand-size
 tables, every rule option and the first leader.
 
 >>> import tempfile
->>> from scorekeeper.ui.base import Shared
+>>> from scorekeeper.ui.shell.base import Shared
 >>> f = NewMatchForm(Shared(tempfile.mkdtemp()), names=["Ann", "Ben"])
 >>> f.set_rule("target", "100"); f.default_of("target")
 250
@@ -35,8 +35,8 @@ from scorekeeper.allfives.rules import (
 )
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.registry import Preset
-from scorekeeper.ui.base import Shared
-from scorekeeper.ui.form import FormModel, names_problem
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.form import FormModel, names_problem
 
 __all__ = ["PRESETS", "RULE_CHOICES", "RULE_WORDS", "NewMatchForm", "RuleWords"]
 

@@ -14,8 +14,8 @@ from scorekeeper.dominoes import Tile
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
 from scorekeeper.ui.allfives.part import Part
-from scorekeeper.ui.base import stale
-from scorekeeper.ui.drafts import DraftChange, DraftView
+from scorekeeper.ui.shell.base import stale
+from scorekeeper.ui.shell.drafts import DraftChange, DraftView
 
 if TYPE_CHECKING:
     from scorekeeper.ui.allfives.table import TableModel
@@ -26,11 +26,11 @@ __all__ = ["HandEnd", "settlement_lines"]
 class HandEnd(Part):
     """The hand-end form, the same on every phone of the table: ``remaining`` (per
     player, the tiles picked, a list, or the pips typed, text) lives in the app's
-    :class:`~scorekeeper.ui.drafts.DraftBook` for this match and hand, so an entry made on
+    :class:`~scorekeeper.ui.shell.drafts.DraftBook` for this match and hand, so an entry made on
     one phone shows on all of them and a new hand starts empty. ``picking_for``: whose
     tiles this phone's picker adds to (at first its own player's, where it is someone's).
 
-    ``draft`` (a :class:`~scorekeeper.ui.drafts.DraftView`) knows which entries this
+    ``draft`` (a :class:`~scorekeeper.ui.shell.drafts.DraftView`) knows which entries this
     screen shows as they are: a change to one another phone changed meanwhile is refused
     (as a stale tap is)."""
 

@@ -9,8 +9,8 @@ import flet as ft
 
 from scorekeeper.allfives.presets import HAND_SIZE_TABLES
 from scorekeeper.ui.allfives.form import PRESETS, RULE_CHOICES, RULE_WORDS, NewMatchForm
-from scorekeeper.ui.base import Shared
-from scorekeeper.ui.widgets import choice_row, error_box, game_choice, go, heading, name_field, on
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.widgets import choice_row, error_box, game_choice, go, heading, name_field, on
 
 __all__ = ["NewMatch"]
 

@@ -15,7 +15,7 @@ import flet as ft
 
 from scorekeeper.ui.allfives.layout_view import picker_grid
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.widgets import PAD, heading, labelled, on
+from scorekeeper.ui.shell.widgets import PAD, heading, labelled, on
 
 __all__ = ["ACTIONS_H", "hand_end_panel", "leader_panel", "play_panel", "typed"]
 

@@ -28,6 +28,6 @@ class Part:
 
     def _refuse_stale(self, message: str) -> None:
         """Refuse the entry because another phone's change came first (see
-        :meth:`~scorekeeper.ui.base.TableModel.refuse_stale`) and redraw."""
+        :meth:`~scorekeeper.ui.shell.base.TableModel.refuse_stale`) and redraw."""
         self.t.refuse_stale(message)
         self.t._changed()

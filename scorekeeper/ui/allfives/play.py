@@ -22,8 +22,8 @@ from scorekeeper.allfives.layout import SNIFF_WAYS
 from scorekeeper.dominoes import Tile
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.allfives.part import Part
-from scorekeeper.ui.base import stale
-from scorekeeper.ui.drafts import DraftView
+from scorekeeper.ui.shell.base import stale
+from scorekeeper.ui.shell.drafts import DraftView
 
 if TYPE_CHECKING:
     from scorekeeper.ui.allfives.table import TableModel

@@ -16,7 +16,7 @@ scores; it asks :class:`~scorekeeper.allfives.engine.Match`.
 
 >>> import tempfile
 >>> from scorekeeper.ui.allfives.form import NewMatchForm
->>> from scorekeeper.ui.base import Shared
+>>> from scorekeeper.ui.shell.base import Shared
 >>> shared = Shared(tempfile.mkdtemp())
 >>> form = NewMatchForm(shared, names=["Ann", "Ben"])
 >>> form.leader = "Ann"
@@ -45,15 +45,15 @@ from scorekeeper.allfives.rules import Rules
 from scorekeeper.allfives.timeline import timeline
 from scorekeeper.store import Store
 from scorekeeper.tally import Pegboard, TallyError, pegboard
-from scorekeeper.ui import base
 from scorekeeper.ui.allfives.claims import Claims
 from scorekeeper.ui.allfives.corrections import Corrections
 from scorekeeper.ui.allfives.drawing import Drawing, draw_layout
 from scorekeeper.ui.allfives.hand_end import HandEnd
 from scorekeeper.ui.allfives.placing import Box
 from scorekeeper.ui.allfives.play import PlayEntry
-from scorekeeper.ui.drafts import DraftChange
-from scorekeeper.ui.score import winner_line
+from scorekeeper.ui.score.model import winner_line
+from scorekeeper.ui.shell import base
+from scorekeeper.ui.shell.drafts import DraftChange
 
 __all__ = ["PlayerRow", "TableModel"]
 

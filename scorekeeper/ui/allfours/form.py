@@ -2,7 +2,7 @@
 partners sit opposite), the variant, the target and the first dealer.
 
 >>> import tempfile
->>> from scorekeeper.ui.base import Shared
+>>> from scorekeeper.ui.shell.base import Shared
 >>> shared = Shared(tempfile.mkdtemp())
 >>> form = FoursNewMatchForm(shared, names=["Ann", "Ben"])
 >>> form.set_count(4); form.names
@@ -25,8 +25,8 @@ from typing import Any
 from scorekeeper import registry
 from scorekeeper.allfours.rules import GAME_ID
 from scorekeeper.allfours.variants import DEFAULT_VARIANT, VARIANTS, Variant
-from scorekeeper.ui.base import Shared
-from scorekeeper.ui.form import FormModel, names_problem
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.form import FormModel, names_problem
 
 __all__ = ["PLAYER_COUNTS", "VARIANT_CHOICES", "FoursNewMatchForm", "variant_line"]
 

@@ -3,7 +3,7 @@ East, South, West (North-South against East-West), the rules that differ from
 the defaults, and who holds 6-6 (the leader of hand 1), if that is known yet.
 
 >>> import tempfile
->>> from scorekeeper.ui.base import Shared
+>>> from scorekeeper.ui.shell.base import Shared
 >>> shared = Shared(tempfile.mkdtemp())
 >>> form = BroadwayNewMatchForm(shared)
 >>> form.typed, form.names
@@ -23,8 +23,8 @@ from typing import Any
 
 from scorekeeper import registry
 from scorekeeper.broadway.engine import SEATS
-from scorekeeper.ui.base import Shared
-from scorekeeper.ui.form import FormModel, names_problem
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.form import FormModel, names_problem
 
 __all__ = ["BroadwayNewMatchForm"]
 

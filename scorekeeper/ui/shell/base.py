@@ -26,9 +26,9 @@ from typing import Any, Protocol, cast
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store, message_of
-from scorekeeper.ui.access import NOT_JOINED, STALE, WATCHING, Gate, Invite, Role, Visitor, refusal, stale
-from scorekeeper.ui.drafts import DraftBook
-from scorekeeper.ui.live import Hub
+from scorekeeper.ui.server.access import NOT_JOINED, STALE, WATCHING, Gate, Invite, Role, Visitor, refusal, stale
+from scorekeeper.ui.server.live import Hub
+from scorekeeper.ui.shell.drafts import DraftBook
 
 __all__ = [
     "NOT_JOINED",

@@ -19,7 +19,7 @@ then a scorer.
 >>> gate.join("192.168.1.9", "111111")
 Traceback (most recent call last):
 ...
-scorekeeper.ui.access.JoinRefused: that is not this table's code: check it on the host's screen
+scorekeeper.ui.server.access.JoinRefused: that is not this table's code: check it on the host's screen
 >>> Gate(None).arrive("192.168.1.7")
 <Role.SCORER: 'scorer'>
 """
@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.ui.passes import Held, Passes, TableFile
-from scorekeeper.ui.roles import Role
+from scorekeeper.ui.server.passes import Held, Passes, TableFile
+from scorekeeper.ui.shell.roles import Role
 
 if TYPE_CHECKING:
     from scorekeeper.store import Store
@@ -167,7 +167,7 @@ class Gate:
     @classmethod
     def kept(cls, store: Store, *, new: bool = False) -> Gate:
         """The gate of ``scorekeeper web`` on the database ``store`` keeps: this evening's
-        codes and passes from its table file (see :mod:`scorekeeper.ui.passes`), else (or
+        codes and passes from its table file (see :mod:`scorekeeper.ui.server.passes`), else (or
         ``new``) new codes, written there at once."""
         keep = TableFile.of(store)
         found = None if new else keep.load()
@@ -290,7 +290,7 @@ class Invite:
 
 
 class Visitor:
-    """One browser (a session of the app): its address, its :class:`~scorekeeper.ui.access.Role`
+    """One browser (a session of the app): its address, its :class:`~scorekeeper.ui.server.access.Role`
     (None until it gives a code or a pass) and the seat it took at each match ("I'm Ann")."""
 
     def __init__(self, gate: Gate | None = None, address: str | None = None) -> None:
@@ -298,7 +298,7 @@ class Visitor:
         self.address = address or ""
         self._role: Role | None = Role.HOST if gate is None else gate.arrive(address)
         self._epoch = 0 if gate is None else gate.epoch
-        self.token: str | None = None  # its pass (see :mod:`scorekeeper.ui.passes`), once it joined
+        self.token: str | None = None  # its pass (see :mod:`scorekeeper.ui.server.passes`), once it joined
         self.error: str | None = None
         self._seats: dict[str, str | None] = {}  # match id -> player (None: asked, no seat)
         self.revision = 0  # changes whenever a screen showing it should redraw

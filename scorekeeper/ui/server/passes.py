@@ -7,8 +7,8 @@ the server keeps only its SHA-256, with the role it gives and the seat the phone
 each match. A page opened later in that browser (the same address, the home-screen
 shortcut, a new tab, the tab the phone's browser dropped) gives its pass instead of a
 code and is back at its table, in its seat. Passes end when the host makes new codes or
-forgets all phones (:meth:`~scorekeeper.ui.access.Gate.renew`,
-:meth:`~scorekeeper.ui.access.Gate.forget_phones`).
+forgets all phones (:meth:`~scorekeeper.ui.server.access.Gate.renew`,
+:meth:`~scorekeeper.ui.server.access.Gate.forget_phones`).
 
 >>> passes = Passes()
 >>> token = passes.issue(Role.SCORER)
@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from scorekeeper.errors import StoreError
-from scorekeeper.ui.roles import Role
+from scorekeeper.ui.shell.roles import Role
 
 if TYPE_CHECKING:
     from scorekeeper.store import Store

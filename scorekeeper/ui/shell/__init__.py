@@ -1,0 +1,2 @@
+"""The shell: the app around the games' screens (app, home), what every view-model shares
+(base, form, drafts, roles) and the public building blocks of the screens (widgets)."""
