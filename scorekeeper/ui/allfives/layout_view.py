@@ -20,7 +20,8 @@ from scorekeeper.ui.allfives.drawing import Drawing
 from scorekeeper.ui.allfives.fit import Spot, button_size, drawing_box, end_buttons, half_px, origin, unit_for
 from scorekeeper.ui.allfives.play import EndChoice, PickerCell
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.shell.widgets import MIN_DIGITS, labelled, on, tile_button, tile_face
+from scorekeeper.ui.allfives.tiles import MIN_DIGITS, tile_button, tile_face
+from scorekeeper.ui.shell.widgets import labelled, on
 
 __all__ = [
     "CELL_H",
