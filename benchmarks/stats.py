@@ -209,10 +209,10 @@ def main() -> None:
 
         from scorekeeper.ui.players import data as players_data
         from scorekeeper.ui.players.model import PlayersModel
-        from scorekeeper.ui.shell.base import Shared
+        from scorekeeper.ui.server.shared import open_shared
 
         players_data.SETTLED = -1e9  # the files were just written: trust their stamps at once here
-        shared = Shared(db)
+        shared = open_shared(db)
         try:
             with shared.lock:
                 playing = shared.store.import_record(UNFINISHED)

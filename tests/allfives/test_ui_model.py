@@ -19,7 +19,7 @@ from scorekeeper.ui.allfives.drawing import draw_layout
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.history.model import HistoryModel
-from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.server.shared import open_shared
 
 WORKED = [("3-2", None), ("2-2", None), ("4-2", "2-2"), ("2-0", "2-2"), ("6-3", None), ("5-2", None)]
 
@@ -418,14 +418,14 @@ def test_match_won_announced_and_entries_refused(shared):
 
 
 def test_reopening_resumes_exactly(tmp_path):
-    s = Shared(tmp_path / "db")
+    s = open_shared(tmp_path / "db")
     t = new_table(s)
     for tile, on in WORKED[:4]:
         play(t, tile, on)
     t.play.draw(2)  # not entered yet: lost with the session, like a pencil not yet on paper
     mid = t.mid
     s.close()
-    s2 = Shared(tmp_path / "db")
+    s2 = open_shared(tmp_path / "db")
     assert s2.resume()["id"] == mid
     t2 = TableModel(s2, mid)
     assert t2.to_move == "Ann" and t2.scores == {"Ann": 5, "Ben": 0} and len(t2.match.hand.turns) == 4
@@ -564,7 +564,7 @@ def test_drawing_of_a_spinner_with_four_arms():
 
 
 def test_an_all_fours_match_opens_in_its_own_screens_and_the_all_fives_ones_refuse_it(tmp_path):
-    shared = Shared(str(tmp_path / "db"))
+    shared = open_shared(str(tmp_path / "db"))
     try:
         mid = shared.store.import_record(
             {

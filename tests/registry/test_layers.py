@@ -120,6 +120,14 @@ def test_the_view_models_import_no_flet():
     assert not loaded & {"flet", "flet_web"}
 
 
+def test_the_view_models_and_the_shell_import_nothing_of_the_server():
+    """The shell is handed the hub, the gate and the browsers' Visitor by whoever starts the
+    app (``scorekeeper.ui.server.shared``): no view-model loads a module of the server."""
+    loaded = modules_after_importing(VIEW_MODELS)
+    assert "scorekeeper.ui.shell.base" in loaded and "scorekeeper.ui.shell.roles" in loaded
+    assert {m for m in loaded if m == "scorekeeper.ui.server" or m.startswith("scorekeeper.ui.server.")} == set()
+
+
 def test_no_module_of_the_app_is_over_about_400_lines():
     sizes = {
         p.relative_to(ROOT): len(p.read_text(encoding="utf-8").splitlines())

@@ -11,7 +11,9 @@ from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.history.model import HistoryModel
 from scorekeeper.ui.server.access import FREE_TRIES, MAX_WAIT, Codes, Gate, JoinRefused, Role, Visitor, is_local, spaced
-from scorekeeper.ui.shell.base import NOT_JOINED, STALE, WATCHING, Shared
+from scorekeeper.ui.server.shared import open_shared
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.roles import NOT_JOINED, STALE, WATCHING
 
 CODES = Codes("482913", "771204")
 
@@ -147,7 +149,7 @@ def _match(shared: Shared) -> str:
 
 @pytest.fixture
 def served(tmp_path):
-    s = Shared(str(tmp_path / "db"), gate=Gate(CODES))
+    s = open_shared(str(tmp_path / "db"), gate=Gate(CODES))
     yield s
     s.close()
 

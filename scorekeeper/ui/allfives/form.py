@@ -3,8 +3,8 @@ four, the presets (All Fives, Muggins, Five Up, Cribbage 61), the hand-size
 tables, every rule option and the first leader.
 
 >>> import tempfile
->>> from scorekeeper.ui.shell.base import Shared
->>> f = NewMatchForm(Shared(tempfile.mkdtemp()), names=["Ann", "Ben"])
+>>> from scorekeeper.ui.server.shared import open_shared
+>>> f = NewMatchForm(open_shared(tempfile.mkdtemp()), names=["Ann", "Ben"])
 >>> f.set_rule("target", "100"); f.default_of("target")
 250
 >>> f.set_rule("scale", 5); f.default_of("target"), f.rules().target

@@ -16,8 +16,8 @@ scores; it asks :class:`~scorekeeper.allfives.engine.Match`.
 
 >>> import tempfile
 >>> from scorekeeper.ui.allfives.form import NewMatchForm
->>> from scorekeeper.ui.shell.base import Shared
->>> shared = Shared(tempfile.mkdtemp())
+>>> from scorekeeper.ui.server.shared import open_shared
+>>> shared = open_shared(tempfile.mkdtemp())
 >>> form = NewMatchForm(shared, names=["Ann", "Ben"])
 >>> form.leader = "Ann"
 >>> table = TableModel(shared, form.start())

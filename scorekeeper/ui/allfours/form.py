@@ -2,8 +2,8 @@
 partners sit opposite), the variant, the target and the first dealer.
 
 >>> import tempfile
->>> from scorekeeper.ui.shell.base import Shared
->>> shared = Shared(tempfile.mkdtemp())
+>>> from scorekeeper.ui.server.shared import open_shared
+>>> shared = open_shared(tempfile.mkdtemp())
 >>> form = FoursNewMatchForm(shared, names=["Ann", "Ben"])
 >>> form.set_count(4); form.names
 ['Ann', 'Ben', 'Player 3', 'Player 4']

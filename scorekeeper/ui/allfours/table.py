@@ -6,9 +6,9 @@ Every fact goes to the store at once (``{"fact": {...}}`` entries), so a killed
 app resumes where it was.
 
 >>> import tempfile
->>> from scorekeeper.ui.shell.base import Shared
+>>> from scorekeeper.ui.server.shared import open_shared
 >>> from scorekeeper.ui.allfours.form import FoursNewMatchForm
->>> shared = Shared(tempfile.mkdtemp())
+>>> shared = open_shared(tempfile.mkdtemp())
 >>> form = FoursNewMatchForm(shared, names=["Ann", "Ben"])
 >>> form.dealer = "Ann"
 >>> table = FoursTableModel(shared, form.start())

@@ -3,8 +3,8 @@ East, South, West (North-South against East-West), the rules that differ from
 the defaults, and who holds 6-6 (the leader of hand 1), if that is known yet.
 
 >>> import tempfile
->>> from scorekeeper.ui.shell.base import Shared
->>> shared = Shared(tempfile.mkdtemp())
+>>> from scorekeeper.ui.server.shared import open_shared
+>>> shared = open_shared(tempfile.mkdtemp())
 >>> form = BroadwayNewMatchForm(shared)
 >>> form.typed, form.names
 (['', '', '', ''], ['North', 'East', 'South', 'West'])

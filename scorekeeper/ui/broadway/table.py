@@ -9,9 +9,9 @@ the direction the other half lies in).  Before it is entered the
 matched sections are highlighted and the points shown; "Set it" enters it.
 
 >>> import tempfile
->>> from scorekeeper.ui.shell.base import Shared
+>>> from scorekeeper.ui.server.shared import open_shared
 >>> from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
->>> shared = Shared(tempfile.mkdtemp())
+>>> shared = open_shared(tempfile.mkdtemp())
 >>> form = BroadwayNewMatchForm(shared, names=["Ann", "Ben", "Cy", "Di"])
 >>> form.leader = "Ben"
 >>> t = BroadwayTableModel(shared, form.start())

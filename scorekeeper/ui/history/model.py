@@ -2,8 +2,8 @@
 one match's scored hands, export and import -- for every game of the registry.
 
 >>> import tempfile
->>> from scorekeeper.ui.shell.base import Shared
->>> shared = Shared(tempfile.mkdtemp())
+>>> from scorekeeper.ui.server.shared import open_shared
+>>> shared = open_shared(tempfile.mkdtemp())
 >>> hist = HistoryModel(shared)
 >>> mid = hist.import_text('{"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"]}')
 >>> hist.total, hist.items[0]["title"], hist.summary(mid)["scores"]

@@ -4,8 +4,8 @@ renaming and merging names. Every figure is :class:`~scorekeeper.stats.figures.S
 this module picks them for a screen and puts them in words (:mod:`.players_data`).
 
 >>> import tempfile
->>> from scorekeeper.ui.shell.base import Shared
->>> shared = Shared(tempfile.mkdtemp())
+>>> from scorekeeper.ui.server.shared import open_shared
+>>> shared = open_shared(tempfile.mkdtemp())
 >>> _ = shared.store.import_record({"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"],
 ...     "rules": {"target": 10}, "hands": [{"leader": "Ann", "turns": [{"play": "5-5"}]}]})
 >>> players = PlayersModel(shared)

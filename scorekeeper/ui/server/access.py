@@ -44,9 +44,6 @@ if TYPE_CHECKING:
     from scorekeeper.store import Store
 
 __all__ = [
-    "NOT_JOINED",
-    "STALE",
-    "WATCHING",
     "Codes",
     "Gate",
     "Invite",
@@ -55,42 +52,13 @@ __all__ = [
     "Role",
     "Visitor",
     "is_local",
-    "refusal",
     "spaced",
-    "stale",
 ]
 
 CODE_DIGITS = 6
 FREE_TRIES = 3  # wrong codes from one address before it has to wait
 MAX_WAIT = 60.0  # the longest wait, in seconds (it doubles with every wrong code past the free ones)
 FORGET_AFTER = 3600.0  # an address's wrong codes are forgotten after an hour without one
-
-
-#: What a phone is told when it acted on a screen that did not yet show another phone's change.
-STALE = "the match changed on another phone: check and tap again"
-
-
-def stale(first: str | None) -> str:
-    """What a phone is told when another phone's entry (``first``, in words, if known) got in
-    before its own.
-
-    >>> stale("Ann's 6-6")
-    "Ann's 6-6 came first: check and tap again"
-    >>> stale(None) == STALE
-    True
-    """
-    return f"{first} came first: check and tap again" if first else STALE
-
-
-#: What a watcher is told if an entry reaches its view-model anyway.
-WATCHING = "this phone is watching: it cannot change the match"
-#: ... and a browser that has not joined (it is only ever shown the join screen).
-NOT_JOINED = "join the table first: type the table code"
-
-
-def refusal(role: Role | None) -> str:
-    """Why a browser with ``role`` may not change anything."""
-    return NOT_JOINED if role is None else WATCHING
 
 
 class JoinRefused(ScorekeeperError):

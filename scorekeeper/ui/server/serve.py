@@ -129,13 +129,13 @@ def run(
         besides loopback and this machine's addresses (see :mod:`scorekeeper.ui.server.guard`)."""
     import flet as ft
 
+    from scorekeeper.ui.server.shared import open_shared
     from scorekeeper.ui.shell.app import make_main
-    from scorekeeper.ui.shell.base import Shared
 
     served = web or not desktop_available()
     host = host or "127.0.0.1"
     port = port or DEFAULT_PORT
-    shared = Shared(db)  # StoreLockedError etc. reach the CLI, which prints one line
+    shared = open_shared(db)  # StoreLockedError etc. reach the CLI, which prints one line
     for problem in shared.store.problems:
         print(f"warning: {problem}", file=sys.stderr)
     gate: Gate | None = None

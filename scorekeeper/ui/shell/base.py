@@ -2,6 +2,10 @@
 app, the base of the table view-models, and how a
 game's screens are found.
 
+The shell imports nothing of the server: the hub that keeps the phones in step, the
+gate of the table codes and the browsers' :class:`Visitor` are handed to :class:`Shared`
+by whoever starts the app (:func:`scorekeeper.ui.server.shared.open_shared`).
+
 Every view-model method that changes something goes through the
 :class:`~scorekeeper.store.Store` at once (so a killed app resumes exactly
 where it was), catches the engine's errors and keeps the message in ``error``
@@ -9,7 +13,8 @@ for the screen to show in place. Nothing here raises to the UI. No rule lives
 in the UI: whether an entry is legal and what it scores is the engine's.
 
 >>> import tempfile
->>> shared = Shared(tempfile.mkdtemp())
+>>> from scorekeeper.ui.server.shared import open_shared
+>>> shared = open_shared(tempfile.mkdtemp())
 >>> [s.id for s in games_with_screens()]
 ['all-fives', 'all-fours', 'broadway']
 >>> shared.close()
@@ -21,25 +26,29 @@ import copy
 import importlib
 import threading
 from collections.abc import Callable
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store, message_of
-from scorekeeper.ui.server.access import NOT_JOINED, STALE, WATCHING, Gate, Invite, Role, Visitor, refusal, stale
-from scorekeeper.ui.server.live import Hub
 from scorekeeper.ui.shell.drafts import DraftBook
+from scorekeeper.ui.shell.roles import NOT_JOINED, STALE, WATCHING, Role, refusal, stale
+
+if TYPE_CHECKING:  # the server's parts, handed to Shared (never imported by the shell)
+    from scorekeeper.ui.server.access import Gate, Invite, Visitor
+    from scorekeeper.ui.server.live import Hub
+
+    #: How a browser's Visitor is made: from the gate and its address.
+    Visitors = Callable[[Gate | None, str | None], Visitor]
 
 __all__ = [
     "NOT_JOINED",
     "STALE",
     "WATCHING",
     "GameScreens",
-    "Invite",
     "Model",
     "Shared",
     "TableModel",
-    "Visitor",
     "game_of",
     "game_title",
     "games_with_screens",
@@ -63,25 +72,38 @@ class Model:
 # ---------------------------------------------------------------- shared state
 class Shared:
     """The one store of a running app, shared by every session (browser tab) of the
-    process, behind a lock (the store is not thread-safe), with the ``Hub`` that keeps
-    their screens in step and the ``Gate`` of the table codes (None: every browser is the
-    host, as in the desktop app). :meth:`visit`: each session's own view, with its Visitor."""
+    process, behind a lock (the store is not thread-safe), with the ``hub`` that keeps
+    their screens in step and the ``gate`` of the table codes (None: every browser is the
+    host, as in the desktop app), both handed over by whoever starts the app, and
+    ``visitors``, what makes a browser's Visitor (from the gate and its address).
+    :meth:`visit`: each session's own view, with its Visitor; ``visitor`` is the app's own
+    (the host's, as the desktop app and the tests see it)."""
 
-    def __init__(self, path: Any = None, gate: Gate | None = None, invite: Invite | None = None) -> None:
+    def __init__(
+        self,
+        path: Any = None,
+        gate: Gate | None = None,
+        invite: Invite | None = None,
+        *,
+        hub: Hub,
+        visitors: Visitors,
+    ) -> None:
         self.store = Store(path, wait=0)  # another app holding the database: say so at once
         self.lock = threading.RLock()
         self._notices: dict[str, str] = {}
-        self.hub = Hub()
+        self.hub = hub
         self.drafts = DraftBook()
         self.gate = gate
         self.invite = invite
-        self.visitor = Visitor()
+        self.visitors = visitors
+        self.visitor = visitors(None, None)
 
-    def visit(self, address: str | None, visitor: Callable[[Gate | None, str | None], Visitor] = Visitor) -> Shared:
+    def visit(self, address: str | None, visitor: Visitors | None = None) -> Shared:
         """The app as one browser sees it: the same store, lock, notices and hub, with a
-        :class:`Visitor` of its own (``visitor``: its class, e.g. an observable one)."""
+        Visitor of its own (``visitor``: what makes it, e.g. an observable class; else
+        :attr:`visitors`)."""
         view = copy.copy(self)
-        view.visitor = visitor(self.gate, address)
+        view.visitor = (visitor or self.visitors)(self.gate, address)
         return view
 
     def announce(self, mid: str, note: str) -> None:
