@@ -253,7 +253,7 @@ class GameSpec:
 @dataclass(frozen=True)
 class Registration:
     """Where a game lives: the module whose ``GAME`` is its :class:`Game`, and the
-    module of its screens (``scorekeeper/ui/shell/base.py``'s ``GameScreens``), if it has any."""
+    module of its screens (``scorekeeper/ui/shell/screens.py``'s ``GameScreens``), if it has any."""
 
     engine: str
     ui: str | None = None

@@ -588,7 +588,7 @@ def test_an_all_fours_match_opens_in_its_own_screens_and_the_all_fives_ones_refu
 def test_history_shows_each_game_its_own_way(shared):
     """All Fives: one short block per hand; All Fours (no blocks of its own): its --text table."""
     from scorekeeper import registry
-    from scorekeeper.ui.shell.base import history_blocks
+    from scorekeeper.ui.shell.screens import history_blocks
 
     fives = shared.store.import_record(json.loads((RECORDS / "two-hands.json").read_text()))
     fours = shared.store.import_record(

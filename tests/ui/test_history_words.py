@@ -16,7 +16,7 @@ from scorekeeper.allfives.record import load
 from scorekeeper.broadway.simulate import random_record as broadway_record
 from scorekeeper.ui.history.model import HistoryModel
 from scorekeeper.ui.score.model import hand_rows
-from scorekeeper.ui.shell.base import history_blocks
+from scorekeeper.ui.shell.screens import history_blocks
 
 PARTNERS = {"Ann & Cy": ["Ann", "Cy"], "Ben & Di": ["Ben", "Di"]}
 

@@ -1,4 +1,4 @@
-"""The All Fives screens for the app shell (see ``scorekeeper/ui/shell/base.py``'s
+"""The All Fives screens for the app shell (see ``scorekeeper/ui/shell/screens.py``'s
 ``GameScreens``): a new match (``/new/all-fives``) and the table (``/table/<id>``
 of an All Fives match). They draw what the view-models say; no rule lives here.
 

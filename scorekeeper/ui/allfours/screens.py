@@ -1,4 +1,4 @@
-"""The All Fours screens (for the app shell; see ``scorekeeper/ui/shell/base.py``'s
+"""The All Fours screens (for the app shell; see ``scorekeeper/ui/shell/screens.py``'s
 GameScreens): a new match (``/new/all-fours``) and the hand screen
 (``/table/<id>`` of an All Fours match).  They draw what the view-models
 (:mod:`~scorekeeper.ui.allfours.form`, :mod:`~scorekeeper.ui.allfours.table`)

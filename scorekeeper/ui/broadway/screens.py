@@ -1,4 +1,4 @@
-"""The Broadway screens for the app shell (see ``scorekeeper/ui/shell/base.py``'s
+"""The Broadway screens for the app shell (see ``scorekeeper/ui/shell/screens.py``'s
 ``GameScreens``): a new match (``/new/broadway``) and the table (``/table/<id>``
 of a Broadway match).  They draw what the view-models
 (:mod:`scorekeeper.ui.broadway.form`, :mod:`scorekeeper.ui.broadway.table`)

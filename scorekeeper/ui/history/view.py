@@ -10,7 +10,8 @@ from urllib.parse import parse_qs, urlparse
 import flet as ft
 
 from scorekeeper.ui.history.model import PAGE_SIZE, HistoryModel
-from scorekeeper.ui.shell.base import Shared, history_blocks
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.screens import history_blocks
 from scorekeeper.ui.shell.widgets import cannot_open, error_box, go, heading
 
 __all__ = ["History", "StoredMatch"]

@@ -41,8 +41,9 @@ from scorekeeper.ui.server.guard import peer
 from scorekeeper.ui.server.join_view import Invite, Join, WatchHome, keep_pass, kept_pass
 from scorekeeper.ui.server.live_view import catch_up, in_session
 from scorekeeper.ui.server.strangers import STRANGERS
-from scorekeeper.ui.shell.base import GameScreens, Shared, game_of, game_title, games_with_screens, screens_of
+from scorekeeper.ui.shell.base import Shared, game_of, game_title
 from scorekeeper.ui.shell.home_view import Home
+from scorekeeper.ui.shell.screens import GameScreens, games_with_screens, screens_of
 from scorekeeper.ui.shell.widgets import PAD, Viewport, ViewportContext, cannot_open
 
 __all__ = ["App", "GameTable", "make_main"]

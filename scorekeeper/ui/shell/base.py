@@ -1,6 +1,6 @@
 """What every screen's view-model shares, without any Flet: the store of the running
-app, the base of the table view-models, and how a
-game's screens are found.
+app and the base of the table view-models (how a game's screens are found:
+:mod:`scorekeeper.ui.shell.screens`).
 
 The shell imports nothing of the server: the hub that keeps the phones in step, the
 gate of the table codes and the browsers' :class:`Visitor` are handed to :class:`Shared`
@@ -15,24 +15,24 @@ in the UI: whether an entry is legal and what it scores is the engine's.
 >>> import tempfile
 >>> from scorekeeper.ui.server.shared import open_shared
 >>> shared = open_shared(tempfile.mkdtemp())
->>> [s.id for s in games_with_screens()]
-['all-fives', 'all-fours', 'broadway']
+>>> shared.resume() is None, shared.visitor.role.can_enter
+(True, True)
 >>> shared.close()
 """
 
 from __future__ import annotations
 
 import copy
-import importlib
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any
 
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store, message_of
 from scorekeeper.ui.shell.drafts import DraftBook
 from scorekeeper.ui.shell.roles import NOT_JOINED, STALE, WATCHING, Role, refusal, stale
+from scorekeeper.ui.shell.screens import screens_of
 
 if TYPE_CHECKING:  # the server's parts, handed to Shared (never imported by the shell)
     from scorekeeper.ui.server.access import Gate, Invite, Visitor
@@ -45,17 +45,13 @@ __all__ = [
     "NOT_JOINED",
     "STALE",
     "WATCHING",
-    "GameScreens",
     "Model",
     "Shared",
     "TableModel",
     "game_of",
     "game_title",
-    "games_with_screens",
-    "history_blocks",
     "open_match",
     "refusal",
-    "screens_of",
     "stale",
 ]
 
@@ -174,49 +170,6 @@ def game_title(game: Any) -> str:
         return registry.get(game).title
     except ScorekeeperError:
         return str(game)
-
-
-# ------------------------------------------------------------ a game's screens
-class GameScreens(Protocol):
-    """What a game's ``scorekeeper/ui/<game>/screens.py`` offers the app shell (the
-    registry names the module)."""
-
-    #: One line about the game for Home ("Broadway: the grid").
-    BLURB: str
-
-    def NewMatch(self, shared: Shared) -> Any:  # noqa: N802 - a Flet component is named like a class
-        """The new-match screen (``/new/<game>``)."""
-        ...
-
-    def Table(self, shared: Shared, mid: str) -> Any:  # noqa: N802
-        """The table screen of one match (``/table/<id>``)."""
-        ...
-
-    # Optional: ``history_blocks(summary) -> list[str]``, a stored match on the History
-    # screen as blocks of text (else :func:`history_blocks` shows its ``--text`` table).
-
-
-def screens_of(game: Any) -> GameScreens | None:
-    """The screens of a game (imported on first use), or None when it has none."""
-    name = registry.ui_module(game) if isinstance(game, str) else None
-    if name is None:
-        return None
-    return cast(GameScreens, importlib.import_module(name))
-
-
-def history_blocks(summary: dict[str, Any]) -> list[str]:
-    """A stored match on the History screen (``summary``: its ``scorekeeper score`` object):
-    its game's screens' own blocks of text where they have them, else its ``--text`` table."""
-    screens = screens_of(summary.get("game"))
-    own: Callable[[dict[str, Any]], list[str]] | None = getattr(screens, "history_blocks", None)
-    if own is not None:
-        return own(summary)
-    return [registry.get(summary["game"]).render(summary)]
-
-
-def games_with_screens() -> list[registry.Game]:
-    """The games that have screens, in the registry's order."""
-    return [g for g in registry.games() if registry.ui_module(g.id) is not None]
 
 
 # ------------------------------------------------------------------ the bases

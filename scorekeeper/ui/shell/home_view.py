@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import flet as ft
 
-from scorekeeper.ui.shell.base import Shared, game_title, games_with_screens, screens_of
+from scorekeeper.ui.shell.base import Shared, game_title
+from scorekeeper.ui.shell.screens import games_with_screens, screens_of
 from scorekeeper.ui.shell.widgets import PAD, go, heading
 
 __all__ = ["Home"]

@@ -12,7 +12,7 @@ from typing import Any
 
 import flet as ft
 
-from scorekeeper.ui.shell.base import games_with_screens
+from scorekeeper.ui.shell.screens import games_with_screens
 
 __all__ = [
     "PAD",
