@@ -144,3 +144,17 @@ def test_every_game_of_the_registry_has_the_same_engine_package_shape():
         package = Path(ROOT, "scorekeeper", game.id.replace("-", ""))
         present = {p.stem for p in package.glob("*.py")}
         assert {"engine", "record", "text", "timeline", "entries", "game", "stats", "rows"} <= present, game.id
+
+
+def test_the_all_fives_parts_use_only_the_tables_public_interface():
+    """Entering a play, claims, corrections and the hand end reach the table through what it
+    offers its parts (``change``, ``done``, ``redraw``, ``drafts`` ...), never its private members."""
+    import re
+
+    parts = ["part", "play", "claims", "corrections", "hand_end"]
+    private = re.compile(r"\b(?:self\.t|table)\._[a-z]\w*")
+    found = {
+        p: private.findall((ROOT / "scorekeeper" / "ui" / "allfives" / f"{p}.py").read_text(encoding="utf-8"))
+        for p in parts
+    }
+    assert {p: hits for p, hits in found.items() if hits} == {}

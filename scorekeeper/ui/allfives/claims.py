@@ -29,7 +29,7 @@ class Claims(Part):
 
     def set_mode(self, on: bool) -> None:
         self.mode = bool(on)
-        self.t._changed()
+        self.t.redraw()
 
     def choices(self) -> list[int]:
         """Quick buttons for a claim, in the match's scale."""
@@ -41,7 +41,7 @@ class Claims(Part):
         """Hold the play until its claim is given."""
         self.claiming = (tile, on)
         self.t.error = None
-        self.t._changed()
+        self.t.redraw()
 
     def claim(self, points: int | None) -> None:
         """The claim announced for the play waiting for it (None: no claim)."""
@@ -81,7 +81,7 @@ class Claims(Part):
         if not isinstance(last, Play):  # muggins_callers saw a play last
             return
         entry = dict(event_entry(last), muggins=caller)  # the last play, as entered
-        if self.t._apply(lambda st: st.edit(self.t.mid, h.number, n, entry)):
+        if self.t.change(lambda st: st.edit(self.t.mid, h.number, n, entry)):
             t = self.t.last_turn()
             if t is None or t.muggins is None:
                 return
@@ -89,4 +89,4 @@ class Claims(Part):
             note = f"{caller} called muggins: {self.match.setup.sides[side]} +{pts}" + (
                 " (voided: past the exact target)" if voided else ""
             )
-            self.t._done(note, f"Muggins! {pts}" if pts else None)
+            self.t.done(note, f"Muggins! {pts}" if pts else None)

@@ -125,7 +125,7 @@ class PlayEntry(Part):
         super().__init__(table)
         self._local_draws = 0  # while a turn is being corrected: draws of that turn, this phone's own
         # the draws of the turn being played, the same on every phone (one entry: "draws")
-        self.shared = DraftView(table._shared.drafts, table.mid, "draws", self._turn)
+        self.shared = DraftView(table.drafts, table.mid, "draws", self._turn)
 
     def _turn(self) -> tuple[int, int]:
         h = self.t.match.hand
@@ -162,7 +162,7 @@ class PlayEntry(Part):
             return False
         if not self.t.refused():
             self._set_draws(0)
-        self.t._changed()
+        self.t.redraw()
         return True
 
     @property
@@ -241,7 +241,7 @@ class PlayEntry(Part):
         self.choosing = None
         self.sniffing = None
         self.t.error = None
-        self.t._changed()
+        self.t.redraw()
         return False
 
     def confirm_other(self) -> None:
@@ -251,7 +251,7 @@ class PlayEntry(Part):
         if asked is None or self.t.refused():
             return
         if asked.player != self.t.to_move:  # (the match moved on: refused() caught that)
-            self.t._changed()
+            self.t.redraw()
             return
         self.confirmed_for = asked.player
         if asked.action == "tap" and asked.tile is not None:
@@ -275,7 +275,7 @@ class PlayEntry(Part):
         self.t.flash = None  # the last play's banner goes once the next player acts
         if again:
             self.t.error = None
-            self.t._changed()
+            self.t.redraw()
             return
         if self.playing and not self._for_whom("tap", tile):
             return
@@ -292,7 +292,7 @@ class PlayEntry(Part):
         if len(places) > 1:
             self.choosing = (str(t), [str(p) for p in places])
             self.t.error = None
-            self.t._changed()
+            self.t.redraw()
             return
         on = places[0] if places else None
         self._set(str(t), None if on is None else str(on))
@@ -321,14 +321,14 @@ class PlayEntry(Part):
         self.way = None
         self.t.claims.claiming = None
         self.t.error = None
-        self.t._changed()
+        self.t.redraw()
 
     def _set(self, tile: str, on: str | None) -> None:
         h = self.match_for_entry.hand
         if self.way is None and h is not None and h.layout.sets_sniff(Tile.parse(tile)):
             self.sniffing = (tile, on)  # the sniff: across or in line? (the table asks)
             self.t.error = None
-            self.t._changed()
+            self.t.redraw()
             return
         if self.t.claims.asks:
             self.t.claims.ask(tile, on)
@@ -380,7 +380,7 @@ class PlayEntry(Part):
             )
         elif self._set_draws(self.draws + n):
             self.t.error = None
-        self.t._changed()
+        self.t.redraw()
 
     def pass_(self) -> None:
         if self.t.refused() or not self._for_whom("pass"):

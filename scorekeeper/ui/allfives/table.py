@@ -212,7 +212,7 @@ class TableModel(base.TableModel):
         return h.turns[-1] if h and h.turns else None
 
     # ------------------------------------------------------------- acting
-    def _done(self, note: str | None, flash: str | None = None) -> None:
+    def done(self, note: str | None, flash: str | None = None) -> None:
         """After an entry went in: what it did, in words (and "15!" for a scoring play)."""
         self.note = note
         self.flash = flash
@@ -279,7 +279,7 @@ class TableModel(base.TableModel):
             did = "passed" if rules.draw else "knocked"
             blocked = ": the hand is blocked" + ("" if rules.settles_pips else ", nothing scored")
             end = blocked if h is not None and h.end == "blocked" else ""
-            self._done(f"{who} {did}" + (f" after drawing {t.drew}" if t.drew else "") + end)
+            self.done(f"{who} {did}" + (f" after drawing {t.drew}" if t.drew else "") + end)
             return
         worth = rules.worth(t.count)
         # Fives and Threes says what the count makes: "9 = 3, go 1"
@@ -311,7 +311,7 @@ class TableModel(base.TableModel):
         elif h is not None and h.end is None and not h.held[t.player]:
             bits.append(f"{who} is out; partners play on")
         flash = "Bust!" if bust else f"{t.points}!" if t.points else None
-        self._done(f"{who} set {t.tile}: " + ", ".join(bits), flash)
+        self.done(f"{who} set {t.tile}: " + ", ".join(bits), flash)
 
     def undo(self) -> None:
         """Take back the last entry (a hand started by itself after a domino goes with its
@@ -339,14 +339,14 @@ class TableModel(base.TableModel):
                     st.undo(self.mid)
 
         def said() -> None:
-            self._done(f"Undo: {' and '.join(reversed(undone)) or 'the last entry'} taken back")
+            self.done(f"Undo: {' and '.join(reversed(undone)) or 'the last entry'} taken back")
             self._said = f"the Undo on {self.visitor.phone(self.mid)}"
 
         self._apply(go, said)
 
     def redo(self) -> None:
         def said() -> None:
-            self._done("entry put back")
+            self.done("entry put back")
             self._said = f"the Redo on {self.visitor.phone(self.mid)}"
 
         self._apply(lambda st: st.redo(self.mid), said)

@@ -340,6 +340,34 @@ class TableModel(Model):
             return message_of(e)
         return None
 
+    # ------------------------------------------------------------ for its parts
+    # What the small view-models a table may be made of (All Fives': ui/allfives/part.py)
+    # use of it: they never reach its private members.
+    @property
+    def drafts(self) -> DraftBook:
+        """What the table is entering together and has not stored yet (every phone's)."""
+        return self._shared.drafts
+
+    def stored_record(self) -> dict[str, Any]:
+        """The match's record as the store holds it (a copy)."""
+        with self._shared.lock:
+            return self._shared.store.record(self.mid)
+
+    def redraw(self) -> None:
+        self._changed()
+
+    def change(self, fn: Callable[[Store], Any], then: Callable[[], Any] | None = None) -> bool:
+        """One change of the stored match (see :meth:`_apply`): True when it went in."""
+        return self._apply(fn, then)
+
+    def saying(self, words: str) -> Callable[[], None]:
+        """A ``then`` for :meth:`change` that names the change (see :meth:`_saying`)."""
+        return self._saying(words)
+
+    def drop_entry(self) -> None:
+        """Drop what was being entered and not yet stored (see :meth:`_forget_entry`)."""
+        self._forget_entry()
+
     # ------------------------------------------------------------ live
     def _forget_entry(self) -> None:
         """Drop what was being entered and not yet stored (the games that have such a thing)."""
