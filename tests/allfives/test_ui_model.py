@@ -14,6 +14,7 @@ from scorekeeper.allfives.engine import Match
 from scorekeeper.allfives.notation import parse_turn_text
 from scorekeeper.allfives.record import load, parse_record, score_record
 from scorekeeper.allfives.simulate import random_record
+from scorekeeper.dominoes import Tile
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.allfives.drawing import draw_layout
 from scorekeeper.ui.allfives.form import NewMatchForm
@@ -202,7 +203,7 @@ def test_tile_fitting_several_ends_asks_where(shared):
     assert t2.play.choosing is None and t2.error is None
     # an end chosen on the drawing: 4-0 fits the 0 only; 3-0 fits 3 and 0
     t2.play.tap("3-0")
-    assert t2.play.choosing == ("3-0", ["5-0", "5-3"])
+    assert t2.play.choosing == (Tile(3, 0), [Tile(5, 0), Tile(5, 3)])
     t2.play.choose("5-3")
     assert t2.last_turn().on.__str__() == "5-3"
 
@@ -287,7 +288,7 @@ def test_claims_check_mode_flags_a_wrong_claim(shared):
     t = new_table(shared)
     t.claims.mode = True
     t.play.tap("3-2")
-    assert t.claims.claiming == ("3-2", None)
+    assert t.claims.claiming == (Tile(3, 2), None)
     assert t.claims.choices()[:4] == [0, 5, 10, 15]
     t.claims.claim(10)
     assert t.last_turn().claim_ok is False and t.scores["Ann"] == 5

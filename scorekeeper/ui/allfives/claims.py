@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from scorekeeper.allfives.events import Play
 from scorekeeper.allfives.record import event_entry
+from scorekeeper.dominoes import Tile
 from scorekeeper.ui.allfives.part import Part
 
 __all__ = ["Claims"]
@@ -19,7 +20,7 @@ class Claims(Part):
     """``claiming``: a play (tile, end) waiting for its claim; ``mode``: claims asked
     with ``check`` rules (always with ``muggins``)."""
 
-    claiming: tuple[str, str | None] | None = None
+    claiming: tuple[Tile, Tile | None] | None = None
     mode = False
 
     @property
@@ -37,7 +38,7 @@ class Claims(Part):
         top = 5 * (rules.set * 6 // 5 + 1)  # above any count the set can make
         return [p // rules.scale for p in range(0, top + 1, 5)]
 
-    def ask(self, tile: str, on: str | None) -> None:
+    def ask(self, tile: Tile, on: Tile | None) -> None:
         """Hold the play until its claim is given."""
         self.claiming = (tile, on)
         self.t.error = None

@@ -122,12 +122,13 @@ class HandEnd(Part):
             self._put({name: []})
         self.t.redraw()
 
-    def pick_remaining(self, tile: str) -> None:
-        """Add (or take back) a tile to the picked player's remaining tiles."""
+    def pick_remaining(self, tile: Tile | str) -> None:
+        """Add (or take back) a tile to the picked player's remaining tiles (a Tile from the
+        picker; text is read as one)."""
         name = self.picking_for
         if name is None:
             return
-        t = str(Tile.parse(tile))
+        t = str(tile if isinstance(tile, Tile) else Tile.parse(tile))
         remaining = self.remaining
         mine = remaining.get(name)
         tiles = list(mine) if isinstance(mine, list) else []

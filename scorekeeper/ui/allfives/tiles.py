@@ -7,6 +7,7 @@ from typing import Any
 
 import flet as ft
 
+from scorekeeper.dominoes import Tile
 from scorekeeper.ui.shell.widgets import labelled
 
 __all__ = ["MIN_DIGITS", "digit_size", "tile_button", "tile_face"]
@@ -73,14 +74,13 @@ def tile_face(
 
 
 def tile_button(
-    tile: str, on_click: Any, label: str, fits: bool = True, half: float = 40, key: str | None = None
+    tile: Tile, on_click: Any, label: str, fits: bool = True, half: float = 40, key: str | None = None
 ) -> ft.Control:
-    """A tile to tap (upright): one that fits now is lit, one that does not is pale (at the same
-    size, so that it stays in its place when it comes to fit)."""
-    a, b = (int(x) for x in tile.split("-"))
+    """A tile to tap (upright, the higher half on top): one that fits now is lit, one that
+    does not is pale (at the same size, so that it stays in its place when it comes to fit)."""
     face = tile_face(
-        a,
-        b,
+        tile.hi,
+        tile.lo,
         False,
         half,
         mark=ft.Colors.PRIMARY_CONTAINER if fits else ft.Colors.SURFACE_CONTAINER_LOW,
