@@ -18,6 +18,7 @@ from scorekeeper.ui.allfours.count import COUNTING_RANKS, Chips
 from scorekeeper.ui.allfours.table import FoursTableModel
 from scorekeeper.ui.shell import widgets
 from scorekeeper.ui.shell.widgets import PAD, choice_row, error_box, heading, labelled, on, svg_image
+from scorekeeper.ui.typed import Typed
 
 __all__ = ["board", "deal_next", "deal_section", "end_section", "penalty_section", "winner_panel"]
 
@@ -233,7 +234,7 @@ def _penalty_text(p: dict[str, Any]) -> str:
     )
 
 
-def penalty_section(t: FoursTableModel, award_points: str, set_award_points: Callable[[str], Any]) -> ft.Control:
+def penalty_section(t: FoursTableModel, award_points: Typed) -> ft.Control:
     """The penalty buttons, the open question (who? how many points?), the hand's penalties."""
     kinds = [("Misdeal", "misdeal"), ("Revoke", "revoke")]
     if t.honours:
@@ -265,17 +266,17 @@ def penalty_section(t: FoursTableModel, award_points: str, set_award_points: Cal
         rows.append(
             ft.TextField(
                 label="Award points",
-                value=award_points,
+                value=award_points.text,
                 width=140,
                 dense=True,
                 keyboard_type=ft.KeyboardType.NUMBER,
                 key="award-points",
-                on_change=lambda e: set_award_points(e.control.value),
+                on_change=award_points.typed,
             )
         )
 
         def give(side: str) -> None:
-            text = award_points.strip()
+            text = award_points.text.strip()
             if text.isdigit():
                 t.award(side, int(text))
             else:

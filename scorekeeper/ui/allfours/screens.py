@@ -13,7 +13,6 @@ one tap each; Game also by counting the cards), penalties, and the hands so far
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -46,6 +45,7 @@ from scorekeeper.ui.shell.widgets import (
     score_chips,
     top_bar,
 )
+from scorekeeper.ui.typed import Typed, use_typed
 
 __all__ = ["BLURB", "NewMatch", "Table"]
 
@@ -106,7 +106,7 @@ def NewMatch(shared: Shared) -> ft.Control:
 
 
 # ---------------------------------------------------------------- the hand
-def _hand_panel(t: FoursTableModel, award_points: str, set_award_points: Callable[[str], Any]) -> list[ft.Control]:
+def _hand_panel(t: FoursTableModel, award_points: Typed) -> list[ft.Control]:
     """While a hand is entered: a win waiting for earlier facts, the hand's items, the facts to tap."""
     panel: list[ft.Control] = []
     pending = t.pending_note()
@@ -130,7 +130,7 @@ def _hand_panel(t: FoursTableModel, award_points: str, set_award_points: Callabl
     if deal is not None:
         panel.append(deal)
     panel.append(end_section(t))
-    panel.append(penalty_section(t, award_points, set_award_points))
+    panel.append(penalty_section(t, award_points))
     return panel
 
 
@@ -146,7 +146,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
             return message_of(e)
 
     opened, _ = ft.use_state(make)
-    award_points, set_award_points = ft.use_state("1")
+    award_points = use_typed("1")
     if isinstance(opened, str):
         return cannot_open(opened)
     t: FoursTableModel = opened
@@ -182,7 +182,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
         panel = [ft.Text(t.hand_lines()[0])] if t.hand else []
         panel += deal_next(t)
     else:
-        panel = _hand_panel(t, award_points, set_award_points)
+        panel = _hand_panel(t, award_points)
     body.append(ft.Column(panel, spacing=10, key=f"panel-{phase}", horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
     lines = t.hand_lines()
     if lines:

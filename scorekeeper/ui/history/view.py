@@ -13,6 +13,7 @@ from scorekeeper.ui.history.model import PAGE_SIZE, HistoryModel
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.screens import history_blocks
 from scorekeeper.ui.shell.widgets import cannot_open, error_box, go, heading
+from scorekeeper.ui.typed import use_typed
 
 __all__ = ["History", "StoredMatch"]
 
@@ -87,7 +88,7 @@ def _question(hist: HistoryModel) -> ft.AlertDialog | None:
 @ft.component
 def History(shared: Shared) -> ft.Control:
     hist, _ = ft.use_state(lambda: HistoryVM(shared))
-    paste, set_paste = ft.use_state("")
+    paste = use_typed()
 
     def picked(e: Any) -> None:  # the browser read the file: its bytes, no path
         files = getattr(e, "files", None) or []
@@ -97,8 +98,8 @@ def History(shared: Shared) -> ft.Control:
     picker, _ = ft.use_state(lambda: _picker(picked))
 
     def import_paste(e: Any) -> None:
-        if hist.import_text(paste) or hist.question:  # stored, or held for the question
-            set_paste("")
+        if hist.import_text(paste.text) or hist.question:  # stored, or held for the question
+            paste.set("")
 
     ft.use_dialog(_question(hist))
     body: list[ft.Control] = [
@@ -131,11 +132,11 @@ def History(shared: Shared) -> ft.Control:
         ),
         ft.TextField(
             label="Or paste a saved match here",
-            value=paste,
+            value=paste.text,
             multiline=True,
             min_lines=3,
             max_lines=8,
-            on_change=lambda e: set_paste(e.control.value),
+            on_change=paste.typed,
             key="import-text",
         ),
         ft.FilledTonalButton(content="Import", on_click=import_paste),

@@ -14,6 +14,7 @@ from scorekeeper.ui.players.model import PlayersModel
 from scorekeeper.ui.players.view import ROW, Player, Players, PlayersVM, back_row, figure_row
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.widgets import error_box, go, heading, labelled, on
+from scorekeeper.ui.typed import use_typed
 
 __all__ = ["HeadToHead", "Matches", "Rename", "player_routes"]
 
@@ -154,7 +155,7 @@ def HeadToHead(shared: Shared, a: str = "", b: str = "") -> ft.Control:
 def Rename(shared: Shared, who: str) -> ft.Control:
     """Rename a player, or merge the player into another (same person, two spellings); undo a merge."""
     players, _ = ft.use_state(lambda: PlayersVM(shared))
-    typed, set_typed = ft.use_state("")
+    typed = use_typed()
     members = who_of(who) or ()
     person = members[0] if len(members) == 1 else ""
     name = players.renamable(person)
@@ -164,12 +165,12 @@ def Rename(shared: Shared, who: str) -> ft.Control:
     if not players.can_rename:
         body.append(ft.Text("Only the host and the scorers may rename players."))
         return ft.Column(body, spacing=10)
-    other = players.merging_into(person, typed)
-    clean = " ".join(typed.split())
+    other = players.merging_into(person, typed.text)
+    clean = " ".join(typed.text.split())
     word = f"Merge {name} into {other}" if other else f"Rename {name} to {clean}" if clean else "Rename"
 
     def save(e: Any = None) -> None:
-        now = players.rename(person, typed)
+        now = players.rename(person, typed.text)
         if now is not None:
             ft.context.page.navigate(f"/player/{slug(now)}")
 
@@ -180,16 +181,14 @@ def Rename(shared: Shared, who: str) -> ft.Control:
 
     body += [
         ft.Text("A new name for every match of this player, or the name of another player to merge the two."),
-        ft.TextField(
-            label="New name", value=typed, on_change=lambda e: set_typed(e.control.value), key="rename", max_length=40
-        ),
+        ft.TextField(label="New name", value=typed.text, on_change=typed.typed, key="rename", max_length=40),
         error_box(players.error),
         ft.FilledButton(content=word, icon=ft.Icons.MERGE if other else ft.Icons.EDIT, on_click=save, height=ROW),
     ]
     others = [(n, p) for n, p in players.people() if p != person]
     if others:
         picks: list[ft.Control] = [
-            ft.OutlinedButton(content=n, on_click=on(set_typed, n), height=ROW) for n, _p in others
+            ft.OutlinedButton(content=n, on_click=on(typed.set, n), height=ROW) for n, _p in others
         ]
         body += [
             ft.Text("The same person as:", weight=ft.FontWeight.W_500),

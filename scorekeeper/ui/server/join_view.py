@@ -14,6 +14,7 @@ from scorekeeper.ui.server.access import Role, Visitor, spaced
 from scorekeeper.ui.server.passes import PASS_KEY
 from scorekeeper.ui.shell.base import Shared, game_title
 from scorekeeper.ui.shell.widgets import error_box, go, heading, svg_image
+from scorekeeper.ui.typed import use_typed
 
 __all__ = ["Invite", "Join", "WatchHome", "keep_pass", "kept_pass", "qr_svg"]
 
@@ -58,10 +59,10 @@ async def keep_pass(token: str) -> None:
 @ft.component
 def Join(visitor: Visitor) -> ft.Control:
     """The one screen of a browser that has not given a code: nothing of any match."""
-    code, set_code = ft.use_state("")
+    code = use_typed()
 
     async def join(e: Any = None) -> None:
-        if visitor.join(code):
+        if visitor.join(code.text):
             ft.context.page.navigate("/")
             if visitor.token:
                 await keep_pass(visitor.token)
@@ -75,11 +76,11 @@ def Join(visitor: Visitor) -> ft.Control:
             ft.Text("Type the table code shown on the host's screen, or scan its QR code with the camera."),
             ft.TextField(
                 label="Table code",
-                value=code,
+                value=code.text,
                 key="code",
                 keyboard_type=ft.KeyboardType.NUMBER,
                 text_size=24,
-                on_change=lambda e: set_code(e.control.value),
+                on_change=code.typed,
                 on_submit=join,
             ),
             ft.FilledButton(content="Join", icon=ft.Icons.LOGIN, on_click=join, height=56),
