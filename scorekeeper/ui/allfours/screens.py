@@ -32,6 +32,7 @@ from scorekeeper.ui.allfours.hand_view import (
 from scorekeeper.ui.allfours.table import FoursTableModel
 from scorekeeper.ui.server.live_view import use_live, watching
 from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.typed import Typed, use_typed
 from scorekeeper.ui.shell.widgets import (
     PAD,
     cannot_open,
@@ -45,7 +46,6 @@ from scorekeeper.ui.shell.widgets import (
     score_chips,
     top_bar,
 )
-from scorekeeper.ui.typed import Typed, use_typed
 
 __all__ = ["BLURB", "NewMatch", "Table"]
 

@@ -12,8 +12,8 @@ import flet as ft
 from scorekeeper.ui.history.model import PAGE_SIZE, HistoryModel
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.screens import history_blocks
+from scorekeeper.ui.shell.typed import use_typed
 from scorekeeper.ui.shell.widgets import cannot_open, error_box, go, heading
-from scorekeeper.ui.typed import use_typed
 
 __all__ = ["History", "StoredMatch"]
 

@@ -13,8 +13,8 @@ from scorekeeper.ui.players.data import PAGE, Behind, MatchRow, Meeting, slug, w
 from scorekeeper.ui.players.model import PlayersModel
 from scorekeeper.ui.players.view import ROW, Player, Players, PlayersVM, back_row, figure_row
 from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.typed import use_typed
 from scorekeeper.ui.shell.widgets import error_box, go, heading, labelled, on
-from scorekeeper.ui.typed import use_typed
 
 __all__ = ["HeadToHead", "Matches", "Rename", "player_routes"]
 
