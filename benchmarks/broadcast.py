@@ -90,10 +90,11 @@ from flet.messaging.session import Session  # noqa: E402
 from flet.pubsub.pubsub_hub import PubSubHub  # noqa: E402
 
 import scorekeeper  # noqa: E402
-from scorekeeper.ui import serve  # noqa: E402
 from scorekeeper.ui.allfives.form import NewMatchForm  # noqa: E402
-from scorekeeper.ui.app import make_main  # noqa: E402
-from scorekeeper.ui.base import Shared  # noqa: E402
+from scorekeeper.ui.server import serve  # noqa: E402
+from scorekeeper.ui.server.shared import open_shared  # noqa: E402
+from scorekeeper.ui.shell.app import make_main  # noqa: E402
+from scorekeeper.ui.shell.base import Shared  # noqa: E402
 
 TARGET = 9999  # a match that does not end during the run
 PLAYERS = ("Ann", "Ben")
@@ -335,7 +336,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     hub = PubSubHub(loop=loop)
     out: dict[str, Any] = {"cpu": [], "last": [], "others": [], "per_session": [], "other": []}
     with tempfile.TemporaryDirectory(prefix="scorekeeper-broadcast-") as tmp:
-        shared = Shared(os.path.join(tmp, "db"))
+        shared = open_shared(os.path.join(tmp, "db"))
         main = make_main(shared)
         tables = [Table(shared, main, loop, hub) for _ in range(args.tables)]
         # what ``scorekeeper web`` does before it serves, where the app does it

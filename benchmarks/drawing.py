@@ -23,7 +23,7 @@ one run:
 * **fixed** (before issue 27): laid out in the fixed reach of 14 x 18 units
   whatever the box, then scaled to fit it (the digits 0.55 of a half, at least 9 px);
 * **box** (now): laid out for the box (``fit.drawing_box``: arms turn at its
-  edges), at ``fit.MIN_UNIT`` or more, digits ``widgets.digit_size``.
+  edges), at ``fit.MIN_UNIT`` or more, digits ``tiles.digit_size``.
 
 It prints the smallest digits (px, as they fit their half: at most 0.8 of it), the
 share of turns and of hands drawn with digits under 11 px, the share of turns where a
@@ -46,7 +46,8 @@ from scorekeeper.allfives.record import load
 from scorekeeper.allfives.simulate import random_record
 from scorekeeper.ui.allfives import drawing, fit
 from scorekeeper.ui.allfives.layout_view import drawing_height
-from scorekeeper.ui.widgets import PAD, digit_size
+from scorekeeper.ui.allfives.tiles import digit_size
+from scorekeeper.ui.shell.widgets import PAD
 
 RULE_SETS = [
     ("2 players, first double spins", dict(players=2)),

@@ -24,7 +24,7 @@ Timed, in the same run, on the same database:
   ``stats-table.json``; the others print it), and ``python -c pass``'s start-up time
   beside it; at the end, once more right after a match was won (the table made
   again from the facts).
-* ``Players screen``: the app's view-model (``scorekeeper.ui.players.PlayersModel``)
+* ``Players screen``: the app's view-model (``scorekeeper.ui.players.model.PlayersModel``)
   on the app's open store, as a visit makes it: ``first`` (the first look after the
   app started: stats.json read, the figures added up), ``kept`` (nothing changed),
   ``played on`` (a match being played got an entry: its facts made again, the
@@ -207,12 +207,12 @@ def main() -> None:
             f"(python start-up alone: {statistics.median(bare):.3f} s)"
         )
 
-        from scorekeeper.ui import players_data
-        from scorekeeper.ui.base import Shared
-        from scorekeeper.ui.players import PlayersModel
+        from scorekeeper.ui.players import data as players_data
+        from scorekeeper.ui.players.model import PlayersModel
+        from scorekeeper.ui.server.shared import open_shared
 
         players_data.SETTLED = -1e9  # the files were just written: trust their stamps at once here
-        shared = Shared(db)
+        shared = open_shared(db)
         try:
             with shared.lock:
                 playing = shared.store.import_record(UNFINISHED)

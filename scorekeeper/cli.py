@@ -36,6 +36,21 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"error: {message} (see '{self.prog} --help')\n")
 
 
+#: Where a help text names the kinds of game known (the registry's): filled in when the
+#: help is printed, so building the parser imports no game.
+_KINDS = "{kinds}"
+
+
+class _KindsHelp(argparse.HelpFormatter):
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        help_text = action.help
+        if help_text is not None and _KINDS in help_text:
+            from scorekeeper import registry
+
+            help_text = help_text.replace(_KINDS, ", ".join(k.id for k in registry.kinds()))
+        return help_text
+
+
 def _build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="scorekeeper", description="Table-side scorekeeping for domino and card games.")
     p.add_argument("--version", action="version", version=f"scorekeeper {__version__}")
@@ -52,12 +67,14 @@ def _build_parser() -> argparse.ArgumentParser:
     e.add_argument("--all", action="store_true", help="every stored match (with --csv)")
     ls = sub.add_parser("list", help="list the stored matches, newest first")
     ls.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    st = sub.add_parser("stats", help="players' statistics over the stored matches (wins, partners, head-to-head)")
+    st = sub.add_parser(
+        "stats",
+        help="players' statistics over the stored matches (wins, partners, head-to-head)",
+        formatter_class=_KindsHelp,
+    )
     st.add_argument("--json", action="store_true", help="print JSON: one object per player and game")
     st.add_argument("--player", metavar="NAME", help="only this player (and the partnerships they played in)")
-    st.add_argument(
-        "--game", metavar="GAME", help="only this game (all-fives, fives-and-threes, all-fours, broadway ...)"
-    )
+    st.add_argument("--game", metavar="GAME", help=f"only this game ({_KINDS} ...)")
     w = sub.add_parser("web", help="serve the app for phones and browsers at the table (works offline)")
     w.add_argument(
         "--host",
@@ -396,8 +413,8 @@ def cmd_pegboard(args: argparse.Namespace) -> int:
 
 
 def cmd_web(args: argparse.Namespace) -> int:
-    from scorekeeper.ui.guard import host_name
-    from scorekeeper.ui.serve import run
+    from scorekeeper.ui.server.guard import host_name
+    from scorekeeper.ui.server.serve import run
 
     if not 0 < args.port < 65536:
         raise ScorekeeperError(f"--port must be 1 to 65535, not {args.port}")
@@ -415,7 +432,7 @@ def cmd_web(args: argparse.Namespace) -> int:
 
 
 def cmd_app(args: argparse.Namespace) -> int:
-    from scorekeeper.ui.serve import run
+    from scorekeeper.ui.server.serve import run
 
     return run(args.db, web=False, host=None, port=None, open_browser=True)
 

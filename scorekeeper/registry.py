@@ -20,8 +20,8 @@ scorekeeper.errors.RecordFormatError: game: unknown game 'chess' (known: all-fiv
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from scorekeeper.errors import RecordFormatError, short
@@ -37,6 +37,7 @@ __all__ = [
     "GameSpec",
     "Kind",
     "MatchState",
+    "Preset",
     "Registration",
     "Row",
     "SetupState",
@@ -50,6 +51,7 @@ __all__ = [
     "kind_title",
     "kinds",
     "kinds_of",
+    "presets_of",
     "register",
     "ui_module",
     "unregister",
@@ -167,6 +169,19 @@ class Kind:
     best: str = "best play"
 
 
+@dataclass(frozen=True)
+class Preset:
+    """A set of rules a game offers by name when a match is made (All Fives' Muggins, an
+    All Fours variant): ``rules`` on top of the game's defaults, ``title`` its name for
+    people; ``hand_sizes``: where the preset deals its own hands, the tiles or cards per
+    player by number of players (none: the game's own)."""
+
+    id: str
+    title: str
+    rules: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    hand_sizes: Mapping[int, int] = field(default_factory=dict, hash=False)
+
+
 class Game(Protocol):
     """One game: its engine seen from the command line, the store and the app."""
 
@@ -231,12 +246,14 @@ class GameSpec:
     #: Optional: the kinds of game the statistics count apart, the game's own first, with
     #: their names and counters (none: one kind, the game's id and title, no counters).
     kinds: tuple[Kind, ...] = ()
+    #: Optional: the rule sets offered by name when a match is made, the default first.
+    presets: tuple[Preset, ...] = ()
 
 
 @dataclass(frozen=True)
 class Registration:
     """Where a game lives: the module whose ``GAME`` is its :class:`Game`, and the
-    module of its screens (``scorekeeper/ui/base.py``'s ``GameScreens``), if it has any."""
+    module of its screens (``scorekeeper/ui/shell/screens.py``'s ``GameScreens``), if it has any."""
 
     engine: str
     ui: str | None = None
@@ -307,6 +324,16 @@ def kinds_of(game: Game) -> tuple[Kind, ...]:
     """A game's kinds (:attr:`GameSpec.kinds`), or its one kind: its id and title."""
     declared: tuple[Kind, ...] = getattr(game, "kinds", ())
     return declared or (Kind(game.id, game.title),)
+
+
+def presets_of(game: Game) -> tuple[Preset, ...]:
+    """A game's presets (:attr:`GameSpec.presets`; none: the game offers its rules as they are).
+
+    >>> [p.title for p in presets_of(get("all-fives"))][:3]
+    ['All Fives', 'Muggins (no spinner)', 'Five Up (all doubles spin)']
+    """
+    declared: tuple[Preset, ...] = getattr(game, "presets", ())
+    return declared
 
 
 def kinds() -> list[Kind]:

@@ -30,8 +30,8 @@ def records() -> Path:
 @pytest.fixture
 def shared(tmp_path: Path) -> Iterator[object]:
     """The app's shared store access on a fresh database (closed after the test)."""
-    from scorekeeper.ui.base import Shared
+    from scorekeeper.ui.server.shared import open_shared
 
-    s = Shared(str(tmp_path / "db"))
+    s = open_shared(str(tmp_path / "db"))
     yield s
     s.close()

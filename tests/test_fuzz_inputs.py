@@ -240,10 +240,10 @@ def test_import_never_breaks_and_stores_only_what_scores(fuzz_db: str, data: byt
 
 @pytest.fixture(scope="module")
 def history(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from scorekeeper.ui.base import Shared
-    from scorekeeper.ui.history import HistoryModel
+    from scorekeeper.ui.history.model import HistoryModel
+    from scorekeeper.ui.server.shared import open_shared
 
-    shared = Shared(str(tmp_path_factory.mktemp("fuzz-app") / "db"))
+    shared = open_shared(str(tmp_path_factory.mktemp("fuzz-app") / "db"))
     yield HistoryModel(shared)
     shared.close()
 

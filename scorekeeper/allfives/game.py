@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from scorekeeper.allfives.entries import AllFivesEntries
+from scorekeeper.allfives.presets import PRESETS
 from scorekeeper.allfives.record import load, result, score_record
 from scorekeeper.allfives.rows import rows
 from scorekeeper.allfives.stats import KINDS, facts, kind
@@ -23,4 +24,5 @@ GAME = GameSpec(
     kinds=KINDS,
     kind=kind,
     rows=rows,
+    presets=PRESETS,
 )

@@ -8,6 +8,7 @@ from scorekeeper.allfours.rows import rows
 from scorekeeper.allfours.stats import KINDS, facts
 from scorekeeper.allfours.text import render
 from scorekeeper.allfours.timeline import timeline
+from scorekeeper.allfours.variants import PRESETS
 from scorekeeper.registry import GameSpec
 
 GAME = GameSpec(
@@ -22,4 +23,5 @@ GAME = GameSpec(
     facts=facts,
     kinds=KINDS,
     rows=rows,
+    presets=PRESETS,
 )

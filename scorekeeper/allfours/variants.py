@@ -6,13 +6,17 @@
 (9, 11)
 >>> VARIANTS["trinidad"].dealing
 'counter-clockwise'
+>>> PRESETS[-1]
+Preset(id='pitch', title='Pitch', rules={'variant': 'pitch'}, hand_sizes={})
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["Variant", "VARIANTS", "RANKS", "CARD_POINTS", "DEFAULT_VARIANT"]
+from scorekeeper.registry import Preset
+
+__all__ = ["Variant", "VARIANTS", "RANKS", "CARD_POINTS", "DEFAULT_VARIANT", "PRESETS"]
 
 #: Card ranks as a record writes them, low to high.
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -71,3 +75,7 @@ VARIANTS: dict[str, Variant] = {
         Variant("pitch", "Pitch", target=7),
     )
 }
+
+#: The variants as a new match offers them (through the game's ``GameSpec``), in the
+#: spec's order: each a preset of one rule, the variant.
+PRESETS: tuple[Preset, ...] = tuple(Preset(v.name, v.title, {"variant": v.name}) for v in VARIANTS.values())

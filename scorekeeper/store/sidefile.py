@@ -25,7 +25,10 @@ ValueError: 'index.json' is the store's own file, not a side file
 
 from __future__ import annotations
 
+import errno
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -39,15 +42,17 @@ NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 class SideFile:
     """The file ``name`` of the database folder ``folder``; ``writable=False``: every
-    :meth:`save` raises StoreError (a read-only store writes nothing)."""
+    :meth:`save` raises StoreError (a read-only store writes nothing); ``mode``: the
+    permissions :meth:`save` gives the file (less the umask; 0o600: its owner's only)."""
 
-    def __init__(self, folder: Path, name: str, *, writable: bool = True) -> None:
+    def __init__(self, folder: Path, name: str, *, writable: bool = True, mode: int = 0o644) -> None:
         if not isinstance(name, str) or NAME_RE.fullmatch(name) is None:
             raise ValueError(f"{name!r} is not the name of a file of the database's folder")
         if name in (INDEX, LOCK, MATCHES) or name.startswith(f"{LOCK}.") or ".corrupt-" in name:
             raise ValueError(f"{name!r} is the store's own file, not a side file")
         self.path = folder / name
         self.writable = writable
+        self.mode = mode
 
     def load(self) -> Any:
         """The file's JSON, or None when it is missing, cannot be read, is no regular file or
@@ -57,10 +62,39 @@ class SideFile:
         except (OSError, CorruptFileError):
             return None
 
+    def read(self, limit: int = 1 << 20) -> bytes | None:
+        """The file's bytes, or None when there is none. A file that cannot be read, is no
+        regular file (a FIFO is never waited on) or holds more than ``limit`` bytes raises
+        OSError."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise OSError(errno.EINVAL, "not a regular file")
+            if st.st_size > limit:
+                raise OSError(errno.EFBIG, "too large for a side file")
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                return f.read(limit + 1)
+        finally:
+            os.close(fd)
+
+    def set_aside(self, suffix: str = "unreadable") -> None:
+        """Move the file out of the way, to ``<name>.<suffix>`` beside it (kept for a look,
+        never read again); a file that cannot be moved is left where it is."""
+        if not self.writable:
+            return
+        try:
+            self.path.replace(self.path.with_name(f"{self.path.name}.{suffix}"))
+        except OSError:
+            pass
+
     def save(self, data: bytes) -> None:
         """Replace the file with ``data``, atomically and durably (see
         :func:`~scorekeeper.store.storage.atomic_write`: its OSError, or NotDurableError
         when only the folder could not be synced)."""
         if not self.writable:
             raise StoreError(f"{self.path} belongs to a database opened read-only; it is not written")
-        atomic_write(self.path, data)
+        atomic_write(self.path, data, mode=self.mode)

@@ -183,11 +183,12 @@ class Store:
         if not self._is_open:
             raise StoreError("the store is closed")
 
-    def side_file(self, name: str) -> SideFile:
+    def side_file(self, name: str, *, mode: int = 0o644) -> SideFile:
         """A file another part of the app keeps in the database's folder (``stats.json``,
-        ``players.json`` ...): read whole and written atomically through the store's own
-        durable write; read-only in a read-only store. See :class:`SideFile`."""
-        return SideFile(self.path, name, writable=not self.read_only)
+        ``players.json``, the web app's ``table.json`` ...): read whole and written
+        atomically through the store's own durable write, with the permissions ``mode``;
+        read-only in a read-only store. See :class:`SideFile`."""
+        return SideFile(self.path, name, writable=not self.read_only, mode=mode)
 
     # ------------------------------------------------------------ match files
     def _read_match_file(self, path: Path) -> tuple[Record, os.stat_result]:

@@ -16,7 +16,8 @@ from scorekeeper.dominoes.tiles import Tile, tiles_of_set
 from scorekeeper.ui.allfives import fit
 from scorekeeper.ui.allfives.drawing import Drawing, draw_layout
 from scorekeeper.ui.allfives.layout_view import drawing_height
-from scorekeeper.ui.widgets import MIN_DIGITS, PAD, digit_size
+from scorekeeper.ui.allfives.tiles import MIN_DIGITS, digit_size
+from scorekeeper.ui.shell.widgets import PAD
 
 from .test_ui_model import assert_clear
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.allfives.record import load
-from scorekeeper.ui.allfives.form import PRESET_HANDS, NewMatchForm
+from scorekeeper.dominoes import Tile
+from scorekeeper.ui.allfives.form import PRESETS, NewMatchForm
 
 from .test_fives_and_threes import WORKED
 from .test_ui_model import new_table, play
@@ -32,9 +33,9 @@ FOUR = ("Ann", "Ben", "Cy", "Di")
 def test_the_presets_deal_their_own_hands(shared, preset, players, size):
     form = NewMatchForm(shared, names=list(FOUR[:players]))
     form.set_preset(preset)
-    assert form.rules().hand_size == size == PRESET_HANDS[preset][players]
+    assert form.rules().hand_size == size == PRESETS[preset].hand_sizes[players]
     form.set_count(2)  # the preset's hands follow the number of players
-    assert form.rules().hand_size == PRESET_HANDS[preset][2]
+    assert form.rules().hand_size == PRESETS[preset].hand_sizes[2]
 
 
 def test_the_pub_preset_is_the_pub_game_and_says_so(shared):
@@ -165,7 +166,9 @@ def test_the_sniff_asks_across_or_in_line_with_what_each_counts(shared):
     table = new_table(shared, preset="sniff")
     play(table, "1-4")
     table.play.tap("4-4")
-    assert table.play.sniffing == ("4-4", "4-1") and table.match.hand.layout.sniff is None  # nothing entered yet
+    assert (
+        table.play.sniffing == (Tile(4, 4), Tile(4, 1)) and table.match.hand.layout.sniff is None
+    )  # nothing entered yet
     choices = table.play.sniff_choices()
     assert [(c.way, c.count, c.points, c.label) for c in choices] == [
         ("across", 9, 0, "Across: count 9"),
@@ -184,7 +187,7 @@ def test_the_sniff_asks_across_or_in_line_with_what_each_counts(shared):
 def test_the_sniff_led_and_put_back(shared):
     table = new_table(shared, preset="sniff")
     table.play.tap("3-3")
-    assert table.play.sniffing == ("3-3", None)
+    assert table.play.sniffing == (Tile(3, 3), None)
     assert [c.count for c in table.play.sniff_choices()] == [6, 6]
     table.play.tap("3-3")  # tapped again: put back
     assert table.play.sniffing is None and not table.match.hand.turns

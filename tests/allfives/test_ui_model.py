@@ -14,12 +14,13 @@ from scorekeeper.allfives.engine import Match
 from scorekeeper.allfives.notation import parse_turn_text
 from scorekeeper.allfives.record import load, parse_record, score_record
 from scorekeeper.allfives.simulate import random_record
+from scorekeeper.dominoes import Tile
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.allfives.drawing import draw_layout
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.base import Shared
-from scorekeeper.ui.history import HistoryModel
+from scorekeeper.ui.history.model import HistoryModel
+from scorekeeper.ui.server.shared import open_shared
 
 WORKED = [("3-2", None), ("2-2", None), ("4-2", "2-2"), ("2-0", "2-2"), ("6-3", None), ("5-2", None)]
 
@@ -202,7 +203,7 @@ def test_tile_fitting_several_ends_asks_where(shared):
     assert t2.play.choosing is None and t2.error is None
     # an end chosen on the drawing: 4-0 fits the 0 only; 3-0 fits 3 and 0
     t2.play.tap("3-0")
-    assert t2.play.choosing == ("3-0", ["5-0", "5-3"])
+    assert t2.play.choosing == (Tile(3, 0), [Tile(5, 0), Tile(5, 3)])
     t2.play.choose("5-3")
     assert t2.last_turn().on.__str__() == "5-3"
 
@@ -287,7 +288,7 @@ def test_claims_check_mode_flags_a_wrong_claim(shared):
     t = new_table(shared)
     t.claims.mode = True
     t.play.tap("3-2")
-    assert t.claims.claiming == ("3-2", None)
+    assert t.claims.claiming == (Tile(3, 2), None)
     assert t.claims.choices()[:4] == [0, 5, 10, 15]
     t.claims.claim(10)
     assert t.last_turn().claim_ok is False and t.scores["Ann"] == 5
@@ -418,14 +419,14 @@ def test_match_won_announced_and_entries_refused(shared):
 
 
 def test_reopening_resumes_exactly(tmp_path):
-    s = Shared(tmp_path / "db")
+    s = open_shared(tmp_path / "db")
     t = new_table(s)
     for tile, on in WORKED[:4]:
         play(t, tile, on)
     t.play.draw(2)  # not entered yet: lost with the session, like a pencil not yet on paper
     mid = t.mid
     s.close()
-    s2 = Shared(tmp_path / "db")
+    s2 = open_shared(tmp_path / "db")
     assert s2.resume()["id"] == mid
     t2 = TableModel(s2, mid)
     assert t2.to_move == "Ann" and t2.scores == {"Ann": 5, "Ben": 0} and len(t2.match.hand.turns) == 4
@@ -564,7 +565,7 @@ def test_drawing_of_a_spinner_with_four_arms():
 
 
 def test_an_all_fours_match_opens_in_its_own_screens_and_the_all_fives_ones_refuse_it(tmp_path):
-    shared = Shared(str(tmp_path / "db"))
+    shared = open_shared(str(tmp_path / "db"))
     try:
         mid = shared.store.import_record(
             {
@@ -588,7 +589,7 @@ def test_an_all_fours_match_opens_in_its_own_screens_and_the_all_fives_ones_refu
 def test_history_shows_each_game_its_own_way(shared):
     """All Fives: one short block per hand; All Fours (no blocks of its own): its --text table."""
     from scorekeeper import registry
-    from scorekeeper.ui.base import history_blocks
+    from scorekeeper.ui.shell.screens import history_blocks
 
     fives = shared.store.import_record(json.loads((RECORDS / "two-hands.json").read_text()))
     fours = shared.store.import_record(

@@ -7,11 +7,13 @@ any entry by picking it and entering it again."""
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 
 from scorekeeper.allfives.record import load
 from scorekeeper.allfives.simulate import random_record
+from scorekeeper.dominoes import Tile
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.hand_end import settlement_lines
 from scorekeeper.ui.allfives.table import PlayerRow, TableModel
@@ -77,11 +79,11 @@ def test_the_picker_keeps_every_tile_in_its_place_over_a_whole_hand(shared):
             play(t, turn["play"], turn.get("on"))
         cells = t.play.picker()
         assert [c.tile for c in cells] == order
-        down = {str(n) for n in t.match.hand.layout.nodes}
+        down = set(t.match.hand.layout.nodes)
         assert {c.tile for c in cells if c.state == "down"} == down
         if t.phase == "play":
             fits = {c.tile for c in cells if c.state == "fits"}
-            assert fits == {str(x) for x in t.match.tiles if t.match.placements(x) and str(x) not in down}
+            assert fits == {x for x in t.match.tiles if t.match.placements(x) and x not in down}
 
 
 def test_a_tile_that_fits_several_places_shows_what_each_scores(shared):
@@ -89,8 +91,8 @@ def test_a_tile_that_fits_several_places_shows_what_each_scores(shared):
     for tile in ["3-2", "2-2", "6-3"]:
         play(t, tile)
     t.play.tap("6-2")
-    assert t.play.choosing == ("6-2", ["2-2", "6-3"])
-    choices = {c.on: (c.count, c.points, c.label) for c in t.play.end_choices()}
+    assert t.play.choosing == (Tile(6, 2), [Tile(2, 2), Tile(6, 3)])  # Tiles, from the tap to the entry
+    choices = {str(c.on): (c.count, c.points, c.label) for c in t.play.end_choices()}
     # on the 6 of 6-3: 2 + 2-2 (4) = 6; on the spinner 2-2: 6 + 6 (the other side still open) = 12
     assert choices == {"6-3": (6, 0, "on 6-3"), "2-2": (12, 0, "on 2-2")}
     t.play.tap("6-2")  # the same tile again: put back
@@ -98,6 +100,30 @@ def test_a_tile_that_fits_several_places_shows_what_each_scores(shared):
     t.play.tap("6-2")
     t.play.choose("2-2")
     assert t.last_turn().count == 12
+
+
+def test_a_tapped_tile_stays_a_tile_from_the_picker_to_the_store(shared, monkeypatch):
+    """The picker's cell, the tap, the places and the end chosen hold the Tile itself: the
+    turn's entry is written once, and only the store reads its text back into tiles."""
+    t = table(shared)
+    for tile in ["3-2", "2-2", "6-3"]:
+        play(t, tile)
+    read_by: list[str] = []
+    parse = Tile.parse.__func__
+
+    def spy(cls, text, highest=12):
+        read_by.append(sys._getframe(1).f_globals["__name__"])
+        return parse(cls, text, highest)
+
+    monkeypatch.setattr(Tile, "parse", classmethod(spy))
+    cell = next(c for c in t.play.picker() if c.tile == Tile(6, 2))
+    assert cell.state == "fits" and isinstance(cell.tile, Tile)
+    t.play.tap(cell.tile)  # fits two places: the drawing asks where
+    choice = next(c for c in t.play.end_choices() if c.on == Tile(2, 2))
+    t.play.choose(choice.on)
+    assert t.error is None and t.last_turn().tile is Tile(6, 2) and t.last_turn().on is Tile(2, 2)
+    assert shared.store.record(t.mid)["hands"][0]["turns"][-1] == {"play": "6-2", "on": "2-2"}
+    assert read_by and [m for m in read_by if m.startswith("scorekeeper.ui")] == []
 
 
 # ------------------------------------------------------------ the hand end

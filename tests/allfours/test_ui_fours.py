@@ -21,7 +21,7 @@ from scorekeeper.ui.allfours.count import COUNTING_RANKS, CardCount, Chips
 from scorekeeper.ui.allfours.form import FoursNewMatchForm
 from scorekeeper.ui.allfours.table import FoursTableModel
 from scorekeeper.ui.allfours.words import item_text
-from scorekeeper.ui.base import Shared
+from scorekeeper.ui.server.shared import open_shared
 
 #: The spec's table (``all-fours.md``): default target per variant (two players, more).
 SPEC_TARGETS = {
@@ -812,7 +812,7 @@ AT = {"high": "High", "low": "Low", "game": "Game"}
 )
 def test_winner_at_exact_point_any_order(high, low, jack, game, order):
     path = tempfile.mkdtemp()
-    shared = Shared(path)
+    shared = open_shared(path)
     try:
         table = at_13_13(shared)
         scorer = {"high": high, "low": low, "jack": jack[1] if jack else None, "game": game}
@@ -1107,7 +1107,7 @@ ACTION = st.one_of(
 )
 def test_random_actions_never_raise_and_match_the_store(variant, n, dealer, actions):
     path = tempfile.mkdtemp()
-    shared = Shared(path)
+    shared = open_shared(path)
     try:
         table = new_table(shared, n=n, variant=variant, dealer=NAMES[dealer % n])
         players = table.players

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from scorekeeper.broadway.grid import Placement, adjacent
 from scorekeeper.broadway.record import load, result, score_record
 from scorekeeper.errors import RemainingError
-from scorekeeper.ui.base import Shared
 from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
 from scorekeeper.ui.broadway.table import ALL_TILES, BroadwayTableModel
+from scorekeeper.ui.server.shared import open_shared
 
 #: Seat order North, East, South, West: North-South = Ann & Cy, East-West = Ben & Di.
 NAMES = ["Ann", "Ben", "Cy", "Di"]
@@ -1003,7 +1003,7 @@ def play_random(
 )
 def test_random_matches_through_the_view_model(seed, orientation, penalty, leader, pass_rate, expose_rate, steps):
     path = tempfile.mkdtemp()
-    shared = Shared(path)
+    shared = open_shared(path)
     try:
         form = BroadwayNewMatchForm(shared, names=list(NAMES))
         form.set_orientation(orientation)

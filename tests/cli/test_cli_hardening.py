@@ -240,7 +240,7 @@ def test_the_boundary_takes_every_sample_record_as_json_does():
 
 
 def test_score_and_the_apps_import_refuse_with_the_same_words(shared):
-    from scorekeeper.ui.history import HistoryModel
+    from scorekeeper.ui.history.model import HistoryModel
 
     hist = HistoryModel(shared)
     for text in ('{"a": 1, "a": 2}', "[" * 40 + "]" * 40, '{"x": NaN}', "{", '{"n": 12345678901}'):

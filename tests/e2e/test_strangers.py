@@ -22,7 +22,7 @@ import pytest
 
 from e2e import harness, netns, stranger
 from e2e.conftest import Server
-from scorekeeper.ui.bounds import SOCKET_BURST, SOCKET_PER_SECOND
+from scorekeeper.ui.server.bounds import SOCKET_BURST, SOCKET_PER_SECOND
 
 pytestmark = pytest.mark.slow  # a server of its own and network namespaces (root): about 45 s
 

@@ -43,11 +43,11 @@ ENGINES = [
     "scorekeeper.tally.svg",
 ]
 VIEW_MODELS = [
-    "scorekeeper.ui.base",
-    "scorekeeper.ui.history",
-    "scorekeeper.ui.score",
-    "scorekeeper.ui.players",
-    "scorekeeper.ui.players_data",
+    "scorekeeper.ui.shell.base",
+    "scorekeeper.ui.history.model",
+    "scorekeeper.ui.score.model",
+    "scorekeeper.ui.players.model",
+    "scorekeeper.ui.players.data",
     "scorekeeper.ui.allfives.form",
     "scorekeeper.ui.allfives.table",
     "scorekeeper.ui.allfives.drawing",
@@ -120,6 +120,14 @@ def test_the_view_models_import_no_flet():
     assert not loaded & {"flet", "flet_web"}
 
 
+def test_the_view_models_and_the_shell_import_nothing_of_the_server():
+    """The shell is handed the hub, the gate and the browsers' Visitor by whoever starts the
+    app (``scorekeeper.ui.server.shared``): no view-model loads a module of the server."""
+    loaded = modules_after_importing(VIEW_MODELS)
+    assert "scorekeeper.ui.shell.base" in loaded and "scorekeeper.ui.shell.roles" in loaded
+    assert {m for m in loaded if m == "scorekeeper.ui.server" or m.startswith("scorekeeper.ui.server.")} == set()
+
+
 def test_no_module_of_the_app_is_over_about_400_lines():
     sizes = {
         p.relative_to(ROOT): len(p.read_text(encoding="utf-8").splitlines())
@@ -136,3 +144,17 @@ def test_every_game_of_the_registry_has_the_same_engine_package_shape():
         package = Path(ROOT, "scorekeeper", game.id.replace("-", ""))
         present = {p.stem for p in package.glob("*.py")}
         assert {"engine", "record", "text", "timeline", "entries", "game", "stats", "rows"} <= present, game.id
+
+
+def test_the_all_fives_parts_use_only_the_tables_public_interface():
+    """Entering a play, claims, corrections and the hand end reach the table through what it
+    offers its parts (``change``, ``done``, ``redraw``, ``drafts`` ...), never its private members."""
+    import re
+
+    parts = ["part", "play", "claims", "corrections", "hand_end"]
+    private = re.compile(r"\b(?:self\.t|table)\._[a-z]\w*")
+    found = {
+        p: private.findall((ROOT / "scorekeeper" / "ui" / "allfives" / f"{p}.py").read_text(encoding="utf-8"))
+        for p in parts
+    }
+    assert {p: hits for p, hits in found.items() if hits} == {}

@@ -12,9 +12,9 @@ import pytest
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store, entries_of
-from scorekeeper.ui.base import games_with_screens, history_blocks, screens_of
-from scorekeeper.ui.history import HistoryModel
-from scorekeeper.ui.players import PlayersModel
+from scorekeeper.ui.history.model import HistoryModel
+from scorekeeper.ui.players.model import PlayersModel
+from scorekeeper.ui.shell.screens import games_with_screens, history_blocks, screens_of
 
 from .toygame.game import GAME
 

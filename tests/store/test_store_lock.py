@@ -18,7 +18,7 @@ import pytest
 from support import build_db, full_record, run_cli
 
 from scorekeeper.store import Store, StoreError, StoreLockedError
-from scorekeeper.ui.base import Shared
+from scorekeeper.ui.server.shared import open_shared
 
 
 def lock_dir(db: Path, with_file: bool) -> Path:
@@ -65,7 +65,7 @@ def test_the_app_starts_and_an_import_works_with_a_lock_that_is_a_directory(tmp_
         f"{next(db.glob('lock.corrupt-*')).name}"
     ]
     lock_dir(db, with_file=False)
-    shared = Shared(str(db))  # the app
+    shared = open_shared(str(db))  # the app
     try:
         assert len(shared.store.problems) == 1 and "removed (it was empty)" in shared.store.problems[0]
         assert shared.store.count() == len(recs) + 1

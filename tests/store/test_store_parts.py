@@ -81,3 +81,22 @@ def test_the_statistics_write_their_files_through_the_store(tmp_path: Path, monk
         _names.save(store, _names.load(store).rename("P1", "Pat"))
     assert sorted(saved) == ["players.json", "stats-table.json", "stats.json"]
     assert json.loads((tmp_path / "players.json").read_bytes())["names"] == {"p1": "Pat"}
+
+
+def test_a_side_file_of_its_owner_only_read_as_bytes_and_set_aside(tmp_path: Path) -> None:
+    with Store(tmp_path) as store:
+        side = store.side_file("table.json", mode=0o600)
+        assert side.read() is None  # none yet
+        side.save(b'{"codes": 1}')
+        assert (os.stat(side.path).st_mode & 0o777) == 0o600
+        assert side.read() == b'{"codes": 1}'
+        with pytest.raises(OSError, match="too large"):
+            side.read(limit=4)
+        side.set_aside("unreadable")
+        assert side.read() is None and (tmp_path / "table.json.unreadable").read_bytes() == b'{"codes": 1}'
+        os.mkfifo(side.path)
+        with pytest.raises(OSError, match="not a regular file"):
+            side.read()  # a FIFO: no wait
+    with Store(tmp_path, read_only=True) as ro:
+        ro.side_file("table.json").set_aside()  # a read-only store moves nothing
+    assert os.path.exists(tmp_path / "table.json")

@@ -14,7 +14,7 @@ from scorekeeper.allfives.record import load
 from scorekeeper.allfives.simulate import random_record
 from scorekeeper.allfives.timeline import EACH_SUBTRACTS_NOTE, timeline
 from scorekeeper.tally import Pegs, Symbol, Tally, TallyError, board_holes, pegboard, pegs, tally
-from scorekeeper.ui.score import score_displays
+from scorekeeper.ui.score.model import score_displays
 
 # One side's scoring events: positive multiples of five (scale 1), as a turn or a settlement scores them.
 events_1 = st.lists(st.integers(1, 40).map(lambda k: 5 * k), max_size=40)

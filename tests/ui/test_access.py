@@ -7,11 +7,13 @@ import re
 
 import pytest
 
-from scorekeeper.ui.access import FREE_TRIES, MAX_WAIT, Codes, Gate, JoinRefused, Role, Visitor, is_local, spaced
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.base import NOT_JOINED, STALE, WATCHING, Shared
-from scorekeeper.ui.history import HistoryModel
+from scorekeeper.ui.history.model import HistoryModel
+from scorekeeper.ui.server.access import FREE_TRIES, MAX_WAIT, Codes, Gate, JoinRefused, Role, Visitor, is_local, spaced
+from scorekeeper.ui.server.shared import open_shared
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.roles import NOT_JOINED, STALE, WATCHING
 
 CODES = Codes("482913", "771204")
 
@@ -147,7 +149,7 @@ def _match(shared: Shared) -> str:
 
 @pytest.fixture
 def served(tmp_path):
-    s = Shared(str(tmp_path / "db"), gate=Gate(CODES))
+    s = open_shared(str(tmp_path / "db"), gate=Gate(CODES))
     yield s
     s.close()
 
@@ -217,7 +219,7 @@ def test_stale_is_said_in_the_words_of_the_issue():
 def test_the_qr_code_drawn_on_the_host_screen_has_exactly_the_codes_dark_modules():
     import segno
 
-    from scorekeeper.ui.join_view import qr_svg
+    from scorekeeper.ui.server.join_view import qr_svg
 
     link = "http://192.168.1.20:8550/join/482913"
     svg = qr_svg(link, border=2)

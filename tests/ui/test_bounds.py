@@ -1,4 +1,4 @@
-"""What one client may cost the server (scorekeeper.ui.bounds), without a server: the book of
+"""What one client may cost the server (scorekeeper.ui.server.bounds), without a server: the book of
 connections, the quiet log, the open-file limit, the header timeout on a fake transport."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import concurrent.futures
 import logging
 import resource
 
-from scorekeeper.ui.bounds import ConnectionBook, Limits, OncePerMinute, http_protocol, raise_open_file_limit
+from scorekeeper.ui.server.bounds import ConnectionBook, Limits, OncePerMinute, http_protocol, raise_open_file_limit
 
 
 class Transport:
@@ -124,7 +124,7 @@ def test_headers_not_complete_in_time_close_the_connection_and_complete_ones_do_
 
 
 def test_a_client_opening_connections_too_fast_is_refused_and_earns_them_back():
-    from scorekeeper.ui.bounds import Rate
+    from scorekeeper.ui.server.bounds import Rate
 
     book = ConnectionBook(Limits(per_client=1000, total=10_000, connect_burst=5, connect_per_second=2.0))
     now = [100.0]

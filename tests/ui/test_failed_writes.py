@@ -21,8 +21,9 @@ from support import RECORDS, full_record, run_cli
 from scorekeeper.store import StoreError
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.base import Shared
-from scorekeeper.ui.history import HistoryModel
+from scorekeeper.ui.history.model import HistoryModel
+from scorekeeper.ui.server.shared import open_shared
+from scorekeeper.ui.shell.base import Shared
 
 WORKED = json.loads((RECORDS / "worked-example.json").read_text())
 
@@ -52,7 +53,7 @@ def half_played(shared: Shared) -> str:
 
 def test_undo_when_the_server_runs_out_of_files_says_so_and_hides_no_match(tmp_path, monkeypatch):
     db = tmp_path / "db"
-    shared = Shared(str(db))
+    shared = open_shared(str(db))
     try:
         mid = half_played(shared)
         stored = sorted(shared.store.ids())
@@ -78,13 +79,13 @@ def test_undo_when_the_server_runs_out_of_files_says_so_and_hides_no_match(tmp_p
 
 def test_a_table_opened_when_its_match_cannot_be_read_leaves_it_listed(tmp_path, monkeypatch):
     db = tmp_path / "db"
-    first = Shared(str(db))
+    first = open_shared(str(db))
     try:
         mid = half_played(first)
         stored = sorted(first.store.ids())
     finally:
         first.close()
-    shared = Shared(str(db))  # the app started again: no match in memory
+    shared = open_shared(str(db))  # the app started again: no match in memory
     try:
         refuse_open(monkeypatch, errno.EIO)
         with pytest.raises(StoreError) as e:
@@ -105,7 +106,7 @@ def test_a_table_opened_when_its_match_cannot_be_read_leaves_it_listed(tmp_path,
 
 def test_a_new_match_or_an_import_on_a_full_disk_says_nothing_was_stored(tmp_path, monkeypatch):
     db = tmp_path / "db"
-    shared = Shared(str(db))
+    shared = open_shared(str(db))
     try:
         half_played(shared)
         stored = sorted(shared.store.ids())

@@ -1,4 +1,4 @@
-"""What the web server answers, and to whom (scorekeeper.ui.guard): the Host and Origin
+"""What the web server answers, and to whom (scorekeeper.ui.server.guard): the Host and Origin
 checks, the paths that are not the app's, the security headers and the CSP's hashes, on a
 small ASGI app standing in for Flet's (and on the app ``scorekeeper web`` really serves)."""
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.ui.guard import NOT_SERVED, Guard, csp, host_name, inline_script_hashes
+from scorekeeper.ui.server.guard import NOT_SERVED, Guard, csp, host_name, inline_script_hashes
 
 PORT = 8550
 HOST = f"127.0.0.1:{PORT}"
@@ -341,7 +341,7 @@ def test_lifespan_passes_through():
 def test_the_served_app_has_no_api_docs_and_its_csp_allows_its_own_page(request):
     from flet_web.fastapi import app_manager
 
-    from scorekeeper.ui.serve import web_app
+    from scorekeeper.ui.server.serve import web_app
 
     app = web_app(lambda page: None, port=PORT)
     request.addfinalizer(app_manager.delete_temp_dirs)  # Flet's copy of index.html, made on the first request
@@ -360,7 +360,7 @@ def test_the_served_app_has_no_api_docs_and_its_csp_allows_its_own_page(request)
 
 
 def test_session_timeout(monkeypatch):
-    from scorekeeper.ui.serve import SESSION_TIMEOUT, session_timeout
+    from scorekeeper.ui.server.serve import SESSION_TIMEOUT, session_timeout
 
     monkeypatch.delenv("FLET_SESSION_TIMEOUT", raising=False)
     assert session_timeout() == SESSION_TIMEOUT == 300
@@ -373,7 +373,7 @@ def test_session_timeout(monkeypatch):
 
 
 def test_web_allow_host_is_checked_and_passed_on(cli, monkeypatch):
-    import scorekeeper.ui.serve as serve
+    import scorekeeper.ui.server.serve as serve
 
     got: dict = {}
     monkeypatch.setattr(serve, "run", lambda db, **kw: got.update(kw) or 0)
@@ -399,7 +399,7 @@ def _unpack(data):
 
 
 def test_page_properties_a_client_may_not_set_are_dropped():
-    from scorekeeper.ui.guard import filter_message
+    from scorekeeper.ui.server.guard import filter_message
 
     register = _msg(
         1,
@@ -429,7 +429,7 @@ def test_page_properties_a_client_may_not_set_are_dropped():
 
 
 def test_messages_outside_the_protocol_or_too_long_are_refused():
-    from scorekeeper.ui.guard import MAX_MESSAGE, filter_message
+    from scorekeeper.ui.server.guard import MAX_MESSAGE, filter_message
 
     assert filter_message(b"") is None
     assert filter_message(b"\x00\xc1") is None  # not msgpack
@@ -439,7 +439,7 @@ def test_messages_outside_the_protocol_or_too_long_are_refused():
 
 
 def test_the_peer_is_the_sockets_and_a_refused_message_closes_the_websocket():
-    from scorekeeper.ui.guard import peer
+    from scorekeeper.ui.server.guard import peer
 
     seen = {}
 
@@ -478,7 +478,7 @@ def test_the_peer_is_the_sockets_and_a_refused_message_closes_the_websocket():
 
 
 def test_a_client_opening_live_connections_too_fast_is_refused_before_the_app_sees_them():
-    from scorekeeper.ui.bounds import Rate
+    from scorekeeper.ui.server.bounds import Rate
 
     started = []
 
@@ -509,7 +509,7 @@ def test_a_client_opening_live_connections_too_fast_is_refused_before_the_app_se
 
 
 def test_a_websocket_that_never_registers_is_closed(monkeypatch):
-    from scorekeeper.ui import guard as guard_module
+    from scorekeeper.ui.server import guard as guard_module
 
     monkeypatch.setattr(guard_module, "REGISTER_TIMEOUT", 0.05)
     seen = {}

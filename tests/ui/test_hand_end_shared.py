@@ -12,7 +12,7 @@ from allfives.test_ui_model import _play_out
 
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.base import Shared
+from scorekeeper.ui.shell.base import Shared
 from ui.test_live import Phone, served
 from ui.test_turns import PLAYERS, seated
 

@@ -11,7 +11,7 @@ from support import RECORDS
 
 from scorekeeper.allfives import score_record
 from scorekeeper.ui.allfives.history import history_blocks
-from scorekeeper.ui.history import HistoryModel
+from scorekeeper.ui.history.model import HistoryModel
 
 
 def two_hands_text() -> str:

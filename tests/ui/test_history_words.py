@@ -14,9 +14,9 @@ from scorekeeper import registry
 from scorekeeper.allfives import random_record as fives_record
 from scorekeeper.allfives.record import load
 from scorekeeper.broadway.simulate import random_record as broadway_record
-from scorekeeper.ui.base import history_blocks
-from scorekeeper.ui.history import HistoryModel
-from scorekeeper.ui.score import hand_rows
+from scorekeeper.ui.history.model import HistoryModel
+from scorekeeper.ui.score.model import hand_rows
+from scorekeeper.ui.shell.screens import history_blocks
 
 PARTNERS = {"Ann & Cy": ["Ann", "Cy"], "Ben & Di": ["Ben", "Di"]}
 

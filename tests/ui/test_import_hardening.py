@@ -17,8 +17,8 @@ from scorekeeper.allfives.simulate import random_record as fives_record
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.tally.svg import chart_svg, pegboard_svg, tally_svg
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.history import HistoryModel
-from scorekeeper.ui.score import score_displays
+from scorekeeper.ui.history.model import HistoryModel
+from scorekeeper.ui.score.model import score_displays
 
 WORKED = json.loads((RECORDS / "worked-example.json").read_text())
 ALL_FOURS = {

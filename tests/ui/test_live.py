@@ -7,11 +7,13 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.ui.access import Codes, Gate
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.base import Shared, stale
-from scorekeeper.ui.live import Hub
+from scorekeeper.ui.server.access import Codes, Gate
+from scorekeeper.ui.server.live import Hub
+from scorekeeper.ui.server.shared import open_shared
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.roles import stale
 
 
 class Phone:
@@ -35,7 +37,7 @@ class Phone:
 
 
 def served(tmp_path) -> Shared:
-    return Shared(str(tmp_path / "db"), gate=Gate(Codes("482913", "771204")))
+    return open_shared(str(tmp_path / "db"), gate=Gate(Codes("482913", "771204")))
 
 
 def new_match(shared: Shared) -> str:

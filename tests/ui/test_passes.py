@@ -9,10 +9,18 @@ import stat
 
 import pytest
 
-from scorekeeper.ui.access import Codes, Gate, Role, Visitor
-from scorekeeper.ui.passes import KEEP_FOR, TableFile
+from scorekeeper.store import Store
+from scorekeeper.ui.server.access import Codes, Gate, Role, Visitor
+from scorekeeper.ui.server.passes import KEEP_FOR, TableFile
 
 PHONE = "192.168.1.7"
+
+
+@pytest.fixture
+def store(tmp_path):
+    """The database in ``tmp_path``: the table file is one of its side files."""
+    with Store(tmp_path) as st:
+        yield st
 
 
 def joined(gate: Gate, code: str = "123456") -> Visitor:
@@ -21,8 +29,8 @@ def joined(gate: Gate, code: str = "123456") -> Visitor:
     return v
 
 
-def test_a_pass_gives_back_the_role_and_the_seats_without_a_code(tmp_path):
-    gate = Gate.kept(tmp_path)
+def test_a_pass_gives_back_the_role_and_the_seats_without_a_code(store):
+    gate = Gate.kept(store)
     phone = joined(gate, gate.codes.scorer)
     phone.take_seat("m1", "Cy")
     phone.take_seat("m2", None)
@@ -36,15 +44,15 @@ def test_a_pass_gives_back_the_role_and_the_seats_without_a_code(tmp_path):
 
 
 @pytest.mark.parametrize("token", ["", "x" * 43, "x" * 5000, None, 12, ["a"]])
-def test_anything_but_a_pass_of_this_table_lets_nobody_in(tmp_path, token):
-    gate = Gate.kept(tmp_path)
+def test_anything_but_a_pass_of_this_table_lets_nobody_in(store, token):
+    gate = Gate.kept(store)
     joined(gate, gate.codes.scorer)
     v = Visitor(gate, PHONE)
     assert not v.rejoin(token) and v.role is None
 
 
-def test_the_host_and_an_open_table_get_no_pass(tmp_path):
-    gate = Gate.kept(tmp_path)
+def test_the_host_and_an_open_table_get_no_pass(store):
+    gate = Gate.kept(store)
     host = Visitor(gate, "127.0.0.1")
     assert host.role is Role.HOST and host.join(gate.codes.scorer) and host.token is None
     open_gate = Gate(None)
@@ -53,29 +61,29 @@ def test_the_host_and_an_open_table_get_no_pass(tmp_path):
     assert len(gate.passes) == 0
 
 
-def test_the_same_codes_and_passes_after_a_restart_the_same_evening_new_ones_later(tmp_path):
-    gate = Gate.kept(tmp_path)
+def test_the_same_codes_and_passes_after_a_restart_the_same_evening_new_ones_later(store):
+    gate = Gate.kept(store)
     phone = joined(gate, gate.codes.scorer)
     phone.take_seat("m1", "Ben")
-    again = Gate.kept(tmp_path)  # the server started again
+    again = Gate.kept(store)  # the server started again
     assert (again.codes.scorer, again.codes.watcher) == (gate.codes.scorer, gate.codes.watcher)
     v = Visitor(again, PHONE)
     assert v.rejoin(phone.token) and v.seat("m1") == "Ben"
-    fresh = Gate.kept(tmp_path, new=True)
+    fresh = Gate.kept(store, new=True)
     assert not Visitor(fresh, PHONE).rejoin(phone.token)  # --new-codes ends the passes
 
 
-def test_codes_older_than_an_evening_are_not_kept(tmp_path):
-    keep = TableFile(tmp_path)
-    gate = Gate.kept(tmp_path)
+def test_codes_older_than_an_evening_are_not_kept(store):
+    keep = TableFile.of(store)
+    gate = Gate.kept(store)
     keep.save(gate.codes.scorer, gate.codes.watcher, 1000.0, gate.passes)
-    assert TableFile(tmp_path, clock=lambda: 1000.0 + KEEP_FOR - 1).load() is not None
-    assert TableFile(tmp_path, clock=lambda: 1000.0 + KEEP_FOR + 1).load() is None
-    assert TableFile(tmp_path, clock=lambda: 900.0).load() is None  # made "in the future": the clock moved
+    assert TableFile.of(store, clock=lambda: 1000.0 + KEEP_FOR - 1).load() is not None
+    assert TableFile.of(store, clock=lambda: 1000.0 + KEEP_FOR + 1).load() is None
+    assert TableFile.of(store, clock=lambda: 900.0).load() is None  # made "in the future": the clock moved
 
 
-def test_the_table_file_is_the_owners_and_holds_no_pass_in_clear(tmp_path):
-    gate = Gate.kept(tmp_path)
+def test_the_table_file_is_the_owners_and_holds_no_pass_in_clear(store, tmp_path):
+    gate = Gate.kept(store)
     phone = joined(gate, gate.codes.scorer)
     path = tmp_path / TableFile.NAME
     assert stat.S_IMODE(os.stat(path).st_mode) & 0o077 == 0
@@ -87,16 +95,16 @@ def test_the_table_file_is_the_owners_and_holds_no_pass_in_clear(tmp_path):
     "content",
     [b"", b"{", b"[]", b'{"codes": {"scorer": "1", "watcher": "2"}, "made": 0}', b"\xff\xfe", b'{"made": "x"}'],
 )
-def test_a_table_file_that_cannot_be_read_is_set_aside_and_new_codes_made(tmp_path, content):
+def test_a_table_file_that_cannot_be_read_is_set_aside_and_new_codes_made(store, tmp_path, content):
     (tmp_path / TableFile.NAME).write_bytes(content)
-    gate = Gate.kept(tmp_path)
+    gate = Gate.kept(store)
     assert gate.codes is not None and len(gate.codes.scorer) == 6
     assert (tmp_path / f"{TableFile.NAME}.unreadable").read_bytes() == content
     assert gate.problem and "set aside" in gate.problem
 
 
-def test_a_pass_for_the_host_role_in_the_file_is_ignored(tmp_path):
-    Gate.kept(tmp_path)
+def test_a_pass_for_the_host_role_in_the_file_is_ignored(store, tmp_path):
+    Gate.kept(store)
     data = json.loads((tmp_path / TableFile.NAME).read_text())
     data["passes"] = {
         "a" * 64: {"role": "host", "seats": {}},
@@ -105,21 +113,19 @@ def test_a_pass_for_the_host_role_in_the_file_is_ignored(tmp_path):
         "d" * 64: {"role": "scorer", "seats": {"m1": "Ann", "m2": 7}},
     }
     (tmp_path / TableFile.NAME).write_text(json.dumps(data))
-    assert Gate.kept(tmp_path).passes.to_json() == {"d" * 64: {"role": "scorer", "seats": {"m1": "Ann"}}}
+    assert Gate.kept(store).passes.to_json() == {"d" * 64: {"role": "scorer", "seats": {"m1": "Ann"}}}
 
 
-def test_a_table_file_that_cannot_be_written_says_so_and_the_table_goes_on(tmp_path):
-    folder = tmp_path / "db"
-    folder.mkdir()
-    (folder / TableFile.NAME).mkdir()  # where the file should be: a directory (os.replace fails)
-    gate = Gate.kept(folder)
+def test_a_table_file_that_cannot_be_written_says_so_and_the_table_goes_on(store, tmp_path):
+    (tmp_path / TableFile.NAME).mkdir()  # where the file should be: a directory (os.replace fails)
+    gate = Gate.kept(store)
     assert gate.problem and "phones must join again after a restart" in gate.problem
     phone = joined(gate, gate.codes.scorer)
     assert Visitor(gate, PHONE).rejoin(phone.token)  # in memory all evening
 
 
-def test_new_codes_shut_out_every_joined_phone_at_once_and_tell_its_screen(tmp_path, monkeypatch):
-    gate = Gate.kept(tmp_path)
+def test_new_codes_shut_out_every_joined_phone_at_once_and_tell_its_screen(store, monkeypatch):
+    gate = Gate.kept(store)
     monkeypatch.setattr(Codes, "new", classmethod(lambda cls: cls("111111", "222222")))
     old = gate.codes.scorer
     phone = joined(gate, old)
@@ -131,24 +137,46 @@ def test_new_codes_shut_out_every_joined_phone_at_once_and_tell_its_screen(tmp_p
     assert phone.role is None and host.role is Role.HOST and told == ["redraw"]
     assert not Visitor(gate, PHONE).rejoin(phone.token)
     assert (gate.codes.scorer, gate.codes.watcher) == ("111111", "222222")
-    assert Gate.kept(tmp_path).codes.scorer == "111111"  # kept for a restart
+    assert Gate.kept(store).codes.scorer == "111111"  # kept for a restart
     if old != "111111":
         assert not Visitor(gate, "10.0.0.2").join(old)
     back = Visitor(gate, PHONE)
     assert back.join(gate.codes.scorer) and back.seat("m1") is None  # joins again, asked its seat again
 
 
-def test_forget_all_phones_keeps_the_codes(tmp_path):
-    gate = Gate.kept(tmp_path)
+def test_forget_all_phones_keeps_the_codes(store):
+    gate = Gate.kept(store)
     code = gate.codes.scorer
     phone = joined(gate, code)
     gate.forget_phones()
     assert phone.role is None and gate.codes.scorer == code
     assert not Visitor(gate, PHONE).rejoin(phone.token)
-    assert Gate.kept(tmp_path).codes.scorer == code and len(Gate.kept(tmp_path).passes) == 0
+    assert Gate.kept(store).codes.scorer == code and len(Gate.kept(store).passes) == 0
 
 
-def test_a_fifo_or_a_directory_where_the_table_file_should_be_is_not_waited_on(tmp_path):
+def test_a_fifo_or_a_directory_where_the_table_file_should_be_is_not_waited_on(store, tmp_path):
     os.mkfifo(tmp_path / TableFile.NAME)
-    gate = Gate.kept(tmp_path)  # would hang reading a FIFO
+    gate = Gate.kept(store)  # would hang reading a FIFO
     assert gate.problem and "cannot" in gate.problem
+
+
+def test_the_table_file_is_written_through_the_store_and_a_read_only_one_writes_none(store, tmp_path, monkeypatch):
+    from scorekeeper.store import SideFile
+
+    saved: list[str] = []
+    real = SideFile.save
+
+    def spy(self: SideFile, data: bytes) -> None:
+        saved.append(self.path.name)
+        real(self, data)
+
+    monkeypatch.setattr(SideFile, "save", spy)
+    gate = Gate.kept(store)
+    joined(gate, gate.codes.scorer)
+    assert saved == ["table.json", "table.json"] and gate.problem is None
+    store.close()
+    (tmp_path / TableFile.NAME).unlink()
+    with Store(tmp_path, read_only=True) as ro:
+        gate = Gate.kept(ro)
+    assert gate.problem and "phones must join again after a restart" in gate.problem
+    assert not (tmp_path / TableFile.NAME).exists()

@@ -10,7 +10,7 @@ import pytest
 from scorekeeper import registry
 from scorekeeper.allfives import random_record as fives_record
 from scorekeeper.broadway.simulate import random_record as broadway_record
-from scorekeeper.ui.score import hand_rows
+from scorekeeper.ui.score.model import hand_rows
 
 
 def cells(row):
@@ -118,7 +118,7 @@ def test_each_cell_is_the_total_and_what_the_hand_added(record) -> None:
 
 def test_a_partnership_wins_in_the_plural():
     from scorekeeper import registry
-    from scorekeeper.ui.score import score_displays
+    from scorekeeper.ui.score.model import score_displays
 
     game = registry.get("all-fives")
     record = {
@@ -138,3 +138,17 @@ def test_a_partnership_wins_in_the_plural():
     }
     del alone["teams"]
     assert score_displays(game, game.load(alone)).winner_line == "Ben wins the match!"
+
+
+def test_a_match_kept_on_the_pegboard_names_its_kind_of_game():
+    """Fives and Threes is pegged, not tallied: each side says so, in the registry's name of it."""
+    from scorekeeper.ui.score.model import score_displays
+
+    game = registry.get("all-fives")
+    record = fives_record(6, 2, max_hands=2, count="fives-and-threes", spinner="none", target=61)
+    shown = score_displays(game, game.load(record))
+    assert shown.pegboard is not None and shown.timeline.pegs
+    note = "Kept on the pegboard: Fives and Threes points are pegs, not the fives an X tally counts."
+    assert [(s.tally, s.note) for s in shown.sides] == [(None, note), (None, note)]
+    plain = score_displays(game, game.load(fives_record(6, 2, max_hands=2)))
+    assert [s.note for s in plain.sides] == [None, None]

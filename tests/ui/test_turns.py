@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.ui.allfives.form import NewMatchForm
-from scorekeeper.ui.base import Shared, stale
+from scorekeeper.ui.shell.base import Shared, stale
 from ui.test_live import Phone, served
 
 PLAYERS = ["Ann", "Ben", "Cy", "Di"]

@@ -15,7 +15,7 @@ from typing import Any
 import flet as ft
 from flet.components.component import Renderer
 
-from scorekeeper.ui.typed import use_typed
+from scorekeeper.ui.shell.typed import use_typed
 
 
 def _typed_then_tapped(use_hook: bool) -> list[str]:

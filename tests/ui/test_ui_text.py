@@ -12,8 +12,8 @@ from scorekeeper.stats import names as _names
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfours.form import FoursNewMatchForm
 from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
-from scorekeeper.ui.form import names_problem
-from scorekeeper.ui.players import PlayersModel
+from scorekeeper.ui.players.model import PlayersModel
+from scorekeeper.ui.shell.form import names_problem
 
 WORKED = {
     "format": "scorekeeper/1",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from scorekeeper.allfives.events import Play
 from scorekeeper.allfives.record import event_entry
+from scorekeeper.dominoes import Tile
 from scorekeeper.ui.allfives.part import Part
 
 __all__ = ["Claims"]
@@ -19,7 +20,7 @@ class Claims(Part):
     """``claiming``: a play (tile, end) waiting for its claim; ``mode``: claims asked
     with ``check`` rules (always with ``muggins``)."""
 
-    claiming: tuple[str, str | None] | None = None
+    claiming: tuple[Tile, Tile | None] | None = None
     mode = False
 
     @property
@@ -29,7 +30,7 @@ class Claims(Part):
 
     def set_mode(self, on: bool) -> None:
         self.mode = bool(on)
-        self.t._changed()
+        self.t.redraw()
 
     def choices(self) -> list[int]:
         """Quick buttons for a claim, in the match's scale."""
@@ -37,11 +38,11 @@ class Claims(Part):
         top = 5 * (rules.set * 6 // 5 + 1)  # above any count the set can make
         return [p // rules.scale for p in range(0, top + 1, 5)]
 
-    def ask(self, tile: str, on: str | None) -> None:
+    def ask(self, tile: Tile, on: Tile | None) -> None:
         """Hold the play until its claim is given."""
         self.claiming = (tile, on)
         self.t.error = None
-        self.t._changed()
+        self.t.redraw()
 
     def claim(self, points: int | None) -> None:
         """The claim announced for the play waiting for it (None: no claim)."""
@@ -81,7 +82,7 @@ class Claims(Part):
         if not isinstance(last, Play):  # muggins_callers saw a play last
             return
         entry = dict(event_entry(last), muggins=caller)  # the last play, as entered
-        if self.t._apply(lambda st: st.edit(self.t.mid, h.number, n, entry)):
+        if self.t.change(lambda st: st.edit(self.t.mid, h.number, n, entry)):
             t = self.t.last_turn()
             if t is None or t.muggins is None:
                 return
@@ -89,4 +90,4 @@ class Claims(Part):
             note = f"{caller} called muggins: {self.match.setup.sides[side]} +{pts}" + (
                 " (voided: past the exact target)" if voided else ""
             )
-            self.t._done(note, f"Muggins! {pts}" if pts else None)
+            self.t.done(note, f"Muggins! {pts}" if pts else None)

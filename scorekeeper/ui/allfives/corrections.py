@@ -111,17 +111,17 @@ class Corrections(Part):
         self.listing = not self.listing
         if not self.listing:
             self._reset()
-        self.t._changed()
+        self.t.redraw()
 
     def close(self) -> None:
         self.listing = False
         self._reset()
-        self.t._changed()
+        self.t.redraw()
 
     def _reset(self) -> None:
         self.picked = self.before = self.draft = self.preview = None
         self.pips = {}
-        self.t._forget_entry()
+        self.t.drop_entry()
         self.t.error = None
 
     def pick(self, hand: int, where: Where) -> None:
@@ -136,7 +136,7 @@ class Corrections(Part):
             h = self.match.hands[hand - 1]
             pips = h.pips or []
             self.pips = {n: str(pips[i]) for i, n in enumerate(self.match.setup.players) if h.held[i]}
-        self.t._changed()
+        self.t.redraw()
 
     def again(self) -> None:
         """Drop the proposed correction and enter the picked entry again."""
@@ -149,7 +149,7 @@ class Corrections(Part):
 
     def set_pips(self, name: str, text: str) -> None:
         self.pips = {**self.pips, name: text}
-        self.t._changed()
+        self.t.redraw()
 
     def propose_remaining(self) -> None:
         value: dict[str, int] = {}
@@ -166,7 +166,7 @@ class Corrections(Part):
         if self.picked is None:
             return False
         hand, where = self.picked
-        record = self.t._shared.store.record(self.t.mid)
+        record = self.t.stored_record()
         h = record["hands"][hand - 1]
         if isinstance(where, int):
             h["turns"][where - 1] = entry
@@ -181,7 +181,7 @@ class Corrections(Part):
         self.draft = copy.deepcopy(entry)
         self.preview = self._change(new)
         self.t.error = None
-        self.t._changed()
+        self.t.redraw()
         return True
 
     def _change(self, new: Match) -> str:
@@ -217,10 +217,10 @@ class Corrections(Part):
             return
         hand, where = self.picked
         draft, preview = self.draft, self.preview
-        if self.t._apply(lambda st: st.edit(self.t.mid, hand, where, draft)):
+        if self.t.change(lambda st: st.edit(self.t.mid, hand, where, draft)):
             self.listing = False
             self._reset()
-            self.t._done(f"corrected: {preview}")
+            self.t.done(f"corrected: {preview}")
 
     def correct(self, hand: int, turn: int, text: str) -> None:
         """Replace an earlier turn by ``text`` in the short notation (``5-3 on 5-5``, ``+2 5-3``,
@@ -237,4 +237,4 @@ class Corrections(Part):
             error = self.t.error
             self._reset()
             self.t.error = error
-            self.t._changed()
+            self.t.redraw()

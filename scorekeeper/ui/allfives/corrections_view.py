@@ -9,7 +9,7 @@ import flet as ft
 
 from scorekeeper.ui.allfives.panels import play_panel, typed
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.widgets import PAD, heading, labelled, on
+from scorekeeper.ui.shell.widgets import PAD, heading, labelled, on
 
 __all__ = ["corrections_panel"]
 

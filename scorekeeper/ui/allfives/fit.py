@@ -3,7 +3,7 @@
 Pure arithmetic for :mod:`scorekeeper.ui.allfives.layout_view` (no Flet). The
 drawing is laid out for the box it will be drawn in (its arms turn at the box's
 edges), at a unit that keeps the pips legible: at :data:`MIN_UNIT` a spinner's
-half is 14 px, room for the 11 px digits ``widgets.digit_size`` never goes under
+half is 14 px, room for the 11 px digits ``tiles.digit_size`` never goes under
 while they fit; a laptop's drawing, read across the table, is laid out for
 :data:`BIG_UNIT` (:func:`box_unit`). A margin of :data:`MARGIN` all round leaves room for an end
 button beyond an open end at the edge.

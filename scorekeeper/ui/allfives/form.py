@@ -3,8 +3,8 @@ four, the presets (All Fives, Muggins, Five Up, Cribbage 61), the hand-size
 tables, every rule option and the first leader.
 
 >>> import tempfile
->>> from scorekeeper.ui.base import Shared
->>> f = NewMatchForm(Shared(tempfile.mkdtemp()), names=["Ann", "Ben"])
+>>> from scorekeeper.ui.server.shared import open_shared
+>>> f = NewMatchForm(open_shared(tempfile.mkdtemp()), names=["Ann", "Ben"])
 >>> f.set_rule("target", "100"); f.default_of("target")
 250
 >>> f.set_rule("scale", 5); f.default_of("target"), f.rules().target
@@ -18,12 +18,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorekeeper import registry
 from scorekeeper.allfives.rules import (
     BLOCK_WINNERS,
     CLAIM_MODES,
     COUNTS,
     DEFAULT_HAND_SIZE,
     DOMINO_ENDS,
+    GAME_ID,
     HAND_ENDS,
     HAND_SIZE_PRESETS,
     NEXT_LEADERS,
@@ -32,62 +34,14 @@ from scorekeeper.allfives.rules import (
     Rules,
 )
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.ui.base import Shared
-from scorekeeper.ui.form import FormModel, names_problem
+from scorekeeper.registry import Preset
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.form import FormModel, names_problem
 
-__all__ = ["HAND_SIZES", "PRESETS", "PRESET_HANDS", "RULE_CHOICES", "RULE_WORDS", "NewMatchForm", "RuleWords"]
+__all__ = ["PRESETS", "RULE_CHOICES", "RULE_WORDS", "NewMatchForm", "RuleWords"]
 
-#: Rule presets offered by the new-match screen (rules on top of the defaults).
-PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
-    "all-fives": ("All Fives", {}),
-    "muggins": ("Muggins (no spinner)", {"spinner": "none"}),
-    "five-up": ("Five Up (all doubles spin)", {"spinner": "all-doubles"}),
-    "cribbage-61": ("Cribbage 61 (scale 5)", {"scale": 5}),
-    "fives-threes": (
-        "Fives and Threes (pub)",
-        {
-            "count": "fives-and-threes",
-            "spinner": "none",
-            "draw": False,
-            "hand_end": "go",
-            "domino": "side",
-            "next_leader": "left",
-            "target": 61,
-            "exact_target": True,
-        },
-    ),
-    "teesdale": (
-        "Teesdale League",
-        {
-            "count": "fives-and-threes",
-            "spinner": "none",
-            "draw": False,
-            "hand_end": "none",
-            "domino": "side",
-            "next_leader": "left",
-            "target": 61,
-            "exact_target": True,
-            "win_on_lead": False,
-        },
-    ),
-    "sniff": ("Sniff", {"spinner": "sniff", "target": 200}),
-}
-
-#: The tiles per player of the presets that deal their own (by number of players); the
-#: hand-size tables below apply to the others. Teesdale names no size for three: 7 (ours).
-PRESET_HANDS: dict[str, dict[int, int]] = {
-    "fives-threes": {2: 7, 3: 5, 4: 5},
-    "teesdale": {2: 9, 3: 7, 4: 6},
-    "sniff": {2: 7, 3: 6, 4: 5},
-}
-
-#: Hand-size tables offered beside the presets.
-HAND_SIZES: dict[str, str] = {
-    "default": "Standard",
-    "european": "European",
-    "holsey": "Holsey",
-    "newsom-bourne": "Newsom & Bourne",
-}
+#: The game's rule presets (its ``GameSpec``'s: the rules, the hands they deal), by id.
+PRESETS: dict[str, Preset] = {p.id: p for p in registry.presets_of(registry.get(GAME_ID))}
 
 #: Choices of every rule option with a fixed set of values (the rest are numbers).
 RULE_CHOICES: dict[str, tuple[Any, ...]] = {
@@ -207,7 +161,7 @@ class NewMatchForm(FormModel):
     def __init__(self, shared: Shared, names: list[str] | None = None) -> None:
         super().__init__(shared, names)
         self.partners = len(self.names) == 4  # four players play in partnerships, unless told not to
-        self.preset = "all-fives"
+        self.preset = next(iter(PRESETS))  # the plain game
         self.hand_sizes = "default"
         self.overrides: dict[str, Any] = {}
         self.leader: str | None = None  # None: draw lots
@@ -245,7 +199,7 @@ class NewMatchForm(FormModel):
     # -- rules
     def set_preset(self, key: str) -> None:
         self.preset = key
-        self.overrides = dict(PRESETS[key][1])
+        self.overrides = dict(PRESETS[key].rules)
         self._set_hand_sizes(self.hand_sizes)
         self._changed()
 
@@ -255,7 +209,7 @@ class NewMatchForm(FormModel):
         rules = self.rules()
         if rules is None:
             return ""
-        given = PRESETS[self.preset][1]
+        given = PRESETS[self.preset].rules
         bits = [
             f"{RULE_WORDS[k].name}: {RULE_WORDS[k].values[v]}"
             for k, v in given.items()
@@ -267,7 +221,7 @@ class NewMatchForm(FormModel):
 
     def _set_hand_sizes(self, key: str) -> None:
         self.hand_sizes = key
-        own = PRESET_HANDS.get(self.preset, {}).get(len(self.names))
+        own = PRESETS[self.preset].hand_sizes.get(len(self.names))
         if key == "default" and own is not None:  # the preset deals its own hands
             self.overrides["hand_size"] = own
             return
@@ -332,13 +286,13 @@ class NewMatchForm(FormModel):
         if leader is None:
             leader = (rng or random).choice(names)
             self.lots = leader
-        rec: dict[str, Any] = {"format": "scorekeeper/1", "game": "all-fives", "players": names}
+        rec: dict[str, Any] = {"format": "scorekeeper/1", "game": GAME_ID, "players": names}
         teams = self.teams()
         if teams:
             rec["teams"] = teams
         if self.overrides:
             rec["rules"] = dict(self.overrides)
-        rec["title"] = PRESETS[self.preset][0]
+        rec["title"] = PRESETS[self.preset].title
         rec["hands"] = [{"leader": leader, "turns": []}]
         return rec
 

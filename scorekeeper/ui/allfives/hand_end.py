@@ -14,8 +14,8 @@ from scorekeeper.dominoes import Tile
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
 from scorekeeper.ui.allfives.part import Part
-from scorekeeper.ui.base import stale
-from scorekeeper.ui.drafts import DraftChange, DraftView
+from scorekeeper.ui.shell.base import stale
+from scorekeeper.ui.shell.drafts import DraftChange, DraftView
 
 if TYPE_CHECKING:
     from scorekeeper.ui.allfives.table import TableModel
@@ -26,11 +26,11 @@ __all__ = ["HandEnd", "settlement_lines"]
 class HandEnd(Part):
     """The hand-end form, the same on every phone of the table: ``remaining`` (per
     player, the tiles picked, a list, or the pips typed, text) lives in the app's
-    :class:`~scorekeeper.ui.drafts.DraftBook` for this match and hand, so an entry made on
+    :class:`~scorekeeper.ui.shell.drafts.DraftBook` for this match and hand, so an entry made on
     one phone shows on all of them and a new hand starts empty. ``picking_for``: whose
     tiles this phone's picker adds to (at first its own player's, where it is someone's).
 
-    ``draft`` (a :class:`~scorekeeper.ui.drafts.DraftView`) knows which entries this
+    ``draft`` (a :class:`~scorekeeper.ui.shell.drafts.DraftView`) knows which entries this
     screen shows as they are: a change to one another phone changed meanwhile is refused
     (as a stale tap is)."""
 
@@ -39,7 +39,7 @@ class HandEnd(Part):
         self._picking: str | None = None
         self._picked = False  # this phone chose whose tiles to pick
         self._hand = self._key()
-        self.draft = DraftView(table._shared.drafts, table.mid, "remaining", self._key)
+        self.draft = DraftView(table.drafts, table.mid, "remaining", self._key)
 
     # ------------------------------------------------------------ the shared draft
     def _key(self) -> int:
@@ -73,7 +73,7 @@ class HandEnd(Part):
         self.t.error = None
         self.t.note = words
         self.t.hub.deliver(self.t.mid, made, self.t)
-        self.t._changed()
+        self.t.redraw()
         return True
 
     def remote(self, change: DraftChange) -> None:
@@ -120,14 +120,15 @@ class HandEnd(Part):
         self._picking, self._picked = name, True
         if name is not None and isinstance(self.remaining.get(name), str):  # typed pips give way to tiles
             self._put({name: []})
-        self.t._changed()
+        self.t.redraw()
 
-    def pick_remaining(self, tile: str) -> None:
-        """Add (or take back) a tile to the picked player's remaining tiles."""
+    def pick_remaining(self, tile: Tile | str) -> None:
+        """Add (or take back) a tile to the picked player's remaining tiles (a Tile from the
+        picker; text is read as one)."""
         name = self.picking_for
         if name is None:
             return
-        t = str(Tile.parse(tile))
+        t = str(tile if isinstance(tile, Tile) else Tile.parse(tile))
         remaining = self.remaining
         mine = remaining.get(name)
         tiles = list(mine) if isinstance(mine, list) else []
@@ -146,7 +147,7 @@ class HandEnd(Part):
         if len(tiles) >= held:  # this player is complete: go on to the next one still open
             nxt = [n for n, k in self.holding() if n != name and not self._complete(n, k)]
             self._picking, self._picked = (nxt[0] if nxt else None), True
-        self.t._changed()
+        self.t.redraw()
 
     def set_pips(self, name: str, text: str) -> None:
         self._put({name: text})
@@ -265,12 +266,12 @@ class HandEnd(Part):
             if m.winner is None and leader is not None:
                 st.append(mid, {"hand": {"leader": leader}})
 
-        if self.t._apply(go, self.t._saying(f"the settlement of hand {h.number} on {self.t.visitor.phone(mid)}")):
+        if self.t.change(go, self.t.saying(f"the settlement of hand {h.number} on {self.t.visitor.phone(mid)}")):
             m = self.match
             nxt = m.hand
             started = nxt is not None and nxt.number == h.number + 1
             lead = f" {m.setup.players[nxt.leader]} leads hand {nxt.number}." if started and nxt is not None else ""
-            self.t._done(f"Hand {h.number}: " + " ".join(lines) + lead)
+            self.t.done(f"Hand {h.number}: " + " ".join(lines) + lead)
 
     def rule_leader(self) -> str | None:
         """The leader the rules name for the next hand (no other is accepted), or None when
@@ -304,9 +305,9 @@ class HandEnd(Part):
         names = list(self.match.setup.players)
         lots = leader is None
         chosen = (rng or random).choice(names) if leader is None else leader
-        if self.t._apply(lambda st: st.append(self.t.mid, {"hand": {"leader": chosen}})):
+        if self.t.change(lambda st: st.append(self.t.mid, {"hand": {"leader": chosen}})):
             how = "lots drawn: " if lots else ""
-            self.t._done(f"hand {self.t.hand_number}: {how}{chosen} leads")
+            self.t.done(f"hand {self.t.hand_number}: {how}{chosen} leads")
 
 
 def _entry_words(name: str, value: list[str] | str | None) -> str:

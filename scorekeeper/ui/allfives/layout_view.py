@@ -16,11 +16,13 @@ from typing import Any
 
 import flet as ft
 
+from scorekeeper.dominoes import Tile
 from scorekeeper.ui.allfives.drawing import Drawing
 from scorekeeper.ui.allfives.fit import Spot, button_size, drawing_box, end_buttons, half_px, origin, unit_for
 from scorekeeper.ui.allfives.play import EndChoice, PickerCell
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.widgets import MIN_DIGITS, labelled, on, tile_button, tile_face
+from scorekeeper.ui.allfives.tiles import MIN_DIGITS, tile_button, tile_face
+from scorekeeper.ui.shell.widgets import labelled, on
 
 __all__ = [
     "CELL_H",
@@ -81,7 +83,7 @@ def picker_height(cells: int, width: float, short: bool = False) -> float:
 
 
 @ft.component
-def _PickerTile(tile: str, state: str, on_tap: Callable[[str], Any], label: str, half: float = TILE_W) -> ft.Control:
+def _PickerTile(tile: Tile, state: str, on_tap: Callable[[Tile], Any], label: str, half: float = TILE_W) -> ft.Control:
     """One cell of the picker: the tile (lit where it fits now), or an empty cell once it is down."""
     if state == "down":
         return ft.Container(
@@ -107,7 +109,7 @@ PickerTile = ft.memo(_PickerTile)
 
 def picker_grid(
     cells: list[PickerCell],
-    on_tap: Callable[[str], Any],
+    on_tap: Callable[[Tile], Any],
     key: str = "picker",
     label: str = "tile",
     width: float | None = None,
@@ -121,7 +123,7 @@ def picker_grid(
 
 
 @ft.component
-def _PickerGrid(cells: tuple[PickerCell, ...], on_tap: Callable[[str], Any], label: str, half: float) -> ft.Control:
+def _PickerGrid(cells: tuple[PickerCell, ...], on_tap: Callable[[Tile], Any], label: str, half: float) -> ft.Control:
     return ft.Row(
         [PickerTile(c.tile, c.state, on_tap, label, half, key=f"cell-{c.tile}") for c in cells],
         wrap=True,
@@ -134,7 +136,7 @@ def _PickerGrid(cells: tuple[PickerCell, ...], on_tap: Callable[[str], Any], lab
 PickerGrid = ft.memo(_PickerGrid)
 
 
-def _end_button(tile: str, choice: EndChoice, spot: Spot, choose: Callable[[str], Any]) -> ft.Control:
+def _end_button(tile: Tile, choice: EndChoice, spot: Spot, choose: Callable[[Tile], Any]) -> ft.Control:
     handler = on(choose, choice.on)
     texts: list[ft.Control] = [
         ft.Text(choice.where, size=12, no_wrap=True, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_TERTIARY)
@@ -197,9 +199,9 @@ def _drawing_box(
     d: Drawing,
     width: float,
     height: float,
-    choosing: tuple[str, list[str]] | None,
+    choosing: tuple[Tile, list[Tile]] | None,
     choices: tuple[EndChoice, ...],
-    choose: Callable[[str], Any],
+    choose: Callable[[Tile], Any],
 ) -> ft.Control:
     """The drawing ``d`` (laid out for this box) and, while a tile waits, the places it may go."""
     unit = unit_for(d, width, height)  # under MIN_UNIT only where the layout would not fit its box
@@ -207,7 +209,7 @@ def _drawing_box(
     ox, oy = origin(d, unit, width, height)
     buttons: list[ft.Control] = []
     if choosing:  # the places the tile waiting may go (the drawing moved in its box if need be)
-        marks = {str(m.tile): m for m in reversed(d.ends)}  # the first open end of each tile
+        marks = {m.tile: m for m in reversed(d.ends)}  # the first open end of each tile
         wanted = [(c, marks[c.on]) for c in choices if c.on in marks]
         sizes = [button_size([c.where, c.gain] if c.gain else [c.where]) for c, _ in wanted]
         placed = end_buttons(d, unit, width, height, [(m, size) for (_, m), size in zip(wanted, sizes, strict=True)])
@@ -220,7 +222,9 @@ def _drawing_box(
         half = half_px(unit, g.spinner)
         children.append(
             ft.Container(
-                content=LaidTile(t, g.first, g.second, g.w > g.h, half, g.spinner, t in targets, g.sniff is not None),
+                content=LaidTile(
+                    t, g.first, g.second, g.w > g.h, half, g.spinner, g.tile in targets, g.sniff is not None
+                ),
                 width=g.w * unit,
                 height=g.h * unit,
                 left=ox + g.x * unit,

@@ -7,9 +7,10 @@ from typing import Any
 
 import flet as ft
 
-from scorekeeper.ui.allfives.form import HAND_SIZES, PRESETS, RULE_CHOICES, RULE_WORDS, NewMatchForm
-from scorekeeper.ui.base import Shared
-from scorekeeper.ui.widgets import choice_row, error_box, game_choice, go, heading, name_field, on
+from scorekeeper.allfives.presets import HAND_SIZE_TABLES
+from scorekeeper.ui.allfives.form import PRESETS, RULE_CHOICES, RULE_WORDS, NewMatchForm
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.widgets import choice_row, error_box, game_choice, go, heading, name_field, on
 
 __all__ = ["NewMatch"]
 
@@ -104,13 +105,14 @@ def NewMatch(shared: Shared) -> ft.Control:
                 on_change=lambda e: form.set_partners(e.control.value),
             )
         )
-    controls.append(
-        choice_row("Rules", [(label, key) for key, (label, _) in PRESETS.items()], form.preset, form.set_preset)
-    )
+    controls.append(choice_row("Rules", [(p.title, key) for key, p in PRESETS.items()], form.preset, form.set_preset))
     controls.append(ft.Text(form.preset_line(), italic=True, key="preset-line"))
     controls.append(
         choice_row(
-            "Hand sizes", [(label, key) for key, label in HAND_SIZES.items()], form.hand_sizes, form.set_hand_sizes
+            "Hand sizes",
+            [(label, key) for key, label in HAND_SIZE_TABLES.items()],
+            form.hand_sizes,
+            form.set_hand_sizes,
         )
     )
     controls.append(

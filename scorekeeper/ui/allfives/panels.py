@@ -15,7 +15,7 @@ import flet as ft
 
 from scorekeeper.ui.allfives.layout_view import picker_grid
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.widgets import PAD, heading, labelled, on
+from scorekeeper.ui.shell.widgets import PAD, heading, labelled, on
 
 __all__ = ["ACTIONS_H", "hand_end_panel", "leader_panel", "play_panel", "typed"]
 
@@ -101,7 +101,7 @@ def _claim_prompt(table: TableModel) -> ft.Control:
     for p in claims.choices():
         handler = on(claims.claim, p)
         buttons.append(labelled(ft.OutlinedButton(content=str(p), on_click=handler), f"claim {p}", handler))
-    return _prompt(table, f"{tile}{' on ' + where if where else ''}: points announced?", buttons, "claims")
+    return _prompt(table, f"{tile}{f' on {where}' if where else ''}: points announced?", buttons, "claims")
 
 
 def _prompt(table: TableModel, question: str, buttons: list[ft.Control], key: str) -> ft.Control:
@@ -125,7 +125,7 @@ def _sniff_prompt(table: TableModel) -> ft.Control:
     buttons: list[ft.Control] = [
         ft.FilledButton(content=c.label, on_click=on(play.set_sniff, c.way), height=56) for c in play.sniff_choices()
     ]
-    question = f"{tile}{' on ' + where if where else ''} is the sniff: set it across or in line?"
+    question = f"{tile}{f' on {where}' if where else ''} is the sniff: set it across or in line?"
     return _prompt(table, question, buttons, "sniff")
 
 

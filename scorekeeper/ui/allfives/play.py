@@ -22,8 +22,8 @@ from scorekeeper.allfives.layout import SNIFF_WAYS
 from scorekeeper.dominoes import Tile
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.allfives.part import Part
-from scorekeeper.ui.base import stale
-from scorekeeper.ui.drafts import DraftView
+from scorekeeper.ui.shell.base import stale
+from scorekeeper.ui.shell.drafts import DraftView
 
 if TYPE_CHECKING:
     from scorekeeper.ui.allfives.table import TableModel
@@ -39,7 +39,7 @@ class PickerCell:
     """One tile of the set in the picker: ``state`` is ``"fits"`` (it can be set now),
     ``"other"`` (not down, fits no open end now) or ``"down"`` (already on the table)."""
 
-    tile: str
+    tile: Tile
     state: str
 
 
@@ -48,11 +48,11 @@ class EndChoice:
     """Where a tile that fits several places may go: on ``on``, making ``count``
     and scoring ``points`` (before claims and the exact target).
 
-    >>> EndChoice("4-4", 15, 15).label, EndChoice("0-4", 12, 0).label
-    ('on 4-4 +15', 'on 0-4')
+    >>> EndChoice(Tile(4, 4), 15, 15).label, EndChoice(Tile(4, 0), 12, 0).label
+    ('on 4-4 +15', 'on 4-0')
     """
 
-    on: str
+    on: Tile
     count: int
     points: int
 
@@ -96,7 +96,7 @@ class ForOther:
 
     action: str
     player: str
-    tile: str | None = None
+    tile: Tile | None = None
     knock: bool = False  # the game has no drawing: the pass is a knock
     n: int = 1  # tiles drawn
 
@@ -113,10 +113,14 @@ class ForOther:
 
 class PlayEntry(Part):
     """The tile being set (``choosing``: a tile and the places it fits; ``sniffing``: the
-    sniff and its place, waiting for across or in line) and the draws before it."""
+    sniff and its place, waiting for across or in line) and the draws before it.
 
-    choosing: tuple[str, list[str]] | None = None
-    sniffing: tuple[str, str | None] | None = None
+    A tile stays a :class:`~scorekeeper.dominoes.Tile` from the picker's button to the
+    entry: the turn's record entry (``{"play": "5-0", "on": "5-5"}``) is written once,
+    in :meth:`enter`, and the store reads it into the engine's ``Play``."""
+
+    choosing: tuple[Tile, list[Tile]] | None = None
+    sniffing: tuple[Tile, Tile | None] | None = None
     way: str | None = None  # how the sniff being entered is set
     asking: ForOther | None = None  # a tap for another player than this phone's, to confirm
     confirmed_for: str | None = None  # this turn is entered for that player, confirmed
@@ -125,7 +129,7 @@ class PlayEntry(Part):
         super().__init__(table)
         self._local_draws = 0  # while a turn is being corrected: draws of that turn, this phone's own
         # the draws of the turn being played, the same on every phone (one entry: "draws")
-        self.shared = DraftView(table._shared.drafts, table.mid, "draws", self._turn)
+        self.shared = DraftView(table.drafts, table.mid, "draws", self._turn)
 
     def _turn(self) -> tuple[int, int]:
         h = self.t.match.hand
@@ -162,7 +166,7 @@ class PlayEntry(Part):
             return False
         if not self.t.refused():
             self._set_draws(0)
-        self.t._changed()
+        self.t.redraw()
         return True
 
     @property
@@ -199,11 +203,11 @@ class PlayEntry(Part):
         cells = []
         for t in m.tiles:
             if t in down:
-                cells.append(PickerCell(str(t), "down"))
+                cells.append(PickerCell(t, "down"))
             elif playing and m.placements(t):
-                cells.append(PickerCell(str(t), "fits"))
+                cells.append(PickerCell(t, "fits"))
             else:
-                cells.append(PickerCell(str(t), "other"))
+                cells.append(PickerCell(t, "other"))
         return cells
 
     def end_choices(self) -> list[EndChoice]:
@@ -211,10 +215,10 @@ class PlayEntry(Part):
         if self.choosing is None:
             return []
         m = self.match_for_entry
-        tile = Tile.parse(self.choosing[0])
+        tile, places = self.choosing
         out = []
-        for on in self.choosing[1]:
-            count, points = m.preview(tile, Tile.parse(on))
+        for on in places:
+            count, points = m.preview(tile, on)
             out.append(EndChoice(on, count, points))
         return out
 
@@ -224,11 +228,10 @@ class PlayEntry(Part):
             return []
         m = self.match_for_entry
         tile, on = self.sniffing
-        where = None if on is None else Tile.parse(on)
-        return [SniffChoice(w, *m.preview(Tile.parse(tile), where, w)) for w in SNIFF_WAYS]
+        return [SniffChoice(w, *m.preview(tile, on, w)) for w in SNIFF_WAYS]
 
     # ------------------------------------------------------------- acting
-    def _for_whom(self, action: str, tile: str | None = None, n: int = 1) -> bool:
+    def _for_whom(self, action: str, tile: Tile | None = None, n: int = 1) -> bool:
         """Whether an entry may go on for the player to play: at once on a phone that is
         nobody's, or that player's, or once confirmed; else the strip asks ("Enter 6-5 for
         Ann?") and nothing is entered until :meth:`confirm_other`."""
@@ -241,7 +244,7 @@ class PlayEntry(Part):
         self.choosing = None
         self.sniffing = None
         self.t.error = None
-        self.t._changed()
+        self.t.redraw()
         return False
 
     def confirm_other(self) -> None:
@@ -251,7 +254,7 @@ class PlayEntry(Part):
         if asked is None or self.t.refused():
             return
         if asked.player != self.t.to_move:  # (the match moved on: refused() caught that)
-            self.t._changed()
+            self.t.redraw()
             return
         self.confirmed_for = asked.player
         if asked.action == "tap" and asked.tile is not None:
@@ -261,21 +264,27 @@ class PlayEntry(Part):
         else:
             self.pass_()
 
-    def tap(self, tile: str) -> None:
-        """A tile tapped in the picker: set at once if it fits one place; else the drawing
-        asks where. Tapping the tile waiting for its end again puts it back."""
+    def tap(self, tile: Tile | str) -> None:
+        """A tile tapped in the picker (a Tile; text such as ``"5-0"``, as a test writes it, is
+        read as one first): set at once if it fits one place; else the drawing asks where.
+        Tapping the tile waiting for its end again puts it back."""
         if self.t.refused() or not self._draws_shown():
             return
-        again = (self.choosing is not None and self.choosing[0] == tile) or (
-            self.sniffing is not None and self.sniffing[0] == tile
-        )
+        if not isinstance(tile, Tile):
+            try:
+                tile = Tile.parse(tile)
+            except ScorekeeperError as e:
+                self._fail(str(e))
+                return
+        waiting = self.choosing[0] if self.choosing else self.sniffing[0] if self.sniffing else None
+        again = waiting == tile
         self.choosing = None
         self.sniffing = None
         self.t.claims.claiming = None
         self.t.flash = None  # the last play's banner goes once the next player acts
         if again:
             self.t.error = None
-            self.t._changed()
+            self.t.redraw()
             return
         if self.playing and not self._for_whom("tap", tile):
             return
@@ -283,27 +292,26 @@ class PlayEntry(Part):
             winner = self.t.winner
             self._fail("no tile can be set now" + (f": {winner} has won the match" if winner else ""))
             return
-        try:
-            t = Tile.parse(tile)
-        except ScorekeeperError as e:
-            self._fail(str(e))
-            return
-        places = self.match_for_entry.placements(t)
+        places = self.match_for_entry.placements(tile)
         if len(places) > 1:
-            self.choosing = (str(t), [str(p) for p in places])
+            self.choosing = (tile, list(places))
             self.t.error = None
-            self.t._changed()
+            self.t.redraw()
             return
-        on = places[0] if places else None
-        self._set(str(t), None if on is None else str(on))
+        self._set(tile, places[0] if places else None)
 
-    def choose(self, on: str) -> None:
-        """The place picked for a tile that fits several."""
+    def choose(self, on: Tile | str) -> None:
+        """The place picked for a tile that fits several (a Tile; text is read as one)."""
         if self.choosing is None:
             return
         tile = self.choosing[0]
         self.choosing = None
-        self._set(tile, on)
+        try:
+            where = on if isinstance(on, Tile) else Tile.parse(on)
+        except ScorekeeperError as e:
+            self._fail(str(e))
+            return
+        self._set(tile, where)
 
     def set_sniff(self, way: str) -> None:
         """The sniff waiting is set ``way`` ("across" or "inline")."""
@@ -321,29 +329,30 @@ class PlayEntry(Part):
         self.way = None
         self.t.claims.claiming = None
         self.t.error = None
-        self.t._changed()
+        self.t.redraw()
 
-    def _set(self, tile: str, on: str | None) -> None:
+    def _set(self, tile: Tile, on: Tile | None) -> None:
         h = self.match_for_entry.hand
-        if self.way is None and h is not None and h.layout.sets_sniff(Tile.parse(tile)):
+        if self.way is None and h is not None and h.layout.sets_sniff(tile):
             self.sniffing = (tile, on)  # the sniff: across or in line? (the table asks)
             self.t.error = None
-            self.t._changed()
+            self.t.redraw()
             return
         if self.t.claims.asks:
             self.t.claims.ask(tile, on)
             return
         self.enter(tile, on, None)
 
-    def enter(self, tile: str, on: str | None, claim: int | None) -> None:
-        """Enter the play (with the draws before it and the claim announced)."""
+    def enter(self, tile: Tile, on: Tile | None, claim: int | None) -> None:
+        """Enter the play (with the draws before it and the claim announced): the turn's
+        record entry, the tiles written as the record writes them."""
         entry: dict[str, Any] = {}
         if self.draws:
             entry["draw"] = self.draws
-        entry["play"] = tile
+        entry["play"] = str(tile)
         h = self.match_for_entry.hand
         if on is not None and h is not None and h.turns:
-            entry["on"] = on
+            entry["on"] = str(on)
         if claim is not None:
             entry["claim"] = claim
         if self.way is not None:
@@ -380,7 +389,7 @@ class PlayEntry(Part):
             )
         elif self._set_draws(self.draws + n):
             self.t.error = None
-        self.t._changed()
+        self.t.redraw()
 
     def pass_(self) -> None:
         if self.t.refused() or not self._for_whom("pass"):

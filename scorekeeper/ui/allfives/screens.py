@@ -1,4 +1,4 @@
-"""The All Fives screens for the app shell (see ``scorekeeper/ui/base.py``'s
+"""The All Fives screens for the app shell (see ``scorekeeper/ui/shell/screens.py``'s
 ``GameScreens``): a new match (``/new/all-fives``) and the table (``/table/<id>``
 of an All Fives match). They draw what the view-models say; no rule lives here.
 
@@ -28,9 +28,9 @@ from scorekeeper.ui.allfives.layout_view import count_line, drawing_height, layo
 from scorekeeper.ui.allfives.new_match_view import NewMatch
 from scorekeeper.ui.allfives.panels import hand_end_panel, leader_panel, play_panel
 from scorekeeper.ui.allfives.table import PlayerRow, TableModel
-from scorekeeper.ui.base import Shared
-from scorekeeper.ui.live_view import seat_question, use_live, watching, your_turn
-from scorekeeper.ui.widgets import (
+from scorekeeper.ui.server.live_view import seat_question, use_live, watching, your_turn
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.widgets import (
     PAD,
     cannot_open,
     error_box,

@@ -16,8 +16,8 @@ scores; it asks :class:`~scorekeeper.allfives.engine.Match`.
 
 >>> import tempfile
 >>> from scorekeeper.ui.allfives.form import NewMatchForm
->>> from scorekeeper.ui.base import Shared
->>> shared = Shared(tempfile.mkdtemp())
+>>> from scorekeeper.ui.server.shared import open_shared
+>>> shared = open_shared(tempfile.mkdtemp())
 >>> form = NewMatchForm(shared, names=["Ann", "Ben"])
 >>> form.leader = "Ann"
 >>> table = TableModel(shared, form.start())
@@ -45,15 +45,15 @@ from scorekeeper.allfives.rules import Rules
 from scorekeeper.allfives.timeline import timeline
 from scorekeeper.store import Store
 from scorekeeper.tally import Pegboard, TallyError, pegboard
-from scorekeeper.ui import base
 from scorekeeper.ui.allfives.claims import Claims
 from scorekeeper.ui.allfives.corrections import Corrections
 from scorekeeper.ui.allfives.drawing import Drawing, draw_layout
 from scorekeeper.ui.allfives.hand_end import HandEnd
 from scorekeeper.ui.allfives.placing import Box
 from scorekeeper.ui.allfives.play import PlayEntry
-from scorekeeper.ui.drafts import DraftChange
-from scorekeeper.ui.score import winner_line
+from scorekeeper.ui.score.model import winner_line
+from scorekeeper.ui.shell import base
+from scorekeeper.ui.shell.drafts import DraftChange
 
 __all__ = ["PlayerRow", "TableModel"]
 
@@ -212,7 +212,7 @@ class TableModel(base.TableModel):
         return h.turns[-1] if h and h.turns else None
 
     # ------------------------------------------------------------- acting
-    def _done(self, note: str | None, flash: str | None = None) -> None:
+    def done(self, note: str | None, flash: str | None = None) -> None:
         """After an entry went in: what it did, in words (and "15!" for a scoring play)."""
         self.note = note
         self.flash = flash
@@ -279,7 +279,7 @@ class TableModel(base.TableModel):
             did = "passed" if rules.draw else "knocked"
             blocked = ": the hand is blocked" + ("" if rules.settles_pips else ", nothing scored")
             end = blocked if h is not None and h.end == "blocked" else ""
-            self._done(f"{who} {did}" + (f" after drawing {t.drew}" if t.drew else "") + end)
+            self.done(f"{who} {did}" + (f" after drawing {t.drew}" if t.drew else "") + end)
             return
         worth = rules.worth(t.count)
         # Fives and Threes says what the count makes: "9 = 3, go 1"
@@ -311,7 +311,7 @@ class TableModel(base.TableModel):
         elif h is not None and h.end is None and not h.held[t.player]:
             bits.append(f"{who} is out; partners play on")
         flash = "Bust!" if bust else f"{t.points}!" if t.points else None
-        self._done(f"{who} set {t.tile}: " + ", ".join(bits), flash)
+        self.done(f"{who} set {t.tile}: " + ", ".join(bits), flash)
 
     def undo(self) -> None:
         """Take back the last entry (a hand started by itself after a domino goes with its
@@ -339,14 +339,14 @@ class TableModel(base.TableModel):
                     st.undo(self.mid)
 
         def said() -> None:
-            self._done(f"Undo: {' and '.join(reversed(undone)) or 'the last entry'} taken back")
+            self.done(f"Undo: {' and '.join(reversed(undone)) or 'the last entry'} taken back")
             self._said = f"the Undo on {self.visitor.phone(self.mid)}"
 
         self._apply(go, said)
 
     def redo(self) -> None:
         def said() -> None:
-            self._done("entry put back")
+            self.done("entry put back")
             self._said = f"the Redo on {self.visitor.phone(self.mid)}"
 
         self._apply(lambda st: st.redo(self.mid), said)

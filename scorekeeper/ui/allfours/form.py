@@ -2,8 +2,8 @@
 partners sit opposite), the variant, the target and the first dealer.
 
 >>> import tempfile
->>> from scorekeeper.ui.base import Shared
->>> shared = Shared(tempfile.mkdtemp())
+>>> from scorekeeper.ui.server.shared import open_shared
+>>> shared = open_shared(tempfile.mkdtemp())
 >>> form = FoursNewMatchForm(shared, names=["Ann", "Ben"])
 >>> form.set_count(4); form.names
 ['Ann', 'Ben', 'Player 3', 'Player 4']
@@ -22,14 +22,16 @@ import random
 import re
 from typing import Any
 
+from scorekeeper import registry
+from scorekeeper.allfours.rules import GAME_ID
 from scorekeeper.allfours.variants import DEFAULT_VARIANT, VARIANTS, Variant
-from scorekeeper.ui.base import Shared
-from scorekeeper.ui.form import FormModel, names_problem
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.form import FormModel, names_problem
 
 __all__ = ["PLAYER_COUNTS", "VARIANT_CHOICES", "FoursNewMatchForm", "variant_line"]
 
-#: The variants offered, in the spec's order: (title, name).
-VARIANT_CHOICES = [(v.title, name) for name, v in VARIANTS.items()]
+#: The game's presets (its ``GameSpec``'s: a variant each, in the spec's order), as choices: (title, name).
+VARIANT_CHOICES = [(p.title, p.id) for p in registry.presets_of(registry.get(GAME_ID))]
 #: Two or three sides: 2 or 3 players alone, 4 or 6 in partnerships.
 PLAYER_COUNTS = (2, 3, 4, 6)
 
@@ -114,7 +116,7 @@ class FoursNewMatchForm(FormModel):
         if dealer is None:
             dealer = (rng or random).choice(names)
             self.cut = dealer
-        rec: dict[str, Any] = {"format": "scorekeeper/1", "game": "all-fours", "players": names}
+        rec: dict[str, Any] = {"format": "scorekeeper/1", "game": GAME_ID, "players": names}
         teams = self.teams()
         if teams:
             rec["teams"] = teams
@@ -122,7 +124,7 @@ class FoursNewMatchForm(FormModel):
         if self.target_text:
             rules["target"] = int(self.target_text)
         rec["rules"] = rules
-        rec["title"] = f"All Fours - {self.spec.title}"
+        rec["title"] = f"{registry.get(GAME_ID).title} - {self.spec.title}"
         rec["hands"] = [{"dealer": dealer}]
         return rec
 

@@ -14,11 +14,11 @@ import flet as ft
 
 from scorekeeper.allfours.variants import RANKS
 from scorekeeper.tally.svg import SIDE_COLOURS, pegboard_svg
-from scorekeeper.ui import widgets
 from scorekeeper.ui.allfours.count import COUNTING_RANKS, Chips
 from scorekeeper.ui.allfours.table import FoursTableModel
-from scorekeeper.ui.typed import Typed
-from scorekeeper.ui.widgets import PAD, choice_row, error_box, heading, labelled, on, svg_image
+from scorekeeper.ui.shell import widgets
+from scorekeeper.ui.shell.typed import Typed
+from scorekeeper.ui.shell.widgets import PAD, choice_row, error_box, heading, labelled, on, svg_image
 
 __all__ = ["board", "deal_next", "deal_section", "end_section", "penalty_section", "winner_panel"]
 

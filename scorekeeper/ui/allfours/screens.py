@@ -1,4 +1,4 @@
-"""The All Fours screens (for the app shell; see ``scorekeeper/ui/base.py``'s
+"""The All Fours screens (for the app shell; see ``scorekeeper/ui/shell/screens.py``'s
 GameScreens): a new match (``/new/all-fours``) and the hand screen
 (``/table/<id>`` of an All Fours match).  They draw what the view-models
 (:mod:`~scorekeeper.ui.allfours.form`, :mod:`~scorekeeper.ui.allfours.table`)
@@ -30,10 +30,10 @@ from scorekeeper.ui.allfours.hand_view import (
     winner_panel,
 )
 from scorekeeper.ui.allfours.table import FoursTableModel
-from scorekeeper.ui.base import Shared
-from scorekeeper.ui.live_view import use_live, watching
-from scorekeeper.ui.typed import Typed, use_typed
-from scorekeeper.ui.widgets import (
+from scorekeeper.ui.server.live_view import use_live, watching
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.typed import Typed, use_typed
+from scorekeeper.ui.shell.widgets import (
     PAD,
     cannot_open,
     choice_row,

@@ -6,9 +6,9 @@ Every fact goes to the store at once (``{"fact": {...}}`` entries), so a killed
 app resumes where it was.
 
 >>> import tempfile
->>> from scorekeeper.ui.base import Shared
+>>> from scorekeeper.ui.server.shared import open_shared
 >>> from scorekeeper.ui.allfours.form import FoursNewMatchForm
->>> shared = Shared(tempfile.mkdtemp())
+>>> shared = open_shared(tempfile.mkdtemp())
 >>> form = FoursNewMatchForm(shared, names=["Ann", "Ben"])
 >>> form.dealer = "Ann"
 >>> table = FoursTableModel(shared, form.start())
@@ -37,7 +37,7 @@ from scorekeeper.store import Store
 from scorekeeper.tally import Pegboard, pegboard
 from scorekeeper.ui.allfours.count import CardCount, Chips
 from scorekeeper.ui.allfours.words import at_text, fact_words, hand_line, item_text
-from scorekeeper.ui.base import Shared, TableModel
+from scorekeeper.ui.shell.base import Shared, TableModel
 
 __all__ = ["END_FACTS", "FoursTableModel"]
 

@@ -3,8 +3,8 @@ East, South, West (North-South against East-West), the rules that differ from
 the defaults, and who holds 6-6 (the leader of hand 1), if that is known yet.
 
 >>> import tempfile
->>> from scorekeeper.ui.base import Shared
->>> shared = Shared(tempfile.mkdtemp())
+>>> from scorekeeper.ui.server.shared import open_shared
+>>> shared = open_shared(tempfile.mkdtemp())
 >>> form = BroadwayNewMatchForm(shared)
 >>> form.typed, form.names
 (['', '', '', ''], ['North', 'East', 'South', 'West'])
@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper import registry
 from scorekeeper.broadway.engine import SEATS
-from scorekeeper.ui.base import Shared
-from scorekeeper.ui.form import FormModel, names_problem
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.form import FormModel, names_problem
 
 __all__ = ["BroadwayNewMatchForm"]
 
@@ -64,10 +65,11 @@ class BroadwayNewMatchForm(FormModel):
             rules["orientation"] = "free"
         if self.penalty != "subtract":
             rules["unplayed_penalty"] = self.penalty
-        rec: dict[str, Any] = {"format": "scorekeeper/1", "game": "broadway", "players": names}
+        game = registry.get("broadway")
+        rec: dict[str, Any] = {"format": "scorekeeper/1", "game": game.id, "players": names}
         if rules:
             rec["rules"] = rules
-        rec["title"] = "Broadway"
+        rec["title"] = game.title
         rec["hands"] = [{"leader": self.leader, "turns": []}] if self.leader in names else []
         return rec
 

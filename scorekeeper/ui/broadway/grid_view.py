@@ -12,7 +12,7 @@ import flet as ft
 from scorekeeper.broadway.grid import Cell
 from scorekeeper.ui.broadway.cells import GridCell
 from scorekeeper.ui.broadway.table import BroadwayTableModel
-from scorekeeper.ui.widgets import labelled, on
+from scorekeeper.ui.shell.widgets import labelled, on
 
 __all__ = ["CELL", "grid_view"]
 

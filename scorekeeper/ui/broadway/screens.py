@@ -1,4 +1,4 @@
-"""The Broadway screens for the app shell (see ``scorekeeper/ui/base.py``'s
+"""The Broadway screens for the app shell (see ``scorekeeper/ui/shell/screens.py``'s
 ``GameScreens``): a new match (``/new/broadway``) and the table (``/table/<id>``
 of a Broadway match).  They draw what the view-models
 (:mod:`scorekeeper.ui.broadway.form`, :mod:`scorekeeper.ui.broadway.table`)
@@ -21,13 +21,13 @@ import flet as ft
 from scorekeeper.broadway.engine import SEATS
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store.errors import message_of
-from scorekeeper.ui.base import Shared
 from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
 from scorekeeper.ui.broadway.grid_view import grid_view
 from scorekeeper.ui.broadway.panels import over_panel, play_panel, start_panel, unplayed_panel
 from scorekeeper.ui.broadway.table import BroadwayTableModel
-from scorekeeper.ui.live_view import seat_question, use_live, watching, your_turn
-from scorekeeper.ui.widgets import (
+from scorekeeper.ui.server.live_view import seat_question, use_live, watching, your_turn
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.widgets import (
     cannot_open,
     choice_row,
     error_box,

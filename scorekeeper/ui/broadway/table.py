@@ -9,9 +9,9 @@ the direction the other half lies in).  Before it is entered the
 matched sections are highlighted and the points shown; "Set it" enters it.
 
 >>> import tempfile
->>> from scorekeeper.ui.base import Shared
+>>> from scorekeeper.ui.server.shared import open_shared
 >>> from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
->>> shared = Shared(tempfile.mkdtemp())
+>>> shared = open_shared(tempfile.mkdtemp())
 >>> form = BroadwayNewMatchForm(shared, names=["Ann", "Ben", "Cy", "Di"])
 >>> form.leader = "Ben"
 >>> t = BroadwayTableModel(shared, form.start())
@@ -30,8 +30,8 @@ from __future__ import annotations
 from scorekeeper.broadway.engine import REGULAR_HANDS, SEATS, Match, Preview, Setup
 from scorekeeper.broadway.grid import Cell, Placement, adjacent
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.ui.base import Shared, TableModel
 from scorekeeper.ui.broadway.cells import GridCell, grid_window, neighbours
+from scorekeeper.ui.shell.base import Shared, TableModel
 
 __all__ = ["ALL_TILES", "BroadwayTableModel"]
 

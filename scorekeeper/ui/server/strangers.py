@@ -20,7 +20,7 @@ import weakref
 from collections import OrderedDict
 from typing import Any
 
-from scorekeeper.ui.access import Visitor
+from scorekeeper.ui.server.access import Visitor
 
 #: seconds a code-less session is kept after its connection dropped (a reload comes back in time)
 LINGER = 10.0
@@ -39,7 +39,7 @@ def _manager() -> Any:
 def _sessions(manager: Any) -> dict[str, Any]:
     found = getattr(manager, "_FletAppManager__sessions", None)
     if not isinstance(found, dict):
-        raise RuntimeError("Flet's session manager has changed: scorekeeper.ui.strangers needs updating")
+        raise RuntimeError("Flet's session manager has changed: scorekeeper.ui.server.strangers needs updating")
     return found
 
 

@@ -2,8 +2,8 @@
 one match's scored hands, export and import -- for every game of the registry.
 
 >>> import tempfile
->>> from scorekeeper.ui.base import Shared
->>> shared = Shared(tempfile.mkdtemp())
+>>> from scorekeeper.ui.server.shared import open_shared
+>>> shared = open_shared(tempfile.mkdtemp())
 >>> hist = HistoryModel(shared)
 >>> mid = hist.import_text('{"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"]}')
 >>> hist.total, hist.items[0]["title"], hist.summary(mid)["scores"]
@@ -19,7 +19,7 @@ from scorekeeper import boundary, registry
 from scorekeeper.errors import ScorekeeperError, internal_error
 from scorekeeper.stats.report import game_name
 from scorekeeper.store.errors import message_of
-from scorekeeper.ui.base import Model, Shared, refusal
+from scorekeeper.ui.shell.base import Model, Shared, refusal
 
 __all__ = ["PAGE_SIZE", "HistoryModel"]
 

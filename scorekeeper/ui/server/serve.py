@@ -5,7 +5,7 @@ available, else the web UI opened in the browser).
 The web UI is Flet's web app (``flet_web.fastapi``) with ``no_cdn=True``: the
 Flutter client, CanvasKit and fonts all come from the ``flet-web`` package,
 so the app works on a table with no internet. It is served by Uvicorn here
-rather than by ``ft.run`` so that it runs behind :class:`~scorekeeper.ui.guard.Guard`
+rather than by ``ft.run`` so that it runs behind :class:`~scorekeeper.ui.server.guard.Guard`
 (the Host and Origin checks, the security headers, no API docs) and keeps a
 closed session for :data:`SESSION_TIMEOUT` seconds, not Flet's hour.
 """
@@ -20,10 +20,10 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from scorekeeper.ui.access import Gate, Invite, is_local, spaced
+from scorekeeper.ui.server.access import Gate, Invite, is_local, spaced
 
 if TYPE_CHECKING:
-    from scorekeeper.ui.guard import ASGIApp
+    from scorekeeper.ui.server.guard import ASGIApp
 
 DEFAULT_PORT = 8550
 
@@ -125,23 +125,23 @@ def run(
     """Open the store and run the app until it is stopped; returns the exit status.
         Served on the web, browsers other than the host's own need the table code
         (``open_table``: they do not; the codes and the phones' passes of earlier this evening
-    are kept unless ``new_codes``: see :mod:`scorekeeper.ui.passes`); the server answers to the names in ``allow_hosts``
-        besides loopback and this machine's addresses (see :mod:`scorekeeper.ui.guard`)."""
+    are kept unless ``new_codes``: see :mod:`scorekeeper.ui.server.passes`); the server answers to the names in ``allow_hosts``
+        besides loopback and this machine's addresses (see :mod:`scorekeeper.ui.server.guard`)."""
     import flet as ft
 
-    from scorekeeper.ui.app import make_main
-    from scorekeeper.ui.base import Shared
+    from scorekeeper.ui.server.shared import open_shared
+    from scorekeeper.ui.shell.app import make_main
 
     served = web or not desktop_available()
     host = host or "127.0.0.1"
     port = port or DEFAULT_PORT
-    shared = Shared(db)  # StoreLockedError etc. reach the CLI, which prints one line
+    shared = open_shared(db)  # StoreLockedError etc. reach the CLI, which prints one line
     for problem in shared.store.problems:
         print(f"warning: {problem}", file=sys.stderr)
     gate: Gate | None = None
     if served:
         # this evening's codes and passes, kept beside the matches (the store's lock is held)
-        gate = Gate(None) if open_table else Gate.kept(shared.store.path, new=new_codes)
+        gate = Gate(None) if open_table else Gate.kept(shared.store, new=new_codes)
         if gate.problem:
             print(f"warning: {gate.problem}", file=sys.stderr)
     shown = host if host not in ("0.0.0.0", "::") else (_lan_address() or "localhost")
@@ -195,11 +195,11 @@ def session_timeout() -> int:
 def web_app(main: Any, *, port: int, hosts: Iterable[str] = (), timeout: int = SESSION_TIMEOUT) -> ASGIApp:
     """The app as served by ``scorekeeper web``: Flet's web app (its client from the
     ``flet-web`` package, ``no_cdn``) at ``/``, without FastAPI's API docs, behind
-    :class:`~scorekeeper.ui.guard.Guard` (``hosts``, ``port``: see there), keeping a closed
+    :class:`~scorekeeper.ui.server.guard.Guard` (``hosts``, ``port``: see there), keeping a closed
     session ``timeout`` seconds."""
     import flet_web.fastapi as flet_fastapi  # type: ignore[import-untyped]
 
-    from scorekeeper.ui.guard import Guard
+    from scorekeeper.ui.server.guard import Guard
 
     outer = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)  # its lifespan runs Flet's sweeper
     # (Flet's own app inside builds its FastAPI with the docs on: the Guard answers 404 for them.)
@@ -227,7 +227,7 @@ def _serve(app: ASGIApp, host: str, port: int) -> None:
 
     import uvicorn
 
-    from scorekeeper.ui.bounds import (
+    from scorekeeper.ui.server.bounds import (
         BACKLOG,
         ConnectionBook,
         Limits,
@@ -235,7 +235,7 @@ def _serve(app: ASGIApp, host: str, port: int) -> None:
         quiet_floods,
         raise_open_file_limit,
     )
-    from scorekeeper.ui.guard import MAX_MESSAGE
+    from scorekeeper.ui.server.guard import MAX_MESSAGE
 
     level = os.environ.get("FLET_LOG_LEVEL", "").strip().upper()  # what ft.run made of it
     if level and isinstance(logging.getLevelName(level), int):

@@ -1,7 +1,7 @@
 """What the Players screens show, without Flet: the figures of the store as kept
 between visits (:func:`figures_of`), names in routes (:func:`slug`), and the
 figures put in words (:class:`Figure`, :class:`Row`, :class:`MatchRow` ...). The
-figures themselves are :mod:`scorekeeper.stats`'s; :mod:`scorekeeper.ui.players`
+figures themselves are :mod:`scorekeeper.stats`'s; :mod:`scorekeeper.ui.players.model`
 picks them for each screen.
 
 The figures are made once and kept until a match file or the players' names change,
@@ -38,7 +38,7 @@ from scorekeeper.stats import cache, figures
 from scorekeeper.stats import names as _names
 from scorekeeper.stats.figures import Stats
 from scorekeeper.store import Store
-from scorekeeper.ui.base import Shared
+from scorekeeper.ui.shell.base import Shared
 
 __all__ = [
     "PAGE",

@@ -12,17 +12,15 @@ from typing import Any
 
 import flet as ft
 
-from scorekeeper.ui.base import games_with_screens
+from scorekeeper.ui.shell.screens import games_with_screens
 
 __all__ = [
-    "MIN_DIGITS",
     "PAD",
     "Viewport",
     "ViewportContext",
     "use_viewport",
     "cannot_open",
     "choice_row",
-    "digit_size",
     "error_box",
     "game_choice",
     "go",
@@ -32,8 +30,6 @@ __all__ = [
     "on",
     "score_chips",
     "svg_image",
-    "tile_button",
-    "tile_face",
     "top_bar",
     "winner_panel",
 ]
@@ -235,86 +231,3 @@ def svg_image(
     if max_height is not None:
         scale = min(scale, max_height / h)
     return ft.Image(src=svg, width=w * scale, height=h * scale, fit=ft.BoxFit.CONTAIN, semantics_label=label)
-
-
-# ------------------------------------------------------------------ dominoes
-#: The least size (px) of a tile's digits, while they fit its half.
-MIN_DIGITS = 11.0
-
-
-def digit_size(half: float) -> float:
-    """The size (px) of the digits on a tile's half ``half`` px square: a little over half
-    of it, never under :data:`MIN_DIGITS` while they fit (at most 0.8 of the half: a half
-    under 13.75 px gets smaller digits).
-
-    >>> digit_size(40), digit_size(16), digit_size(14), digit_size(10)
-    (22.0, 11.0, 11.0, 8.0)
-    """
-    return min(max(MIN_DIGITS, half * 0.55), half * 0.8)
-
-
-def _half(pips: int, size: float, strong: bool = True) -> ft.Control:
-    return ft.Container(
-        content=ft.Text(
-            str(pips),
-            size=digit_size(size),
-            weight=ft.FontWeight.BOLD if strong else None,
-            color=None if strong else ft.Colors.ON_SURFACE_VARIANT,
-        ),
-        width=size,
-        height=size,
-        alignment=ft.Alignment.CENTER,
-    )
-
-
-def tile_face(
-    first: int,
-    second: int,
-    horizontal: bool,
-    half: float,
-    spinner: bool = False,
-    mark: str | None = None,
-    lit: bool = False,
-    dim: bool = False,
-) -> ft.Control:
-    """A domino drawn as two halves with a line between them (``lit``: a strong border,
-    ``dim``: pale digits)."""
-    line = ft.Container(
-        width=1 if horizontal else half * 0.8,
-        height=half * 0.8 if horizontal else 1,
-        bgcolor=ft.Colors.OUTLINE,
-    )
-    parts = [_half(first, half, not dim), line, _half(second, half, not dim)]
-    inner = ft.Row(parts, spacing=0, tight=True) if horizontal else ft.Column(parts, spacing=0, tight=True)
-    edge = 3 if spinner else 2 if lit or dim else 1  # a picker tile keeps its size, lit or not
-    return ft.Container(
-        content=inner,
-        width=(2 * half + 1 if horizontal else half) + 2 * edge,
-        height=(half if horizontal else 2 * half + 1) + 2 * edge,
-        bgcolor=mark or ft.Colors.SURFACE_CONTAINER_HIGHEST,
-        border=ft.Border.all(
-            edge, ft.Colors.PRIMARY if spinner or lit else ft.Colors.OUTLINE_VARIANT if dim else ft.Colors.OUTLINE
-        ),
-        border_radius=max(3, half * 0.15),
-    )
-
-
-def tile_button(
-    tile: str, on_click: Any, label: str, fits: bool = True, half: float = 40, key: str | None = None
-) -> ft.Control:
-    """A tile to tap (upright): one that fits now is lit, one that does not is pale (at the same
-    size, so that it stays in its place when it comes to fit)."""
-    a, b = (int(x) for x in tile.split("-"))
-    face = tile_face(
-        a,
-        b,
-        False,
-        half,
-        mark=ft.Colors.PRIMARY_CONTAINER if fits else ft.Colors.SURFACE_CONTAINER_LOW,
-        lit=fits,
-        dim=not fits,
-    )
-    return ft.Container(
-        content=labelled(ft.Container(content=face, on_click=on_click, ink=True, border_radius=6), label, on_click),
-        key=key,
-    )

@@ -16,8 +16,8 @@
   scope's ``client``, fixed when the socket opens) is put in :data:`PEER` for the app's session
   to read (:func:`peer`); nothing the browser sends can change it.
 * **How fast a client opens live connections**: a WebSocket from an address that has used up
-  its :class:`~scorekeeper.ui.bounds.Rate` (:data:`~scorekeeper.ui.bounds.SOCKET_BURST`,
-  :data:`~scorekeeper.ui.bounds.SOCKET_PER_SECOND`) is refused (``403``) before Flet starts a
+  its :class:`~scorekeeper.ui.server.bounds.Rate` (:data:`~scorekeeper.ui.server.bounds.SOCKET_BURST`,
+  :data:`~scorekeeper.ui.server.bounds.SOCKET_PER_SECOND`) is refused (``403``) before Flet starts a
   session for it.
 * **What the browser may set**: the app's client sends its page's properties (size, route,
   platform ...) and the values typed into fields. A message whose page properties are not in
@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 from scorekeeper.errors import ScorekeeperError
 
 if TYPE_CHECKING:
-    from scorekeeper.ui.bounds import Rate
+    from scorekeeper.ui.server.bounds import Rate
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -244,7 +244,7 @@ class Guard:
     def __init__(self, app: ASGIApp, *, hosts: Iterable[str] = (), port: int, sockets: Rate | None = None) -> None:
         self.app = app
         if sockets is None:
-            from scorekeeper.ui.bounds import SOCKET_BURST, SOCKET_PER_SECOND, Rate
+            from scorekeeper.ui.server.bounds import SOCKET_BURST, SOCKET_PER_SECOND, Rate
 
             sockets = Rate(burst=SOCKET_BURST, per_second=SOCKET_PER_SECOND)
         self.sockets = sockets

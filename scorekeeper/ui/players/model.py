@@ -4,8 +4,8 @@ renaming and merging names. Every figure is :class:`~scorekeeper.stats.figures.S
 this module picks them for a screen and puts them in words (:mod:`.players_data`).
 
 >>> import tempfile
->>> from scorekeeper.ui.base import Shared
->>> shared = Shared(tempfile.mkdtemp())
+>>> from scorekeeper.ui.server.shared import open_shared
+>>> shared = open_shared(tempfile.mkdtemp())
 >>> _ = shared.store.import_record({"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"],
 ...     "rules": {"target": 10}, "hands": [{"leader": "Ann", "turns": [{"play": "5-5"}]}]})
 >>> players = PlayersModel(shared)
@@ -32,8 +32,7 @@ from scorekeeper.stats import names as _names
 from scorekeeper.stats.figures import Line, Stats, counters
 from scorekeeper.stats.report import best_text, game_name
 from scorekeeper.store.errors import message_of
-from scorekeeper.ui.base import Model, Shared, refusal
-from scorekeeper.ui.players_data import (
+from scorekeeper.ui.players.data import (
     Bar,
     Behind,
     Figure,
@@ -54,6 +53,7 @@ from scorekeeper.ui.players_data import (
     unslug,
     who_slug,
 )
+from scorekeeper.ui.shell.base import Model, Shared, refusal
 
 __all__ = ["PlayersModel"]
 

@@ -9,12 +9,12 @@ from typing import Any
 
 import flet as ft
 
-from scorekeeper.ui.base import Shared
-from scorekeeper.ui.players import PlayersModel
-from scorekeeper.ui.players_data import PAGE, Behind, MatchRow, Meeting, slug, who_of
-from scorekeeper.ui.players_view import ROW, Player, Players, PlayersVM, back_row, figure_row
-from scorekeeper.ui.typed import use_typed
-from scorekeeper.ui.widgets import error_box, go, heading, labelled, on
+from scorekeeper.ui.players.data import PAGE, Behind, MatchRow, Meeting, slug, who_of
+from scorekeeper.ui.players.model import PlayersModel
+from scorekeeper.ui.players.view import ROW, Player, Players, PlayersVM, back_row, figure_row
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.typed import use_typed
+from scorekeeper.ui.shell.widgets import error_box, go, heading, labelled, on
 
 __all__ = ["HeadToHead", "Matches", "Rename", "player_routes"]
 
@@ -211,7 +211,7 @@ def Rename(shared: Shared, who: str) -> ft.Control:
 
 # ------------------------------------------------------------------ routes
 def player_routes(shared: Shared) -> list[ft.Route]:
-    """The Players screens' routes (see :mod:`scorekeeper.ui.players_data`)."""
+    """The Players screens' routes (see :mod:`scorekeeper.ui.players.data`)."""
 
     def screen(comp: Callable[..., Any]) -> Callable[[], Any]:
         @ft.component

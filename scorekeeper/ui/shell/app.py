@@ -13,10 +13,10 @@ that changes one redraws the screen. ``ft.Router`` maps the routes
     /history/<id>     one stored match, read-only, export
     /invite           the QR codes and codes that let phones in (host, scorers)
     /players ...      Players: standings, one player, the matches behind a figure,
-                      head-to-head, rename or merge (:mod:`scorekeeper.ui.players_data`)
+                      head-to-head, rename or merge (:mod:`scorekeeper.ui.players.data`)
     /join/<code>      a join link: gives the code, then Home
 
-A browser that has not given a code (see :mod:`scorekeeper.ui.access`) sees the join
+A browser that has not given a code (see :mod:`scorekeeper.ui.server.access`) sees the join
 screen whatever it opens; a watcher has its own Home, the tables (read-only) and Score
 (no History, no Players: those show every stored match).
 
@@ -33,17 +33,18 @@ from typing import Any
 
 import flet as ft
 
-from scorekeeper.ui.access import Role, Visitor
-from scorekeeper.ui.base import GameScreens, Shared, game_of, game_title, games_with_screens, screens_of
-from scorekeeper.ui.guard import peer
-from scorekeeper.ui.history_view import History, StoredMatch
-from scorekeeper.ui.home_view import Home
-from scorekeeper.ui.join_view import Invite, Join, WatchHome, keep_pass, kept_pass
-from scorekeeper.ui.live_view import catch_up, in_session
-from scorekeeper.ui.players_lists_view import player_routes
-from scorekeeper.ui.score_view import Score
-from scorekeeper.ui.strangers import STRANGERS
-from scorekeeper.ui.widgets import PAD, Viewport, ViewportContext, cannot_open
+from scorekeeper.ui.history.view import History, StoredMatch
+from scorekeeper.ui.players.lists_view import player_routes
+from scorekeeper.ui.score.view import Score
+from scorekeeper.ui.server.access import Role, Visitor
+from scorekeeper.ui.server.guard import peer
+from scorekeeper.ui.server.join_view import Invite, Join, WatchHome, keep_pass, kept_pass
+from scorekeeper.ui.server.live_view import catch_up, in_session
+from scorekeeper.ui.server.strangers import STRANGERS
+from scorekeeper.ui.shell.base import Shared, game_of, game_title
+from scorekeeper.ui.shell.home_view import Home
+from scorekeeper.ui.shell.screens import GameScreens, games_with_screens, screens_of
+from scorekeeper.ui.shell.widgets import PAD, Viewport, ViewportContext, cannot_open
 
 __all__ = ["App", "GameTable", "make_main"]
 
@@ -122,7 +123,7 @@ JOIN_ROUTE = re.compile(r"^/join/([0-9 .-]{1,20})/?$")
 def make_main(shared: Shared) -> Callable[[ft.Page], Any]:
     """The Flet entry point for one session (browser tab or window): the app as that
     browser sees it, by its address (see :meth:`Shared.visit`), or by the pass its browser
-    kept from an earlier join (see :mod:`scorekeeper.ui.passes`)."""
+    kept from an earlier join (see :mod:`scorekeeper.ui.server.passes`)."""
     visitor_class = ft.observable(Visitor)
 
     async def main(page: ft.Page) -> None:

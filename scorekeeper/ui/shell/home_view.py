@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import flet as ft
 
-from scorekeeper.ui.base import Shared, game_title, games_with_screens, screens_of
-from scorekeeper.ui.widgets import PAD, go, heading
+from scorekeeper.ui.shell.base import Shared, game_title
+from scorekeeper.ui.shell.screens import games_with_screens, screens_of
+from scorekeeper.ui.shell.widgets import PAD, go, heading
 
 __all__ = ["Home"]
 

@@ -14,8 +14,8 @@ from typing import Any
 from scorekeeper import text
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import message_of
-from scorekeeper.ui.access import refusal
-from scorekeeper.ui.base import Model, Shared
+from scorekeeper.ui.shell.base import Model, Shared
+from scorekeeper.ui.shell.roles import refusal
 
 __all__ = ["FormModel", "names_problem"]
 

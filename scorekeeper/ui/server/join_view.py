@@ -10,11 +10,11 @@ from typing import Any
 import flet as ft
 import segno
 
-from scorekeeper.ui.access import Role, Visitor, spaced
-from scorekeeper.ui.base import Shared, game_title
-from scorekeeper.ui.passes import PASS_KEY
-from scorekeeper.ui.typed import use_typed
-from scorekeeper.ui.widgets import error_box, go, heading, svg_image
+from scorekeeper.ui.server.access import Role, Visitor, spaced
+from scorekeeper.ui.server.passes import PASS_KEY
+from scorekeeper.ui.shell.base import Shared, game_title
+from scorekeeper.ui.shell.typed import use_typed
+from scorekeeper.ui.shell.widgets import error_box, go, heading, svg_image
 
 __all__ = ["Invite", "Join", "WatchHome", "keep_pass", "kept_pass", "qr_svg"]
 

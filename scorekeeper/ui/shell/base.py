@@ -1,6 +1,10 @@
 """What every screen's view-model shares, without any Flet: the store of the running
-app, the base of the table view-models, and how a
-game's screens are found.
+app and the base of the table view-models (how a game's screens are found:
+:mod:`scorekeeper.ui.shell.screens`).
+
+The shell imports nothing of the server: the hub that keeps the phones in step, the
+gate of the table codes and the browsers' :class:`Visitor` are handed to :class:`Shared`
+by whoever starts the app (:func:`scorekeeper.ui.server.shared.open_shared`).
 
 Every view-model method that changes something goes through the
 :class:`~scorekeeper.store.Store` at once (so a killed app resumes exactly
@@ -9,44 +13,45 @@ for the screen to show in place. Nothing here raises to the UI. No rule lives
 in the UI: whether an entry is legal and what it scores is the engine's.
 
 >>> import tempfile
->>> shared = Shared(tempfile.mkdtemp())
->>> [s.id for s in games_with_screens()]
-['all-fives', 'all-fours', 'broadway']
+>>> from scorekeeper.ui.server.shared import open_shared
+>>> shared = open_shared(tempfile.mkdtemp())
+>>> shared.resume() is None, shared.visitor.role.can_enter
+(True, True)
 >>> shared.close()
 """
 
 from __future__ import annotations
 
 import copy
-import importlib
 import threading
 from collections.abc import Callable
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any
 
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store, message_of
-from scorekeeper.ui.access import NOT_JOINED, STALE, WATCHING, Gate, Invite, Role, Visitor, refusal, stale
-from scorekeeper.ui.drafts import DraftBook
-from scorekeeper.ui.live import Hub
+from scorekeeper.ui.shell.drafts import DraftBook
+from scorekeeper.ui.shell.roles import NOT_JOINED, STALE, WATCHING, Role, refusal, stale
+from scorekeeper.ui.shell.screens import screens_of
+
+if TYPE_CHECKING:  # the server's parts, handed to Shared (never imported by the shell)
+    from scorekeeper.ui.server.access import Gate, Invite, Visitor
+    from scorekeeper.ui.server.live import Hub
+
+    #: How a browser's Visitor is made: from the gate and its address.
+    Visitors = Callable[[Gate | None, str | None], Visitor]
 
 __all__ = [
     "NOT_JOINED",
     "STALE",
     "WATCHING",
-    "GameScreens",
-    "Invite",
     "Model",
     "Shared",
     "TableModel",
-    "Visitor",
     "game_of",
     "game_title",
-    "games_with_screens",
-    "history_blocks",
     "open_match",
     "refusal",
-    "screens_of",
     "stale",
 ]
 
@@ -63,25 +68,38 @@ class Model:
 # ---------------------------------------------------------------- shared state
 class Shared:
     """The one store of a running app, shared by every session (browser tab) of the
-    process, behind a lock (the store is not thread-safe), with the ``Hub`` that keeps
-    their screens in step and the ``Gate`` of the table codes (None: every browser is the
-    host, as in the desktop app). :meth:`visit`: each session's own view, with its Visitor."""
+    process, behind a lock (the store is not thread-safe), with the ``hub`` that keeps
+    their screens in step and the ``gate`` of the table codes (None: every browser is the
+    host, as in the desktop app), both handed over by whoever starts the app, and
+    ``visitors``, what makes a browser's Visitor (from the gate and its address).
+    :meth:`visit`: each session's own view, with its Visitor; ``visitor`` is the app's own
+    (the host's, as the desktop app and the tests see it)."""
 
-    def __init__(self, path: Any = None, gate: Gate | None = None, invite: Invite | None = None) -> None:
+    def __init__(
+        self,
+        path: Any = None,
+        gate: Gate | None = None,
+        invite: Invite | None = None,
+        *,
+        hub: Hub,
+        visitors: Visitors,
+    ) -> None:
         self.store = Store(path, wait=0)  # another app holding the database: say so at once
         self.lock = threading.RLock()
         self._notices: dict[str, str] = {}
-        self.hub = Hub()
+        self.hub = hub
         self.drafts = DraftBook()
         self.gate = gate
         self.invite = invite
-        self.visitor = Visitor()
+        self.visitors = visitors
+        self.visitor = visitors(None, None)
 
-    def visit(self, address: str | None, visitor: Callable[[Gate | None, str | None], Visitor] = Visitor) -> Shared:
+    def visit(self, address: str | None, visitor: Visitors | None = None) -> Shared:
         """The app as one browser sees it: the same store, lock, notices and hub, with a
-        :class:`Visitor` of its own (``visitor``: its class, e.g. an observable one)."""
+        Visitor of its own (``visitor``: what makes it, e.g. an observable class; else
+        :attr:`visitors`)."""
         view = copy.copy(self)
-        view.visitor = visitor(self.gate, address)
+        view.visitor = (visitor or self.visitors)(self.gate, address)
         return view
 
     def announce(self, mid: str, note: str) -> None:
@@ -152,49 +170,6 @@ def game_title(game: Any) -> str:
         return registry.get(game).title
     except ScorekeeperError:
         return str(game)
-
-
-# ------------------------------------------------------------ a game's screens
-class GameScreens(Protocol):
-    """What a game's ``scorekeeper/ui/<game>/screens.py`` offers the app shell (the
-    registry names the module)."""
-
-    #: One line about the game for Home ("Broadway: the grid").
-    BLURB: str
-
-    def NewMatch(self, shared: Shared) -> Any:  # noqa: N802 - a Flet component is named like a class
-        """The new-match screen (``/new/<game>``)."""
-        ...
-
-    def Table(self, shared: Shared, mid: str) -> Any:  # noqa: N802
-        """The table screen of one match (``/table/<id>``)."""
-        ...
-
-    # Optional: ``history_blocks(summary) -> list[str]``, a stored match on the History
-    # screen as blocks of text (else :func:`history_blocks` shows its ``--text`` table).
-
-
-def screens_of(game: Any) -> GameScreens | None:
-    """The screens of a game (imported on first use), or None when it has none."""
-    name = registry.ui_module(game) if isinstance(game, str) else None
-    if name is None:
-        return None
-    return cast(GameScreens, importlib.import_module(name))
-
-
-def history_blocks(summary: dict[str, Any]) -> list[str]:
-    """A stored match on the History screen (``summary``: its ``scorekeeper score`` object):
-    its game's screens' own blocks of text where they have them, else its ``--text`` table."""
-    screens = screens_of(summary.get("game"))
-    own: Callable[[dict[str, Any]], list[str]] | None = getattr(screens, "history_blocks", None)
-    if own is not None:
-        return own(summary)
-    return [registry.get(summary["game"]).render(summary)]
-
-
-def games_with_screens() -> list[registry.Game]:
-    """The games that have screens, in the registry's order."""
-    return [g for g in registry.games() if registry.ui_module(g.id) is not None]
 
 
 # ------------------------------------------------------------------ the bases
@@ -364,6 +339,34 @@ class TableModel(Model):
         except ScorekeeperError as e:
             return message_of(e)
         return None
+
+    # ------------------------------------------------------------ for its parts
+    # What the small view-models a table may be made of (All Fives': ui/allfives/part.py)
+    # use of it: they never reach its private members.
+    @property
+    def drafts(self) -> DraftBook:
+        """What the table is entering together and has not stored yet (every phone's)."""
+        return self._shared.drafts
+
+    def stored_record(self) -> dict[str, Any]:
+        """The match's record as the store holds it (a copy)."""
+        with self._shared.lock:
+            return self._shared.store.record(self.mid)
+
+    def redraw(self) -> None:
+        self._changed()
+
+    def change(self, fn: Callable[[Store], Any], then: Callable[[], Any] | None = None) -> bool:
+        """One change of the stored match (see :meth:`_apply`): True when it went in."""
+        return self._apply(fn, then)
+
+    def saying(self, words: str) -> Callable[[], None]:
+        """A ``then`` for :meth:`change` that names the change (see :meth:`_saying`)."""
+        return self._saying(words)
+
+    def drop_entry(self) -> None:
+        """Drop what was being entered and not yet stored (see :meth:`_forget_entry`)."""
+        self._forget_entry()
 
     # ------------------------------------------------------------ live
     def _forget_entry(self) -> None:

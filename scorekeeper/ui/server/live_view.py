@@ -1,5 +1,5 @@
 """Every phone on a match shows the same truth at once: the Flet side of
-:mod:`scorekeeper.ui.live`.
+:mod:`scorekeeper.ui.server.live`.
 
 A table screen calls :func:`use_live` once. While it is shown it is subscribed to its
 match; a change published by another session reaches it as a task of *its own* session
@@ -9,7 +9,7 @@ round trip (``page.get_device_info()``): the browser answers only after it has a
 the redraw sent before, so once the answer is in, the browser shows the change and
 entries from it are taken again (:meth:`TableModel.seen`). A tap that reaches the app
 before that answer was made on the old screen: it is refused with
-:data:`~scorekeeper.ui.base.STALE` and nothing is applied.
+:data:`~scorekeeper.ui.shell.base.STALE` and nothing is applied.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from typing import Any
 
 import flet as ft
 
-from scorekeeper.ui.base import Model, Shared, TableModel
-from scorekeeper.ui.widgets import on
+from scorekeeper.ui.shell.base import Model, Shared, TableModel
+from scorekeeper.ui.shell.widgets import on
 
 __all__ = ["catch_up", "in_session", "seat_question", "use_changes", "use_live", "watching", "your_turn"]
 

@@ -19,7 +19,7 @@ then a scorer.
 >>> gate.join("192.168.1.9", "111111")
 Traceback (most recent call last):
 ...
-scorekeeper.ui.access.JoinRefused: that is not this table's code: check it on the host's screen
+scorekeeper.ui.server.access.JoinRefused: that is not this table's code: check it on the host's screen
 >>> Gate(None).arrive("192.168.1.7")
 <Role.SCORER: 'scorer'>
 """
@@ -34,16 +34,16 @@ import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.ui.passes import Held, Passes, TableFile
-from scorekeeper.ui.roles import Role
+from scorekeeper.ui.server.passes import Held, Passes, TableFile
+from scorekeeper.ui.shell.roles import Role
+
+if TYPE_CHECKING:
+    from scorekeeper.store import Store
 
 __all__ = [
-    "NOT_JOINED",
-    "STALE",
-    "WATCHING",
     "Codes",
     "Gate",
     "Invite",
@@ -52,42 +52,13 @@ __all__ = [
     "Role",
     "Visitor",
     "is_local",
-    "refusal",
     "spaced",
-    "stale",
 ]
 
 CODE_DIGITS = 6
 FREE_TRIES = 3  # wrong codes from one address before it has to wait
 MAX_WAIT = 60.0  # the longest wait, in seconds (it doubles with every wrong code past the free ones)
 FORGET_AFTER = 3600.0  # an address's wrong codes are forgotten after an hour without one
-
-
-#: What a phone is told when it acted on a screen that did not yet show another phone's change.
-STALE = "the match changed on another phone: check and tap again"
-
-
-def stale(first: str | None) -> str:
-    """What a phone is told when another phone's entry (``first``, in words, if known) got in
-    before its own.
-
-    >>> stale("Ann's 6-6")
-    "Ann's 6-6 came first: check and tap again"
-    >>> stale(None) == STALE
-    True
-    """
-    return f"{first} came first: check and tap again" if first else STALE
-
-
-#: What a watcher is told if an entry reaches its view-model anyway.
-WATCHING = "this phone is watching: it cannot change the match"
-#: ... and a browser that has not joined (it is only ever shown the join screen).
-NOT_JOINED = "join the table first: type the table code"
-
-
-def refusal(role: Role | None) -> str:
-    """Why a browser with ``role`` may not change anything."""
-    return NOT_JOINED if role is None else WATCHING
 
 
 class JoinRefused(ScorekeeperError):
@@ -162,11 +133,11 @@ class Gate:
         self._watchers: weakref.WeakKeyDictionary[Visitor, Callable[[], None]] = weakref.WeakKeyDictionary()
 
     @classmethod
-    def kept(cls, folder: Any, *, new: bool = False) -> Gate:
-        """The gate of ``scorekeeper web`` on the database in ``folder``: this evening's
-        codes and passes from its table file (see :mod:`scorekeeper.ui.passes`), else (or
+    def kept(cls, store: Store, *, new: bool = False) -> Gate:
+        """The gate of ``scorekeeper web`` on the database ``store`` keeps: this evening's
+        codes and passes from its table file (see :mod:`scorekeeper.ui.server.passes`), else (or
         ``new``) new codes, written there at once."""
-        keep = TableFile(folder)
+        keep = TableFile.of(store)
         found = None if new else keep.load()
         if found is None:
             gate = cls(Codes.new(), keep=keep)
@@ -287,7 +258,7 @@ class Invite:
 
 
 class Visitor:
-    """One browser (a session of the app): its address, its :class:`~scorekeeper.ui.access.Role`
+    """One browser (a session of the app): its address, its :class:`~scorekeeper.ui.server.access.Role`
     (None until it gives a code or a pass) and the seat it took at each match ("I'm Ann")."""
 
     def __init__(self, gate: Gate | None = None, address: str | None = None) -> None:
@@ -295,7 +266,7 @@ class Visitor:
         self.address = address or ""
         self._role: Role | None = Role.HOST if gate is None else gate.arrive(address)
         self._epoch = 0 if gate is None else gate.epoch
-        self.token: str | None = None  # its pass (see :mod:`scorekeeper.ui.passes`), once it joined
+        self.token: str | None = None  # its pass (see :mod:`scorekeeper.ui.server.passes`), once it joined
         self.error: str | None = None
         self._seats: dict[str, str | None] = {}  # match id -> player (None: asked, no seat)
         self.revision = 0  # changes whenever a screen showing it should redraw

@@ -9,10 +9,11 @@ from urllib.parse import parse_qs, urlparse
 
 import flet as ft
 
-from scorekeeper.ui.base import Shared, history_blocks
-from scorekeeper.ui.history import PAGE_SIZE, HistoryModel
-from scorekeeper.ui.typed import use_typed
-from scorekeeper.ui.widgets import cannot_open, error_box, go, heading
+from scorekeeper.ui.history.model import PAGE_SIZE, HistoryModel
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.screens import history_blocks
+from scorekeeper.ui.shell.typed import use_typed
+from scorekeeper.ui.shell.widgets import cannot_open, error_box, go, heading
 
 __all__ = ["History", "StoredMatch"]
 

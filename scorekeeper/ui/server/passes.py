@@ -7,8 +7,8 @@ the server keeps only its SHA-256, with the role it gives and the seat the phone
 each match. A page opened later in that browser (the same address, the home-screen
 shortcut, a new tab, the tab the phone's browser dropped) gives its pass instead of a
 code and is back at its table, in its seat. Passes end when the host makes new codes or
-forgets all phones (:meth:`~scorekeeper.ui.access.Gate.renew`,
-:meth:`~scorekeeper.ui.access.Gate.forget_phones`).
+forgets all phones (:meth:`~scorekeeper.ui.server.access.Gate.renew`,
+:meth:`~scorekeeper.ui.server.access.Gate.forget_phones`).
 
 >>> passes = Passes()
 >>> token = passes.issue(Role.SCORER)
@@ -21,8 +21,8 @@ forgets all phones (:meth:`~scorekeeper.ui.access.Gate.renew`,
 >>> passes.forget_all(); passes.check(token) is None
 True
 
-The **table file** (``table.json`` in the database's folder, readable by its owner
-only) holds the codes, when they were made, and the passes' digests. ``scorekeeper web``
+The **table file** (``table.json``, a side file of the database: see
+:meth:`~scorekeeper.store.Store.side_file`; readable by its owner only) holds the codes, when they were made, and the passes' digests. ``scorekeeper web``
 started again within :data:`KEEP_FOR` of that time takes the same codes and passes, so
 nobody joins again after a restart; later (or with ``--new-codes``) it makes new ones.
 A table file that cannot be read is set aside: new codes, one line on stderr.
@@ -30,20 +30,21 @@ A table file that cannot be read is set aside: new codes, one line on stderr.
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
-import os
 import secrets
-import stat
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from scorekeeper.ui.roles import Role
+from scorekeeper.errors import StoreError
+from scorekeeper.ui.shell.roles import Role
+
+if TYPE_CHECKING:
+    from scorekeeper.store import Store
+    from scorekeeper.store.sidefile import SideFile
 
 __all__ = ["KEEP_FOR", "PASS_KEY", "Held", "Passes", "TableFile"]
 
@@ -148,32 +149,25 @@ class Passes:
         return out
 
 
-def _read_regular(path: Path, limit: int = 1 << 20) -> bytes:
-    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes (a FIFO is
-    never waited on); else OSError."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file")
-        if st.st_size > limit:
-            raise OSError(errno.EFBIG, "too large for a table file")
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read(limit + 1)
-    finally:
-        os.close(fd)
-
-
 class TableFile:
-    """``table.json`` in the database's folder: the codes and passes of this evening."""
+    """``table.json``, a side file of the database (:meth:`Store.side_file`, owner-only):
+    the codes and passes of this evening."""
 
     NAME = "table.json"
+    #: Its permissions: its owner's only (it holds the codes).
+    MODE = 0o600
 
-    def __init__(self, folder: Path | str, *, clock: Callable[[], float] = time.time) -> None:
-        self.path = Path(folder) / self.NAME
+    def __init__(self, side: SideFile, *, clock: Callable[[], float] = time.time) -> None:
+        self._side = side
+        self.path = side.path
         self._clock = clock
         self._unread: str | None = None  # why the file found at the start was not read
         self._unwritten: str | None = None  # why the last write failed
+
+    @classmethod
+    def of(cls, store: Store, *, clock: Callable[[], float] = time.time) -> TableFile:
+        """The table file of the database ``store`` keeps."""
+        return cls(store.side_file(cls.NAME, mode=cls.MODE), clock=clock)
 
     @property
     def problem(self) -> str | None:
@@ -185,11 +179,11 @@ class TableFile:
         there; None if there is none, it is older than :data:`KEEP_FOR`, or unreadable
         (``problem`` says so; the file is moved aside)."""
         try:
-            raw = _read_regular(self.path)
-        except FileNotFoundError:
-            return None
+            raw = self._side.read(limit=1 << 20)
         except OSError as e:
             self._unread = f"cannot read {self.path} ({e.strerror or e}): new table codes"
+            return None
+        if raw is None:
             return None
         try:
             data = json.loads(raw)
@@ -200,26 +194,19 @@ class TableFile:
                 raise ValueError("bad codes")
         except (ValueError, KeyError, TypeError):
             self._unread = f"{self.path} is not a table file Scorekeeper wrote: set aside, new table codes"
-            self._set_aside()
+            self._side.set_aside("unreadable")
             return None
         if not 0 <= self._clock() - made <= KEEP_FOR:
             return None
         return scorer, watcher, made, Passes.from_json(data.get("passes"))
 
-    def _set_aside(self) -> None:
-        try:
-            self.path.replace(self.path.with_name(f"{self.NAME}.unreadable"))
-        except OSError:
-            pass
-
     def save(self, scorer: str, watcher: str, made: float, passes: Passes) -> None:
         """Write the file (owner-only, whole or not at all); a failure is kept in
         ``problem`` (the table goes on: only a restart would forget the passes)."""
-        from scorekeeper.store.storage import atomic_write
-
         data = {"codes": {"scorer": scorer, "watcher": watcher}, "made": made, "passes": passes.to_json()}
         try:
-            atomic_write(self.path, json.dumps(data).encode(), mode=0o600)
+            self._side.save(json.dumps(data).encode())
             self._unwritten = None
-        except OSError as e:
-            self._unwritten = f"cannot write {self.path} ({e.strerror or e}): phones must join again after a restart"
+        except (OSError, StoreError) as e:
+            why = getattr(e, "strerror", None) or e
+            self._unwritten = f"cannot write {self.path} ({why}): phones must join again after a restart"

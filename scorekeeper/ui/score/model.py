@@ -19,11 +19,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from scorekeeper import registry
 from scorekeeper.registry import Game
 from scorekeeper.tally import Pegboard, Tally, TallyError, pegboard, tally
 from scorekeeper.tally.timeline import Timeline
 
-__all__ = ["HandCell", "HandRow", "ScoreDisplays", "SideDisplay", "hand_rows", "score_displays", "winner_line"]
+__all__ = [
+    "HandCell",
+    "HandRow",
+    "ScoreDisplays",
+    "SideDisplay",
+    "hand_rows",
+    "pegs_note",
+    "score_displays",
+    "winner_line",
+]
 
 
 @dataclass(frozen=True)
@@ -59,7 +69,11 @@ def winner_line(match: Any) -> str | None:
     return f"{setup.sides[match.winner]} {'win' if members > 1 else 'wins'} the match!"
 
 
-PEGS_NOTE = "Kept on the pegboard: Fives and Threes points are pegs, not the fives an X tally counts."
+def pegs_note(match: Any) -> str:
+    """Why a match kept on the pegboard shows no X tally, naming its kind of game (the
+    registry's title of it: "Fives and Threes")."""
+    title = registry.kind_title(registry.kind_of(match.to_record()))
+    return f"Kept on the pegboard: {title} points are pegs, not the fives an X tally counts."
 
 
 def score_displays(game: Game, match: Any) -> ScoreDisplays:
@@ -71,9 +85,10 @@ def score_displays(game: Game, match: Any) -> ScoreDisplays:
         return ScoreDisplays(summary, tl, sides, None, tl.note, winner_line(match))
     events = tl.events()
     shown = []
+    note = pegs_note(match) if tl.pegs else None  # the board is its tally
     for name, score, ev in zip(tl.sides, tl.scores, events, strict=True):
-        if tl.pegs:  # Fives and Threes: the board is its tally
-            shown.append(SideDisplay(name, score, None, None, PEGS_NOTE))
+        if note is not None:
+            shown.append(SideDisplay(name, score, None, None, note))
             continue
         try:
             shown.append(SideDisplay(name, score, tally(ev, tl.scale), tally(ev[:-1], tl.scale)))

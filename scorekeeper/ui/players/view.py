@@ -1,7 +1,7 @@
 """Players: the standings of each game (most wins first, partnerships apart) and one
 player's (or pair's) figures, partners, opponents and a chart of the months. Every
 figure that counts matches opens them (:mod:`.players_lists_view`). The figures and
-their words are the view-model's (:mod:`scorekeeper.ui.players`)."""
+their words are the view-model's (:mod:`scorekeeper.ui.players.model`)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from typing import Any
 
 import flet as ft
 
-from scorekeeper.ui.base import Shared
-from scorekeeper.ui.players import PlayersModel
-from scorekeeper.ui.players_data import Bar, Figure, PlayerPage, Row, who_of
-from scorekeeper.ui.widgets import error_box, go, heading, labelled, use_viewport
+from scorekeeper.ui.players.data import Bar, Figure, PlayerPage, Row, who_of
+from scorekeeper.ui.players.model import PlayersModel
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.widgets import error_box, go, heading, labelled, use_viewport
 
 __all__ = ["Player", "Players", "PlayersVM", "back_row", "figure_row", "tappable"]
 

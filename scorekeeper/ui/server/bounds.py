@@ -20,7 +20,7 @@ once the process has none left every phone times out (and asyncio logs a traceba
   process runs out, so ``accept()`` keeps working and the table recovers by itself.
 * **Live connections opened, per client**: a WebSocket is a page of the app opening (a new
   session, a reload, a reconnect). One address (not loopback) may open :data:`SOCKET_BURST` at
-  once and then one every ``1 / SOCKET_PER_SECOND`` seconds (a :class:`Rate`, in :class:`~scorekeeper.ui.guard.Guard`); one past that
+  once and then one every ``1 / SOCKET_PER_SECOND`` seconds (a :class:`Rate`, in :class:`~scorekeeper.ui.server.guard.Guard`); one past that
   is refused before the app sees it (``403``, which costs the server nothing), and the page's
   client tries again a moment later. A phone opens one, a few more when its network drops; a
   client opening sessions as fast as it can would otherwise cost the server a join screen

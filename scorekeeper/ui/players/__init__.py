@@ -1,0 +1,1 @@
+"""The Players screens: the standings, one player, the matches behind a figure."""
