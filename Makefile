@@ -33,8 +33,10 @@ run: $(STAMP)
 	$(RUN_CMD)
 
 # pytest exits 5 when it collects no tests: that fails, as every other non-zero status does.
+# The tests run in $(JOBS) processes (pytest-xdist), one test file to a process at a time.
+JOBS ?= 2
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m "not browser and not slow"
