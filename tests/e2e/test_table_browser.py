@@ -176,8 +176,10 @@ def test_a_browser_without_the_code_reaches_no_match_by_any_route(browser, share
     routes = ["/", f"/table/{mid}", f"/score/{mid}", "/history", f"/history/{mid}", "/new", "/new/broadway", "/invite"]
     # A phone that claims to be the host (a header only a proxy on the host may set) is not.
     forged = {"X-Forwarded-For": "127.0.0.1", "X-Real-IP": "127.0.0.1", "Forwarded": "for=127.0.0.1"}
+    ns, remote_browser = remote
+    stranger = harness.new_context(remote_browser, extra_http_headers=forged)  # one browser: it never joins
     for route in routes:
-        page = remote_page(remote, shared_server, route, extra_http_headers=forged)
+        page = harness.open_app(stranger, ns.url(shared_server.port, route))
         wait_text(page, "Join the table")
         texts = read_texts(page)
         assert not [t for t in texts if any(n in t for n in NAMES) or mid in t or t.startswith("Score ")], (
@@ -185,7 +187,8 @@ def test_a_browser_without_the_code_reaches_no_match_by_any_route(browser, share
             texts,
         )
         assert {"Table code", "Join"} <= set(texts), texts
-        page.context.close()
+        page.close()
+    stranger.close()
     page = remote_page(remote, shared_server, "/join/000000")  # a wrong code in a link
     wait_text(page, "that is not this table's code: check it on the host's screen")
     # Past three wrong codes the phone must wait (1 s, then 2, 4 ...: the exact rule is
