@@ -43,6 +43,21 @@ def say(line: str) -> None:
         data = data[os.write(1, data) :]
 
 
+def orphaned() -> bool:
+    """True when the test run that started this child is gone (``STORE_CHILD_PARENT``, its
+    pid): a run killed mid-test must not leave children appending forever."""
+    parent = os.environ.get("STORE_CHILD_PARENT")
+    if not parent:
+        return False
+    try:
+        os.kill(int(parent), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
 def record_for(run_seed: int, k: int, max_hands: int) -> tuple[int, dict]:
     """Record k of a child run: (its seed, the legal record). The tests mirror this."""
     from scorekeeper.allfives import random_record
@@ -66,6 +81,9 @@ def append_loop(db: str, run_seed: int, limit: int, max_hands: int) -> None:
             store.append(mid, entry)
             say(f"ack {n}")
             total += 1
+            if total % 50 == 0 and orphaned():
+                store.close()
+                return
             if limit and total >= limit:
                 store.close()
                 say("done")
@@ -98,8 +116,9 @@ def hold(db: str) -> int:
         say(f"locked {e}")
         return 3
     say(f"holding {os.getpid()}")
-    while True:
-        time.sleep(60)
+    while not orphaned():
+        time.sleep(1)
+    return 0
 
 
 def serve(db: str) -> int:

@@ -69,6 +69,7 @@ def child_env() -> dict:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env["PYTHONDONTWRITEBYTECODE"] = "1"  # no .pyc writes: the child's only file writes are the store's
+    env["STORE_CHILD_PARENT"] = str(os.getpid())  # a child whose test run is gone stops (store_child.orphaned)
     return env
 
 
@@ -1041,3 +1042,16 @@ def test_only_one_of_several_instances_started_at_once_gets_the_database(tmp_pat
             p.wait(timeout=30)
     with Store(db) as store:
         assert store.problems == [] and store.ids() == []
+
+
+def test_a_child_whose_test_run_is_gone_stops(tmp_path):
+    """A test run killed mid-test leaves no child behind appending or holding the store: a
+    child whose STORE_CHILD_PARENT is gone ends by itself."""
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    env = dict(child_env(), STORE_CHILD_PARENT=str(gone.pid))
+    holder = subprocess.Popen(
+        [sys.executable, str(CHILD), "--hold", str(tmp_path / "db")], stdout=subprocess.PIPE, cwd=ROOT, env=env
+    )
+    assert holder.stdout is not None and holder.stdout.readline().startswith(b"holding ")
+    assert holder.wait(timeout=20) == 0
