@@ -42,14 +42,7 @@ def _tile(value: Any, highest: int, what: str, **where: Unpack[Where]) -> Tile:
 def parse_turn(entry: Any, highest: int, hand: int, turn: int) -> Play | Pass:
     """One turn entry of a record as an event."""
     where: Where = {"hand": hand, "turn": turn}
-    if not isinstance(entry, dict):
-        raise RecordFormatError(f"a turn must be an object, not {type_name(entry)}", **where)
-    for key in entry:
-        if key not in TURN_KEYS:
-            raise RecordFormatError(f"unknown key {short(key)} in a turn (known: {', '.join(TURN_KEYS)})", **where)
-    player = entry.get("player")
-    if "player" in entry and not isinstance(player, str):
-        raise RecordFormatError(f"player must be a name, not {type_name(player)}", **where)
+    player = _hands.turn_entry(entry, TURN_KEYS, hand, turn)
     draw = entry.get("draw", 0)
     if "draw" in entry and (type(draw) is not int or draw < 1):
         raise RecordFormatError(f"draw must be a whole number of tiles, at least 1, not {short(draw)}", **where)

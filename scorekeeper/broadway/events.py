@@ -124,14 +124,7 @@ def parse_turn(entry: Any, hand: int, turn: int) -> Play | Pass | Expose:
     """One turn entry as an event: ``{"play": "6-3", "at": [[1, 0], [2, 0]]}``,
     ``{"pass": true}`` or ``{"exposed": "5-2"}``, each with an optional ``"player"``."""
     where: Where = {"hand": hand, "turn": turn}
-    if not isinstance(entry, dict):
-        raise RecordFormatError(f"a turn must be an object, not {type_name(entry)}", **where)
-    for key in entry:
-        if key not in TURN_KEYS:
-            raise RecordFormatError(f"unknown key {short(key)} in a turn (known: {', '.join(TURN_KEYS)})", **where)
-    player = entry.get("player")
-    if "player" in entry and not isinstance(player, str):
-        raise RecordFormatError(f"player must be a name, not {type_name(player)}", **where)
+    player = _hands.turn_entry(entry, TURN_KEYS, hand, turn)
     kinds = [k for k in ("play", "pass", "exposed") if k in entry]
     if len(kinds) != 1:
         raise RecordFormatError(

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from scorekeeper.envelope import type_name
 from scorekeeper.errors import RecordFormatError, short
 
-__all__ = ["iter_events"]
+__all__ = ["iter_events", "turn_entry"]
 
 E = TypeVar("E")
 
@@ -54,3 +54,27 @@ def iter_events(
             yield turn(entry, h, t)
         if end_key in hand:
             yield end(hand[end_key], h)
+
+
+def turn_entry(entry: Any, keys: Sequence[str], hand: int, turn: int) -> str | None:
+    """Check the shape every domino game's turn entry has -- an object of the game's
+    ``keys``, with an optional ``"player"`` name -- and return that name (None without one).
+
+    >>> turn_entry({"play": "6-3", "player": "Ann"}, ("player", "play"), 1, 2)
+    'Ann'
+    >>> turn_entry({"play": "6-3", "seat": 1}, ("player", "play"), 1, 2)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.errors.RecordFormatError: hand 1, turn 2: unknown key 'seat' in a turn (known: player, play)
+    """
+    if not isinstance(entry, dict):
+        raise RecordFormatError(f"a turn must be an object, not {type_name(entry)}", hand=hand, turn=turn)
+    for key in entry:
+        if key not in keys:
+            raise RecordFormatError(
+                f"unknown key {short(key)} in a turn (known: {', '.join(keys)})", hand=hand, turn=turn
+            )
+    player = entry.get("player")
+    if "player" in entry and not isinstance(player, str):
+        raise RecordFormatError(f"player must be a name, not {type_name(player)}", hand=hand, turn=turn)
+    return player
