@@ -13,13 +13,16 @@ one match's scored hands, export and import -- for every game of the registry.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from scorekeeper import boundary, registry
 from scorekeeper.errors import ScorekeeperError, internal_error
 from scorekeeper.stats.report import game_name
 from scorekeeper.store.errors import message_of
 from scorekeeper.ui.shell.base import Model, Shared, refusal
+
+T = TypeVar("T")
 
 __all__ = ["PAGE_SIZE", "HistoryModel"]
 
@@ -107,16 +110,15 @@ class HistoryModel(Model):
         except ScorekeeperError as e:
             self._refuse(str(e))
             return None
-        try:
-            with self._shared.lock:
-                same = self._shared.store.find(record)
-                stored = None if same is None else self._shared.store.summary(same)
-        except ScorekeeperError as e:
-            self._refuse(f"not imported: {message_of(e)}")
+
+        def already(store: Any) -> dict[str, Any] | None:  # the stored match's summary, if it is stored
+            same = store.find(record)
+            return None if same is None else store.summary(same)
+
+        found = self._importing(already)
+        if found is None:
             return None
-        except Exception as e:  # a bug of ours: the session lives on, and says so
-            self._refuse(internal_error(e))
-            return None
+        (stored,) = found
         if stored is None:
             return self._store(record)
         when = (stored.get("started") or "")[:10]
@@ -163,20 +165,28 @@ class HistoryModel(Model):
     def _store(self, record: Any) -> str | None:
         if self._refused():
             return None
-        try:
-            with self._shared.lock:
-                mid = self._shared.store.import_record(record)
-        except ScorekeeperError as e:
-            self._refuse(f"not imported: {message_of(e)}")
+        done = self._importing(lambda store: store.import_record(record))
+        if done is None:
             return None
-        except Exception as e:  # a bug of ours: the session lives on, and says so
-            self._refuse(internal_error(e))
-            return None
+        (mid,) = done
         self.error = None
         self.message = f"imported as {mid}"
         self.offset = 0
         self.load()
         return mid
+
+    def _importing(self, step: Callable[[Any], T]) -> tuple[T] | None:
+        """``step(store)`` of an import, under the store's lock: ``(its result,)``, or None once
+        the refusal is on the screen ("not imported: ..."; a bug of ours is said so, and the
+        session lives on)."""
+        try:
+            with self._shared.lock:
+                return (step(self._shared.store),)
+        except ScorekeeperError as e:
+            self._refuse(f"not imported: {message_of(e)}")
+        except Exception as e:
+            self._refuse(internal_error(e))
+        return None
 
     def _refuse(self, why: str) -> None:
         self.error = why
