@@ -253,9 +253,10 @@ def external_requests(context) -> list[str]:
     return list(getattr(context, "external_requests", []))
 
 
-def open_app(context, url: str, timeout: float = APP_LOAD_TIMEOUT):
+def open_app(context, url: str, timeout: float = APP_LOAD_TIMEOUT, on_page=None):
     """Open ``url`` in a new page, wait for the Flutter app, enable semantics
     and wait until the semantics tree has content.  Returns the Page.
+    ``on_page(page)`` runs before the page loads (to listen to its websocket, say).
 
     Browser console errors are collected in ``page.console_errors``.
     """
@@ -265,6 +266,8 @@ def open_app(context, url: str, timeout: float = APP_LOAD_TIMEOUT):
         "console",
         lambda m: page.console_errors.append(m.text) if m.type == "error" else None,  # type: ignore[attr-defined]
     )
+    if on_page is not None:
+        on_page(page)
     page.goto(url, timeout=timeout * 1000)
     enable_semantics(page, timeout=timeout)
     return page

@@ -11,7 +11,10 @@ and the namespace's both reach it; a stranger still needs the code.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import signal
 import sys
 import time
 
@@ -411,92 +414,105 @@ def _race_tiles(rec):
     return None
 
 
-#: Tap the element's middle at ``at`` (ms since the epoch) as a finger does (pointer down and
-#: up where it is drawn: Flutter takes no synthetic click), and note when it went off.
-#: A timer alone goes off late on a loaded machine (27 and 46 ms seen in CI; 136 ms even with
-#: a 40 ms head start, when a frame was being drawn): it wakes 400 ms early and the last
-#: stretch is waited out by the clock.
-TAP_AT = """(el, at) => setTimeout(() => {
-    while (Date.now() < at) {}
-    const r = el.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
-    const target = document.elementFromPoint(x, y);
-    const o = {clientX: x, clientY: y, bubbles: true, cancelable: true, composed: true, view: window,
-               pointerId: 1, pointerType: "mouse", button: 0, buttons: 1, isPrimary: true};
-    window.__tapped = Date.now();
-    target.dispatchEvent(new PointerEvent("pointerdown", o));
-    target.dispatchEvent(new PointerEvent("pointerup", {...o, buttons: 0}));
-}, Math.max(0, at - 400 - Date.now()))"""
+def _count_frames(page) -> list[int]:
+    """A one-cell list counting the websocket frames ``page`` sends (set before it connects)."""
+    sent = [0]
+
+    def on_socket(ws):
+        ws.on("framesent", lambda _frame: sent.__setitem__(0, sent[0] + 1))
+
+    page.on("websocket", on_socket)
+    page.frames_sent = sent
+    return sent
+
+
+@contextlib.contextmanager
+def _server_paused(server):
+    """The server stopped (SIGSTOP) for the block and continued after it: whatever the pages
+    send meanwhile waits in its sockets and is read together, the closest two taps can come."""
+    os.killpg(server.proc.pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.killpg(server.proc.pid, signal.SIGCONT)
 
 
 def test_taps_within_20_ms_on_two_phones_never_land_under_the_wrong_name(browser, shared_server, remote):
     """Issue 27: Ann (the host, her seat) and Ben (a phone, his seat) tap a tile each while
-    Ann is to play, within 20 ms of each other, again and again.
+    Ann is to play, at one moment, again and again.
     Ann's tile goes in under Ann every time; Ben's phone is asked ("Enter 4-1 for Ann?"),
     told Ann's tile came first, or (its screen already showing his turn) enters his tile
-    under his name; never his tile under Ann's."""
+    under his name; never his tile under Ann's.
+
+    "At one moment" is made exact rather than hoped for: two pages' timers cannot be held
+    within 20 ms on a loaded machine (48-136 ms apart seen in CI), so the server is paused
+    while both taps are sent and reads them together, closer than any 20 ms."""
     from scorekeeper.allfives.record import load
 
     ctx = harness.new_context(browser)
-    host = harness.open_app(ctx, shared_server.url)
+    host = harness.open_app(ctx, shared_server.url, on_page=_count_frames)
     new_match(host, ["Ann", "Ben"], leader="Ann")
     mid = host.url.rstrip("/").rsplit("/", 1)[-1]
     harness.button_starting(host, "Ann holds").click()
     wait_text(host, re.compile(r"^Ann holds \d+ tiles, to play, this phone$"))
-    phone = remote_page(remote, shared_server, f"/join/{shared_server.code('table')}")
+    ns, remote_browser = remote
+    phone = harness.open_app(
+        harness.new_context(remote_browser),
+        ns.url(shared_server.port, f"/join/{shared_server.code('table')}"),
+        on_page=_count_frames,
+    )
     tap(phone, "Resume match")
     tap(phone, "I'm Ben")
     wait_text(phone, re.compile(r"^Ben holds \d+ tiles, this phone$"))
 
     expected: list[tuple[str, str]] = []  # (who tapped, the tile), in the order entered
-    gaps, outcomes = [], []
-    # up to six races (a hand has tiles for them); a race counts when both taps went off within
-    # 20 ms of each other, and at least three must (a loaded machine can delay a page's timer)
-    while len(gaps) < 6 and sum(g <= 20 for g in gaps) < 4:
+    outcomes: list[str] = []
+    while len(outcomes) < 4:
         rec = stored(shared_server, mid)
         m = load(rec)
         assert m.to_move == "Ann" and m.hand.end is None
         tiles = _race_tiles(rec)
-        if tiles is None:
-            break
+        assert tiles is not None, f"no tiles for race {len(outcomes) + 1}"
         x, y = tiles
         for page in (host, phone):
             wait_text(page, re.compile(r"^Hand 1, Ann to play"))
-        # both taps at one moment of the machine's clock (a timer in each page); when each
-        # went off is read back, not assumed
         taps = [(harness.button(page, f"tile {tile}"), page) for page, tile in ((host, x), (phone, y))]
         for loc, page in taps:
             harness.settle(page, loc)
-        at = time.time() * 1000 + 900
-        for loc, _ in taps:
-            loc.evaluate(TAP_AT, at)
-        host.wait_for_function("() => window.__tapped !== undefined")
-        phone.wait_for_function("() => window.__tapped !== undefined")
-        gaps.append(abs(host.evaluate("window.__tapped") - phone.evaluate("window.__tapped")))
-        for page in (host, phone):
-            page.evaluate("delete window.__tapped")
+        with _server_paused(shared_server):
+            before = [page.frames_sent[0] for _, page in taps]
+            for loc, _ in taps if len(outcomes) % 2 else taps[::-1]:  # either phone first
+                loc.click()
+            # both taps sent (the server reads them together when it goes on)
+            deadline = time.monotonic() + harness.ACTION_TIMEOUT
+            while any(page.frames_sent[0] == n for (_, page), n in zip(taps, before, strict=True)):
+                assert time.monotonic() < deadline, "a tap was not sent"
+                for _, page in taps:
+                    page.wait_for_timeout(20)
         expected.append(("Ann", str(x)))
         asked, refused = f"It is Ann's turn. Enter {y} for Ann?", f"Ann's {x} came first: check and tap again"
+        came = f"Your turn, Ben. Ann set {x}: "
+        saw_asked = False
         deadline = time.monotonic() + harness.ACTION_TIMEOUT
-        while True:
+        while True:  # until the phone shows how its tap ended
             texts = read_texts(phone)
             turns = stored(shared_server, mid)["hands"][0]["turns"]
-            if asked in texts:
-                outcomes.append("asked")
-                tap(phone, "Cancel")
-                break
-            if refused in texts:
-                outcomes.append("told")
-                break
-            if len(turns) == len(expected) + 1:  # his screen had his turn already: his tile, his name
-                outcomes.append("entered")
-                expected.append(("Ben", str(y)))
-                break
-            if len(turns) == len(expected) and f"Your turn, Ben. Ann set {x}: " in " ".join(texts):
-                # asked first (his tap got in before Ann's), and Ann's tile, arriving, answered it
-                outcomes.append("asked, then Ann's tile came")
+            saw_asked |= asked in texts
+            if refused in texts or len(turns) > len(expected) or came in " ".join(texts):
                 break
             assert time.monotonic() < deadline, (outcomes, (str(x), str(y)), turns)
             time.sleep(0.05)
+        harness.wait_idle(phone, quiet=0.3)
+        texts = read_texts(phone)
+        turns = stored(shared_server, mid)["hands"][0]["turns"]
+        if refused in texts:  # Ann's tile was read first: his stale tap refused, and he is told so
+            outcomes.append("told")
+        elif len(turns) == len(expected) + 1:  # his screen had his turn already: his tile, his name
+            outcomes.append("entered")
+            expected.append(("Ben", str(y)))
+        else:  # his tap was read first and asked; Ann's tile, arriving, answered the question
+            assert came in " ".join(texts) and asked not in texts, texts
+            outcomes.append("asked, then Ann's tile came" if saw_asked else "Ann's tile came")
         if len(expected) % 2:  # Ben enters his tile now that his screen says it is his turn
             wait_text(phone, re.compile(r"^Hand 1, Ben to play"))
             tap(phone, f"tile {y}")
@@ -504,5 +520,4 @@ def test_taps_within_20_ms_on_two_phones_never_land_under_the_wrong_name(browser
         wait_text(host, re.compile(r"^Hand 1, Ann to play"))
         m = load(stored(shared_server, mid))
         assert [(m.setup.players[t.player], str(t.tile)) for t in m.hand.turns] == expected
-    print(f"\nraces: {outcomes}; taps apart (ms): {gaps}")
-    assert sum(g <= 20 for g in gaps) >= 3, gaps  # three races were ones: both taps within 20 ms
+    print(f"\nraces: {outcomes}")
