@@ -236,10 +236,12 @@ def _positions(page, names):
     return out
 
 
-def test_the_picker_holds_still_over_a_whole_hand(server, app):
+def test_the_picker_holds_still_over_a_whole_hand(server, browser):
     """Every tile of the picker stays in its place, turn after turn, through draws, "15!",
-    the choice of an end and passes, until it is set (issue 15: a screen that holds still)."""
-    page = app
+    the choice of an end and passes, until it is set (issue 15: a screen that holds still).
+    With the full motion (ripples, transitions), as most phones have it."""
+    ctx = harness.new_context(browser, reduced_motion="no-preference")
+    page = harness.open_app(ctx, server.url)
     new_match(page, ["Ann", "Ben"], leader="Ann")
     m = engine_for(["Ann", "Ben"])
     m.push(StartHand("Ann"))

@@ -184,11 +184,15 @@ def violations(page) -> list[dict]:
 
 def other_errors(page) -> list[str]:
     """Console errors other than that refused CDN script's, and (at an address of the LAN,
-    which is not a secure context) Chromium saying it ignores Flet's Cross-Origin-Opener-Policy."""
+    which is not a secure context) Chromium saying it ignores Flet's Cross-Origin-Opener-Policy,
+    and loads Chromium cancelled and made again because the machine's network changed (another
+    test, at the same time, made a network namespace and its veth pair: ``net::ERR_NETWORK_CHANGED``)."""
     return [
         e
         for e in page.console_errors
-        if "rive_native" not in e and not e.startswith("The Cross-Origin-Opener-Policy header has been ignored")
+        if "rive_native" not in e
+        and not e.startswith("The Cross-Origin-Opener-Policy header has been ignored")
+        and "net::ERR_NETWORK_CHANGED" not in e
     ]
 
 
