@@ -795,6 +795,13 @@ def main(argv=None) -> int:
         "own floods the server with half-sent requests and code-less sessions (needs root and ip); the "
         "server then listens on 0.0.0.0 with an open-file limit of 1024",
     )
+    ap.add_argument(
+        "--motion",
+        choices=("full", "reduced"),
+        default="full",
+        help="the phones' animations: full (default, as most phones have it) or reduced (as with "
+        "'Remove animations' on: no ink ripples or transitions, so fewer frames for this machine to draw)",
+    )
     ap.add_argument("--json", metavar="FILE", help="also write the figures and samples to FILE")
     ap.add_argument(
         "--app-root",
@@ -815,6 +822,7 @@ def main(argv=None) -> int:
         print(f"error: {harness.CHROMIUM} is missing (apt-get install -y chromium)", file=sys.stderr)
         return 2
 
+    harness.MOTION = "reduce" if args.motion == "reduced" else "no-preference"
     began = time.perf_counter()
     T = args.tables
     n_all = T * PHONES
@@ -822,7 +830,13 @@ def main(argv=None) -> int:
     memory: list[dict] = []
     workers: list[Worker] = []
     tables = []
-    result: dict = {"tables": T, "phones_per_table": PHONES, "taps": args.taps, "warmup": args.warmup}
+    result: dict = {
+        "tables": T,
+        "phones_per_table": PHONES,
+        "taps": args.taps,
+        "warmup": args.warmup,
+        "motion": args.motion,
+    }
 
     with tempfile.TemporaryDirectory(prefix="scorekeeper-table-load-") as tmp:
         port = harness.free_port()
@@ -852,7 +866,8 @@ def main(argv=None) -> int:
             print(
                 f"app: {app_root} (commit {taps._revision(app_root)}); the server imported {imported}\n"
                 f"server {server.url} pid {pid} ({'children ' + str(kids) + ' counted too' if kids else 'no child process'}); "
-                f"FLET_SESSION_TIMEOUT={SESSION_TIMEOUT} s; chromium {harness.CHROMIUM} headless, one per table; "
+                f"FLET_SESSION_TIMEOUT={SESSION_TIMEOUT} s; chromium {harness.CHROMIUM} headless, one per table, "
+                f"{args.motion} motion; "
                 f"{os.cpu_count()} CPUs"
                 + (" (the server pinned to CPU 0, the browsers to the others)" if args.pin_server else "")
                 + (f" (the browsers at niceness {args.nice_browsers})" if args.nice_browsers else "")

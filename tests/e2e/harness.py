@@ -228,18 +228,23 @@ def launch_browser(playwright, headless: bool = True, **context_kwargs):
     return browser, new_context(browser, **context_kwargs)
 
 
+#: What the pages ask for unless told (see ``new_context``): "reduce" for the tests; the
+#: benchmarks set "no-preference", what most phones have, unless asked otherwise.
+MOTION = "reduce"
+
+
 def new_context(browser, **context_kwargs):
     """A browser context with the phone viewport (unless given), the action
     timeout, and every request that tries to leave localhost recorded (see
     ``external_requests``).
 
-    The page asks for reduced motion (unless ``reduced_motion="no-preference"`` is given),
+    The page asks for reduced motion (``MOTION``, unless ``reduced_motion=`` is given),
     as a phone with "Remove animations" on does: Flutter then skips its ink ripples and
     transitions, which are most of the frames a test's taps cost (a tile tap: 3 frames instead
     of 8-24; a new match: 27 instead of 101), and frames are what this 2-core machine spends
     its time on. Tests about what moves (the picker holding still) ask for the full motion."""
     context_kwargs.setdefault("viewport", dict(PHONE_VIEWPORT))
-    context_kwargs.setdefault("reduced_motion", "reduce")
+    context_kwargs.setdefault("reduced_motion", MOTION)
     context = browser.new_context(**context_kwargs)
     context.set_default_timeout(ACTION_TIMEOUT * 1000)
     context.external_requests = []  # type: ignore[attr-defined]
