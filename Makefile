@@ -5,6 +5,7 @@
 #   make test-fast    the inner loop: no browser tests, no slow tests, no lint
 #   make lint         ruff (lint and format check) and mypy (--strict on the core)
 #   make bench        set up .venv if needed, then run benchmarks/engine.py
+#   make site         build the phone's static site into $(SITE) (docs/phone.md)
 #   make screenshots  regenerate screenshots/*.png from the real app in Chromium
 #   make clean        remove the venv and build/test leftovers
 #
@@ -27,7 +28,7 @@ VENV_HINT := error: '$(PYTHON) -m venv' is unusable (no ensurepip). On Debian/Ub
 STRICT := scorekeeper/allfives scorekeeper/allfours scorekeeper/broadway scorekeeper/dominoes \
           scorekeeper/store scorekeeper/tally scorekeeper/stats/csv_rows.py scorekeeper/registry.py scorekeeper/envelope.py scorekeeper/errors.py scorekeeper/text.py
 
-.PHONY: run test test-fast lint bench screenshots venv clean
+.PHONY: run test test-fast lint bench site screenshots venv clean
 
 run: $(STAMP)
 	$(RUN_CMD)
@@ -51,6 +52,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+
+# The phone's site (scorekeeper site): a folder any web server can serve; see docs/phone.md.
+SITE ?= build/site
+site: $(STAMP)
+	$(BIN)/scorekeeper site $(SITE)
 
 screenshots: $(STAMP)
 	$(BIN)/python tools/screenshots.py --out screenshots

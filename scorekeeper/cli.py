@@ -106,6 +106,11 @@ def _build_parser() -> argparse.ArgumentParser:
         dest="allow_hosts",
         help="also answer to this host name (e.g. table.local), besides localhost and this machine's IP addresses; repeatable",
     )
+    si = sub.add_parser(
+        "site",
+        help="build the static site that runs the app in a phone's browser, with no server (works offline)",
+    )
+    si.add_argument("dir", metavar="DIR", help="the folder to write (new, empty, or a site built before: replaced)")
     t = sub.add_parser("tally", help="a side's Holsey-Tidwell X tally from its scoring events")
     t.add_argument(
         "--points", required=True, metavar="P,P,...", help="the side's scoring events in order, e.g. 10,10,5,15,35"
@@ -431,6 +436,15 @@ def cmd_web(args: argparse.Namespace) -> int:
     )
 
 
+def cmd_site(args: argparse.Namespace) -> int:
+    from scorekeeper.site.build import build
+
+    if not args.dir.strip():
+        raise ScorekeeperError("site: give the folder to write (an empty path would be the current directory)")
+    print(build(args.dir).summary())
+    return 0
+
+
 def cmd_app(args: argparse.Namespace) -> int:
     from scorekeeper.ui.server.serve import run
 
@@ -444,6 +458,7 @@ COMMANDS = {
     "list": "cmd_list",
     "stats": "cmd_stats",
     "web": "cmd_web",
+    "site": "cmd_site",
     "tally": "cmd_tally",
     "pegboard": "cmd_pegboard",
     None: "cmd_app",

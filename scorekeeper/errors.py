@@ -238,3 +238,8 @@ class StoreError(ScorekeeperError):
     ) -> None:
         super().__init__(reason, hand=hand, turn=turn, field=field)
         self.plain = one_line(plain, 300) if plain is not None else str(self)
+
+
+class SiteError(ScorekeeperError):
+    """The phone's site cannot be built (``scorekeeper site``): a package it copies is missing
+    or not what it expects, or the folder it would write is taken."""

@@ -1,6 +1,6 @@
 """The database's lock: one Store that writes at a time, and the pid of the one that does.
 
-``PATH/lock`` is held with an exclusive ``flock`` while a Store that writes is open;
+``PATH/lock`` is held with an exclusive ``flock`` (:class:`Locking`) while a Store that writes is open;
 it holds the holder's pid, for the message of the next one. A read-only store never
 touches it. A directory where the lock file should be is no lock anybody holds: it is
 moved aside (see :meth:`Lock._dir_aside`).
@@ -25,6 +25,40 @@ from scorekeeper.store.storage import fsync_dir
 LOCK_POLL = 0.05
 
 
+class Locking:
+    """How a lock file is held by one Store at a time: the one seam between the lock and the
+    platform. Here, POSIX: an exclusive, non-blocking ``flock``, let go when the descriptor
+    closes (so when the process dies). A platform where ``flock`` does not exclude anybody
+    puts its own in place with :func:`use_locking` (the browser, where every tab is a
+    process of its own with pid 42: a Web Lock, see :mod:`scorekeeper.site.disk`)."""
+
+    def try_lock(self, fd: int) -> bool:
+        """Take the lock of the open file ``fd`` if nobody holds it: True when taken."""
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+    def unlock(self, fd: int) -> None:
+        """Let the lock of ``fd`` go (an OSError: closing ``fd`` lets it go all the same)."""
+        fcntl.flock(fd, fcntl.LOCK_UN)
+
+    def busy(self, path: Path, holder: str) -> str:
+        """Why the store at ``path`` cannot be opened: ``holder`` (a pid, or empty) has it."""
+        return f"the database {path} is in use by another Scorekeeper (pid {holder or 'unknown'}); close that one first"
+
+
+_locking = Locking()
+
+
+def use_locking(locking: Locking) -> Locking:
+    """Make ``locking`` the one this process's stores use; returns the one it replaces."""
+    global _locking
+    previous, _locking = _locking, locking
+    return previous
+
+
 class Lock:
     """The exclusive lock of the database directory ``path``, taken by :meth:`take`,
     let go by :meth:`release` (or when the process ends)."""
@@ -46,19 +80,12 @@ class Lock:
             fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         try:
             deadline = time.monotonic() + wait
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    holder = _holder(fd)
-                    left = deadline - time.monotonic()
-                    if left <= 0 or holder == str(os.getpid()):
-                        raise StoreLockedError(
-                            f"the database {path} is in use by another Scorekeeper (pid {holder or 'unknown'}); "
-                            "close that one first"
-                        ) from None
-                    time.sleep(min(LOCK_POLL, left))
+            while not _locking.try_lock(fd):
+                holder = _holder(fd)
+                left = deadline - time.monotonic()
+                if left <= 0 or holder == str(os.getpid()):
+                    raise StoreLockedError(_locking.busy(path, holder)) from None
+                time.sleep(min(LOCK_POLL, left))
         except BaseException:
             os.close(fd)
             raise
@@ -79,7 +106,7 @@ class Lock:
         if fd is None:
             return
         try:
-            fcntl.flock(fd, fcntl.LOCK_UN)
+            _locking.unlock(fd)
         except OSError:
             pass  # closing the descriptor lets the lock go all the same
         try:
@@ -106,17 +133,12 @@ def _dir_aside(path: Path, lock: Path, wait: float, note: Callable[[str], None])
     dfd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         deadline = time.monotonic() + max(wait, 1.0)
-        while True:
-            try:
-                fcntl.flock(dfd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise StoreLockedError(
-                        f"the database {path} is in use by another Scorekeeper (its lock file is being "
-                        "made anew); try again"
-                    ) from None
-                time.sleep(LOCK_POLL)
+        while not _locking.try_lock(dfd):
+            if time.monotonic() >= deadline:
+                raise StoreLockedError(
+                    f"the database {path} is in use by another Scorekeeper (its lock file is being made anew); try again"
+                ) from None
+            time.sleep(LOCK_POLL)
         try:
             if not stat.S_ISDIR(os.lstat(lock).st_mode):
                 return  # made anew by another Scorekeeper meanwhile

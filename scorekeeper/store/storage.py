@@ -53,13 +53,35 @@ class NotDurableError(OSError):
     change is visible and may not survive a power cut (``filename``: the directory)."""
 
 
+class Disk:
+    """What makes a directory's entries (a rename, a new file, a removal) durable: the one
+    seam between the store and the platform's durability. Here, a POSIX disk: ``fsync`` of
+    the directory. A platform whose files live in memory until they are copied elsewhere
+    puts its own in place with :func:`use_disk` (the browser: Pyodide's file system, copied
+    into IndexedDB, see :mod:`scorekeeper.site.disk`). Every durable change of the store
+    ends here: :func:`atomic_write`, :func:`remove`, a new directory, an import taken back."""
+
+    def sync_dir(self, path: Path) -> None:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+_disk = Disk()
+
+
+def use_disk(disk: Disk) -> Disk:
+    """Make ``disk`` the one this process's stores use; returns the one it replaces."""
+    global _disk
+    previous, _disk = _disk, disk
+    return previous
+
+
 def fsync_dir(path: Path) -> None:
-    """Make a directory's entries (a rename, a new file) durable."""
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    """Make a directory's entries (a rename, a new file) durable (see :class:`Disk`)."""
+    _disk.sync_dir(path)
 
 
 def _naming(e: OSError, path: Path) -> OSError:

@@ -11,7 +11,7 @@ that changes one redraws the screen. ``ft.Router`` maps the routes
     /score/<id>       Score: totals, tallies, pegboard, chart (any game)
     /history          History (paged), import
     /history/<id>     one stored match, read-only, export
-    /invite           the QR codes and codes that let phones in (host, scorers)
+    /invite           the QR codes and codes that let phones in (host, scorers; served to phones only)
     /players ...      Players: standings, one player, the matches behind a figure,
                       head-to-head, rename or merge (:mod:`scorekeeper.ui.players.data`)
     /join/<code>      a join link: gives the code, then Home
@@ -68,8 +68,14 @@ def _new_match(screens: GameScreens, shared: Shared) -> Callable[[], Any]:
 
 
 @ft.component
-def App(shared: Shared, viewport: Viewport | None = None, visitor: Visitor | None = None) -> ft.Control:
-    """The app as one browser sees it (``visitor``: who it is; the join screen until it is in)."""
+def App(
+    shared: Shared,
+    viewport: Viewport | None = None,
+    visitor: Visitor | None = None,
+    above: Callable[[], Any] | None = None,
+) -> ft.Control:
+    """The app as one browser sees it (``visitor``: who it is; the join screen until it is in).
+    ``above``: a component always shown above every screen (the phone's storage line)."""
     role = (visitor or shared.visitor).role
     if role is None:
         body: ft.Control = Join(visitor or shared.visitor)
@@ -77,6 +83,8 @@ def App(shared: Shared, viewport: Viewport | None = None, visitor: Visitor | Non
         body = ViewportContext(
             viewport or Viewport(), lambda: ft.Router(_routes(shared, role), not_found=_home(shared, role))
         )
+    if above is not None:
+        body = ft.Column([above(), ft.Container(content=body, expand=True)], spacing=0, expand=True)
     return ft.SafeArea(content=ft.Container(content=body, padding=PAD, expand=True), expand=True)
 
 
@@ -112,7 +120,7 @@ def _routes(shared: Shared, role: Role) -> list[ft.Route]:
         *routes,
         ft.Route(path="history", component=lambda: History(shared)),
         ft.Route(path="history/:mid", component=param_screen(StoredMatch)),
-        ft.Route(path="invite", component=lambda: Invite(shared)),
+        *([ft.Route(path="invite", component=lambda: Invite(shared))] if shared.invite is not None else []),
         *player_routes(shared),  # not a watcher's: the figures of every stored match, as History
     ]
 
@@ -120,10 +128,10 @@ def _routes(shared: Shared, role: Role) -> list[ft.Route]:
 JOIN_ROUTE = re.compile(r"^/join/([0-9 .-]{1,20})/?$")
 
 
-def make_main(shared: Shared) -> Callable[[ft.Page], Any]:
+def make_main(shared: Shared, above: Callable[[], Any] | None = None) -> Callable[[ft.Page], Any]:
     """The Flet entry point for one session (browser tab or window): the app as that
     browser sees it, by its address (see :meth:`Shared.visit`), or by the pass its browser
-    kept from an earlier join (see :mod:`scorekeeper.ui.server.passes`)."""
+    kept from an earlier join (see :mod:`scorekeeper.ui.server.passes`). ``above``: see :func:`App`."""
     visitor_class = ft.observable(Visitor)
 
     async def main(page: ft.Page) -> None:
@@ -155,7 +163,7 @@ def make_main(shared: Shared) -> Callable[[ft.Page], Any]:
         page.on_connect = lambda e: catch_up(view.hub.screens_of(visitor))
         if gate is not None:
             gate.watch(visitor, _nudger(page, visitor))
-        page.render(App, view, viewport, visitor)
+        page.render(App, view, viewport, visitor, above)
         if joining and visitor.token:
             await keep_pass(visitor.token)
         elif asking:

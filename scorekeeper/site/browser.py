@@ -1,0 +1,113 @@
+"""The browser's side of :mod:`scorekeeper.site.disk`: JavaScript that only Pyodide can run.
+
+Loaded by :mod:`scorekeeper.site.phone` in the browser only (it imports Pyodide's ``js``
+and ``pyodide_js`` modules). Flet's Python worker runs the app in a Web Worker, where
+``pyodide_js.FS`` is Emscripten's file system and ``navigator.locks`` the Web Locks API.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import flet_js  # type: ignore[import-not-found]  # Flet's bridge to its worker (Pyodide only)
+import pyodide_js  # type: ignore[import-not-found]
+from pyodide.code import run_js  # type: ignore[import-not-found]
+
+__all__ = ["hold_screen", "mount", "push", "take_tab_lock"]
+
+#: The JavaScript half: mount and copy the store's folder, hold the tab lock.
+_GLUE = r"""
+(FS) => {
+  const words = (e) => (e && (e.message || e.name || (e.errno !== undefined ? "errno " + e.errno : ""))) || String(e);
+  const syncfs = (populate) => new Promise((resolve) => FS.syncfs(populate, (e) => resolve(e ? words(e) : null)));
+  return {
+    // The folder on IDBFS, filled from IndexedDB: null, or why IndexedDB cannot be used.
+    mount: async (path) => {
+      if (typeof indexedDB === "undefined" || indexedDB === null) {
+        return "this browser gives the page no IndexedDB";
+      }
+      try {
+        FS.mkdirTree(path);
+        FS.mount(FS.filesystems.IDBFS, {}, path);
+      } catch (e) {
+        return words(e);
+      }
+      const why = await syncfs(true);
+      if (why !== null) {
+        try { FS.unmount(path); } catch (e) { /* left as it is: in memory only */ }
+      }
+      return why;
+    },
+    // Copy every change of the folder into IndexedDB: null once it is there, or why not.
+    push: () => syncfs(false),
+    // Hold the lock named `name` for as long as this page lives: "held", or "busy" (another tab
+    // has it). Without Web Locks (a page not served over https or from localhost) the other tabs
+    // are asked on a BroadcastChannel, which a tab holding the store answers.
+    lock: async (name) => {
+      if (self.navigator && self.navigator.locks) {
+        return await new Promise((resolve) => {
+          self.navigator.locks.request(name, { ifAvailable: true }, (lock) => {
+            if (!lock) { resolve("busy"); return; }
+            resolve("held");
+            return new Promise(() => {}); // never let go: the page's end lets it go
+          });
+        });
+      }
+      if (typeof BroadcastChannel === "undefined") {
+        return "held";
+      }
+      const channel = new BroadcastChannel(name);
+      let other = false;
+      channel.onmessage = (event) => { if (event.data === "here") { other = true; } };
+      channel.postMessage("who");
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      if (other) { channel.close(); return "busy"; }
+      channel.onmessage = (event) => { if (event.data === "who") { channel.postMessage("here"); } };
+      self.scorekeeperTabChannel = channel; // kept: it answers the next tabs
+      return "held";
+    },
+  };
+}
+"""
+
+_glue: Any = None
+
+
+def _js() -> Any:
+    global _glue
+    if _glue is None:
+        _glue = run_js(_GLUE)(pyodide_js.FS)
+    return _glue
+
+
+def _text(value: Any) -> str | None:
+    """A JavaScript answer: its words, or None for ``null`` (Pyodide's ``jsnull``)."""
+    return value if isinstance(value, str) else None
+
+
+async def mount(path: str) -> str | None:
+    """Mount the store's folder ``path`` on IDBFS and fill it from IndexedDB: None, or why not
+    (the folder then lives in the page's memory only)."""
+    return _text(await _js().mount(path))
+
+
+async def push() -> str | None:
+    """Copy the folder's changes into IndexedDB: None once they are there, or why not."""
+    return _text(await _js().push())
+
+
+async def take_tab_lock(name: str) -> bool:
+    """Hold the tab lock ``name`` for this page's life: False when another tab holds it."""
+    return str(await _js().lock(name)) == "held"
+
+
+def hold_screen(wrap: Callable[[Any], Callable[[bytes], None]]) -> None:
+    """Put ``wrap(send)`` between Flet and the page: every message Flet sends the browser goes
+    through it (call after ``ft.run``, which registers Flet's connection)."""
+    connect = flet_js.start_connection
+
+    async def start(send: Any) -> None:
+        await connect(wrap(send))
+
+    flet_js.start_connection = start

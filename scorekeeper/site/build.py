@@ -1,0 +1,389 @@
+"""``scorekeeper site DIR``: the static site that runs Scorekeeper in a phone's browser.
+
+Everything comes from what is installed here; nothing is downloaded (the build passes with
+no network at all, under ``unshare -n``):
+
+* Flet's web client and the Pyodide runtime, copied from the ``flet-web`` package's ``web``
+  folder, less what a browser never asks for (source maps, debug symbols, Pyodide's
+  command-line launchers and its package installer, the renderers Flet never picks);
+* ``app.tar.gz``: ``main.py`` and ``__pypackages__/`` with the ``scorekeeper`` package and
+  every pure-Python package it needs in the browser (:data:`BROWSER_PACKAGES`; msgpack's
+  pure-Python half only). Flet's Python worker unpacks it and puts ``__pypackages__`` on
+  ``sys.path``: there is no ``requirements.txt``, so micropip is never asked for anything;
+* ``index.html`` patched: no absolute ``<base>``, ``site.js`` before Flet's scripts (where
+  the runtime and the archive are, relative to the page, so the folder works at any path
+  of any web server), Flutter's own service worker left out;
+* ``manifest.json`` (installable: name, icons, ``start_url``, ``display: standalone``), the
+  icons, and ``sw.js``, the service worker that keeps the whole site for offline starts
+  (its cache is named after :attr:`Site.version`, a hash of every other file).
+
+The same installed files give the same bytes: the archive's entries are sorted, with fixed
+times, owners and modes, gzip's time 0 and no file name; no absolute path is written
+anywhere. The folder is written beside ``DIR`` and put in its place at the end.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import gzip
+import hashlib
+import importlib.metadata
+import importlib.util
+import io
+import json
+import os
+import re
+import shutil
+import tarfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from scorekeeper import __version__
+from scorekeeper.errors import SiteError
+
+__all__ = ["ARCHIVE", "BROWSER_PACKAGES", "MARK", "Site", "app_archive", "build", "site_files"]
+
+#: The distributions the browser imports besides ``scorekeeper`` itself: what ``flet``,
+#: ``tinydb`` and ``segno`` need under Pyodide (Flet's ``oauthlib`` and ``httpx`` are only
+#: for other platforms; ``platformdirs`` only finds the laptop's data directory; ``flet-web``
+#: is the client copied beside the archive). ``tests/site`` checks this against the
+#: packages' own metadata.
+BROWSER_PACKAGES = ("flet", "msgpack", "repath", "segno", "six", "tinydb")
+
+#: The archive's name in the site.
+ARCHIVE = "app.tar.gz"
+
+#: The file that marks a folder as a site this command built (so a rebuild may replace it).
+MARK = "scorekeeper-site.json"
+
+#: The archive's entries' time (1980-01-01, the earliest a zip could hold too).
+FIXED_TIME = 315532800
+
+#: The module Pyodide runs (``flet.pythonModuleName``), at the archive's top.
+MAIN = b'''"""Scorekeeper in the browser: Pyodide runs this module (see scorekeeper.site.phone)."""
+
+from scorekeeper.site.phone import run
+
+run()
+'''
+
+#: What of flet-web's ``web`` folder the site leaves out (shell patterns on the path).
+LEFT_OUT = (
+    "flutter.js.map",
+    "flutter_service_worker.js",  # Flutter's own (a stub that unregisters itself): sw.js is ours
+    "app.tar.gz",
+    "*.symbols",  # debug symbols of the renderers
+    "canvaskit/wimp.*",  # renderers Flet's bootstrap never picks (no ``enableWimp``, no variant asked)
+    "canvaskit/experimental_webparagraph/*",
+    "pyodide/python",  # Pyodide's command-line launchers and type declarations
+    "pyodide/python.bat",
+    "pyodide/python.exe",
+    "pyodide/python_cli_entry.mjs",
+    "pyodide/*.d.ts",
+    "pyodide/package.json",
+    "pyodide/pyodide.js",  # the classic-script variant: the worker imports pyodide.mjs
+    "pyodide/*.whl",  # micropip and packaging: nothing is installed at run time
+    "icons/icon-*",  # Flet's logo: the site has its own icons (Flet's loading animation stays)
+    "icons/apple-touch-icon-*",
+    "favicon.png",
+    "manifest.json",
+)
+
+#: What of a package the archive leaves out (shell patterns on the path in ``__pypackages__``).
+PACKAGE_LEFT_OUT = (
+    "*/__pycache__/*",
+    "*.pyc",
+    "*.so",
+    "*.pyd",
+    "*.pyx",
+    "*.pxd",
+    "*.h",
+    "*.c",
+    "*.cpp",
+    "flet/testing/*",  # Flet's test helpers and pytest plugin
+    "flet/pytest_plugin.py",
+    "scorekeeper/site/web/*",  # the site's own files: beside the archive, not in it
+    "scorekeeper/site/build.py",
+)
+
+#: The files of the scorekeeper package the archive takes (its Python and its data).
+PACKAGE_SUFFIXES = (".py", ".json", ".typed", ".js")
+
+
+@dataclass(frozen=True)
+class Site:
+    """A built site: its folder, its files (path -> bytes) and its version."""
+
+    path: Path
+    files: dict[str, bytes]
+    version: str
+
+    @property
+    def size(self) -> int:
+        return sum(len(b) for b in self.files.values())
+
+    def summary(self) -> str:
+        """What ``scorekeeper site`` prints."""
+        archive = len(self.files[ARCHIVE])
+        return (
+            f"Built the phone's site in {self.path}: {len(self.files)} files, {_mb(self.size)} "
+            f"(the app and its Python packages: {_mb(archive)}); version {self.version[:12]}.\n"
+            "Serve the folder from any web server (https, or this machine's localhost, for the offline install); "
+            "see docs/phone.md."
+        )
+
+
+def _mb(n: int) -> str:
+    return f"{n / 1_000_000:.1f} MB"
+
+
+def _web_dir() -> Path:
+    """flet-web's ``web`` folder (the client and the Pyodide runtime), found without importing it."""
+    spec = importlib.util.find_spec("flet_web")
+    if spec is None or not spec.submodule_search_locations:
+        raise SiteError("the flet-web package is not installed: install Scorekeeper with its dependencies")
+    web = Path(next(iter(spec.submodule_search_locations))) / "web"
+    for needed in ("index.html", "python-worker.js", "flutter_bootstrap.js", "pyodide/pyodide.mjs"):
+        if not (web / needed).is_file():
+            raise SiteError(f"flet-web's web client has no {needed} ({web}): reinstall flet-web")
+    return web
+
+
+def _left_out(rel: str, patterns: Iterable[str]) -> bool:
+    return any(fnmatch.fnmatchcase(rel, p) for p in patterns)
+
+
+def _walk(root: Path) -> Iterator[tuple[str, Path]]:
+    """Every file under ``root``, as (posix path relative to it, path), sorted."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+        for name in filenames:
+            p = Path(dirpath) / name
+            found.append((p.relative_to(root).as_posix(), p))
+    return iter(sorted(found))
+
+
+def _package_files() -> Iterator[tuple[str, Path]]:
+    """The files that go into ``__pypackages__``: the scorekeeper package (from its folder,
+    which an editable install does not list) and those of :data:`BROWSER_PACKAGES` (from their
+    installed RECORD), as (path inside ``__pypackages__``, path on disk)."""
+    spec = importlib.util.find_spec("scorekeeper")
+    assert spec is not None and spec.origin is not None
+    own = Path(spec.origin).parent
+    for rel, p in _walk(own):
+        name = f"scorekeeper/{rel}"
+        if p.suffix in PACKAGE_SUFFIXES and not _left_out(name, PACKAGE_LEFT_OUT):
+            yield name, p
+    for dist_name in BROWSER_PACKAGES:
+        try:
+            dist = importlib.metadata.distribution(dist_name)
+        except importlib.metadata.PackageNotFoundError:
+            raise SiteError(
+                f"the {dist_name} package is not installed: install Scorekeeper with its dependencies"
+            ) from None
+        files = dist.files
+        if not files:
+            raise SiteError(f"the {dist_name} package does not list its files (no RECORD): reinstall it with pip")
+        for f in sorted(files, key=str):
+            member = PurePosixPath(f.as_posix())
+            if member.parts[0] == ".." or member.parts[0].endswith((".dist-info", ".egg-info", ".data")):
+                continue
+            name = member.as_posix()
+            if _left_out(name, PACKAGE_LEFT_OUT):
+                continue
+            path = Path(str(dist.locate_file(f)))
+            if not path.is_file():
+                raise SiteError(f"the {dist_name} package lists {name} but it is missing ({path}): reinstall it")
+            yield name, path
+
+
+def app_archive() -> bytes:
+    """``app.tar.gz``: ``main.py`` and ``__pypackages__/``, the same bytes for the same files."""
+    entries: dict[str, bytes] = {"main.py": MAIN}
+    for name, path in _package_files():
+        key = f"__pypackages__/{name}"
+        if key in entries:
+            raise SiteError(f"two packages both hold {name}: the archive cannot take both")
+        entries[key] = path.read_bytes()
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for name in sorted(entries):
+            data = entries[name]
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mtime = FIXED_TIME
+            info.mode = 0o644
+            info.uid = info.gid = 0
+            info.uname = info.gname = ""
+            tar.addfile(info, io.BytesIO(data))
+    out = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=out, mtime=0, compresslevel=9) as gz:
+        gz.write(raw.getvalue())
+    return out.getvalue()
+
+
+def _once(pattern: str, repl: str, text: str, what: str, flags: int = 0) -> str:
+    """``text`` with the one match of ``pattern`` replaced; flet-web's file changed otherwise."""
+    new, n = re.subn(pattern, lambda m: repl, text, flags=flags)
+    if n != 1:
+        raise SiteError(
+            f"flet-web's {what} is not as expected ({n} matches of {pattern!r}): this Flet is not supported"
+        )
+    return new
+
+
+def patch_index(html: str) -> str:
+    """Flet's ``index.html`` for the site: no absolute ``<base>`` (the folder may be served at any
+    path), the site's name, its manifest and icons, and ``site.js`` in place of Flet's
+    per-build configuration."""
+    html = _once(r'\s*<base href="/">', "", html, "index.html")
+    html = _once(r"<title>[^<]*</title>", "<title>Scorekeeper</title>", html, "index.html")
+    html = _once(
+        r'<meta name="apple-mobile-web-app-title" content="[^"]*">',
+        '<meta name="apple-mobile-web-app-title" content="Scorekeeper">',
+        html,
+        "index.html",
+    )
+    html = _once(
+        r'<meta name="description" content="[^"]*">',
+        '<meta name="description" content="Scorekeeper: scores for domino and card games at the table.">\n'
+        '  <meta name="theme-color" content="#00796B">',
+        html,
+        "index.html",
+    )
+    html = _once(
+        r'<link rel="apple-touch-icon" href="[^"]*">',
+        '<link rel="apple-touch-icon" href="icons/apple-touch-icon-180.png">',
+        html,
+        "index.html",
+    )
+    html = _once(
+        r'<link rel="icon" type="image/png" href="favicon.png" ?/>',
+        '<link rel="icon" type="image/png" href="icons/favicon-32.png">',
+        html,
+        "index.html",
+    )
+    html = _once(r"<!-- fletAppConfig -->", '<script src="site.js"></script>', html, "index.html")
+    return html
+
+
+def patch_bootstrap(js: str) -> str:
+    """Flutter's bootstrap without its service worker (a stub that would unregister ours)."""
+    return _once(r"serviceWorkerSettings:\s*\{[^{}]*\},", "", js, "flutter_bootstrap.js")
+
+
+def patch_fonts(data: bytes) -> bytes:
+    """Flutter's font list with the Roboto that flet-web ships (as ``flet build`` does with no
+    CDN): Flutter then draws text with it rather than asking Google's font server for Roboto."""
+    fonts = json.loads(data)
+    if not isinstance(fonts, list) or not all(isinstance(f, dict) for f in fonts):
+        raise SiteError("flet-web's assets/FontManifest.json is not a list of fonts: this Flet is not supported")
+    if not any(f.get("family") == "Roboto" for f in fonts):
+        fonts.append({"family": "Roboto", "fonts": [{"asset": "fonts/roboto.woff2"}]})
+    return json.dumps(fonts, separators=(",", ":")).encode()
+
+
+def manifest() -> bytes:
+    """The web app manifest: what "Add to Home screen" installs."""
+    icons = [
+        {"src": "icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
+        {"src": "icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
+        {"src": "icons/icon-maskable-192.png", "sizes": "192x192", "type": "image/png", "purpose": "maskable"},
+        {"src": "icons/icon-maskable-512.png", "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
+    ]
+    data = {
+        "id": "./",
+        "name": "Scorekeeper",
+        "short_name": "Scorekeeper",
+        "description": "Scores for domino and card games at the table, on this phone alone.",
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "orientation": "any",
+        "background_color": "#FFFFFF",
+        "theme_color": "#00796B",
+        "icons": icons,
+        "prefer_related_applications": False,
+    }
+    return (json.dumps(data, indent=2) + "\n").encode()
+
+
+def _own(name: str) -> bytes:
+    """One of the site's own files (``scorekeeper/site/web``)."""
+    return (Path(__file__).parent / "web" / name).read_bytes()
+
+
+def site_files() -> tuple[dict[str, bytes], str]:
+    """Every file of the site (path -> bytes) and its version, built in memory."""
+    web = _web_dir()
+    files: dict[str, bytes] = {}
+    for rel, path in _walk(web):
+        if not _left_out(rel, LEFT_OUT):
+            files[rel] = path.read_bytes()
+    files["index.html"] = patch_index(files["index.html"].decode("utf-8")).encode("utf-8")
+    files["flutter_bootstrap.js"] = patch_bootstrap(files["flutter_bootstrap.js"].decode("utf-8")).encode("utf-8")
+    files["assets/FontManifest.json"] = patch_fonts(files["assets/FontManifest.json"])
+    archive = app_archive()
+    files[ARCHIVE] = archive
+    files["manifest.json"] = manifest()
+    for rel, path in _walk(Path(__file__).parent / "web" / "icons"):
+        files[f"icons/{rel}"] = path.read_bytes()
+    site_js = _own("site.js").decode("utf-8").replace("@ARCHIVE_HASH@", hashlib.sha256(archive).hexdigest()[:16])
+    files["site.js"] = site_js.encode("utf-8")
+    version = _version(files)
+    cached = sorted(files) + ["./"]  # the folder itself: the page a start opens
+    files["sw.js"] = (
+        _own("sw.js")
+        .decode("utf-8")
+        .replace("@VERSION@", version)
+        .replace('"@FILES@"', json.dumps(cached, indent=0))
+        .encode("utf-8")
+    )
+    files[MARK] = (
+        json.dumps({"scorekeeper": __version__, "version": version, "files": len(files) + 1}, indent=2) + "\n"
+    ).encode()
+    return files, version
+
+
+def _version(files: dict[str, bytes]) -> str:
+    """A hash of every file's path and bytes: a new version of the site whenever one changes."""
+    h = hashlib.sha256()
+    for name in sorted(files):
+        h.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
+    return h.hexdigest()
+
+
+def _check_dest(dest: Path) -> None:
+    """``dest`` may be written: missing, empty, or a site built before (it is replaced)."""
+    if dest.is_symlink() or (dest.exists() and not dest.is_dir()):
+        raise SiteError(f"{dest} is not a folder: give a new or empty folder for the site")
+    if dest.is_dir() and any(dest.iterdir()) and not (dest / MARK).is_file():
+        raise SiteError(f"{dest} is not empty and holds no site built by Scorekeeper: give a new or empty folder")
+
+
+def build(dest: str | os.PathLike[str]) -> Site:
+    """Build the site into ``dest`` (missing, empty, or a site built before, which is replaced)."""
+    target = Path(dest)
+    _check_dest(target)
+    files, version = site_files()
+    parent = target.resolve().parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        work = parent / f".{target.name}.building-{os.getpid()}"
+        if work.exists():
+            shutil.rmtree(work)
+        for rel, data in files.items():
+            p = work / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_bytes(data)
+        old = parent / f".{target.name}.old-{os.getpid()}"
+        if target.exists():
+            target.rename(old)
+        work.rename(target)
+        if old.exists():
+            shutil.rmtree(old)
+    except OSError as e:
+        raise SiteError(f"cannot write the site to {target}: {e.strerror or e}") from None
+    return Site(target, files, version)

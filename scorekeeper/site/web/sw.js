@@ -1,0 +1,68 @@
+// Scorekeeper's service worker: keeps every file of the site in one cache per version, so the
+// app starts with no network after the first visit. Written by `scorekeeper site`
+// (scorekeeper/site/web/sw.js): VERSION is a hash of every other file of the site, so a new
+// site is a new sw.js; the browser fetches it at each start (never from its HTTP cache),
+// installs the new version in the background and the next start runs it. The matches are not
+// here (they are in IndexedDB): a new version never touches them.
+"use strict";
+
+const VERSION = "@VERSION@";
+const FILES = "@FILES@";
+const PREFIX = "scorekeeper-site-";
+const CACHE = PREFIX + VERSION;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      // "no-cache": asked again of the server (a 304 when unchanged), never an old copy
+      await cache.addAll(FILES.map((f) => new Request(f, { cache: "no-cache" })));
+      await self.skipWaiting(); // a page already running keeps what it loaded; the next start is new
+    })()
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith(PREFIX) && name !== CACHE) {
+          await caches.delete(name);
+        }
+      }
+      await self.clients.claim();
+    })()
+  );
+});
+
+const scope = new URL(self.registration.scope);
+
+function key(request) {
+  const url = new URL(request.url);
+  if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) {
+    return null;
+  }
+  if (request.mode === "navigate") {
+    return "./"; // any page of the app (its routes are after the #) is the app's page
+  }
+  const rel = url.pathname.slice(scope.pathname.length);
+  return rel === "" || rel === "index.html" ? "./" : rel;
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") {
+    return;
+  }
+  const rel = key(request);
+  if (rel === null) {
+    return;
+  }
+  event.respondWith(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      const hit = await cache.match(rel, { ignoreSearch: true });
+      return hit || fetch(request);
+    })()
+  );
+});
