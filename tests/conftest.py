@@ -35,3 +35,23 @@ def shared(tmp_path: Path) -> Iterator[object]:
     s = open_shared(str(tmp_path / "db"))
     yield s
     s.close()
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The phone's site (``scorekeeper site``), built once for the whole test run: the test
+    processes of a parallel run (pytest-xdist) share it, the first one builds it under a lock."""
+    import fcntl
+    import os
+
+    from scorekeeper.site.build import MARK, build
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # shared by the workers of this run
+    site = base / "phone-site"
+    with open(base / "phone-site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (site / MARK).is_file():
+            build(site)
+    return site

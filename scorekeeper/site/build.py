@@ -47,7 +47,7 @@ __all__ = ["ARCHIVE", "BROWSER_PACKAGES", "MARK", "Site", "app_archive", "build"
 #: The distributions the browser imports besides ``scorekeeper`` itself: what ``flet``,
 #: ``tinydb`` and ``segno`` need under Pyodide (Flet's ``oauthlib`` and ``httpx`` are only
 #: for other platforms; ``platformdirs`` only finds the laptop's data directory; ``flet-web``
-#: is the client copied beside the archive). ``tests/site`` checks this against the
+#: is the client copied beside the archive). ``tests/phone`` checks this against the
 #: packages' own metadata.
 BROWSER_PACKAGES = ("flet", "msgpack", "repath", "segno", "six", "tinydb")
 

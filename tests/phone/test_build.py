@@ -1,0 +1,236 @@
+"""``scorekeeper site DIR``: what the phone's site holds, built from the installed packages
+alone (no network: the second build runs under ``unshare -n``), the same bytes every time.
+
+The site is built once for the run (the ``built_site`` fixture, shared with the browser
+tests of ``tests/e2e/test_site_browser.py``)."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+from packaging.markers import Marker
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+from scorekeeper.site import build as site_build
+from scorekeeper.site.build import ARCHIVE, BROWSER_PACKAGES, FIXED_TIME, MARK
+
+#: Pyodide's environment, for the markers of the packages' requirements (flet-web's Pyodide is
+#: Python 3.14 on Emscripten).
+PYODIDE = {
+    "platform_system": "Emscripten",
+    "sys_platform": "emscripten",
+    "os_name": "posix",
+    "platform_machine": "wasm32",
+    "implementation_name": "cpython",
+    "platform_python_implementation": "CPython",
+    "python_version": "3.14",
+    "python_full_version": "3.14.2",
+    "extra": "",
+}
+
+
+def _tree(root: Path) -> dict[str, str]:
+    """Every file under ``root``: its path and the hash of its bytes."""
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _members(site: Path) -> dict[str, tarfile.TarInfo]:
+    with tarfile.open(site / ARCHIVE, "r:gz") as tar:
+        return {m.name: m for m in tar.getmembers()}
+
+
+def test_a_second_build_with_no_network_gives_the_same_bytes(built_site: Path, tmp_path: Path) -> None:
+    """Run as a new process in a network namespace of its own (no interface but a loopback
+    that is down): the build asks nothing of any network, and every file is the same."""
+    again = tmp_path / "again"
+    ran = subprocess.run(
+        ["unshare", "-n", sys.executable, "-m", "scorekeeper", "site", str(again)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert re.search(
+        r"Built the phone's site in .*: \d+ files, \d+\.\d MB \(the app and its Python packages: ", ran.stdout
+    )
+    assert _tree(again) == _tree(built_site)
+
+
+def test_the_archive_is_made_to_be_reproducible(built_site: Path) -> None:
+    raw = (built_site / ARCHIVE).read_bytes()
+    assert raw[:4] == b"\x1f\x8b\x08\x00"  # gzip, no file name in the header
+    assert raw[4:8] == b"\0\0\0\0"  # gzip's time: 0
+    members = _members(built_site)
+    names = list(members)
+    assert names == sorted(names)
+    for m in members.values():
+        assert m.isfile() and (m.mtime, m.mode, m.uid, m.gid, m.uname, m.gname) == (FIXED_TIME, 0o644, 0, 0, "", "")
+        assert not m.name.startswith("/") and ".." not in m.name.split("/")
+    with tarfile.open(built_site / ARCHIVE, "r:gz") as tar:
+        blob = b"".join(tar.extractfile(m).read() for m in members.values())  # type: ignore[union-attr]
+    # no path of this machine: neither this checkout's nor the installed packages' folder
+    for here in (
+        Path(site_build.__file__).parents[2],
+        Path(str(importlib.metadata.distribution("flet").locate_file(""))),
+    ):
+        assert str(here).encode() not in blob, here
+
+
+def test_the_archive_holds_the_app_and_every_package_it_imports_in_the_browser(built_site: Path) -> None:
+    names = set(_members(built_site))
+    assert "main.py" in names
+    pk = "__pypackages__/"
+    assert {
+        pk + "scorekeeper/__init__.py",
+        pk + "scorekeeper/site/phone.py",
+        pk + "scorekeeper/ui/shell/app.py",
+    } <= names
+    # each game's engine and screens, and the data files the package reads
+    for game in ("allfives", "allfours", "broadway"):
+        assert pk + f"scorekeeper/{game}/engine.py" in names
+        assert pk + f"scorekeeper/ui/{game}/screens.py" in names
+    # every module of the package (the site's own build code and files aside)
+    package = Path(site_build.__file__).parents[1]
+    modules = {f"{pk}scorekeeper/{p.relative_to(package).as_posix()}" for p in package.rglob("*.py")}
+    modules -= {pk + "scorekeeper/site/build.py"}
+    assert modules <= names and len(modules) > 100
+    for top in (
+        "flet/__init__.py",
+        "msgpack/fallback.py",
+        "repath.py",
+        "six.py",
+        "tinydb/__init__.py",
+        "segno/__init__.py",
+    ):
+        assert pk + top in names, top
+    # no compiled code of this machine (msgpack's C half), no bytecode, no test helpers
+    assert not [n for n in names if n.endswith((".so", ".pyc", ".pyd")) or "__pycache__" in n]
+    assert not [n for n in names if n.startswith(pk + "flet/testing/")]
+    # nothing for micropip to install at run time
+    assert not {"requirements.txt", "pyproject.toml"} & names
+
+
+def test_the_browser_packages_are_what_the_requirements_need_under_pyodide() -> None:
+    """:data:`BROWSER_PACKAGES` is the closure of scorekeeper's requirements with Pyodide's
+    markers, less flet-web (the client, copied beside the archive) and platformdirs (it only
+    finds a laptop's data folder: the phone's store has its own)."""
+    needed: set[str] = set()
+    todo = ["scorekeeper"]
+    while todo:
+        name = todo.pop()
+        for spec in importlib.metadata.requires(name) or []:
+            req = Requirement(spec)
+            if req.marker is not None and not Marker(str(req.marker)).evaluate(PYODIDE):
+                continue
+            dep = canonicalize_name(req.name)
+            if dep in {"flet-web", "platformdirs"} or dep in needed:
+                continue
+            needed.add(dep)
+            todo.append(dep)
+    assert needed == {canonicalize_name(n) for n in BROWSER_PACKAGES}
+
+
+def test_the_page_runs_python_from_the_folder_it_is_in(built_site: Path) -> None:
+    html = (built_site / "index.html").read_text()
+    assert "<base" not in html  # the folder may be served at any path
+    assert html.index('<script src="site.js">') < html.index('<script src="python.js">')
+    assert "<title>Scorekeeper</title>" in html and 'rel="manifest" href="manifest.json"' in html
+    site_js = (built_site / "site.js").read_text()
+    archive_hash = hashlib.sha256((built_site / ARCHIVE).read_bytes()).hexdigest()[:16]
+    assert f'"app.tar.gz?v={archive_hash}"' in site_js  # a new archive is never an old copy
+    assert "flet.pyodide = true" in site_js and 'flet.routeUrlStrategy = "hash"' in site_js
+    assert "navigator.storage.persist()" in site_js and 'register("sw.js"' in site_js
+    # Flutter's own service worker (a stub that unregisters itself) is neither registered nor shipped
+    bootstrap = (built_site / "flutter_bootstrap.js").read_text()
+    load = bootstrap[bootstrap.index("_flutter.loader.load({") :]
+    assert "onEntrypointLoaded" in load and "serviceWorker" not in load
+    assert not (built_site / "flutter_service_worker.js").exists()
+    # the Pyodide runtime, without its package installer: the archive has every package
+    for f in ("pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "python-worker.js"):
+        assert (built_site / f).is_file(), f
+    assert not list((built_site / "pyodide").glob("*.whl"))
+    fonts = json.loads((built_site / "assets/FontManifest.json").read_text())
+    assert {"family": "Roboto", "fonts": [{"asset": "fonts/roboto.woff2"}]} in fonts
+    assert (built_site / "assets/fonts/roboto.woff2").is_file()
+
+
+def test_the_site_is_installable_and_its_service_worker_keeps_every_file(built_site: Path) -> None:
+    manifest = json.loads((built_site / "manifest.json").read_text())
+    assert manifest["name"] == "Scorekeeper" and manifest["display"] == "standalone"
+    assert manifest["start_url"] == "./" and manifest["scope"] == "./"
+    sizes = set()
+    for icon in manifest["icons"]:
+        data = (built_site / icon["src"]).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        assert icon["sizes"] == f"{width}x{height}"
+        sizes.add((width, icon.get("purpose", "any")))
+    assert {(192, "any"), (512, "any"), (192, "maskable"), (512, "maskable")} <= sizes
+    sw = (built_site / "sw.js").read_text()
+    files = json.loads(re.search(r"const FILES = (\[.*?\]);", sw, re.S).group(1))  # type: ignore[union-attr]
+    on_disk = set(_tree(built_site))
+    assert set(files) == (on_disk - {"sw.js", MARK}) | {"./"}
+    version = re.search(r'const VERSION = "([0-9a-f]{64})";', sw).group(1)  # type: ignore[union-attr]
+    assert json.loads((built_site / MARK).read_text())["version"] == version
+    # nothing the phone never asks for
+    assert not [f for f in on_disk if f.endswith((".symbols", ".map", ".whl", ".exe", ".bat"))]
+    assert not (built_site / "canvaskit/wimp.wasm").exists()
+
+
+def test_a_new_file_makes_a_new_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The version (the service worker's cache name) changes with any file of the site."""
+    files = {"a.js": b"1", "b/c.wasm": b"2"}
+    assert site_build._version(files) == site_build._version(dict(files))
+    assert site_build._version({**files, "a.js": b"3"}) != site_build._version(files)
+    assert site_build._version({**files, "d": b""}) != site_build._version(files)
+
+
+def test_a_folder_that_is_no_site_is_never_overwritten(tmp_path: Path, cli) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    ran = cli("site", tmp_path)
+    assert ran.returncode == 2 and ran.stdout == ""
+    assert (
+        ran.stderr
+        == f"error: {tmp_path} is not empty and holds no site built by Scorekeeper: give a new or empty folder\n"
+    )
+    assert (tmp_path / "notes.txt").read_text() == "mine" and len(list(tmp_path.iterdir())) == 1
+    file = tmp_path / "notes.txt"
+    ran = cli("site", file)
+    assert (
+        ran.returncode == 2
+        and ran.stderr == f"error: {file} is not a folder: give a new or empty folder for the site\n"
+    )
+
+
+def test_a_site_built_before_is_replaced_whole(built_site: Path, tmp_path: Path, cli) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(built_site, site)
+    (site / "left-over.txt").write_text("from an older build")
+    ran = cli("site", site)
+    assert ran.returncode == 0, ran.stderr
+    assert _tree(site) == _tree(built_site)
+    assert [p.name for p in tmp_path.iterdir()] == ["site"]  # no working folder left beside it
+
+
+def test_the_archive_unpacks_as_flets_worker_unpacks_it(built_site: Path, tmp_path: Path) -> None:
+    """Pyodide's worker unpacks the archive with ``shutil.unpack_archive`` (Python's data
+    filter): every file comes out, nothing outside the folder."""
+    shutil.unpack_archive(built_site / ARCHIVE, tmp_path, format="gztar")
+    main = (tmp_path / "main.py").read_text()
+    assert "from scorekeeper.site.phone import run" in main
+    unpacked = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()}
+    assert unpacked == set(_members(built_site))
