@@ -1,0 +1,253 @@
+"""The phone alone: the static site (``scorekeeper site``) served by a plain static server
+(``http.server`` on loopback, as any web host would serve it) and run in Chromium, with no
+Scorekeeper server at all: Python runs in the page (Pyodide), the matches are kept in the
+browser's IndexedDB.
+
+* a hand played on the phone, the page reloaded with the network off (the service worker
+  has the whole site) and the static server gone: the match is there; its record saved as a
+  file, imported into a laptop's store: ``scorekeeper score`` gives the scores the phone
+  showed; the same file imported back on the phone is recognised as already stored;
+* a browser killed (SIGKILL) right after the screen showed a tap, started again on the same
+  profile: Home offers the match in one tap and the tap is in it; a second tab of the same
+  browser does not open the store, and says why.
+
+The site is built once for the run (``built_site``, see ``tests/conftest.py``). A Pyodide
+start costs seconds (measured: 6-25 s on this 2-core machine, with others at work), so
+these tests load as few pages as they can and wait long for each.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+from support import run_cli
+
+from e2e import harness
+from e2e.app_driver import new_match, play_note
+from e2e.harness import read_texts, wait_text
+from scorekeeper.allfives.engine import Match, Setup
+from scorekeeper.allfives.events import StartHand
+from scorekeeper.site.disk import ANOTHER_TAB
+from scorekeeper.store import Store
+
+pytestmark = pytest.mark.browser
+
+#: A Pyodide start on a busy 2-core machine (see the module's docstring).
+START = 240.0
+
+
+class StaticServer:
+    """The site's folder served over HTTP on loopback by Python's ``http.server``."""
+
+    def __init__(self, root: Path) -> None:
+        class Quiet(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def site(built_site: Path):
+    server = StaticServer(built_site)
+    yield server
+    server.stop()
+
+
+def open_site(context_or_page, url: str, expect: str | re.Pattern[str] = "New match"):
+    """Open the site (or reload the page given), wait until Python has drawn ``expect``."""
+    if hasattr(context_or_page, "new_page"):
+        page = harness.open_app(context_or_page, url, timeout=START)
+    else:
+        page = context_or_page
+        page.reload(timeout=START * 1000)
+        harness.enable_semantics(page, timeout=START)
+    wait_text(page, expect, timeout=START)
+    return page
+
+
+def play_a_hand(page) -> tuple[dict[str, int], list[dict[str, object]]]:
+    """Ann and Ben, three tiles each: Ann plays one-place tiles to her domino, Ben's last tile
+    is typed (8 pips), the hand is settled. The scores the screen shows, and the turns."""
+    new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand_size": 3})
+    m = Match(Setup.new(["Ann", "Ben"], rules={"hand_size": 3}))
+    m.push(StartHand("Ann"))
+    entries: list[dict[str, object]] = []
+    while m.hand.end is None:
+        tile, on = next((str(t), p[0]) for t in m.tiles if len(p := m.placements(t)) == 1)
+        turn = m.play(tile, None if on is None else str(on))
+        entries.append({"play": tile, **({"on": str(on)} if on is not None and len(m.hand.turns) > 1 else {})})
+        harness.tap(page, f"tile {tile}")
+        wait_text(page, play_note(m, turn))
+    wait_text(page, "Hand 1, hand over")
+    harness.enter(page, "Ben pips", "8")
+    harness.tap(page, "Settle hand")
+    wait_text(page, re.compile(r"^Hand 2, Ann to play"))
+    return _scores(page), entries
+
+
+def _scores(page) -> dict[str, int]:
+    out = {}
+    for text in read_texts(page):
+        found = re.fullmatch(r"Score (\w+) (\d+)", text)
+        if found:
+            out[found.group(1)] = int(found.group(2))
+    return out
+
+
+def _service_worker_ready(page) -> int:
+    """Wait until the site's service worker is active and controls the page; the files it keeps."""
+    return page.evaluate(
+        """async () => {
+            const reg = await navigator.serviceWorker.ready;
+            while (!navigator.serviceWorker.controller) { await new Promise((r) => setTimeout(r, 100)); }
+            const names = (await caches.keys()).filter((n) => n.startsWith("scorekeeper-site-"));
+            return (await (await caches.open(names[0])).keys()).length;
+        }"""
+    )
+
+
+def test_a_hand_on_the_phone_alone_survives_a_reload_offline_and_scores_the_same_on_a_laptop(
+    site, browser, tmp_path, built_site
+):
+    context = harness.new_context(browser, accept_downloads=True)
+    page = open_site(context, site.url)
+    shown, entries = play_a_hand(page)
+    assert shown["Ann"] >= 10
+
+    # the first visit installed the service worker, which keeps every file of the site
+    files = json.loads(re.search(r"const FILES = (\[.*?\]);", (built_site / "sw.js").read_text(), re.S).group(1))
+    assert _service_worker_ready(page) == len(files)
+    # no network, no server: the page starts from the service worker's copy, the match from IndexedDB
+    context.set_offline(True)
+    site.stop()
+    open_site(page, site.url, re.compile(r"^Hand 2, Ann to play"))
+    assert _scores(page) == shown
+    harness.tap(page, "Home")
+    wait_text(page, "Resume match")  # Home offers the unfinished match in one tap
+
+    # the record saved as a file on the phone ...
+    harness.tap(page, "History")
+    wait_text(page, "Import a record")
+    harness.tap(page, "Open")
+    wait_text(page, "Match")
+    with page.expect_download() as download:
+        harness.tap(page, "Save the record as a file")
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    record = json.loads(saved.read_text())
+    assert record["hands"][0]["turns"] == entries and record["hands"][0]["remaining"] == {"Ben": 8}
+
+    # ... imported into a laptop's store: the laptop scores it as the phone did
+    db = tmp_path / "laptop-db"
+    ran = run_cli("--db", db, "import", saved)
+    assert ran.returncode == 0, ran.stderr
+    with Store(db) as store:
+        (mid,) = store.ids()
+        exported = tmp_path / "from-laptop.json"
+        exported.write_text(store.export(mid))
+    scored = run_cli("score", exported)
+    assert scored.returncode == 0, scored.stderr
+    assert json.loads(scored.stdout)["scores"] == shown
+
+    # the same file imported back on the phone (its file picker): already stored, it asks
+    harness.tap(page, "Back")
+    wait_text(page, "Import a record")
+    with page.expect_file_chooser() as chooser:
+        harness.tap(page, "Import a file")
+    chooser.value.set_files(str(saved))
+    wait_text(page, re.compile(r"^This match is already stored "))
+    harness.tap(page, "Cancel")
+    wait_text(page, "nothing imported: the match was already stored")
+    assert all("rive" in u for u in harness.external_requests(context)), harness.external_requests(context)
+
+
+class KillableChromium:
+    """Debian's Chromium as a process of our own (so it can be SIGKILLed, as a phone kills a
+    browser), on a profile folder that outlives it, driven over the DevTools protocol."""
+
+    def __init__(self, playwright, profile: Path) -> None:
+        self.proc = subprocess.Popen(
+            [
+                harness.CHROMIUM,
+                "--headless=new",
+                f"--user-data-dir={profile}",
+                "--remote-debugging-port=0",
+                *harness.CHROMIUM_ARGS,
+                "about:blank",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            text=True,
+        )
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            found = re.search(r"DevTools listening on (ws://\S+)", line)
+            if found:
+                break
+        else:
+            raise RuntimeError("Chromium did not start its DevTools endpoint")
+        threading.Thread(target=self.proc.stderr.read, daemon=True).start()  # drained, never blocking it
+        self.browser = playwright.chromium.connect_over_cdp(found.group(1))
+        self.context = self.browser.contexts[0]
+        self.context.set_default_timeout(harness.ACTION_TIMEOUT * 1000)
+
+    def page(self, url: str, expect: str | re.Pattern[str]):
+        """A tab brought to the front (Chromium draws no frame for a tab behind another)."""
+        blank = [p for p in self.context.pages if p.url == "about:blank"]
+        page = blank[0] if blank else self.context.new_page()
+        page.bring_to_front()
+        page.set_viewport_size(harness.PHONE_VIEWPORT)
+        page.emulate_media(reduced_motion="reduce")
+        page.goto(url, timeout=START * 1000)
+        harness.enable_semantics(page, timeout=START)
+        wait_text(page, expect, timeout=START)
+        return page
+
+    def kill(self) -> None:
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(30)
+
+
+def test_a_tap_is_kept_when_the_browser_is_killed_right_after_it_shows(site, browser):
+    playwright = browser.playwright
+    with tempfile.TemporaryDirectory(prefix="phone-profile-") as profile:
+        chromium = KillableChromium(playwright, Path(profile))
+        try:
+            page = chromium.page(site.url, "New match")
+            new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand_size": 3})
+            harness.tap(page, "tile 6-6")
+            wait_text(page, re.compile(r"^Note: Ann set 6-6"))
+        finally:
+            chromium.kill()  # the moment the screen showed it
+        chromium = KillableChromium(playwright, Path(profile))
+        try:
+            page = chromium.page(site.url, "Resume match")
+            harness.tap(page, "Resume match")
+            wait_text(page, "Hand 1, Ben to play")
+            wait_text(page, "Count 12")
+            # a second tab of the same browser leaves the store to the first, and says so
+            second = chromium.page(site.url, ANOTHER_TAB)
+            assert "New match" not in read_texts(second)
+        finally:
+            chromium.kill()
