@@ -6,10 +6,16 @@ no network at all, under ``unshare -n``):
 * Flet's web client and the Pyodide runtime, copied from the ``flet-web`` package's ``web``
   folder, less what a browser never asks for (source maps, debug symbols, Pyodide's
   command-line launchers and its package installer, the renderers Flet never picks);
-* ``app.tar.gz``: ``main.py`` and ``__pypackages__/`` with the ``scorekeeper`` package and
+* ``app.tar.gz``: ``main.py`` and ``__pypackages__``, a zip of the ``scorekeeper`` package and
   every pure-Python package it needs in the browser (:data:`BROWSER_PACKAGES`; msgpack's
   pure-Python half only). Flet's Python worker unpacks it and puts ``__pypackages__`` on
-  ``sys.path``: there is no ``requirements.txt``, so micropip is never asked for anything;
+  ``sys.path``: Python imports from the zip as it is. There is no ``requirements.txt``, so
+  micropip is never asked for anything;
+* with Node.js on the machine, every module (the app's and Pyodide's standard library)
+  compiled ahead to bytecode by the very Pyodide of the site run in Node.js
+  (``web/compile.mjs``): the phone does not compile ~1,000 modules at each start;
+* ``python.js``, Flet's bridge to the Python worker, which starts the worker as the page
+  loads, while Flutter loads its engine (Flet's starts it once Flutter has loaded);
 * ``index.html`` patched: no absolute ``<base>``, ``site.js`` before Flet's scripts (where
   the runtime and the archive are, relative to the page, so the folder works at any path
   of any web server), Flutter's own service worker left out;
@@ -34,7 +40,10 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import tarfile
+import tempfile
+import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -59,6 +68,13 @@ MARK = "scorekeeper-site.json"
 
 #: The archive's entries' time (1980-01-01, the earliest a zip could hold too).
 FIXED_TIME = 315532800
+
+#: The archive's zip of the packages, imported from as it is (``zipimport``): named as Flet's
+#: worker names the folder it puts on ``sys.path`` before it runs the app (it imports msgpack).
+PACKAGES_ZIP = "__pypackages__"
+
+#: Where the modules are on the phone (the names their bytecode gives in a traceback).
+WHERE = {"stdlib": "/lib/python314.zip/", "app": f"/home/pyodide/{PACKAGES_ZIP}/"}
 
 #: The module Pyodide runs (``flet.pythonModuleName``), at the archive's top.
 MAIN = b'''"""Scorekeeper in the browser: Pyodide runs this module (see scorekeeper.site.phone)."""
@@ -118,6 +134,7 @@ class Site:
     path: Path
     files: dict[str, bytes]
     version: str
+    compiled: str  # how its Python was compiled (ahead, by Node.js, or not)
 
     @property
     def size(self) -> int:
@@ -129,6 +146,7 @@ class Site:
         return (
             f"Built the phone's site in {self.path}: {len(self.files)} files, {_mb(self.size)} "
             f"(the app and its Python packages: {_mb(archive)}); version {self.version[:12]}.\n"
+            f"{self.compiled}.\n"
             "Serve the folder from any web server (https, or this machine's localhost, for the offline install); "
             "see docs/phone.md."
         )
@@ -199,14 +217,31 @@ def _package_files() -> Iterator[tuple[str, Path]]:
             yield name, path
 
 
-def app_archive() -> bytes:
-    """``app.tar.gz``: ``main.py`` and ``__pypackages__/``, the same bytes for the same files."""
-    entries: dict[str, bytes] = {"main.py": MAIN}
+def _packages() -> dict[str, bytes]:
+    """What goes into ``__pypackages__.zip``: path inside it -> bytes."""
+    entries: dict[str, bytes] = {}
     for name, path in _package_files():
-        key = f"__pypackages__/{name}"
-        if key in entries:
+        if name in entries:
             raise SiteError(f"two packages both hold {name}: the archive cannot take both")
-        entries[key] = path.read_bytes()
+        entries[name] = path.read_bytes()
+    return entries
+
+
+def _zip(entries: dict[str, bytes], compress: int) -> bytes:
+    """A zip of ``entries`` in their order, with fixed times and modes: the same bytes each time."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        for name, data in entries.items():
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = compress
+            info.create_system = 3
+            info.external_attr = 0o644 << 16
+            z.writestr(info, data, compresslevel=9 if compress == zipfile.ZIP_DEFLATED else None)
+    return out.getvalue()
+
+
+def _tar_gz(entries: dict[str, bytes]) -> bytes:
+    """A .tar.gz of ``entries``, sorted, with fixed times, owners and modes, gzip's time 0."""
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
         for name in sorted(entries):
@@ -222,6 +257,79 @@ def app_archive() -> bytes:
     with gzip.GzipFile(filename="", mode="wb", fileobj=out, mtime=0, compresslevel=9) as gz:
         gz.write(raw.getvalue())
     return out.getvalue()
+
+
+def app_archive(packages: dict[str, bytes], compiled: dict[str, bytes] | None) -> bytes:
+    """``app.tar.gz``: ``main.py`` and ``__pypackages__``, a zip that Flet's worker puts on
+    ``sys.path`` (Python imports from it as it is: nothing unpacked), each module with its
+    bytecode beside it when ``compiled`` has it."""
+    entries: dict[str, bytes] = {}
+    for name in sorted(packages):
+        entries[name] = packages[name]
+        if compiled is not None and name in compiled:
+            entries[name[:-3] + ".pyc"] = compiled[name]
+    return _tar_gz({"main.py": MAIN, PACKAGES_ZIP: _zip(entries, zipfile.ZIP_STORED)})
+
+
+def stdlib_zip(original: bytes, compiled: dict[str, bytes]) -> bytes:
+    """Pyodide's standard library with every module as bytecode alone (what Pyodide would
+    otherwise compile at every start), the other files as they are."""
+    entries: dict[str, bytes] = {}
+    with zipfile.ZipFile(io.BytesIO(original)) as z:
+        for info in z.infolist():
+            if info.is_dir():
+                continue
+            name = info.filename
+            if name in compiled:
+                entries[name[:-3] + ".pyc"] = compiled[name]
+            else:
+                entries[name] = z.read(info)
+    return _zip(entries, zipfile.ZIP_DEFLATED)
+
+
+def _modules(entries: dict[str, bytes]) -> dict[str, bytes]:
+    return {name: data for name, data in entries.items() if name.endswith(".py")}
+
+
+def compile_modules(groups: dict[str, dict[str, bytes]], web: Path) -> tuple[dict[str, dict[str, bytes]] | None, str]:
+    """Every module of ``groups`` (group -> path -> source) compiled to bytecode by the Pyodide
+    of ``web`` run in Node.js, if the machine has Node.js (none: None). Returns the bytecode
+    (group -> path of the .py -> .pyc bytes) and a line on how it went."""
+    node = shutil.which("node")
+    if node is None:
+        return (
+            None,
+            "no Node.js here: the phone compiles the Python at each start (slower); install Node.js and build again",
+        )
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-site-") as tmp:
+        work = Path(tmp)
+        for group, modules in groups.items():
+            for name, data in modules.items():
+                p = work / "src" / group / name
+                p.parent.mkdir(parents=True, exist_ok=True)
+                p.write_bytes(data)
+        try:
+            ran = subprocess.run(
+                [
+                    node,
+                    str(Path(__file__).parent / "web" / "compile.mjs"),
+                    str(web / "pyodide"),
+                    str(work),
+                    json.dumps(WHERE),
+                ],
+                capture_output=True,
+                text=True,
+                timeout=900,
+            )
+        except (OSError, subprocess.TimeoutExpired) as e:
+            return None, f"Node.js could not compile the Python ({e}): the phone compiles it at each start (slower)"
+        if ran.returncode != 0:
+            why = (ran.stderr.strip().splitlines() or ["no message"])[-1]
+            return None, f"Node.js could not compile the Python ({why}): the phone compiles it at each start (slower)"
+        out: dict[str, dict[str, bytes]] = {}
+        for group, modules in groups.items():
+            out[group] = {name: (work / "pyc" / group / name).with_suffix(".pyc").read_bytes() for name in modules}
+    return out, f"Python compiled ahead for Pyodide ({sum(len(m) for m in groups.values())} modules, with {node})"
 
 
 def _once(pattern: str, repl: str, text: str, what: str, flags: int = 0) -> str:
@@ -315,8 +423,9 @@ def _own(name: str) -> bytes:
     return (Path(__file__).parent / "web" / name).read_bytes()
 
 
-def site_files() -> tuple[dict[str, bytes], str]:
-    """Every file of the site (path -> bytes) and its version, built in memory."""
+def site_files() -> tuple[dict[str, bytes], str, str]:
+    """Every file of the site (path -> bytes), its version and how its Python was compiled,
+    built in memory."""
     web = _web_dir()
     files: dict[str, bytes] = {}
     for rel, path in _walk(web):
@@ -325,11 +434,19 @@ def site_files() -> tuple[dict[str, bytes], str]:
     files["index.html"] = patch_index(files["index.html"].decode("utf-8")).encode("utf-8")
     files["flutter_bootstrap.js"] = patch_bootstrap(files["flutter_bootstrap.js"].decode("utf-8")).encode("utf-8")
     files["assets/FontManifest.json"] = patch_fonts(files["assets/FontManifest.json"])
-    archive = app_archive()
+    packages = _packages()
+    stdlib_name = "pyodide/python_stdlib.zip"
+    with zipfile.ZipFile(io.BytesIO(files[stdlib_name])) as z:
+        stdlib = {i.filename: z.read(i) for i in z.infolist() if i.filename.endswith(".py")}
+    compiled, how = compile_modules({"stdlib": stdlib, "app": _modules(packages)}, web)
+    if compiled is not None:
+        files[stdlib_name] = stdlib_zip(files[stdlib_name], compiled["stdlib"])
+    archive = app_archive(packages, None if compiled is None else compiled["app"])
     files[ARCHIVE] = archive
     files["manifest.json"] = manifest()
     for rel, path in _walk(Path(__file__).parent / "web" / "icons"):
         files[f"icons/{rel}"] = path.read_bytes()
+    files["python.js"] = _own("python.js")  # Flet's bridge, starting Python while Flutter loads
     site_js = _own("site.js").decode("utf-8").replace("@ARCHIVE_HASH@", hashlib.sha256(archive).hexdigest()[:16])
     files["site.js"] = site_js.encode("utf-8")
     version = _version(files)
@@ -342,9 +459,13 @@ def site_files() -> tuple[dict[str, bytes], str]:
         .encode("utf-8")
     )
     files[MARK] = (
-        json.dumps({"scorekeeper": __version__, "version": version, "files": len(files) + 1}, indent=2) + "\n"
+        json.dumps(
+            {"scorekeeper": __version__, "version": version, "files": len(files) + 1, "compiled": compiled is not None},
+            indent=2,
+        )
+        + "\n"
     ).encode()
-    return files, version
+    return files, version, how
 
 
 def _version(files: dict[str, bytes]) -> str:
@@ -367,7 +488,7 @@ def build(dest: str | os.PathLike[str]) -> Site:
     """Build the site into ``dest`` (missing, empty, or a site built before, which is replaced)."""
     target = Path(dest)
     _check_dest(target)
-    files, version = site_files()
+    files, version, how = site_files()
     parent = target.resolve().parent
     try:
         parent.mkdir(parents=True, exist_ok=True)
@@ -386,4 +507,4 @@ def build(dest: str | os.PathLike[str]) -> Site:
             shutil.rmtree(old)
     except OSError as e:
         raise SiteError(f"cannot write the site to {target}: {e.strerror or e}") from None
-    return Site(target, files, version)
+    return Site(target, files, version, how)

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import importlib.util
+import io
 import json
 import re
 import shutil
 import subprocess
 import sys
 import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -22,7 +25,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from scorekeeper.site import build as site_build
-from scorekeeper.site.build import ARCHIVE, BROWSER_PACKAGES, FIXED_TIME, MARK
+from scorekeeper.site.build import ARCHIVE, BROWSER_PACKAGES, FIXED_TIME, MARK, PACKAGES_ZIP
 
 #: Pyodide's environment, for the markers of the packages' requirements (flet-web's Pyodide is
 #: Python 3.14 on Emscripten).
@@ -53,6 +56,14 @@ def _members(site: Path) -> dict[str, tarfile.TarInfo]:
         return {m.name: m for m in tar.getmembers()}
 
 
+def _packages(site: Path) -> zipfile.ZipFile:
+    """The archive's ``__pypackages__`` zip, opened."""
+    with tarfile.open(site / ARCHIVE, "r:gz") as tar:
+        member = tar.extractfile(PACKAGES_ZIP)
+        assert member is not None
+        return zipfile.ZipFile(io.BytesIO(member.read()))
+
+
 def test_a_second_build_with_no_network_gives_the_same_bytes(built_site: Path, tmp_path: Path) -> None:
     """Run as a new process in a network namespace of its own (no interface but a loopback
     that is down): the build asks nothing of any network, and every file is the same."""
@@ -75,13 +86,14 @@ def test_the_archive_is_made_to_be_reproducible(built_site: Path) -> None:
     assert raw[:4] == b"\x1f\x8b\x08\x00"  # gzip, no file name in the header
     assert raw[4:8] == b"\0\0\0\0"  # gzip's time: 0
     members = _members(built_site)
-    names = list(members)
-    assert names == sorted(names)
+    assert list(members) == ["__pypackages__", "main.py"]
     for m in members.values():
         assert m.isfile() and (m.mtime, m.mode, m.uid, m.gid, m.uname, m.gname) == (FIXED_TIME, 0o644, 0, 0, "", "")
-        assert not m.name.startswith("/") and ".." not in m.name.split("/")
-    with tarfile.open(built_site / ARCHIVE, "r:gz") as tar:
-        blob = b"".join(tar.extractfile(m).read() for m in members.values())  # type: ignore[union-attr]
+    packages = _packages(built_site)
+    for info in packages.infolist():
+        assert info.date_time == (1980, 1, 1, 0, 0, 0) and info.external_attr == 0o644 << 16
+        assert not info.filename.startswith("/") and ".." not in info.filename.split("/")
+    blob = b"".join(packages.read(i) for i in packages.infolist())
     # no path of this machine: neither this checkout's nor the installed packages' folder
     for here in (
         Path(site_build.__file__).parents[2],
@@ -91,22 +103,13 @@ def test_the_archive_is_made_to_be_reproducible(built_site: Path) -> None:
 
 
 def test_the_archive_holds_the_app_and_every_package_it_imports_in_the_browser(built_site: Path) -> None:
-    names = set(_members(built_site))
-    assert "main.py" in names
-    pk = "__pypackages__/"
-    assert {
-        pk + "scorekeeper/__init__.py",
-        pk + "scorekeeper/site/phone.py",
-        pk + "scorekeeper/ui/shell/app.py",
-    } <= names
-    # each game's engine and screens, and the data files the package reads
-    for game in ("allfives", "allfours", "broadway"):
-        assert pk + f"scorekeeper/{game}/engine.py" in names
-        assert pk + f"scorekeeper/ui/{game}/screens.py" in names
+    assert "from scorekeeper.site.phone import run" in (_packages_main(built_site))
+    names = set(_packages(built_site).namelist())
+    assert {"scorekeeper/__init__.py", "scorekeeper/site/phone.py", "scorekeeper/ui/shell/app.py"} <= names
     # every module of the package (the site's own build code and files aside)
     package = Path(site_build.__file__).parents[1]
-    modules = {f"{pk}scorekeeper/{p.relative_to(package).as_posix()}" for p in package.rglob("*.py")}
-    modules -= {pk + "scorekeeper/site/build.py"}
+    modules = {f"scorekeeper/{p.relative_to(package).as_posix()}" for p in package.rglob("*.py")}
+    modules -= {"scorekeeper/site/build.py"}
     assert modules <= names and len(modules) > 100
     for top in (
         "flet/__init__.py",
@@ -116,12 +119,37 @@ def test_the_archive_holds_the_app_and_every_package_it_imports_in_the_browser(b
         "tinydb/__init__.py",
         "segno/__init__.py",
     ):
-        assert pk + top in names, top
-    # no compiled code of this machine (msgpack's C half), no bytecode, no test helpers
-    assert not [n for n in names if n.endswith((".so", ".pyc", ".pyd")) or "__pycache__" in n]
-    assert not [n for n in names if n.startswith(pk + "flet/testing/")]
+        assert top in names, top
+    # no compiled code of this machine (msgpack's C half), no test helpers
+    assert not [n for n in names if n.endswith((".so", ".pyd")) or "__pycache__" in n]
+    assert not [n for n in names if n.startswith("flet/testing/")]
     # nothing for micropip to install at run time
-    assert not {"requirements.txt", "pyproject.toml"} & names
+    assert not {"requirements.txt", "pyproject.toml"} & set(_members(built_site))
+
+
+def _packages_main(site: Path) -> str:
+    with tarfile.open(site / ARCHIVE, "r:gz") as tar:
+        member = tar.extractfile("main.py")
+        assert member is not None
+        return member.read().decode()
+
+
+def test_every_module_is_compiled_ahead_for_the_phones_python(built_site: Path) -> None:
+    """Node.js is on this machine: the app's modules and Pyodide's standard library are
+    bytecode for Pyodide's Python (its magic number), the sources' hashes not checked again."""
+    assert json.loads((built_site / MARK).read_text())["compiled"] is True
+    packages = _packages(built_site)
+    names = set(packages.namelist())
+    sources = {n for n in names if n.endswith(".py")}
+    assert {n[:-3] + ".pyc" for n in sources} <= names
+    with zipfile.ZipFile(built_site / "pyodide/python_stdlib.zip") as stdlib:
+        std = stdlib.namelist()
+        assert not [n for n in std if n.endswith(".py")] and "asyncio/__init__.pyc" in std
+        magic = stdlib.read("asyncio/__init__.pyc")[:4]
+    assert magic != importlib.util.MAGIC_NUMBER  # Pyodide's Python is not this one
+    for name in ("scorekeeper/registry.pyc", "flet/__init__.pyc"):
+        pyc = packages.read(name)
+        assert pyc[:4] == magic and int.from_bytes(pyc[4:8], "little") == 0b01  # hash-based, not checked
 
 
 def test_the_browser_packages_are_what_the_requirements_need_under_pyodide() -> None:
@@ -216,10 +244,16 @@ def test_a_folder_that_is_no_site_is_never_overwritten(tmp_path: Path, cli) -> N
     )
 
 
-def test_a_site_built_before_is_replaced_whole(built_site: Path, tmp_path: Path, cli) -> None:
+def test_a_site_built_before_is_replaced_whole(
+    built_site: Path, tmp_path: Path, cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
     site = tmp_path / "site"
     shutil.copytree(built_site, site)
     (site / "left-over.txt").write_text("from an older build")
+    # the files of the site as built (a build costs half a minute: the one under unshare -n
+    # above checks that building gives them)
+    files = {p.relative_to(built_site).as_posix(): p.read_bytes() for p in built_site.rglob("*") if p.is_file()}
+    monkeypatch.setattr(site_build, "site_files", lambda: (files, "0" * 64, "compiled"))
     ran = cli("site", site)
     assert ran.returncode == 0, ran.stderr
     assert _tree(site) == _tree(built_site)
@@ -228,7 +262,7 @@ def test_a_site_built_before_is_replaced_whole(built_site: Path, tmp_path: Path,
 
 def test_the_archive_unpacks_as_flets_worker_unpacks_it(built_site: Path, tmp_path: Path) -> None:
     """Pyodide's worker unpacks the archive with ``shutil.unpack_archive`` (Python's data
-    filter): every file comes out, nothing outside the folder."""
+    filter): two files come out, and ``__pypackages__`` is the zip Python imports from."""
     shutil.unpack_archive(built_site / ARCHIVE, tmp_path, format="gztar")
     main = (tmp_path / "main.py").read_text()
     assert "from scorekeeper.site.phone import run" in main

@@ -16,6 +16,9 @@
   flet.entrypointBaseUrl = here.pathname;
   flet.assetBase = here.pathname;
 
+  // Python starts now, while Flutter loads (python.js, loaded next, defines prewarm).
+  document.addEventListener("DOMContentLoaded", function () { globalThis.prewarm(); });
+
   // The matches live in this browser's IndexedDB: ask it not to evict them under storage pressure.
   // (Browsers decide by themselves; an installed app is usually granted it.)
   if (navigator.storage && navigator.storage.persist) {
