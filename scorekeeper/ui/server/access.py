@@ -252,6 +252,11 @@ class Invite:
         return f"{self.base}/join/{codes.scorer}" if codes else f"{self.base}/"
 
     @property
+    def site_link(self) -> str:
+        """The phone's own app (the static site the server serves at ``/app/``)."""
+        return f"{self.base}/app/"
+
+    @property
     def watcher_link(self) -> str:
         codes = self.codes
         return f"{self.base}/join/{codes.watcher}" if codes else f"{self.base}/"

@@ -214,16 +214,22 @@ def inline_script_hashes(html: bytes) -> list[str]:
     return out
 
 
-def csp(script_hashes: Iterable[str], ws_host: str | None) -> str:
+#: where the server serves the phone's site (:mod:`scorekeeper.ui.server.phone_site`)
+SITE = "/app"
+
+
+def csp(script_hashes: Iterable[str], ws_host: str | None, site: bool = False) -> str:
     """The Content-Security-Policy of every response (the reasons are in docs/security.md):
     everything from the app's own origin, nothing from anywhere else. ``script_hashes``: the
     inline scripts of Flet's ``index.html``; ``ws_host``: ``host:port`` of the request, for
-    the app's WebSocket (browsers that do not count ``ws:`` as ``'self'``)."""
+    the app's WebSocket (browsers that do not count ``ws:`` as ``'self'``); ``site``: a file of
+    the phone's site, whose Python (Pyodide) evaluates the JavaScript it builds."""
     connect = "'self'" + (f" ws://{ws_host}" if ws_host else "")
+    scripts = "script-src 'self' 'wasm-unsafe-eval'" + (" 'unsafe-eval'" if site else "")
     return "; ".join(
         [
             "default-src 'self'",
-            " ".join(["script-src 'self' 'wasm-unsafe-eval'", *script_hashes]),
+            " ".join([scripts, *script_hashes]),
             "worker-src 'self' blob:",
             "style-src 'self' 'unsafe-inline'",
             "img-src 'self' data: blob:",
@@ -307,9 +313,10 @@ class Guard:
         else:  # lifespan
             await self.app(scope, receive, send)
 
-    def _headers(self, host: str | None) -> list[tuple[bytes, bytes]]:
+    def _headers(self, host: str | None, path: str = "") -> list[tuple[bytes, bytes]]:
         ws_host = host.strip().lower() if host and "[" not in host else None  # CSP sources have no IPv6 literal
-        return [*FIXED_HEADERS, (b"content-security-policy", csp(self._hashes, ws_host).encode())]
+        site = path == SITE or path.startswith(SITE + "/")
+        return [*FIXED_HEADERS, (b"content-security-policy", csp(self._hashes, ws_host, site).encode())]
 
     async def _plain(self, send: Send, status: int, text: str, host: str | None) -> None:
         body = text.encode()
@@ -343,14 +350,14 @@ class Guard:
                 if message["status"] == 200 and ctype.startswith(b"text/html"):
                     held = message
                     return
-                message["headers"] = headers + self._headers(host)
+                message["headers"] = headers + self._headers(host, scope["path"])
             elif message["type"] == "http.response.body" and held is not None:
                 chunks.append(message.get("body", b""))
                 if message.get("more_body", False):
                     return
                 body = b"".join(chunks)
                 self._hashes += [h for h in inline_script_hashes(body) if h not in self._hashes]
-                await send({**held, "headers": held["headers"] + self._headers(host)})
+                await send({**held, "headers": held["headers"] + self._headers(host, scope["path"])})
                 held = None
                 message = {"type": "http.response.body", "body": body}
             await send(message)

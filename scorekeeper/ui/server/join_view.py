@@ -141,6 +141,19 @@ def Invite(shared: Shared) -> ft.Control:
                 "Watchers see the table and the scores; they cannot change or export anything.",
             ),
         ]
+    if invite is not None:
+        body += [
+            ft.Divider(),
+            _code_block(
+                "Install on this phone",
+                invite.site_link,
+                None,
+                180,
+                "Scorekeeper in the phone itself, with no laptop: open it once here, then it scores with no network "
+                "(kept for offline starts where the browser allows it: see docs/phone.md). Its matches stay on that "
+                "phone; move them to this laptop as files (History: Save, then Import).",
+            ),
+        ]
     if invite is not None and invite.codes is not None and shared.visitor.role is Role.HOST:
         body += [ft.Divider(), EndPasses(shared)]
     return ft.Column(

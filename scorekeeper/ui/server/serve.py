@@ -158,7 +158,11 @@ def run(
                 os.environ.pop(var, None)
             timeout = session_timeout()
             _check_port(host, port)
-            app = web_app(make_main(shared), port=port, hosts=[host, shown, *allow_hosts], timeout=timeout)
+            from scorekeeper.ui.server.phone_site import PhoneSite
+
+            site = PhoneSite()
+            site.start()  # the phone's site (/app/), built in the background if not in the cache yet
+            app = web_app(make_main(shared), port=port, hosts=[host, shown, *allow_hosts], timeout=timeout, site=site)
             print(welcome(invite, gate, host, port), flush=True)
             if open_browser and (
                 not sys.platform.startswith("linux") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
@@ -192,16 +196,21 @@ def session_timeout() -> int:
     return value
 
 
-def web_app(main: Any, *, port: int, hosts: Iterable[str] = (), timeout: int = SESSION_TIMEOUT) -> ASGIApp:
+def web_app(
+    main: Any, *, port: int, hosts: Iterable[str] = (), timeout: int = SESSION_TIMEOUT, site: Any = None
+) -> ASGIApp:
     """The app as served by ``scorekeeper web``: Flet's web app (its client from the
-    ``flet-web`` package, ``no_cdn``) at ``/``, without FastAPI's API docs, behind
+    ``flet-web`` package, ``no_cdn``) at ``/``, without FastAPI's API docs, and the phone's
+    site at ``/app/`` (``site``: a :class:`~scorekeeper.ui.server.phone_site.PhoneSite`), behind
     :class:`~scorekeeper.ui.server.guard.Guard` (``hosts``, ``port``: see there), keeping a closed
     session ``timeout`` seconds."""
     import flet_web.fastapi as flet_fastapi  # type: ignore[import-untyped]
 
-    from scorekeeper.ui.server.guard import Guard
+    from scorekeeper.ui.server.guard import SITE, Guard
 
     outer = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)  # its lifespan runs Flet's sweeper
+    if site is not None:
+        outer.mount(SITE, site)  # before Flet's app, which answers every other path
     # (Flet's own app inside builds its FastAPI with the docs on: the Guard answers 404 for them.)
     outer.mount("/", flet_fastapi.app(main, no_cdn=True, session_timeout_seconds=timeout))
     return Guard(outer, hosts=hosts, port=port)

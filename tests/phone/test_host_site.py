@@ -1,0 +1,55 @@
+"""``scorekeeper web`` serves the phone's site at ``/app/``: built once into the cache (a 503
+with a line until it is there), served by the guard like the rest, its pages allowed to
+evaluate the JavaScript Pyodide builds (and only its pages); the host's "Phones at this
+table" screen links to it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from ui.test_guard import PORT, call
+
+from scorekeeper.site.build import MARK
+from scorekeeper.ui.server.access import Gate, Invite
+from scorekeeper.ui.server.phone_site import PhoneSite
+
+
+def test_the_site_is_served_at_app_once_built(built_site: Path, tmp_path: Path, request) -> None:
+    from flet_web.fastapi import app_manager
+
+    from scorekeeper.ui.server.serve import web_app
+
+    site = PhoneSite(cache=tmp_path)
+    app = web_app(lambda page: None, port=PORT, site=site)
+    request.addfinalizer(app_manager.delete_temp_dirs)
+    waiting = call(app, "/app/")
+    assert waiting.status == 503 and waiting.text.startswith("the phone's app is being prepared")
+
+    shutil.copytree(built_site, site.folder)  # as the build thread leaves it
+    site.start()
+    assert site.wait(5)
+    page = call(app, "/app/")
+    assert page.status == 200 and b'<script src="site.js">' in page.body
+    policy = page.header("content-security-policy")
+    assert "'unsafe-eval'" in policy and "'wasm-unsafe-eval'" in policy and "worker-src 'self' blob:" in policy
+    assert page.header("x-frame-options") == "DENY"
+    assert call(app, "/app/sw.js").body == (built_site / "sw.js").read_bytes()
+    assert call(app, f"/app/{MARK}").status == 200
+    # the table's own app keeps its strict policy: no eval there
+    host_page = call(app, "/")
+    assert host_page.status == 200 and "'unsafe-eval'" not in host_page.header("content-security-policy")
+
+
+def test_a_site_already_built_for_this_version_is_served_at_once(built_site: Path, tmp_path: Path) -> None:
+    site = PhoneSite(cache=tmp_path)
+    assert site.folder.parent == tmp_path and site.folder.name.startswith("phone-site-")
+    shutil.copytree(built_site, site.folder)
+    site.start()  # no thread, no build: the cache has it
+    assert site.wait(0)
+    assert PhoneSite(cache=tmp_path).folder == site.folder  # the same key for the same files
+
+
+def test_the_invite_links_to_the_phones_own_app() -> None:
+    invite = Invite("http://192.168.1.20:8550", Gate(None))
+    assert invite.site_link == "http://192.168.1.20:8550/app/"
