@@ -253,7 +253,8 @@ def test_the_host_shows_the_codes_as_qr_codes(browser, shared_server):
     wait_text(page, f"Players code {code}")
     wait_text(page, f"Watchers code {shared_server.code('watch')}")
     qr = [t for t in read_texts(page) if t.startswith("QR code: http://")]
-    assert len(qr) == 2 and qr[0].endswith(f"/join/{code}"), qr
+    assert len(qr) == 3 and qr[0].endswith(f"/join/{code}"), qr
+    assert qr[2].endswith("/app/"), qr  # Install on this phone: the phone's own app (issue 29)
 
 
 # ------------------------------------------------------------- four phones
