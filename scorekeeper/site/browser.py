@@ -1,7 +1,8 @@
 """The browser's side of :mod:`scorekeeper.site.disk`: JavaScript that only Pyodide can run.
 
-Loaded by :mod:`scorekeeper.site.phone` in the browser only (it imports Pyodide's ``js``
-and ``pyodide_js`` modules). Flet's Python worker runs the app in a Web Worker, where
+Used by :mod:`scorekeeper.site.phone` in the browser only: Pyodide's ``pyodide_js`` and
+Flet's ``flet_js`` exist there alone, so they are imported where they are used (this module
+itself imports anywhere, as the doctest run over the package does). Flet's Python worker runs the app in a Web Worker, where
 ``pyodide_js.FS`` is Emscripten's file system and ``navigator.locks`` the Web Locks API.
 """
 
@@ -9,10 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-
-import flet_js  # type: ignore[import-not-found]  # Flet's bridge to its worker (Pyodide only)
-import pyodide_js  # type: ignore[import-not-found]
-from pyodide.code import run_js  # type: ignore[import-not-found]
 
 __all__ = ["hold_screen", "mount", "push", "take_tab_lock"]
 
@@ -77,6 +74,9 @@ _glue: Any = None
 def _js() -> Any:
     global _glue
     if _glue is None:
+        import pyodide_js  # type: ignore[import-not-found]
+        from pyodide.code import run_js  # type: ignore[import-not-found]
+
         _glue = run_js(_GLUE)(pyodide_js.FS)
     return _glue
 
@@ -105,6 +105,8 @@ async def take_tab_lock(name: str) -> bool:
 def hold_screen(wrap: Callable[[Any], Callable[[bytes], None]]) -> None:
     """Put ``wrap(send)`` between Flet and the page: every message Flet sends the browser goes
     through it (call after ``ft.run``, which registers Flet's connection)."""
+    import flet_js  # type: ignore[import-not-found]  # Flet's bridge to its worker
+
     connect = flet_js.start_connection
 
     async def start(send: Any) -> None:

@@ -268,3 +268,14 @@ def test_the_archive_unpacks_as_flets_worker_unpacks_it(built_site: Path, tmp_pa
     assert "from scorekeeper.site.phone import run" in main
     unpacked = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()}
     assert unpacked == set(_members(built_site))
+
+
+def test_building_the_site_loads_no_flet() -> None:
+    """``scorekeeper site`` and the host's ``/app/`` build what the browser runs without loading
+    Flet (nor the browser's side of the store) in the process that builds it."""
+    from registry.test_layers import modules_after_importing
+
+    loaded = modules_after_importing(["scorekeeper.cli", "scorekeeper.site.build", "scorekeeper.ui.server.phone_site"])
+    assert "scorekeeper.site.build" in loaded
+    assert not {m.split(".")[0] for m in loaded} & {"flet", "flet_web", "tinydb"}
+    assert not loaded & {"scorekeeper.site.phone", "scorekeeper.site.browser", "scorekeeper.site.disk"}

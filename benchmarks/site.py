@@ -1,0 +1,215 @@
+"""The phone alone against the table's server, in one run: starts, taps, size.
+
+    python benchmarks/site.py [--starts N] [--taps T] [--warmup W]
+
+Builds the phone's site (``scorekeeper site``, into ``.bench/site``), serves it with a plain
+static server (``http.server`` on loopback), and runs ``scorekeeper web`` (a temporary
+database) beside it; both are opened in Debian's Chromium (headless, phone viewport, through
+``tests/e2e/harness.py``). Measured:
+
+* **cold start** of the site: a fresh browser context (empty cache, no service worker),
+  from ``goto`` to Home drawn by Python (``New match`` in the semantics tree);
+* **warm start** of the site: the same context once its service worker holds the site, the
+  network off (``context.set_offline``) and the static server stopped: a new tab each time,
+  ``N`` times;
+* the **server app's first screen**, for comparison: a fresh context, then ``N`` new tabs in
+  it (its HTTP cache warm), each to ``New match``;
+* **tap to screen**: ``T`` timed tile taps on a 2-player All Fives table in each (after ``W``
+  untimed), timed in the page as ``benchmarks/ui_latency.py`` times them (``pointerdown`` to
+  the note on screen). The site answers in the page (Python in a worker); the server app
+  over its WebSocket;
+* the site's **size** (bytes, files, the archive of its Python).
+
+Nothing is asserted; the last lines compare with the goals (warm start under 3 s; the site's
+tap p95 no slower than the server app's), measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from e2e import harness  # noqa: E402
+from e2e.app_driver import web_command  # noqa: E402
+from ui_latency import INIT_JS, _new_match, _next_play, _settle_hand, pct, timed_tap  # noqa: E402
+
+from scorekeeper.allfives.engine import Match  # noqa: E402
+from scorekeeper.site.build import ARCHIVE, build  # noqa: E402
+
+GOAL_WARM_S = 3.0
+START_TIMEOUT = 300.0
+
+
+class Static:
+    def __init__(self, root: Path) -> None:
+        class Quiet(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def start(context, url: str) -> tuple[float, object]:
+    """Open ``url`` in a new tab: seconds until Home is drawn, and the tab."""
+    page = context.new_page()
+    t0 = time.perf_counter()
+    page.goto(url, timeout=START_TIMEOUT * 1000)
+    harness.enable_semantics(page, timeout=START_TIMEOUT)
+    harness.wait_text(page, "New match", timeout=START_TIMEOUT)
+    return time.perf_counter() - t0, page
+
+
+def service_worker_ready(page) -> None:
+    page.evaluate(
+        """async () => { await navigator.serviceWorker.ready;
+            while (!navigator.serviceWorker.controller) { await new Promise((r) => setTimeout(r, 100)); } }"""
+    )
+
+
+def taps(page, n: int, warmup: int) -> list[float]:
+    """``n`` timed tile taps (after ``warmup``) on a new 2-player match: pointerdown -> note (ms)."""
+    from e2e.app_driver import play_note
+
+    m: Match = _new_match(page)
+    out: list[float] = []
+    done = 0
+    while len(out) < n:
+        if m.over:
+            harness.tap(page, "Home")
+            m = _new_match(page)
+            continue
+        if m.hand.end is not None:
+            _settle_hand(page, m)
+            continue
+        choice = _next_play(m)
+        if choice is None:  # two places: two taps, not timed
+            tile = next(t for t in m.tiles if m.placements(t))
+            on = m.placements(tile)[0]
+            turn = m.play(tile, on)
+            harness.tap(page, f"tile {tile}")
+            harness.tap(page, f"set {tile} on {on}")
+            harness.wait_text(page, play_note(m, turn))
+            continue
+        tile, on = choice
+        turn = m.play(tile, on)
+        s = timed_tap(page, harness.button(page, f"tile {tile}"), play_note(m, turn))
+        done += 1
+        if done > warmup:
+            out.append(s.inpage)
+    return out
+
+
+def _s(xs: list[float]) -> str:
+    return f"median {statistics.median(xs):.2f} s (min {min(xs):.2f}, max {max(xs):.2f}, n={len(xs)})"
+
+
+def _ms(xs: list[float]) -> str:
+    return f"median {statistics.median(xs):.0f} p95 {pct(xs, 95):.0f} ms (n={len(xs)})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--starts", type=int, default=3, help="warm starts of each (default 3)")
+    ap.add_argument("--taps", type=int, default=20, help="timed taps in each (default 20)")
+    ap.add_argument("--warmup", type=int, default=3, help="untimed taps first (default 3)")
+    args = ap.parse_args(argv)
+    load = os.getloadavg()
+    print(f"machine: {os.cpu_count()} CPUs, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+
+    t0 = time.perf_counter()
+    site = build(REPO / ".bench" / "site")
+    print(f"build: {time.perf_counter() - t0:.1f} s; {site.compiled}")
+    size = site.size
+    print(
+        f"site size: {size / 1e6:.1f} MB in {len(site.files)} files; the app's Python {len(site.files[ARCHIVE]) / 1e6:.1f} MB"
+    )
+
+    from playwright.sync_api import sync_playwright
+
+    static = Static(site.path)
+    db = tempfile.mkdtemp(prefix="bench-site-db-")
+    port = harness.free_port()
+    server = harness.start_server(web_command(db, port), port, cwd=str(REPO))
+    results: dict[str, object] = {}
+    try:
+        with sync_playwright() as p:
+            browser, ctx = harness.launch_browser(p, reduced_motion="no-preference")
+            ctx.add_init_script(INIT_JS)
+            # ---------------------------------------------------------- the site
+            cold, page = start(ctx, static.url)
+            service_worker_ready(page)
+            site_taps = taps(page, args.taps, args.warmup)
+            page.close()
+            ctx.set_offline(True)
+            static.stop()
+            warm = []
+            for _ in range(args.starts):
+                seconds, page = start(ctx, static.url)
+                warm.append(seconds)
+                page.close()
+                time.sleep(0.5)  # the closed tab's worker lets the store's tab lock go
+            ctx.close()
+            # --------------------------------------------------- the server app
+            sctx = harness.new_context(browser, reduced_motion="no-preference")
+            sctx.add_init_script(INIT_JS)
+            server_cold, page = start(sctx, server.url)  # type: ignore[attr-defined]
+            server_taps = taps(page, args.taps, args.warmup)
+            page.close()
+            server_warm = []
+            for _ in range(args.starts):
+                seconds, page = start(sctx, server.url)  # type: ignore[attr-defined]
+                server_warm.append(seconds)
+                page.close()
+            sctx.close()
+            browser.close()
+        results = {
+            "cold": cold,
+            "warm": warm,
+            "server_cold": server_cold,
+            "server_warm": server_warm,
+            "site_taps": site_taps,
+            "server_taps": server_taps,
+        }
+    finally:
+        harness.stop_server(server)
+
+    print(f"site cold start (first visit, empty cache): {results['cold']:.2f} s")
+    print(f"site warm start (installed, network off): {_s(warm)}")
+    print(f"server app first screen: fresh context {server_cold:.2f} s; new tabs {_s(server_warm)}")
+    print(f"tap -> screen, site (Python in the page): {_ms(site_taps)}")
+    print(f"tap -> screen, server app (WebSocket): {_ms(server_taps)}")
+    warm_ok = statistics.median(warm) < GOAL_WARM_S
+    tap_ok = pct(site_taps, 95) <= pct(server_taps, 95)
+    print(
+        f"goal warm start < {GOAL_WARM_S:.0f} s: {'met' if warm_ok else 'NOT met'} "
+        f"(median {statistics.median(warm):.2f} s; the server app's new tab: {statistics.median(server_warm):.2f} s)"
+    )
+    print(
+        f"goal site tap p95 <= server app's: {'met' if tap_ok else 'NOT met'} "
+        f"({pct(site_taps, 95):.0f} ms vs {pct(server_taps, 95):.0f} ms)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
