@@ -23,10 +23,7 @@ def test_the_site_is_served_at_app_once_built(built_site: Path, tmp_path: Path, 
     site = PhoneSite(cache=tmp_path)
     app = web_app(lambda page: None, port=PORT, site=site)
     request.addfinalizer(app_manager.delete_temp_dirs)
-    waiting = call(app, "/app/")
-    assert waiting.status == 503 and waiting.text.startswith("the phone's app is being prepared")
-
-    shutil.copytree(built_site, site.folder)  # as the build thread leaves it
+    shutil.copytree(built_site, site.folder)  # as a build leaves it (a build costs half a minute)
     site.start()
     assert site.wait(5)
     page = call(app, "/app/")
@@ -39,6 +36,37 @@ def test_the_site_is_served_at_app_once_built(built_site: Path, tmp_path: Path, 
     # the table's own app keeps its strict policy: no eval there
     host_page = call(app, "/")
     assert host_page.status == 200 and "'unsafe-eval'" not in host_page.header("content-security-policy")
+
+
+def test_the_first_request_starts_the_build_and_is_told_to_come_back(tmp_path: Path, monkeypatch) -> None:
+    import scorekeeper.site.build as site_build
+
+    built: list[Path] = []
+
+    def fake_build(folder: Path) -> None:  # what a build leaves, at once
+        folder.mkdir(parents=True)
+        (folder / MARK).write_text("{}")
+        (folder / "index.html").write_text("<html></html>")
+        built.append(folder)
+
+    monkeypatch.setattr(site_build, "build", fake_build)
+    site = PhoneSite(cache=tmp_path)
+    waiting = call(site_app := _guarded(site), "/app/")
+    assert waiting.status == 503 and waiting.text.startswith("the phone's app is being prepared")
+    assert site.wait(10) and built == [site.folder]
+    assert call(site_app, "/app/").status == 200
+    PhoneSite(cache=tmp_path).start()  # another server: served from the cache, not built again
+    assert built == [site.folder]
+
+
+def _guarded(site: PhoneSite):
+    """``site`` mounted at /app as ``scorekeeper web`` mounts it, without Flet's app."""
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    from scorekeeper.ui.server.guard import Guard
+
+    return Guard(Starlette(routes=[Mount("/app", site)]), port=PORT)
 
 
 def test_a_site_already_built_for_this_version_is_served_at_once(built_site: Path, tmp_path: Path) -> None:

@@ -3,9 +3,11 @@ the table opens it once (the host's "Phones at this table" screen has its QR cod
 then score alone, away from the table's Wi-Fi.
 
 The site is built once per version of what goes into it (this package's files, the versions
-of flet-web and the browser's packages) into the per-user cache folder, in a thread started
-with the server: it takes about half a minute (its Python is compiled ahead). Until it is
-there, ``/app/`` answers 503 with a line saying so. The site holds no match, no code and no
+of flet-web and the browser's packages) into the per-user cache folder, on demand: the first
+request for ``/app/`` starts the build in a thread (about half a minute: its Python is
+compiled ahead), and until it is there ``/app/`` answers 503 with a line saying so. Two
+servers building at once take turns (a lock file in the cache folder): the second finds the
+site built. A server nobody asks for ``/app/`` builds nothing. The site holds no match, no code and no
 pass: it is served to any browser the server answers (see docs/security.md).
 """
 
@@ -55,11 +57,17 @@ class PhoneSite:
         self.problem: str | None = None
         self._files: Any = None
         self._ready = threading.Event()
+        self._lock = threading.Lock()
+        self._started = False
 
     def start(self) -> None:
-        """Build the site in a thread if it is not in the cache (at once if it is)."""
+        """Serve the site if the cache has it; else build it in a thread (once)."""
         from scorekeeper.site.build import MARK
 
+        with self._lock:
+            if self._started:
+                return
+            self._started = True
         if (self.folder / MARK).is_file():
             self._serve()
         else:
@@ -71,10 +79,16 @@ class PhoneSite:
         return self._files is not None
 
     def _build(self) -> None:
-        from scorekeeper.site.build import build
+        import fcntl
+
+        from scorekeeper.site.build import MARK, build
 
         try:
-            build(self.folder)
+            self.folder.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.folder.parent / "phone-site.lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # another server building it: wait for it
+                if not (self.folder / MARK).is_file():
+                    build(self.folder)
         except (ScorekeeperError, OSError) as e:
             self.problem = f"the phone's app could not be built: {e}"
             self._ready.set()
@@ -88,6 +102,8 @@ class PhoneSite:
         self._ready.set()
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and self._files is None and self.problem is None:
+            self.start()  # the first phone that asks starts the build
         if scope["type"] == "http" and self._files is not None:
             await self._files(scope, receive, send)
             return

@@ -160,8 +160,7 @@ def run(
             _check_port(host, port)
             from scorekeeper.ui.server.phone_site import PhoneSite
 
-            site = PhoneSite()
-            site.start()  # the phone's site (/app/), built in the background if not in the cache yet
+            site = PhoneSite()  # the phone's site (/app/): built when a phone first asks for it
             app = web_app(make_main(shared), port=port, hosts=[host, shown, *allow_hosts], timeout=timeout, site=site)
             print(welcome(invite, gate, host, port), flush=True)
             if open_browser and (
