@@ -32,6 +32,8 @@ def test_the_site_is_served_at_app_once_built(built_site: Path, tmp_path: Path, 
     assert "'unsafe-eval'" in policy and "'wasm-unsafe-eval'" in policy and "worker-src 'self' blob:" in policy
     assert page.header("x-frame-options") == "DENY"
     assert call(app, "/app/sw.js").body == (built_site / "sw.js").read_bytes()
+    moved = call(app, "/app")  # the site's links are relative to its folder
+    assert moved.status == 308 and moved.header("location") == "/app/"
     assert call(app, f"/app/{MARK}").status == 200
     # the table's own app keeps its strict policy: no eval there
     host_page = call(app, "/")

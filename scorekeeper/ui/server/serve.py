@@ -208,8 +208,11 @@ def web_app(
     from scorekeeper.ui.server.guard import SITE, Guard
 
     outer = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)  # its lifespan runs Flet's sweeper
-    if site is not None:
-        outer.mount(SITE, site)  # before Flet's app, which answers every other path
+    if site is not None:  # before Flet's app, which answers every other path
+        from starlette.responses import RedirectResponse
+
+        outer.add_route(SITE, lambda request: RedirectResponse(f"{SITE}/", status_code=308))  # links are relative
+        outer.mount(SITE, site)
     # (Flet's own app inside builds its FastAPI with the docs on: the Guard answers 404 for them.)
     outer.mount("/", flet_fastapi.app(main, no_cdn=True, session_timeout_seconds=timeout))
     return Guard(outer, hosts=hosts, port=port)
