@@ -115,12 +115,11 @@ def _scores(page) -> dict[str, int]:
 
 def _service_worker_ready(page) -> int:
     """Wait until the site's service worker is active and controls the page; the files it keeps."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", polling=200, timeout=START * 1000)
     return page.evaluate(
         """async () => {
-            const reg = await navigator.serviceWorker.ready;
-            while (!navigator.serviceWorker.controller) { await new Promise((r) => setTimeout(r, 100)); }
             const names = (await caches.keys()).filter((n) => n.startsWith("scorekeeper-site-"));
-            return (await (await caches.open(names[0])).keys()).length;
+            return names.length === 1 ? (await (await caches.open(names[0])).keys()).length : -names.length;
         }"""
     )
 
