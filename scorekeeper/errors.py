@@ -238,3 +238,8 @@ class StoreError(ScorekeeperError):
     ) -> None:
         super().__init__(reason, hand=hand, turn=turn, field=field)
         self.plain = one_line(plain, 300) if plain is not None else str(self)
+
+
+class EventError(ScorekeeperError):
+    """An event (a club night, a tournament, a league season) that cannot be made or played
+    as asked: a bad name, format, scoring, team, round or table (see :mod:`scorekeeper.events`)."""
