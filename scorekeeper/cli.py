@@ -106,6 +106,9 @@ def _build_parser() -> argparse.ArgumentParser:
         dest="allow_hosts",
         help="also answer to this host name (e.g. table.local), besides localhost and this machine's IP addresses; repeatable",
     )
+    from scorekeeper import eventcli
+
+    eventcli.add_parser(sub)
     t = sub.add_parser("tally", help="a side's Holsey-Tidwell X tally from its scoring events")
     t.add_argument(
         "--points", required=True, metavar="P,P,...", help="the side's scoring events in order, e.g. 10,10,5,15,35"
@@ -431,6 +434,12 @@ def cmd_web(args: argparse.Namespace) -> int:
     )
 
 
+def cmd_event(args: argparse.Namespace) -> int:
+    from scorekeeper import eventcli
+
+    return eventcli.run(args)
+
+
 def cmd_app(args: argparse.Namespace) -> int:
     from scorekeeper.ui.server.serve import run
 
@@ -446,6 +455,7 @@ COMMANDS = {
     "web": "cmd_web",
     "tally": "cmd_tally",
     "pegboard": "cmd_pegboard",
+    "event": "cmd_event",
     None: "cmd_app",
 }
 

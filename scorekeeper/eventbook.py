@@ -179,6 +179,14 @@ class EventBook:
                 return
         raise ScorekeeperError(f"no event {short(event.id)}")
 
+    def remove(self, eid: str) -> None:
+        """Forget an event (its matches stay stored)."""
+        events = self._load()
+        kept = [e for e in events if e.id != eid]
+        if len(kept) == len(events):
+            raise ScorekeeperError(f"no event {short(eid)}")
+        self._save(kept)
+
     # ------------------------------------------------------------ matches
     def played(self, event: Event) -> list[Played]:
         """The stored matches of ``event``, oldest first (the index says which may be: their

@@ -114,8 +114,12 @@ def new_event(
         created,
     )
     if fmt == "round-robin":
-        for i, pairs in enumerate(pairing.round_robin(player_t), 1):
-            event = event.with_round(_singles_round(i, pairs))
+        # Berger's pairing numbers from the last listed up, so that with an odd number the
+        # last listed sits out round 1; each table's players in the order they were listed
+        place = {p: i for i, p in enumerate(player_t)}
+        for i, pairs in enumerate(pairing.round_robin(player_t[::-1]), 1):
+            ordered = [(a, b) if b is None or place[a] < place[b] else (b, a) for a, b in pairs]
+            event = event.with_round(_singles_round(i, ordered))
     elif fmt == "league":
         for i, pairs in enumerate(pairing.round_robin([t.name for t in team_t], legs), 1):
             event = event.with_round(_league_round(event, i, pairs))

@@ -212,8 +212,9 @@ def _confirmation(event: Event, data: Any, i: int) -> Confirmation:
     where = f"confirmations[{i}]"
     d = _obj(data, where, ("round", "fixture", "team", "by", "at", "games"))
     rnd = whole(d.get("round"), f"{where}.round", 1, max(1, len(event.rounds)))
+    number = whole(d.get("fixture"), f"{where}.fixture", 1, MAX_ENTRANTS)
     try:
-        f = event.fixture(rnd, whole(d.get("fixture"), f"{where}.fixture", 1, MAX_ENTRANTS))
+        f = event.fixture(rnd, number)
     except ScorekeeperError as e:
         raise EventError(e.reason, field=where) from None
     team = _str(d.get("team"), f"{where}.team")

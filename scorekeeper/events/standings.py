@@ -19,9 +19,9 @@ won. Ranked by the score, the games difference, the points difference, head to h
 
 >>> from scorekeeper.events.draw import new_event
 >>> e = new_event("e", "Club night", "round-robin", "all-fives", players=["Ann", "Ben", "Cy"])
->>> r = result_for(e, 1, 1, [("Cy",), ("Ben",)], (61, 40), 0)
+>>> r = result_for(e, 1, 1, [("Ben",), ("Ann",)], (61, 40), 0)
 >>> [(s.rank, s.name, s.score) for s in standings(e, [r])]
-[(1, 'Cy', 1), (2, 'Ann', 0), (3, 'Ben', 0)]
+[(1, 'Ben', 1), (2, 'Cy', 0), (3, 'Ann', 0)]
 """
 
 from __future__ import annotations
