@@ -43,6 +43,7 @@ def add_parser(sub: Any) -> None:
         "--scoring", metavar="PRESET", help="singles (default), league-2-1 (a league's default) or league-3-1"
     )
     n.add_argument("--rounds", type=int, metavar="N", help="a Swiss's number of rounds")
+    n.add_argument("--target", type=int, metavar="N", help="the points that win each match (default: the preset's)")
     n.add_argument("--singles", type=int, metavar="N", help="a league fixture's singles games (default 9)")
     n.add_argument("--doubles", type=int, metavar="N", help="a league fixture's doubles games (default 0)")
     n.add_argument(
@@ -143,6 +144,7 @@ def _cmd_new(args: argparse.Namespace) -> int:
         singles=args.singles,
         doubles=args.doubles,
         legs=args.legs,
+        target=args.target,
     )
     _check_output("no event was made")
     with _writing(args) as store:

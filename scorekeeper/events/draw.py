@@ -55,6 +55,7 @@ def new_event(
     singles: int | None = None,
     doubles: int | None = None,
     legs: int = 2,
+    target: int | None = None,
     created: str = "",
 ) -> Event:
     """A new event, checked, with what can be drawn already drawn. ``rounds``: a Swiss's
@@ -111,6 +112,7 @@ def new_event(
         planned,
         sheet,
         legs,
+        None if target is None else whole(target, "--target", 1, 9999),
         created,
     )
     if fmt == "round-robin":

@@ -312,6 +312,8 @@ class Event:
     planned: int = 0
     sheet: FixtureSheet = field(default_factory=FixtureSheet)
     legs: int = 2
+    #: The points that win each match, when not the preset's (a short club night; None: the preset's).
+    target: int | None = None
     created: str = ""
     rounds: tuple[Round, ...] = ()
     confirmations: tuple[Confirmation, ...] = ()
@@ -381,8 +383,11 @@ class Event:
         if len(t.sides[0]) > 1 or len(t.sides[1]) > 1:
             record["teams"] = {" & ".join(s): list(s) for s in t.sides}
         preset = preset_of(self.game, self.preset)
-        if preset is not None and preset.rules:
-            record["rules"] = dict(preset.rules)
+        rules = dict(preset.rules) if preset is not None else {}
+        if self.target is not None:
+            rules["target"] = self.target
+        if rules:
+            record["rules"] = rules
         record["title"] = f"{self.name}, round {round_number}, table {table}"
         record["event"] = EventRef(self.id, round_number, table).to_json()
         return record
@@ -399,6 +404,8 @@ class Event:
         out["scoring"] = self.scoring.to_json()
         if self.format == "swiss":
             out["planned"] = self.planned
+        if self.target is not None:
+            out["target"] = self.target
         out["created"] = self.created
         out["rounds"] = [r.to_json() for r in self.rounds]
         out["confirmations"] = [c.to_json() for c in self.confirmations]

@@ -6,6 +6,7 @@ What is wrong is said in one line naming the field (``rounds[2].tables[1]: ...``
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from scorekeeper import registry
@@ -44,6 +45,7 @@ KEYS = (
     "planned",
     "sheet",
     "legs",
+    "target",
     "created",
     "rounds",
     "confirmations",
@@ -122,16 +124,15 @@ def read_event(data: Any) -> Event:
         if sheet.games < 1 or sheet.games > MAX_GAMES:
             raise EventError(f"a fixture has 1 to {MAX_GAMES} games, not {sheet.games}", field="sheet")
     legs = whole(d.get("legs", 2), "legs", 1, 2)
+    target = None if d.get("target") is None else whole(d.get("target"), "target", 1, 9999)
     created = _str(d.get("created", ""), "created")
-    event = Event(eid, name, fmt, game, preset, players, teams, scoring, planned, sheet, legs, created)
+    event = Event(eid, name, fmt, game, preset, players, teams, scoring, planned, sheet, legs, target, created)
     rounds = tuple(_round(event, r, i) for i, r in enumerate(_list(d.get("rounds", []), "rounds")))
-    event = Event(eid, name, fmt, game, preset, players, teams, scoring, planned, sheet, legs, created, rounds)
+    event = replace(event, rounds=rounds)
     confirmations = tuple(
         _confirmation(event, c, i) for i, c in enumerate(_list(d.get("confirmations", []), "confirmations"))
     )
-    return Event(
-        eid, name, fmt, game, preset, players, teams, scoring, planned, sheet, legs, created, rounds, confirmations
-    )
+    return replace(event, confirmations=confirmations)
 
 
 def _round(event: Event, data: Any, i: int) -> Round:

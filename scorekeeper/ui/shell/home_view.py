@@ -50,6 +50,9 @@ def Home(shared: Shared) -> ft.Control:
         )
     items += [
         ft.FilledTonalButton(content="New match", icon=ft.Icons.ADD, on_click=go("/new"), height=56),
+        ft.OutlinedButton(
+            content="Events: club nights, leagues", icon=ft.Icons.EMOJI_EVENTS, on_click=go("/events"), height=48
+        ),
         ft.OutlinedButton(content="History", icon=ft.Icons.HISTORY, on_click=go("/history"), height=48),
         ft.OutlinedButton(content="Players", icon=ft.Icons.LEADERBOARD, on_click=go("/players"), height=48),
     ]
