@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from scorekeeper import text as _text
-from scorekeeper.events.model import Event, Table
+from scorekeeper.events.model import Event
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,15 +134,6 @@ def standings(event: Event, results: Iterable[Result]) -> list[Standing]:
     return _ranked(list(rows.values()), beaten, event.is_league)
 
 
-def _owner(event: Event, t: Table) -> tuple[str, str]:
-    """Whose the table's two sides are in the standings: the players, or the teams."""
-    if not event.is_league:
-        return t.sides[0][0], t.sides[1][0]
-    a, b = event.team_of(t.sides[0][0]), event.team_of(t.sides[1][0])
-    assert a is not None and b is not None
-    return a.name, b.name
-
-
 def _singles(
     event: Event, by_table: dict[tuple[int, int], Result], rows: dict[str, Standing]
 ) -> dict[tuple[str, str], int]:
@@ -157,7 +148,7 @@ def _singles(
             r = by_table.get((rnd.number, t.number))
             if r is None:
                 continue
-            names = _owner(event, t)
+            names = (t.sides[0][0], t.sides[1][0])
             for i in (0, 1):
                 row = rows[names[i]]
                 row.played += 1
@@ -194,10 +185,9 @@ def _league(
                 if r is None:
                     continue
                 done += 1
-                t = rnd.tables[number - 1]
-                first, _ = _owner(event, t)
-                order = (0, 1) if first == f.home else (1, 0)  # the home side's index first
-                for team, i in ((home, order[0]), (away, order[1])):
+                # a fixture's tables have the home team's side first (the draw makes them so,
+                # and reading an event back checks it)
+                for team, i in ((home, 0), (away, 1)):
                     team.points_for += r.scores[i]
                     team.points_against += r.scores[1 - i]
                     if r.winner == i:
@@ -206,7 +196,7 @@ def _league(
                     elif r.winner is not None:
                         team.games_against += 1
                 if r.winner is not None:
-                    games[order.index(r.winner)] += 1
+                    games[r.winner] += 1
             if done < len(f.tables):
                 continue
             for team, mine, theirs in ((home, games[0], games[1]), (away, games[1], games[0])):

@@ -77,15 +77,12 @@ def Events(shared: Shared) -> ft.Control:
         items.append(ft.Text("No events yet.", italic=True))
     for e in reversed(events):
         what = f"{len(e.entrants)} {'teams' if e.is_league else 'players'} · {len(e.rounds)} rounds · {registry.get(e.game).title}"
-        items.append(
-            ft.Card(
-                content=ft.ListTile(
-                    title=ft.Text(e.name, weight=ft.FontWeight.BOLD),
-                    subtitle=ft.Text(f"{e.format} · {what}"),
-                    on_click=go(f"/event/{e.id}"),
-                )
-            )
+        tile = ft.ListTile(
+            title=ft.Text(e.name, weight=ft.FontWeight.BOLD),
+            subtitle=ft.Text(f"{e.format} · {what}"),
+            on_click=go(f"/event/{e.id}"),
         )
+        items.append(ft.Card(content=labelled(tile, f"Open {e.name}", go(f"/event/{e.id}"))))
     return ft.Column(items, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
 
 
