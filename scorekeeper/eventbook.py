@@ -82,6 +82,8 @@ class EventBook:
         self.store = store
         #: (match id, created) -> what its record says of its event, or None (it has none).
         self._seen: dict[tuple[str, str], tuple[dict[str, Any] | None, tuple[tuple[str, ...], ...]]] = {}
+        #: The events file's bytes as last read, and the events they hold (read once).
+        self._parsed: tuple[bytes, tuple[Event, ...]] | None = None
 
     # ------------------------------------------------------------ the file
     def _load(self) -> list[Event]:
@@ -95,6 +97,8 @@ class EventBook:
             ) from e
         if data is None:
             return []
+        if self._parsed is not None and self._parsed[0] == data:
+            return list(self._parsed[1])  # the same file as last time: read once
         try:
             doc = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as e:
@@ -119,6 +123,7 @@ class EventBook:
                 raise self._damaged(side.path, f"event {event.id} is there twice")
             seen.add(event.id)
             out.append(event)
+        self._parsed = (data, tuple(out))
         return out
 
     @staticmethod
@@ -266,14 +271,16 @@ class EventBook:
 
     def confirm(self, eid: str, round_number: int, fixture: int, team: str, by: str) -> Confirmation:
         """A captain's confirmation of a fixture's result sheet, kept with who and when; the
-        sheet must be complete, and ``by`` a player of ``team``."""
+        sheet must be complete, and ``by`` the captain of ``team`` (its first player)."""
         event = self.get(eid)
         f = event.fixture(round_number, fixture)
         t = event.team(team)
         if t is None or t.name not in (f.home, f.away):
             raise ScorekeeperError(f"--team: {short(team)} does not play fixture {fixture} ({f.home} v {f.away})")
-        if not any(_text.same_name(by, p) for p in t.players):
-            raise ScorekeeperError(f"--by: {short(by)} is not a player of {t.name} ({', '.join(t.players)})")
+        if not _text.same_name(by, t.captain):
+            raise ScorekeeperError(
+                f"--by: {short(by)} is not {t.name}'s captain ({t.captain}): each team's captain confirms its sheet"
+            )
         sheet = sheet_of(event, round_number, fixture, self.results(event))
         if not sheet.complete:
             left = ", ".join(str(g.table) for g in sheet.games if g.result is None)

@@ -144,6 +144,7 @@ def _round(event: Event, data: Any, i: int) -> Round:
         raise EventError(f"an event has at most {MAX_ROUNDS} rounds", field="rounds")
     seated: dict[str, str] = {}
     known = {_text.name_key(p): p for p in event.everyone}
+    team_of = {_text.name_key(p): t for t in event.teams for p in t.players}
 
     def seat(name: Any, at: str) -> str:
         if not isinstance(name, str) or _text.name_key(name) not in known:
@@ -190,7 +191,7 @@ def _round(event: Event, data: Any, i: int) -> Round:
         for n in numbers:
             t = tables[n - 1]
             if t.fixture != j + 1 or not all(
-                event.team_of(s[0]) is x for s, x in zip(t.sides, (home, away), strict=True)
+                team_of.get(_text.name_key(s[0])) is x for s, x in zip(t.sides, (home, away), strict=True)
             ):
                 raise EventError(f"table {n} is not a game of {home.name} v {away.name}", field=f"{at}.tables")
         fixtures.append(Fixture(j + 1, home.name, away.name, numbers))

@@ -178,9 +178,9 @@ def test_a_league_night_result_sheet_and_the_captains(tmp_path):
         store.import_record(won_record(event, 1, 2, winner=1))
     ok(run_cli("--db", db, "event", "confirm", eid, "--round", "1", "--fixture", "1", "--team", "Reds", "--by", "Ann"))
     out = ok(
-        run_cli("--db", db, "event", "confirm", eid, "--round", "1", "--fixture", "1", "--team", "blues", "--by", "di")
+        run_cli("--db", db, "event", "confirm", eid, "--round", "1", "--fixture", "1", "--team", "blues", "--by", "ben")
     )
-    assert out.startswith("confirmed for Blues by di at ") and out.endswith(" (1-1)\n")
+    assert out.startswith("confirmed for Blues by ben at ") and out.endswith(" (1-1)\n")
     sheet = ok(run_cli("--db", db, "event", "sheet", eid, "--round", "1", "--fixture", "1"))
     assert "games: Reds 1, Blues 1" in sheet and "confirmed for Reds by Ann at" in sheet
     csv_text = ok(run_cli("--db", db, "event", "sheet", eid, "--round", "1", "--fixture", "1", "--csv"))

@@ -1,6 +1,7 @@
 """A club night in real browsers (issue 30): two tables of phones play round 1 of a round
 robin, and the wall -- a watcher's screen, joined by the watch code from another address --
-shows the standings change the moment each match is won.
+shows the standings change the moment each match is won; then a league fixture's result
+sheet is confirmed by both captains, each on their own phone.
 
 The host's browser (loopback) opens the round; each table's phone says who it is and finds
 its own table first; the phone of the second table is a scorer that joined by the table
@@ -14,6 +15,7 @@ import re
 import sys
 
 import pytest
+from events.helpers import won_record
 
 from e2e import harness, netns
 from e2e.conftest import Server
@@ -67,11 +69,13 @@ def play_own_table(page, me: str, table: str) -> None:
 def test_a_club_night_round_the_wall_follows_each_match(browser, tmp_path):
     db = str(tmp_path / "db")
     with Store(db) as store:
-        EventBook(store).add(
-            new_event(
-                "club", "Friday club night", "round-robin", "all-fives", players=["Ann", "Ben", "Cy", "Di"], target=5
-            )
-        )
+        book = EventBook(store)
+        four = ["Ann", "Ben", "Cy", "Di"]
+        book.add(new_event("club", "Friday club night", "round-robin", "all-fives", players=four, target=5))
+        teams = {"Reds": ["Ann", "Cy"], "Blues": ["Ben", "Di"]}
+        league = book.add(new_event("league", "League night", "league", "all-fives", teams=teams, singles=2, legs=1))
+        store.import_record(won_record(league, 1, 1, winner=0))
+        store.import_record(won_record(league, 1, 2, winner=0))
     server = EventServer(db).start()
     try:
         with netns.remote_browser(browser.playwright) as (ns, remote):
@@ -104,10 +108,24 @@ def test_a_club_night_round_the_wall_follows_each_match(browser, tmp_path):
             wait_text(wall, "Standing 1. Cy: score 1, won 1, played 1")
             wait_text(wall, "Standing 1. Ann: score 1, won 1, played 1")
             wait_text(wall, "Standing 3. Ben: score 0, won 0, played 1")
+
+            # the league night's sheet: each captain confirms on their own phone
+            for page, captain, team in ((host, "Ann", "Reds"), (phone, "Ben", "Blues")):
+                tap(page, "Home")
+                tap(page, "Events: club nights, leagues")
+                tap(page, "Open League night")
+                tap(page, f"I'm {captain}")
+                tap(page, "Fixture 1: Reds v Blues · result sheet")
+                wait_text(page, "Games: Reds 2, Blues 0")
+                tap(page, f"Confirm for {team} as {captain}")
+                wait_text(page, re.compile(rf"^Confirmed for {team} by {captain} at "))
+            wait_text(host, re.compile(r"^Confirmed for Blues by Ben at "))  # the other phone's, shown here too
     finally:
         server.stop()
     with Store(db, read_only=True) as store:
         rows = {r.name: r for r in EventBook(store).standings("club")}
+        confirmed = {(c.team, c.by) for c in EventBook(store).get("league").confirmations}
+    assert confirmed == {("Reds", "Ann"), ("Blues", "Ben")}
     assert {n: (r.rank, r.won, r.points_for) for n, r in rows.items()} == {
         "Ann": (1, 1, 5),
         "Cy": (1, 1, 5),

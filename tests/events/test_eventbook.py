@@ -182,7 +182,9 @@ def test_next_round_and_confirm_are_kept(db):
         with pytest.raises(ScorekeeperError, match="not complete: no result yet at table 1"):
             book.confirm("lg", 1, 1, "Reds", "Ann")
         store.import_record(won_record(event, 1, 1, winner=1))
-        with pytest.raises(ScorekeeperError, match="--by: 'Ben' is not a player of Reds"):
+        with pytest.raises(
+            ScorekeeperError, match=r"--by: 'Ben' is not Reds's captain \(Ann\): each team's captain confirms its sheet"
+        ):
             book.confirm("lg", 1, 1, "Reds", "Ben")
         c = book.confirm("lg", 1, 1, "Reds", "ann")
         assert (c.team, c.by, c.games) == ("Reds", "ann", (0, 1)) and c.at

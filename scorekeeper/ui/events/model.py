@@ -313,6 +313,22 @@ class SheetModel(Model):
     def me(self) -> str | None:
         return self._shared.visitor.seat(seat_key(self.eid))
 
+    def can_confirm(self, team: str) -> bool:
+        """Whether this phone is ``team``'s captain's (who confirms its sheet)."""
+        sheet_team = None
+        try:
+            with self._shared.lock:
+                sheet_team = book_of(self._shared).get(self.eid).team(team)
+        except ScorekeeperError:
+            return False
+        me = self.me
+        return (
+            _can_enter(self._shared)
+            and me is not None
+            and sheet_team is not None
+            and _text.same_name(me, sheet_team.captain)
+        )
+
     def confirm(self, team: str) -> None:
         """This phone's player confirms the sheet for ``team`` (a player of it)."""
         me = self.me

@@ -313,18 +313,22 @@ def SheetView(shared: Shared, eid: str, round_number: int, fixture: int) -> ft.C
     lines.append(ft.Text(f"League points: {sheet.home} {lh}, {sheet.away} {la}"))
     for team in (sheet.home, sheet.away):
         c = sheet.confirmed(team)
+        found = sheet.event.team(team)
+        captain = found.captain if found is not None else team
         if c is not None:
             lines.append(ft.Text(f"Confirmed for {team} by {c.by} at {c.at}", color=ft.Colors.PRIMARY))
-        elif shared.visitor.role is not Role.WATCHER:
+        elif vm.can_confirm(team):
             lines.append(
                 ft.FilledButton(
-                    content=f"Confirm for {team}" + (f" as {vm.me}" if vm.me else ""),
+                    content=f"Confirm for {team} as {captain}",
                     on_click=on(_confirm, vm, shared, team),
                     disabled=not sheet.complete,
                 )
             )
-    if vm.note:
-        lines.append(ft.Text(vm.note, italic=True))
+        else:
+            old = sheet.stale(team)
+            changed = f" (confirmed {old.games[0]}-{old.games[1]} before a change)" if old is not None else ""
+            lines.append(ft.Text(f"{team}: waiting for its captain, {captain}{changed}", italic=True))
     lines += [
         error_box(vm.error),
         ft.Row(
