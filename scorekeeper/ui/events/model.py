@@ -20,7 +20,7 @@ from scorekeeper.eventbook import EventBook, Played, new_id
 from scorekeeper.events import FORMATS, SCORING_TITLES, Event, Standing, new_event, standings
 from scorekeeper.events.draw import is_complete, unfinished
 from scorekeeper.events.sheets import Sheet, sheet_of
-from scorekeeper.store import message_of
+from scorekeeper.store import StoreError, message_of
 from scorekeeper.ui.shell.base import Model, Shared
 from scorekeeper.ui.shell.roles import refusal
 
@@ -121,7 +121,9 @@ class EventsModel(Model):
             self.error = None
             return event.id
         except ScorekeeperError as e:
-            self.error = message_of(e)
+            # the form's words, not the command line's: "players: ...", not "--players: ..."
+            field = (e.field or "").lstrip("-")
+            self.error = f"{field}: {e.reason}" if field and not isinstance(e, StoreError) else message_of(e)
             return None
         finally:
             self._changed()
