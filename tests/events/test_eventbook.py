@@ -249,3 +249,36 @@ def test_standings_are_a_plain_recount_of_the_stored_matches(tmp_path_factory, d
     assert all(r.score == r.won for r in rows)
     keys = [(-r.score, -(r.points_for - r.points_against)) for r in rows]
     assert keys == sorted(keys), "in rank order"
+
+
+def test_an_events_file_that_cannot_be_read_and_unknown_events(db):
+    with Store(db) as store:
+        book = EventBook(store)
+        with pytest.raises(ScorekeeperError, match=r"^no event 'e9'$"):
+            book.put(new_event("e9", "N", "round-robin", "all-fives", players=FOUR))
+        with pytest.raises(ScorekeeperError, match=r"^no event 'e9'$"):
+            book.remove("e9")
+        book.add(new_event("e1", "N", "round-robin", "all-fives", players=FOUR))
+        book.remove("e1")
+        assert book.events() == []
+    (db / FILE).unlink()
+    (db / FILE).mkdir()  # no file of ours: nothing read, nothing written over
+    with Store(db) as store, pytest.raises(EventsFileError) as e:
+        EventBook(store).events()
+    assert "could not be read (not a regular file); nothing was changed" in str(e.value)
+    assert (db / FILE).is_dir()
+
+
+def test_an_events_file_that_cannot_be_written(db, monkeypatch):
+    from scorekeeper.store import sidefile
+
+    def full(*_args, **_kw):
+        raise OSError(28, "No space left on device")
+
+    with Store(db) as store:
+        monkeypatch.setattr(sidefile, "atomic_write", full)
+        with pytest.raises(
+            StoreError, match=r"the events could not be saved \(No space left on device\); nothing was changed"
+        ):
+            EventBook(store).add(new_event("e1", "N", "round-robin", "all-fives", players=FOUR))
+    assert not (db / FILE).exists()

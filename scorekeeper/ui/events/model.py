@@ -169,6 +169,10 @@ class EventModel(Model):
         self._shared.visitor.take_seat(seat_key(self.eid), name)
         self._changed()
 
+    def tick(self) -> None:
+        """A match or an event changed somewhere: look again."""
+        self._changed()
+
     def sit(self, table: TableLine) -> None:
         """Going to a table of this phone's player: the phone is that player's there (it
         lights up on their turn)."""

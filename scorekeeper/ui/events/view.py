@@ -168,7 +168,7 @@ def _who_am_i(vm: EventModel, event: Event) -> ft.Control:
 @ft.component
 def EventPage(shared: Shared, eid: str) -> ft.Control:
     vm, _ = ft.use_state(lambda: EventVM(shared, eid))
-    use_any_change(shared, vm._changed)
+    use_any_change(shared, vm.tick)
     event = vm.event()
     if event is None:
         return ft.Column([top_bar("Event"), error_box(vm.error), back("/events", "Events")])
