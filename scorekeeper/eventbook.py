@@ -34,7 +34,7 @@ from typing import Any
 
 from scorekeeper import text as _text
 from scorekeeper.errors import ScorekeeperError, one_line, short
-from scorekeeper.events import Confirmation, Event, Result, Standing, result_for, standings
+from scorekeeper.events import Confirmation, Event, Result, Standing, read_event, result_for, standings
 from scorekeeper.events import next_round as _next_round
 from scorekeeper.events.sheets import sheet_of
 from scorekeeper.store import Store, StoreError
@@ -116,7 +116,7 @@ class EventBook:
         seen: set[str] = set()
         for i, item in enumerate(doc["events"]):
             try:
-                event = Event.of(item)
+                event = read_event(item)
             except ScorekeeperError as e:
                 raise self._damaged(side.path, f"event {i + 1}: {e}") from None
             if event.id in seen:
@@ -170,7 +170,7 @@ class EventBook:
         if any(e.id == event.id for e in events):
             raise ScorekeeperError(f"there is already an event {event.id}")
         if not event.created:
-            event = Event.of(dict(event.to_json(), created=now()))
+            event = read_event(dict(event.to_json(), created=now()))
         self._save([*events, event])
         return event
 

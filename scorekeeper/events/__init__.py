@@ -22,6 +22,7 @@ from scorekeeper.events.model import (
     Table,
     Team,
 )
+from scorekeeper.events.reading import read_event
 from scorekeeper.events.standings import Result, Standing, result_for, standings
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "is_complete",
     "new_event",
     "next_round",
+    "read_event",
     "result_for",
     "standings",
     "unfinished",

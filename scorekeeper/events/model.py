@@ -5,10 +5,12 @@ An :class:`Event` is a club night, a tournament or a league season: a name, its 
 registry knows), a format, how it scores, and the rounds drawn so far. Every value is
 frozen; a change (a round drawn, a result sheet confirmed) makes a new Event.
 
-An event is kept as JSON (:meth:`Event.to_json`, :meth:`Event.of`); reading one checks
-every field and says what is wrong in one line (an :class:`EventError`).
+An event is kept as JSON (:meth:`Event.to_json`; read back by
+:func:`scorekeeper.events.reading.read_event`, which checks every field and says what is
+wrong in one line, an :class:`EventError`).
 
->>> e = Event.of({"id": "ev-1", "name": "Club night", "format": "round-robin",
+>>> from scorekeeper.events.reading import read_event
+>>> e = read_event({"id": "ev-1", "name": "Club night", "format": "round-robin",
 ...               "game": "all-fives", "players": ["Ann", "Ben", "Cy"]})
 >>> e.entrants, e.scoring.title
 (('Ann', 'Ben', 'Cy'), 'a point a match won')
@@ -410,13 +412,6 @@ class Event:
         out["rounds"] = [r.to_json() for r in self.rounds]
         out["confirmations"] = [c.to_json() for c in self.confirmations]
         return out
-
-    @classmethod
-    def of(cls, data: Any) -> Event:
-        """An event from its JSON, every field checked (the rounds against the entrants)."""
-        from scorekeeper.events.reading import read_event
-
-        return read_event(data)
 
 
 def preset_of(game_id: str, preset: str | None) -> registry.Preset | None:

@@ -11,7 +11,7 @@ import pytest
 
 from scorekeeper.envelope import Envelope
 from scorekeeper.errors import EventError, RecordFormatError, ScorekeeperError
-from scorekeeper.events import Event, new_event, next_round, result_for
+from scorekeeper.events import new_event, next_round, read_event, result_for
 from scorekeeper.events.pairing import knockout_order, round_robin, swiss, team_sheet
 
 FOUR = ["Ann", "Ben", "Cy", "Di"]
@@ -99,7 +99,7 @@ def test_rounds_tables_and_fixtures_that_are_not_there():
     refused(lambda: e.fixture(1, 1), "fixture: event e1 has no fixtures: result sheets are a league's")
     lg = new_event("lg", "L", "league", "all-fives", teams=TEAMS, singles=1, legs=1)
     refused(lambda: lg.fixture(1, 2), "fixture: round 1 has fixtures 1 to 1, not 2")
-    empty = Event.of(dict(e.to_json(), rounds=[]))
+    empty = read_event(dict(e.to_json(), rounds=[]))
     refused(lambda: empty.round(1), "no round is drawn yet")
 
 
@@ -171,20 +171,20 @@ def change(path, value):
     ],
 )
 def test_a_damaged_event_is_one_line_naming_the_field(path, value, parts):
-    refused(lambda: Event.of(change(path, value)), *parts, error=EventError)
+    refused(lambda: read_event(change(path, value)), *parts, error=EventError)
 
 
 def test_a_singles_round_read_back():
     e = json.loads(json.dumps(new_event("e", "N", "round-robin", "all-fives", players=FOUR).to_json()))
     twice = copy.deepcopy(e)
     twice["rounds"][0]["tables"][1]["sides"] = [["Ann"], ["Cy"]]
-    refused(lambda: Event.of(twice), "'Ann' is drawn twice in the round", error=EventError)
+    refused(lambda: read_event(twice), "'Ann' is drawn twice in the round", error=EventError)
     fixture = copy.deepcopy(e)
     fixture["rounds"][0]["tables"][0]["fixture"] = 1
-    refused(lambda: Event.of(fixture), "only a league's tables belong to fixtures", error=EventError)
+    refused(lambda: read_event(fixture), "only a league's tables belong to fixtures", error=EventError)
     teams = dict(e, teams=[])
-    refused(lambda: Event.of(teams), "teams: a round-robin is played by players, not teams", error=EventError)
-    refused(lambda: Event.of([]), "event: must be an object, not a list", error=EventError)
+    refused(lambda: read_event(teams), "teams: a round-robin is played by players, not teams", error=EventError)
+    refused(lambda: read_event([]), "event: must be an object, not a list", error=EventError)
 
 
 def test_a_confirmation_read_back():
@@ -197,7 +197,7 @@ def test_a_confirmation_read_back():
         ({"by": ""}, "confirmations[0].by: a player's name must be a non-empty string"),
     ]:
         data = dict(lg.to_json(), confirmations=[dict(base, **change_)])
-        refused(lambda data=data: Event.of(data), part, error=ScorekeeperError)
+        refused(lambda data=data: read_event(data), part, error=ScorekeeperError)
 
 
 # ------------------------------------------------------------ a record's "event"
