@@ -178,6 +178,6 @@ def team_sheet(
         games.append(((h[g % len(h)],), (a[(g + g // len(h)) % len(a)],)))
     for d in range(doubles):
         hp = (h[(2 * d) % len(h)], h[(2 * d + 1) % len(h)])
-        ap = (a[(2 * d + d) % len(a)], a[(2 * d + d + 1) % len(a)])
+        ap = (a[(2 * d) % len(a)], a[(2 * d + 1) % len(a)])
         games.append((hp, ap))
     return games

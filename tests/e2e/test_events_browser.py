@@ -112,8 +112,7 @@ def test_a_club_night_round_the_wall_follows_each_match(browser, tmp_path):
             # the league night's sheet: each captain confirms on their own phone
             for page, captain, team in ((host, "Ann", "Reds"), (phone, "Ben", "Blues")):
                 tap(page, "Home")
-                tap(page, "Events: club nights, leagues")
-                tap(page, "Open League night")
+                tap(page, "Event: League night")  # Home offers the event made last
                 tap(page, f"I'm {captain}")
                 tap(page, "Fixture 1: Reds v Blues · result sheet")
                 wait_text(page, "Games: Reds 2, Blues 0")

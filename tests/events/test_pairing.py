@@ -227,8 +227,21 @@ def test_a_team_sheet_of_three_a_side_and_nine_games_is_a_full_cross():
     assert team_sheet(["A1", "A2", "A3"], ["B1", "B2", "B3"], 9, 0, "seed") == games, "the same draw again"
 
 
-def test_doubles_pair_two_players_of_each_team():
-    games = team_sheet(["A1", "A2", "A3", "A4"], ["B1", "B2", "B3", "B4"], 0, 2, "x")
-    for home, away in games:
-        assert len(set(home)) == 2 and len(set(away)) == 2
-    assert {p for h, _ in games for p in h} == {"A1", "A2", "A3", "A4"}
+@pytest.mark.parametrize("seed", ["x", "y", "club/1/Reds/Blues"])
+def test_doubles_seat_every_player_once_when_the_teams_are_full(seed):
+    home = [f"A{i}" for i in range(8)]
+    away = [f"B{i}" for i in range(8)]
+    games = team_sheet(home, away, 0, 4, seed)
+    for h, a in games:
+        assert len(set(h)) == 2 and len(set(a)) == 2
+    assert sorted(p for h, _ in games for p in h) == sorted(home), "each home player at one table"
+    assert sorted(p for _, a in games for p in a) == sorted(away), "each away player at one table"
+
+
+def test_a_sixteen_player_club_night_on_four_tables():
+    teams = {"Reds": [f"R{i}" for i in range(8)], "Blues": [f"B{i}" for i in range(8)]}
+    event = new_event("club", "Club night", "league", "all-fives", teams=teams, singles=0, doubles=4, legs=1)
+    tables = event.rounds[0].tables
+    assert len(tables) == 4
+    seated = [p for t in tables for p in t.players]
+    assert sorted(seated) == sorted(teams["Reds"] + teams["Blues"]), "sixteen players, each at one table"
