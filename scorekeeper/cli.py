@@ -111,6 +111,9 @@ def _build_parser() -> argparse.ArgumentParser:
         help="build the static site that runs the app in a phone's browser, with no server (works offline)",
     )
     si.add_argument("dir", metavar="DIR", help="the folder to write (new, empty, or a site built before: replaced)")
+    from scorekeeper import eventcli
+
+    eventcli.add_parser(sub)
     t = sub.add_parser("tally", help="a side's Holsey-Tidwell X tally from its scoring events")
     t.add_argument(
         "--points", required=True, metavar="P,P,...", help="the side's scoring events in order, e.g. 10,10,5,15,35"
@@ -445,6 +448,12 @@ def cmd_site(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_event(args: argparse.Namespace) -> int:
+    from scorekeeper import eventcli
+
+    return eventcli.run(args)
+
+
 def cmd_app(args: argparse.Namespace) -> int:
     from scorekeeper.ui.server.serve import run
 
@@ -461,6 +470,7 @@ COMMANDS = {
     "site": "cmd_site",
     "tally": "cmd_tally",
     "pegboard": "cmd_pegboard",
+    "event": "cmd_event",
     None: "cmd_app",
 }
 

@@ -16,6 +16,7 @@ before it was added is still read, listed and exported (with escapes).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,12 @@ FORMAT = "scorekeeper/1"
 MAX_PLAYERS = 12
 ENVELOPE_KEYS = ("format", "game", "players", "teams", "rules", "hands")
 METADATA_KEYS = ("id", "title", "started", "notes")
+#: The optional ``"event"`` of a record: the event, round and table the match was played for.
+EVENT_KEYS = ("id", "round", "table")
+#: An event's id: a match id's characters (see :mod:`scorekeeper.events`).
+EVENT_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+#: The most rounds, and tables in a round, an event may have.
+MAX_EVENT_NUMBER = 100_000
 
 
 def new_record(
@@ -77,10 +84,16 @@ class Envelope:
     side_of: tuple[int, ...]  # side index of each player
     teams: Mapping[str, tuple[str, ...]] | None
     metadata: Mapping[str, str] = field(default_factory=dict)
+    #: The record's ``"event"``: ``{"id", "round", "table"}`` of the event's table it was played at.
+    event: Mapping[str, Any] | None = None
 
-    def metadata_fields(self) -> dict[str, str]:
-        """The record's metadata as it is written back: in the order of :data:`METADATA_KEYS`."""
-        return {k: self.metadata[k] for k in METADATA_KEYS if k in self.metadata}
+    def metadata_fields(self) -> dict[str, Any]:
+        """The record's metadata as it is written back: in the order of :data:`METADATA_KEYS`,
+        then the ``"event"``."""
+        out: dict[str, Any] = {k: self.metadata[k] for k in METADATA_KEYS if k in self.metadata}
+        if self.event is not None:
+            out["event"] = dict(self.event)
+        return out
 
     def player_index(self, name: Any) -> int:
         try:
@@ -93,7 +106,7 @@ class Envelope:
         if not isinstance(record, dict):
             raise RecordFormatError(f"a record must be a JSON object, not {type_name(record)}")
         for key in record:
-            if key not in ENVELOPE_KEYS and key not in METADATA_KEYS:
+            if key not in ENVELOPE_KEYS and key not in METADATA_KEYS and key != "event":
                 raise RecordFormatError(f"unknown key {short(key)} in the record")
         fmt = record.get("format")
         if fmt != FORMAT:
@@ -155,4 +168,39 @@ class Envelope:
                 if not isinstance(record[key], str):
                     raise RecordFormatError(f"must be a string, not {type_name(record[key])}", field=key)
                 metadata[key] = record[key]
-        return cls(game, players_t, sides, side_of, teams_t, metadata)
+        event = parse_event(record["event"]) if "event" in record else None
+        return cls(game, players_t, sides, side_of, teams_t, metadata, event)
+
+
+def parse_event(value: Any) -> dict[str, Any]:
+    """A record's ``"event"``: an object of the event's ``id`` (letters, digits, ``.``, ``_``
+    and ``-``, at most 64), the ``round`` and the ``table`` (whole numbers from 1).
+
+    >>> parse_event({"id": "club-1", "round": 2, "table": 3})
+    {'id': 'club-1', 'round': 2, 'table': 3}
+    >>> parse_event({"id": "club-1", "round": "2", "table": 3})
+    Traceback (most recent call last):
+    ...
+    scorekeeper.errors.RecordFormatError: event.round: must be a whole number from 1, not a string
+    """
+    if not isinstance(value, dict):
+        raise RecordFormatError(f"must be an object of id, round and table, not {type_name(value)}", field="event")
+    for key in value:
+        if key not in EVENT_KEYS:
+            raise RecordFormatError(f"unknown key {short(key)} (keys: id, round, table)", field="event")
+    for key in EVENT_KEYS:
+        if key not in value:
+            raise RecordFormatError(f"the event's {key} is missing", field="event")
+    eid = value["id"]
+    if not isinstance(eid, str) or EVENT_ID_RE.fullmatch(eid) is None:
+        why = type_name(eid) if not isinstance(eid, str) else short(eid)
+        raise RecordFormatError(
+            f"must be an event's id (letters, digits, '.', '_' and '-', at most 64), not {why}", field="event.id"
+        )
+    for key in ("round", "table"):
+        n = value[key]
+        if type(n) is not int:
+            raise RecordFormatError(f"must be a whole number from 1, not {type_name(n)}", field=f"event.{key}")
+        if not 1 <= n <= MAX_EVENT_NUMBER:
+            raise RecordFormatError(f"must be 1 to {MAX_EVENT_NUMBER}, not {short(n)}", field=f"event.{key}")
+    return {"id": eid, "round": value["round"], "table": value["table"]}

@@ -243,3 +243,8 @@ class StoreError(ScorekeeperError):
 class SiteError(ScorekeeperError):
     """The phone's site cannot be built (``scorekeeper site``): a package it copies is missing
     or not what it expects, or the folder it would write is taken."""
+
+
+class EventError(ScorekeeperError):
+    """An event (a club night, a tournament, a league season) that cannot be made or played
+    as asked: a bad name, format, scoring, team, round or table (see :mod:`scorekeeper.events`)."""

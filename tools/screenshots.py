@@ -51,6 +51,10 @@ writes:
 * ``player.png``        Ann's figures (every number that counts matches opens them)
 * ``player-months.png`` her partners, opponents (by how much) and the month-by-month chart
 * ``head-to-head.png``  Ann against Ben, per game
+* ``event.png``         a club night of sixteen players: two teams of eight, four
+                        doubles tables; Ann's phone shows her own table first
+* ``event-wall.png``    the standings on the wall (a watcher's screen), large
+* ``event-sheet.png``   the fixture's result sheet, confirmed by the home captain
 
 The tally and pegboard shots are matches of the engine's random legal games (the first seed
 that fits), imported into a fresh database before the server starts, then
@@ -510,6 +514,7 @@ def run(out: Path, scale: float) -> list[Path]:
                     written += table_shots(browser, out, scale)
                     written += fives_threes_shots(browser, out, scale)
                     written += players_shots(browser, out, scale)
+                    written += event_shots(browser, out, scale)
                 finally:
                     browser.close()
         except BaseException:
@@ -642,6 +647,91 @@ def players_shots(browser, out: Path, scale: float) -> list[Path]:
     return written
 
 
+CLUB = {
+    "Reds": ["Ann", "Cy", "Ed", "Gus", "Ivy", "Kit", "Mo", "Ola"],
+    "Blues": ["Ben", "Di", "Flo", "Hal", "Jo", "Lou", "Ned", "Pip"],
+}
+
+
+def _win(store, event, mid: str, table: int) -> None:
+    """Table ``table``'s match won by its home side: the leader's 5-0 reaches the target of 5."""
+    leader = event.table(1, table).sides[0][0]
+    store.append(mid, {"hand": {"leader": leader}})
+    store.append(mid, {"turn": {"play": "5-0"}})
+
+
+def event_shots(browser, out: Path, scale: float) -> list[Path]:
+    """A club night of sixteen players on four tables (two teams of eight, four doubles),
+    from its own database and server: event.png (Ann's phone: her table first, three
+    tables won, one in play), event-wall.png (a watcher's standings on the wall, once the
+    last table is won) and event-sheet.png (the result sheet, the home captain's
+    confirmation in). The watcher is a browser in a network namespace of its own."""
+    from e2e import netns
+
+    from scorekeeper.eventbook import EventBook
+    from scorekeeper.events import new_event
+    from scorekeeper.store import Store
+
+    written: list[Path] = []
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-shots-") as tmp:
+        db = str(Path(tmp) / "db")
+        with Store(db) as st:
+            book = EventBook(st)
+            event = book.add(
+                new_event(
+                    "club",
+                    "Friday club night",
+                    "league",
+                    "all-fives",
+                    teams=CLUB,
+                    singles=0,
+                    doubles=4,
+                    legs=1,
+                    target=5,
+                )
+            )
+            tables = book.open_round("club", 1)
+            for n in (1, 2, 3):
+                _win(st, event, tables[n], n)
+        last = event.table(1, 4)
+        port = harness.free_port()
+        cmd = [sys.executable, "-m", "scorekeeper.cli", "--db", db, "web", "--host", "0.0.0.0", "--port", str(port)]
+        server = harness.start_server(cmd, port, cwd=str(ROOT))
+        ctx = harness.new_context(browser, device_scale_factor=scale)
+        try:
+            host = harness.open_app(ctx, server.url + "event/club")
+            click(host, "I'm Ann")
+            wait_text(host, re.compile(r"^Your table: Round 1, table \d: "))
+            shot(host, out / "event.png", top="Home")
+            written.append(out / "event.png")
+            with netns.remote_browser(browser.playwright) as (ns, phones):
+                wall = harness.open_app(
+                    harness.new_context(phones, device_scale_factor=scale, viewport={"width": 960, "height": 540}),
+                    ns.url(port, f"/join/{served_code(server, 'watch')}"),
+                )
+                click(wall, "Events: standings")
+                click(wall, "Open Friday club night")
+                click(wall, "Standings")
+                wait_text(wall, re.compile(r"^Standing 1\. Reds: "))
+                click(host, f"Round 1, table 4: {last.title} (in play · 0 - 0)")
+                click(host, f"{last.sides[0][0]} leads")
+                play(host, "5-0", None)
+                wait_text(wall, "Standing 1. Reds: score 6, won 1, played 1")
+                wait_text(wall, "Standing 2. Blues: score 0, won 0, played 1")
+                shot(wall, out / "event-wall.png", top="Home")
+                written.append(out / "event-wall.png")
+            host.goto(server.url + "event/club/sheet/1/1")
+            harness.enable_semantics(host)
+            click(host, "Confirm for Reds as Ann")
+            wait_text(host, re.compile(r"^Confirmed for Reds by Ann at "))
+            shot(host, out / "event-sheet.png", top="Home")
+            written.append(out / "event-sheet.png")
+        finally:
+            ctx.close()
+            harness.stop_server(server)
+    return written
+
+
 def run_only(out: Path, scale: float, which) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
@@ -665,6 +755,7 @@ def main(argv=None) -> int:
     ap.add_argument("--only-table", action="store_true", help="only the shared table's screenshots (quicker)")
     ap.add_argument("--only-fives", action="store_true", help="only the Fives and Threes screenshots (quicker)")
     ap.add_argument("--only-players", action="store_true", help="only the Players screenshots (quicker)")
+    ap.add_argument("--only-events", action="store_true", help="only the events' screenshots (quicker)")
     args = ap.parse_args(argv)
     if not Path(harness.CHROMIUM).exists():
         print(f"error: {harness.CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
@@ -677,6 +768,7 @@ def main(argv=None) -> int:
             "only_table": table_shots,
             "only_fives": fives_threes_shots,
             "only_players": players_shots,
+            "only_events": event_shots,
         }
         chosen = [which for flag, which in only.items() if getattr(args, flag)]
         if chosen:

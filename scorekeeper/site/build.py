@@ -54,11 +54,12 @@ from scorekeeper.errors import SiteError
 __all__ = ["ARCHIVE", "BROWSER_PACKAGES", "MARK", "Site", "app_archive", "build", "site_files"]
 
 #: The distributions the browser imports besides ``scorekeeper`` itself: what ``flet``,
-#: ``tinydb`` and ``segno`` need under Pyodide (Flet's ``oauthlib`` and ``httpx`` are only
-#: for other platforms; ``platformdirs`` only finds the laptop's data directory; ``flet-web``
-#: is the client copied beside the archive). ``tests/phone`` checks this against the
-#: packages' own metadata.
-BROWSER_PACKAGES = ("flet", "msgpack", "repath", "segno", "six", "tinydb")
+#: ``tinydb`` and ``segno`` need under Pyodide, and the events' pairing (``caissify-pairings``
+#: and ``networkx``, imported only when an event's rounds are drawn) (Flet's ``oauthlib`` and
+#: ``httpx`` are only for other platforms; ``platformdirs`` only finds the laptop's data
+#: directory; ``flet-web`` is the client copied beside the archive). ``tests/phone`` checks
+#: this against the packages' own metadata.
+BROWSER_PACKAGES = ("caissify-pairings", "flet", "msgpack", "networkx", "repath", "segno", "six", "tinydb")
 
 #: The archive's name in the site.
 ARCHIVE = "app.tar.gz"
@@ -119,6 +120,8 @@ PACKAGE_LEFT_OUT = (
     "*.cpp",
     "flet/testing/*",  # Flet's test helpers and pytest plugin
     "flet/pytest_plugin.py",
+    "networkx/*/tests/*",  # networkx's own tests (3 MB)
+    "networkx/tests/*",
     "scorekeeper/site/web/*",  # the site's own files: beside the archive, not in it
     "scorekeeper/site/build.py",
 )

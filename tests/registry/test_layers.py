@@ -41,6 +41,7 @@ ENGINES = [
     "scorekeeper.broadway.game",
     "scorekeeper.stats.facts",
     "scorekeeper.tally.svg",
+    "scorekeeper.events",
 ]
 VIEW_MODELS = [
     "scorekeeper.ui.shell.base",
@@ -84,7 +85,9 @@ def game_modules() -> list[str]:
     """Every module of every game package (each registered game's, and the dominoes they share)."""
     from scorekeeper import registry
 
-    packages = ["scorekeeper.dominoes"] + [registry.BUILTIN[g].engine.rsplit(".", 1)[0] for g in registry.BUILTIN]
+    packages = ["scorekeeper.dominoes", "scorekeeper.events"] + [
+        registry.BUILTIN[g].engine.rsplit(".", 1)[0] for g in registry.BUILTIN
+    ]
     out = []
     for name in packages:
         out.append(name)
@@ -105,6 +108,7 @@ def test_no_module_of_a_game_package_loads_the_store_the_ui_tinydb_or_flet():
     together is what any one of them loads and more, so none of them loads these."""
     modules = game_modules()
     assert len(modules) > 30 and "scorekeeper.allfives.entries" in modules and "scorekeeper.broadway.game" in modules
+    assert "scorekeeper.events.standings" in modules and "scorekeeper.events.pairing" in modules
     loaded = modules_after_importing(modules)
     assert set(modules) <= loaded
     assert forbidden(loaded) == set()

@@ -243,6 +243,9 @@ def WatchHome(shared: Shared) -> ft.Control:
         heading("Scorekeeper", 28),
         ft.Text("Watching: you see the table and the scores; you cannot change anything."),
     ]
+    items.append(
+        ft.OutlinedButton(content="Events: standings", icon=ft.Icons.EMOJI_EVENTS, on_click=go("/events"), height=48)
+    )
     if not playing:
         items.append(ft.Text("No match is being played yet."))
     for m in playing:

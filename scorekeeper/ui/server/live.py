@@ -34,7 +34,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Hub"]
+__all__ = ["ANY", "Hub"]
+
+#: Subscribe to it to hear of a change of any match (the events' standings and pages).
+ANY = "*"
 
 Deliver = Callable[[Any], None]
 
@@ -96,13 +99,15 @@ class Hub:
         then ``sender`` is that screen, which is not told of its own change)."""
         own = origin if sender is None else sender
         with self._lock:
-            targets = [(k, s, d) for k, (s, d, _) in self._subs.get(mid, {}).items() if s is not own]
-        for key, screen, deliver in targets:
+            targets = [(mid, k, s, d) for k, (s, d, _) in self._subs.get(mid, {}).items() if s is not own]
+            if mid != ANY:
+                targets += [(ANY, k, s, d) for k, (s, d, _) in self._subs.get(ANY, {}).items() if s is not own]
+        for where, key, screen, deliver in targets:
             try:
                 deliver(origin)
             except Exception:  # a session gone away: forget it
                 with self._lock:
-                    subs = self._subs.get(mid, {})
+                    subs = self._subs.get(where, {})
                     if key in subs and subs[key][0] is screen:
                         del subs[key]
 

@@ -15,6 +15,8 @@ that changes one redraws the screen. ``ft.Router`` maps the routes
     /players ...      Players: standings, one player, the matches behind a figure,
                       head-to-head, rename or merge (:mod:`scorekeeper.ui.players.data`)
     /join/<code>      a join link: gives the code, then Home
+    /events ...       Events: the list, New event, an event's page, its standings (the
+                      wall's), a fixture's result sheet and its print view
 
 A browser that has not given a code (see :mod:`scorekeeper.ui.server.access`) sees the join
 screen whatever it opens; a watcher has its own Home, the tables (read-only) and Score
@@ -33,6 +35,7 @@ from typing import Any
 
 import flet as ft
 
+from scorekeeper.ui.events.view import event_routes
 from scorekeeper.ui.history.view import History, StoredMatch
 from scorekeeper.ui.players.lists_view import player_routes
 from scorekeeper.ui.score.view import Score
@@ -108,12 +111,13 @@ def _routes(shared: Shared, role: Role) -> list[ft.Route]:
         ft.Route(path="table/:mid", component=param_screen(GameTable)),
         ft.Route(path="score/:mid", component=param_screen(Score)),
     ]
+    routes += event_routes(shared, role)
     if role is Role.WATCHER:
         return routes
     for g in games_with_screens():
         screens = screens_of(g.id)
         assert screens is not None
-        if len(routes) == 3:
+        if not any(r.path == "new" for r in routes):
             routes.append(ft.Route(path="new", component=_new_match(screens, shared)))
         routes.append(ft.Route(path=f"new/{g.id}", component=_new_match(screens, shared)))
     return [

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.eventbook import EventBook
 from scorekeeper.store import Store, message_of
 from scorekeeper.ui.shell.drafts import DraftBook
 from scorekeeper.ui.shell.roles import NOT_JOINED, STALE, WATCHING, Role, refusal, stale
@@ -86,6 +87,7 @@ class Shared:
     ) -> None:
         self.store = Store(path, wait=0)  # another app holding the database: say so at once
         self.lock = threading.RLock()
+        self.events = EventBook(self.store)  # the events kept beside the matches (under the lock)
         self._notices: dict[str, str] = {}
         self.hub = hub
         self.drafts = DraftBook()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import flet as ft
 
+from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.shell.base import Shared, game_title
 from scorekeeper.ui.shell.screens import games_with_screens, screens_of
 from scorekeeper.ui.shell.widgets import PAD, go, heading
@@ -19,6 +20,16 @@ def blurb() -> str:
         if screens is not None:
             lines.append(screens.BLURB)
     return ". ".join(lines) + "."
+
+
+def latest_event(shared: Shared) -> tuple[str, str] | None:
+    """The id and name of the event made last, if any (and readable)."""
+    try:
+        with shared.lock:
+            events = shared.events.events()
+    except ScorekeeperError:
+        return None  # the Events screen says why
+    return (events[-1].id, events[-1].name) if events else None
 
 
 @ft.component
@@ -48,8 +59,19 @@ def Home(shared: Shared) -> ft.Control:
                 )
             )
         )
+    latest = latest_event(shared)
+    if latest is not None:  # tonight's event: a phone goes straight to its own table from there
+        eid, name = latest
+        items.append(
+            ft.FilledTonalButton(
+                content=f"Event: {name}", icon=ft.Icons.EMOJI_EVENTS, on_click=go(f"/event/{eid}"), height=56
+            )
+        )
     items += [
         ft.FilledTonalButton(content="New match", icon=ft.Icons.ADD, on_click=go("/new"), height=56),
+        ft.OutlinedButton(
+            content="Events: club nights, leagues", icon=ft.Icons.EMOJI_EVENTS, on_click=go("/events"), height=48
+        ),
         ft.OutlinedButton(content="History", icon=ft.Icons.HISTORY, on_click=go("/history"), height=48),
         ft.OutlinedButton(content="Players", icon=ft.Icons.LEADERBOARD, on_click=go("/players"), height=48),
     ]

@@ -1,0 +1,299 @@
+"""Events kept in the database, and their matches found among the stored ones.
+
+The events live in ``events.json``, a side file of the store (:meth:`Store.side_file`):
+read whole, written through the store's atomic and durable write, refused by a read-only
+store -- which still reads them, so ``scorekeeper event rounds`` and ``standings`` work
+while the app holds the database. A damaged ``events.json`` is never written over: every
+reading says so in one line (an :class:`EventsFileError`) and nothing is changed until
+it is mended or moved aside.
+
+The results are never kept: :meth:`EventBook.results` finds the stored matches whose
+record carries the event's ``"event": {"id", "round", "table"}`` and whose sides are the
+players drawn at that table, each time (the index says which matches could be: their
+players are a table's; only those are read, and each once while the book lives).
+
+>>> import tempfile
+>>> from scorekeeper.store import Store
+>>> from scorekeeper.events import new_event
+>>> with tempfile.TemporaryDirectory() as d, Store(d) as store:
+...     book = EventBook(store)
+...     _ = book.add(new_event("club-1", "Club night", "round-robin", "all-fives", players=["Ann", "Ben"]))
+...     mids = book.open_round("club-1", 1)
+...     [e.id for e in book.events()], len(mids), [s.name for s in book.standings("club-1")]
+(['club-1'], 1, ['Ann', 'Ben'])
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from scorekeeper import text as _text
+from scorekeeper.errors import ScorekeeperError, one_line, short
+from scorekeeper.events import Confirmation, Event, Result, Standing, read_event, result_for, standings
+from scorekeeper.events import next_round as _next_round
+from scorekeeper.events.sheets import sheet_of
+from scorekeeper.store import Store, StoreError
+from scorekeeper.store.storage import NotDurableError
+
+FILE = "events.json"
+SCHEMA = 1
+#: The largest events file read (a season of a big league is well under it).
+LIMIT = 16 << 20
+
+
+class EventsFileError(StoreError):
+    """``events.json`` cannot be read: damaged, of a newer Scorekeeper, or the disk's trouble."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A stored match of an event: its id, round and table, its sides' players and scores
+    in the record's order, the winning side (an index) and whether it is finished."""
+
+    id: str
+    round: int
+    table: int
+    sides: tuple[tuple[str, ...], ...]
+    scores: tuple[int, ...]
+    winner: int | None
+    finished: bool
+    created: str
+
+
+def new_id() -> str:
+    """A new event's id: the day and a few random letters (``ev-20260517-k3x9``)."""
+    day = _dt.datetime.now(_dt.UTC).strftime("%Y%m%d")
+    return f"ev-{day}-{secrets.token_hex(3)}"
+
+
+def now() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+class EventBook:
+    """The events of one store, and their matches."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        #: (match id, created) -> what its record says of its event, or None (it has none).
+        self._seen: dict[tuple[str, str], tuple[dict[str, Any] | None, tuple[tuple[str, ...], ...]]] = {}
+        #: The events file's bytes as last read, and the events they hold (read once).
+        self._parsed: tuple[bytes, tuple[Event, ...]] | None = None
+
+    # ------------------------------------------------------------ the file
+    def _load(self) -> list[Event]:
+        side = self.store.side_file(FILE)
+        try:
+            data = side.read(LIMIT)
+        except OSError as e:
+            raise EventsFileError(
+                f"the events file {side.path} could not be read ({e.strerror or e}); nothing was changed",
+                plain=f"could not read the events ({e.strerror or e}); nothing was changed",
+            ) from e
+        if data is None:
+            return []
+        if self._parsed is not None and self._parsed[0] == data:
+            return list(self._parsed[1])  # the same file as last time: read once
+        try:
+            doc = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as e:
+            raise self._damaged(side.path, f"not JSON: {one_line(str(e), 80)}") from None
+        if not isinstance(doc, dict) or not isinstance(doc.get("events"), list):
+            raise self._damaged(side.path, 'not an object with a list of "events"')
+        schema = doc.get("schema")
+        if type(schema) is int and schema > SCHEMA:
+            raise EventsFileError(
+                f"the events file {side.path} was written by a newer Scorekeeper (schema {schema}); nothing was changed"
+            )
+        if schema != SCHEMA:
+            raise self._damaged(side.path, f"schema {short(schema)} is not {SCHEMA}")
+        out: list[Event] = []
+        seen: set[str] = set()
+        for i, item in enumerate(doc["events"]):
+            try:
+                event = read_event(item)
+            except ScorekeeperError as e:
+                raise self._damaged(side.path, f"event {i + 1}: {e}") from None
+            if event.id in seen:
+                raise self._damaged(side.path, f"event {event.id} is there twice")
+            seen.add(event.id)
+            out.append(event)
+        self._parsed = (data, tuple(out))
+        return out
+
+    @staticmethod
+    def _damaged(path: Any, why: str) -> EventsFileError:
+        return EventsFileError(
+            f"the events file {path} is damaged ({why}); it is left as it is and nothing was changed: "
+            "mend it, or move it aside to start again",
+            plain="the events file is damaged; nothing was changed (see the command line's message)",
+        )
+
+    def _save(self, events: list[Event]) -> None:
+        if self.store.read_only:
+            raise StoreError(
+                f"cannot change the events: the database {self.store.path} was opened read-only "
+                "(another Scorekeeper holds it: do it there)",
+                plain="the events cannot be changed here (the database is read-only)",
+            )
+        doc = {"schema": SCHEMA, "events": [e.to_json() for e in events]}
+        data = (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+        try:
+            self.store.side_file(FILE).save(data)
+        except NotDurableError:
+            pass  # saved; only the folder's sync failed
+        except OSError as e:
+            raise StoreError(
+                f"the events could not be saved ({e.strerror or e}); nothing was changed",
+                plain=f"could not save the event ({e.strerror or e}); nothing was changed",
+            ) from e
+
+    # ------------------------------------------------------------ events
+    def events(self) -> list[Event]:
+        """Every event, in the order they were made."""
+        return self._load()
+
+    def get(self, eid: str) -> Event:
+        for e in self._load():
+            if e.id == eid:
+                return e
+        raise ScorekeeperError(f"no event {short(eid)} (see 'scorekeeper event list')")
+
+    def add(self, event: Event) -> Event:
+        """Keep a new event (its id must be free)."""
+        events = self._load()
+        if any(e.id == event.id for e in events):
+            raise ScorekeeperError(f"there is already an event {event.id}")
+        if not event.created:
+            event = read_event(dict(event.to_json(), created=now()))
+        self._save([*events, event])
+        return event
+
+    def put(self, event: Event) -> None:
+        """Keep a changed event in its place."""
+        events = self._load()
+        for i, e in enumerate(events):
+            if e.id == event.id:
+                events[i] = event
+                self._save(events)
+                return
+        raise ScorekeeperError(f"no event {short(event.id)}")
+
+    def remove(self, eid: str) -> None:
+        """Forget an event (its matches stay stored)."""
+        events = self._load()
+        kept = [e for e in events if e.id != eid]
+        if len(kept) == len(events):
+            raise ScorekeeperError(f"no event {short(eid)}")
+        self._save(kept)
+
+    # ------------------------------------------------------------ matches
+    def played(self, event: Event) -> list[Played]:
+        """The stored matches of ``event``, oldest first (the index says which may be: their
+        players are a table's; only those records are read)."""
+        shapes = {frozenset(map(_text.name_key, t.players)) for r in event.rounds for t in r.tables}
+        rows = [
+            r for r in self.store.list(limit=None) if frozenset(map(_text.name_key, r.get("players") or ())) in shapes
+        ]
+        rows.sort(key=lambda r: (r.get("created") or "", r["id"]))
+        out: list[Played] = []
+        for row in rows:
+            key = (row["id"], row.get("created") or "")
+            if key not in self._seen:
+                try:
+                    record, _, _ = self.store.peek(row["id"])
+                except ScorekeeperError:
+                    continue  # gone or unreadable now: the store says why where it lists
+                self._seen[key] = (record.get("event"), _sides(record))
+            ref, sides = self._seen[key]
+            if not isinstance(ref, dict) or ref.get("id") != event.id:
+                continue
+            scores_by = row.get("scores") or {}
+            team_names = list(scores_by)
+            if len(team_names) != len(sides):
+                continue
+            scores = tuple(int(scores_by[n]) for n in team_names)
+            winner = row.get("winner")
+            out.append(
+                Played(
+                    row["id"],
+                    int(ref["round"]),
+                    int(ref["table"]),
+                    sides,
+                    scores,
+                    team_names.index(winner) if winner in team_names else None,
+                    row.get("status") == "won",
+                    key[1],
+                )
+            )
+        return out
+
+    def results(self, event: Event, played: Iterable[Played] | None = None) -> list[Result]:
+        """The results that count: finished matches whose sides are their table's."""
+        out = []
+        for p in self.played(event) if played is None else played:
+            if not p.finished:
+                continue
+            r = result_for(event, p.round, p.table, p.sides, p.scores, p.winner)
+            if r is not None:
+                out.append(r)
+        return out
+
+    def standings(self, eid: str) -> list[Standing]:
+        event = self.get(eid)
+        return standings(event, self.results(event))
+
+    def next_round(self, eid: str) -> Event:
+        """Draw the next round (Swiss, knockout) and keep it."""
+        event = self.get(eid)
+        event = _next_round(event, self.results(event))
+        self.put(event)
+        return event
+
+    def open_round(self, eid: str, round_number: int) -> dict[int, str]:
+        """Every table of the round with its match: a table without a stored match of its
+        players for it gets a new one, ready (players, rules, the event field)."""
+        event = self.get(eid)
+        rnd = event.round(round_number)
+        have: dict[int, str] = {}
+        for p in self.played(event):
+            if p.round == round_number and result_for(event, p.round, p.table, p.sides, (0, 0), None):
+                have.setdefault(p.table, p.id)
+        for t in rnd.tables:
+            if t.number not in have:
+                have[t.number] = self.store.create(event.record_for(round_number, t.number))
+        return dict(sorted(have.items()))
+
+    def confirm(self, eid: str, round_number: int, fixture: int, team: str, by: str) -> Confirmation:
+        """A captain's confirmation of a fixture's result sheet, kept with who and when; the
+        sheet must be complete, and ``by`` the captain of ``team`` (its first player)."""
+        event = self.get(eid)
+        f = event.fixture(round_number, fixture)
+        t = event.team(team)
+        if t is None or t.name not in (f.home, f.away):
+            raise ScorekeeperError(f"--team: {short(team)} does not play fixture {fixture} ({f.home} v {f.away})")
+        if not _text.same_name(by, t.captain):
+            raise ScorekeeperError(
+                f"--by: {short(by)} is not {t.name}'s captain ({t.captain}): each team's captain confirms its sheet"
+            )
+        sheet = sheet_of(event, round_number, fixture, self.results(event))
+        if not sheet.complete:
+            left = ", ".join(str(g.table) for g in sheet.games if g.result is None)
+            raise ScorekeeperError(f"the result sheet is not complete: no result yet at table {left}")
+        c = Confirmation(round_number, fixture, t.name, by, now(), sheet.games_won)
+        self.put(event.with_confirmation(c))
+        return c
+
+
+def _sides(record: dict[str, Any]) -> tuple[tuple[str, ...], ...]:
+    """A record's sides as lists of players, in the record's order of sides."""
+    teams = record.get("teams")
+    if isinstance(teams, dict):
+        return tuple(tuple(v) for v in teams.values() if isinstance(v, list))
+    players = record.get("players")
+    return tuple((p,) for p in players) if isinstance(players, list) else ()

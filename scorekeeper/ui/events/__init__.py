@@ -1,0 +1,1 @@
+"""The events' screens: club nights, tournaments and leagues (model: no Flet; view)."""

@@ -1,0 +1,360 @@
+"""The events' screens' view-models, without any Flet: the list and New event, an event's
+page (its rounds, the tables' matches, opening a round, the next round, "I'm Ann": the
+phone's own table first), the standings (the wall's and every phone's) and a fixture's
+result sheet (both captains confirm it on their own phones).
+
+Every action goes through the store at once (the events' file is a side file of it), under
+the app's lock; an error is kept in ``error`` for the screen to say in place. Nothing here
+raises to the UI.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scorekeeper import registry
+from scorekeeper import text as _text
+from scorekeeper.errors import ScorekeeperError
+from scorekeeper.eventbook import EventBook, Played, new_id
+from scorekeeper.events import FORMATS, SCORING_TITLES, Event, Standing, new_event, standings
+from scorekeeper.events.draw import is_complete, unfinished
+from scorekeeper.events.sheets import Sheet, sheet_of
+from scorekeeper.store import StoreError, message_of
+from scorekeeper.ui.shell.base import Model, Shared
+from scorekeeper.ui.shell.roles import refusal
+
+__all__ = ["EventModel", "EventsModel", "SheetModel", "StandingsModel", "TableLine", "book_of", "seat_key"]
+
+FORMAT_TITLES = {
+    "round-robin": "Round robin",
+    "swiss": "Swiss",
+    "knockout": "Knockout",
+    "league": "League (teams)",
+}
+
+
+def book_of(shared: Shared) -> EventBook:
+    """The running app's one book of events (it remembers which stored records it read)."""
+    return shared.events
+
+
+def seat_key(eid: str) -> str:
+    """Where a phone keeps who it is at an event (its "I'm Ann")."""
+    return f"event:{eid}"
+
+
+def _can_enter(shared: Shared) -> bool:
+    role = shared.visitor.role
+    return role is not None and role.can_enter
+
+
+class EventsModel(Model):
+    """The list of events and the New event form."""
+
+    def __init__(self, shared: Shared) -> None:
+        self._shared = shared
+        self.error: str | None = None
+        self.name = ""
+        self.format = "round-robin"
+        self.game = registry.ids()[0]
+        self.preset: str | None = None
+        self.players = ""
+        self.teams = ""
+        self.rounds = ""
+        self.target = ""
+        self.scoring: str | None = None
+
+    def events(self) -> list[Event]:
+        try:
+            with self._shared.lock:
+                return book_of(self._shared).events()
+        except ScorekeeperError as e:
+            self.error = message_of(e)
+            return []
+
+    def presets(self) -> list[tuple[str, str | None]]:
+        game = registry.get(self.game)
+        return [("Its own rules", None)] + [(p.title, p.id) for p in registry.presets_of(game)]
+
+    def set(self, field: str, value: Any) -> None:
+        setattr(self, field, value)
+        if field == "game":
+            self.preset = None
+        if field == "format":
+            self.scoring = None
+        self.error = None
+        self._changed()
+
+    def create(self) -> str | None:
+        """Make the event from the form; its id, or None (``error`` says why)."""
+        if not _can_enter(self._shared):
+            self.error = refusal(self._shared.visitor.role)
+            self._changed()
+            return None
+        try:
+            players = [p.strip() for p in self.players.replace("\n", ",").split(",") if p.strip()]
+            teams: dict[str, list[str]] = {}
+            for line in self.teams.splitlines():
+                if not line.strip():
+                    continue
+                name, _, members = line.partition(":")
+                teams[name.strip()] = [m.strip() for m in members.split(",") if m.strip()]
+            rounds = int(self.rounds) if self.rounds.strip().isdigit() else None
+            target = int(self.target) if self.target.strip().isdigit() else None
+            if self.target.strip() and target is None:
+                raise ScorekeeperError("the points to win a match must be a whole number (or left empty)")
+            event = new_event(
+                new_id(),
+                self.name.strip(),
+                self.format,
+                self.game,
+                preset=self.preset,
+                players=players if self.format != "league" else [],
+                teams=teams if self.format == "league" else None,
+                scoring=self.scoring,
+                rounds=rounds if self.format == "swiss" else None,
+                target=target,
+            )
+            with self._shared.lock:
+                book_of(self._shared).add(event)
+            self.error = None
+            return event.id
+        except ScorekeeperError as e:
+            # the form's words, not the command line's: "players: ...", not "--players: ..."
+            field = (e.field or "").lstrip("-")
+            self.error = f"{field}: {e.reason}" if field and not isinstance(e, StoreError) else message_of(e)
+            return None
+        finally:
+            self._changed()
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """A table of a round as the event's page shows it."""
+
+    round: int
+    number: int
+    title: str
+    match: str | None
+    status: str  # "not opened", "in play", "won"
+    scores: str
+    mine: bool
+    players: tuple[str, ...] = ()
+
+
+class EventModel(Model):
+    """An event's page: its rounds and tables, opening a round, the next round."""
+
+    def __init__(self, shared: Shared, eid: str) -> None:
+        self._shared = shared
+        self.eid = eid
+        self.error: str | None = None
+        self.note: str | None = None
+
+    def event(self) -> Event | None:
+        try:
+            with self._shared.lock:
+                return book_of(self._shared).get(self.eid)
+        except ScorekeeperError as e:
+            self.error = message_of(e)
+            return None
+
+    @property
+    def me(self) -> str | None:
+        """Who this phone is at the event (None: not said)."""
+        return self._shared.visitor.seat(seat_key(self.eid))
+
+    def iam(self, name: str | None) -> None:
+        self._shared.visitor.take_seat(seat_key(self.eid), name)
+        self._changed()
+
+    def tick(self) -> None:
+        """A match or an event changed somewhere: look again."""
+        self._changed()
+
+    def sit(self, table: TableLine) -> None:
+        """Going to a table of this phone's player: the phone is that player's there (it
+        lights up on their turn)."""
+        me = self.me
+        if me is not None and table.mine and table.match is not None and self.can_enter:
+            self._shared.visitor.take_seat(table.match, next(p for p in table.players if _text.same_name(p, me)))
+
+    @property
+    def can_enter(self) -> bool:
+        return _can_enter(self._shared)
+
+    def _played(self, event: Event) -> list[Played]:
+        try:
+            with self._shared.lock:
+                return book_of(self._shared).played(event)
+        except ScorekeeperError as e:
+            self.error = message_of(e)
+            return []
+
+    def tables(self, event: Event) -> list[TableLine]:
+        """Every table of every round, with its match (the last stored for it)."""
+        played = {(p.round, p.table): p for p in self._played(event)}
+        me = self.me
+        out = []
+        for rnd in event.rounds:
+            for t in rnd.tables:
+                p = played.get((rnd.number, t.number))
+                if p is None:
+                    status, scores = "not opened", ""
+                else:
+                    status = "won" if p.finished else "in play"
+                    scores = " - ".join(str(s) for s in p.scores)
+                mine = me is not None and any(_text.same_name(me, x) for x in t.players)
+                mid = None if p is None else p.id
+                out.append(TableLine(rnd.number, t.number, t.title, mid, status, scores, mine, t.players))
+        return out
+
+    def my_table(self, event: Event) -> TableLine | None:
+        """This phone's player's table now: the first in play, else the first not opened
+        yet, else the last played."""
+        mine = [t for t in self.tables(event) if t.mine]
+        for status in ("in play", "not opened"):
+            now = [t for t in mine if t.status == status]
+            if now:
+                return now[0]
+        return mine[-1] if mine else None
+
+    @staticmethod
+    def current(event: Event, tables: list[TableLine]) -> int:
+        """The round being played: the first with a table not won yet (else the last)."""
+        for rnd in event.rounds:
+            if any(t.round == rnd.number and t.status != "won" for t in tables):
+                return rnd.number
+        return len(event.rounds)
+
+    def open_round(self, number: int) -> None:
+        """Create every table's match of round ``number`` (the host's or a scorer's phone)."""
+        if not self.can_enter:
+            self.error = refusal(self._shared.visitor.role)
+            self._changed()
+            return
+        try:
+            with self._shared.lock:
+                made = book_of(self._shared).open_round(self.eid, number)
+            self.note = f"round {number} is open: {len(made)} tables ready"
+            self.error = None
+        except ScorekeeperError as e:
+            self.error = message_of(e)
+        self._changed()
+
+    def next_round(self) -> None:
+        if not self.can_enter:
+            self.error = refusal(self._shared.visitor.role)
+            self._changed()
+            return
+        try:
+            with self._shared.lock:
+                event = book_of(self._shared).next_round(self.eid)
+            self.note = f"round {len(event.rounds)} is drawn"
+            self.error = None
+        except ScorekeeperError as e:
+            self.error = message_of(e)
+        self._changed()
+
+    def waiting(self, event: Event) -> tuple[list[int], bool]:
+        """The last round's tables without a result, and whether the event is over."""
+        try:
+            with self._shared.lock:
+                results = book_of(self._shared).results(event)
+        except ScorekeeperError as e:
+            self.error = message_of(e)
+            return [], False
+        return unfinished(event, results), is_complete(event, results)
+
+    def scoring_title(self, event: Event) -> str:
+        return SCORING_TITLES.get(event.scoring.preset, event.scoring.title)
+
+
+class StandingsModel(Model):
+    """The standings, worked out again from the stored matches at every look."""
+
+    def __init__(self, shared: Shared, eid: str) -> None:
+        self._shared = shared
+        self.eid = eid
+        self.error: str | None = None
+
+    def rows(self) -> tuple[Event | None, list[Standing]]:
+        try:
+            with self._shared.lock:
+                book = book_of(self._shared)
+                event = book.get(self.eid)
+                return event, standings(event, book.results(event))
+        except ScorekeeperError as e:
+            self.error = message_of(e)
+            return None, []
+
+    def tick(self) -> None:
+        """A match changed somewhere: look again."""
+        self._changed()
+
+
+class SheetModel(Model):
+    """A fixture's result sheet and its confirmations."""
+
+    def __init__(self, shared: Shared, eid: str, round_number: int, fixture: int) -> None:
+        self._shared = shared
+        self.eid = eid
+        self.round = round_number
+        self.fixture = fixture
+        self.error: str | None = None
+        self.note: str | None = None
+
+    def sheet(self) -> Sheet | None:
+        try:
+            with self._shared.lock:
+                book = book_of(self._shared)
+                event = book.get(self.eid)
+                return sheet_of(event, self.round, self.fixture, book.results(event))
+        except ScorekeeperError as e:
+            self.error = message_of(e)
+            return None
+
+    @property
+    def me(self) -> str | None:
+        return self._shared.visitor.seat(seat_key(self.eid))
+
+    def can_confirm(self, team: str) -> bool:
+        """Whether this phone is ``team``'s captain's (who confirms its sheet)."""
+        sheet_team = None
+        try:
+            with self._shared.lock:
+                sheet_team = book_of(self._shared).get(self.eid).team(team)
+        except ScorekeeperError:
+            return False
+        me = self.me
+        return (
+            _can_enter(self._shared)
+            and me is not None
+            and sheet_team is not None
+            and _text.same_name(me, sheet_team.captain)
+        )
+
+    def confirm(self, team: str) -> None:
+        """This phone's player confirms the sheet for ``team`` (a player of it)."""
+        me = self.me
+        if not _can_enter(self._shared):
+            self.error = refusal(self._shared.visitor.role)
+        elif me is None:
+            self.error = "say who you are on the event's page first (I'm ...)"
+        else:
+            try:
+                with self._shared.lock:
+                    c = book_of(self._shared).confirm(self.eid, self.round, self.fixture, team, me)
+                self.note = f"confirmed for {c.team} by {c.by} at {c.at}"
+                self.error = None
+            except ScorekeeperError as e:
+                self.error = message_of(e)
+        self._changed()
+
+    def tick(self) -> None:
+        self._changed()
+
+
+def formats() -> list[tuple[str, str]]:
+    return [(FORMAT_TITLES[f], f) for f in FORMATS]

@@ -1,0 +1,400 @@
+"""The events' screens: the list and New event, an event's page (rounds, tables, "I'm
+Ann", open a round, the next round), the standings (large on the wall's watcher screen,
+updated the moment a match changes) and a league fixture's result sheet (confirmed by
+both captains on their own phones; a print view; CSV)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import flet as ft
+
+from scorekeeper import registry
+from scorekeeper.events import SCORING_TITLES, Event
+from scorekeeper.ui.events.model import (
+    EventModel,
+    EventsModel,
+    SheetModel,
+    StandingsModel,
+    TableLine,
+    formats,
+)
+from scorekeeper.ui.server.live import ANY
+from scorekeeper.ui.server.live_view import in_session
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.roles import Role
+from scorekeeper.ui.shell.widgets import PAD, choice_row, error_box, go, heading, labelled, on, top_bar
+
+__all__ = ["EventPage", "Events", "NewEvent", "SheetPrint", "SheetView", "Standings"]
+
+EventsVM = ft.observable(EventsModel)
+EventVM = ft.observable(EventModel)
+StandingsVM = ft.observable(StandingsModel)
+SheetVM = ft.observable(SheetModel)
+
+
+def use_any_change(shared: Shared, redraw: Callable[[], Any]) -> None:
+    """Draw the calling screen again whenever any match changes on any phone, or an event
+    does (a round opened, a sheet confirmed)."""
+    page = ft.context.page
+
+    async def tick() -> None:
+        redraw()
+
+    def subscribe() -> Any:
+        def deliver(origin: object) -> None:
+            in_session(page, tick)
+
+        return shared.hub.subscribe(ANY, redraw, deliver, owner=shared.visitor)
+
+    ft.use_effect(subscribe, [])
+
+
+def told(shared: Shared, origin: object) -> None:
+    """Tell every other screen that an event changed."""
+    shared.hub.deliver(ANY, origin)
+
+
+def back(route: str, text: str) -> ft.Control:
+    return ft.TextButton(content=text, icon=ft.Icons.ARROW_BACK, on_click=go(route))
+
+
+# ------------------------------------------------------------ the list, New event
+@ft.component
+def Events(shared: Shared) -> ft.Control:
+    vm, _ = ft.use_state(lambda: EventsVM(shared))
+    events = vm.events()
+    items: list[ft.Control] = [top_bar("Events: club nights, tournaments, leagues")]
+    if vm.error:
+        items.append(error_box(vm.error))
+    if shared.visitor.role is not None and shared.visitor.role.can_enter:
+        items.append(
+            ft.FilledTonalButton(content="New event", icon=ft.Icons.ADD, on_click=go("/events/new"), height=56)
+        )
+    if not events:
+        items.append(ft.Text("No events yet.", italic=True))
+    for e in reversed(events):
+        what = f"{len(e.entrants)} {'teams' if e.is_league else 'players'} · {len(e.rounds)} rounds · {registry.get(e.game).title}"
+        tile = ft.ListTile(
+            title=ft.Text(e.name, weight=ft.FontWeight.BOLD),
+            subtitle=ft.Text(f"{e.format} · {what}"),
+            on_click=go(f"/event/{e.id}"),
+        )
+        items.append(ft.Card(content=labelled(tile, f"Open {e.name}", go(f"/event/{e.id}"))))
+    return ft.Column(items, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
+
+
+@ft.component
+def NewEvent(shared: Shared) -> ft.Control:
+    vm, _ = ft.use_state(lambda: EventsVM(shared))
+
+    def create(_: Any) -> None:
+        eid = vm.create()
+        if eid is not None:
+            told(shared, vm)
+            ft.context.page.navigate(f"/event/{eid}")
+
+    def field(label: str, name: str, multiline: bool = False, hint: str | None = None) -> ft.Control:
+        return ft.TextField(
+            label=label,
+            value=getattr(vm, name),
+            hint_text=hint,
+            multiline=multiline,
+            min_lines=3 if multiline else None,
+            on_change=lambda e: vm.set(name, e.control.value),
+            dense=True,
+        )
+
+    league = vm.format == "league"
+    items: list[ft.Control] = [
+        top_bar("New event"),
+        field("Name of the event", "name", hint="Friday club night"),
+        choice_row("Format", formats(), vm.format, partial(vm.set, "format")),
+        choice_row("Game", [(g.title, g.id) for g in registry.games()], vm.game, partial(vm.set, "game")),
+        choice_row("Rules", vm.presets(), vm.preset, partial(vm.set, "preset")),
+    ]
+    if league:
+        items.append(field("Teams: one a line, the captain first", "teams", True, "Reds: Ann, Cy, Ed"))
+        options = [(SCORING_TITLES[k], k) for k in ("league-2-1", "league-3-1")]
+        items.append(choice_row("League points", options, vm.scoring or "league-2-1", partial(vm.set, "scoring")))
+    else:
+        items.append(field("Players, in seeding order (commas or one a line)", "players", True, "Ann, Ben, Cy, Di"))
+    if vm.format == "swiss":
+        items.append(field("Rounds", "rounds", hint="5"))
+    items.append(field("Points to win a match (empty: the rules')", "target", hint="61"))
+    items += [
+        error_box(vm.error),
+        ft.FilledButton(content="Make the event", icon=ft.Icons.CHECK, on_click=create, height=56),
+    ]
+    return ft.Column(items, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
+
+
+# ------------------------------------------------------------ an event's page
+def _table_button(vm: EventModel, t: TableLine, prefix: str = "") -> ft.Control:
+    label = f"{prefix}Round {t.round}, table {t.number}: {t.title}"
+    status = t.status + (f" · {t.scores}" if t.scores else "")
+
+    def open_it(_: Any) -> None:
+        if t.match is None:
+            return
+        vm.sit(t)
+        ft.context.page.navigate(f"/table/{t.match}")
+
+    tile = ft.ListTile(
+        title=ft.Text(
+            f"{'Round ' + str(t.round) + ', t' if t.mine else 'T'}able {t.number}: {t.title}",
+            weight=ft.FontWeight.BOLD if t.mine else None,
+        ),
+        subtitle=ft.Text(status),
+        leading=ft.Icon(ft.Icons.TABLE_RESTAURANT if t.match else ft.Icons.SCHEDULE),
+        on_click=open_it if t.match else None,
+    )
+    return labelled(tile, f"{label} ({status})", open_it if t.match else None)
+
+
+def _who_am_i(vm: EventModel, event: Event) -> ft.Control:
+    me = vm.me
+    if me is not None:
+        return ft.Row(
+            [ft.Text(f"This phone is {me}'s."), ft.TextButton(content="Change", on_click=on(vm.iam, None))], wrap=True
+        )
+    buttons: list[ft.Control] = [ft.Text("This phone is:", weight=ft.FontWeight.BOLD)]
+    buttons += [ft.OutlinedButton(content=f"I'm {p}", on_click=on(vm.iam, p)) for p in event.everyone]
+    return ft.Row(buttons, wrap=True, spacing=6, run_spacing=4)
+
+
+@ft.component
+def EventPage(shared: Shared, eid: str) -> ft.Control:
+    vm, _ = ft.use_state(lambda: EventVM(shared, eid))
+    use_any_change(shared, vm.tick)
+    event = vm.event()
+    if event is None:
+        return ft.Column([top_bar("Event"), error_box(vm.error), back("/events", "Events")])
+    tables = vm.tables(event)
+    waiting, over = vm.waiting(event)
+
+    def act(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
+        def run(_: Any) -> None:
+            fn(*args)
+            told(shared, vm)
+
+        return run
+
+    items: list[ft.Control] = [
+        top_bar(event.name),
+        ft.Text(f"{event.format} · {registry.get(event.game).title} · {vm.scoring_title(event)}"),
+        ft.Row(
+            [
+                ft.FilledTonalButton(
+                    content="Standings", icon=ft.Icons.LEADERBOARD, on_click=go(f"/event/{eid}/standings")
+                ),
+                back("/events", "Events"),
+            ],
+            wrap=True,
+        ),
+    ]
+    if shared.visitor.role is not Role.WATCHER:
+        items.append(_who_am_i(vm, event))
+    mine = vm.my_table(event)
+    if mine is not None:
+        items.append(
+            ft.Container(
+                content=ft.Column(
+                    [ft.Text("Your table", weight=ft.FontWeight.BOLD), _table_button(vm, mine, "Your table: ")]
+                ),
+                bgcolor=ft.Colors.PRIMARY_CONTAINER,
+                padding=PAD,
+                border_radius=12,
+            )
+        )
+    if vm.note:
+        items.append(ft.Text(vm.note, italic=True))
+    items.append(error_box(vm.error))
+    if over:
+        items.append(ft.Text("Every round is played: the standings are final.", weight=ft.FontWeight.BOLD))
+    elif vm.can_enter and event.format in ("swiss", "knockout") and not waiting:
+        items.append(ft.FilledButton(content="Draw the next round", icon=ft.Icons.SHUFFLE, on_click=act(vm.next_round)))
+    now = vm.current(event, tables)
+    order = [r for r in event.rounds if r.number >= now] + [r for r in reversed(event.rounds) if r.number < now]
+    for rnd in order:
+        lines = [t for t in tables if t.round == rnd.number]
+        played = " (played)" if rnd.number < now else (" (now)" if rnd.number == now else "")
+        head: list[ft.Control] = [heading(f"Round {rnd.number}{played}", 18)]
+        if vm.can_enter and any(t.match is None for t in lines):
+            head.append(
+                ft.FilledButton(
+                    content=f"Open round {rnd.number}",
+                    icon=ft.Icons.PLAY_ARROW,
+                    on_click=act(vm.open_round, rnd.number),
+                )
+            )
+        body: list[ft.Control] = [ft.Row(head, wrap=True)]
+        for f in rnd.fixtures:
+            body.append(
+                ft.OutlinedButton(
+                    content=f"Fixture {f.number}: {f.home} v {f.away} · result sheet",
+                    on_click=go(f"/event/{eid}/sheet/{rnd.number}/{f.number}"),
+                )
+            )
+        body += [_table_button(vm, t) for t in lines]
+        if rnd.byes:
+            body.append(ft.Text(f"Bye: {', '.join(rnd.byes)}", italic=True))
+        items.append(ft.Card(content=ft.Container(ft.Column(body, spacing=4), padding=PAD)))
+    return ft.Column(items, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
+
+
+# ------------------------------------------------------------ standings
+@ft.component
+def Standings(shared: Shared, eid: str) -> ft.Control:
+    vm, _ = ft.use_state(lambda: StandingsVM(shared, eid))
+    use_any_change(shared, vm.tick)
+    event, rows = vm.rows()
+    if event is None:
+        return ft.Column([top_bar("Standings"), error_box(vm.error), back("/events", "Events")])
+    wall = shared.visitor.role is Role.WATCHER  # the TV on the wall: large
+    size = 30 if wall else 16
+    league = event.is_league
+    head = (
+        ["#", "Team" if league else "Player", "P", "W"]
+        + (["D", "L", "Games"] if league else ["L"])
+        + ["Points", "Score"]
+    )
+    widths = [1, 5, 1, 1] + ([1, 1, 2] if league else [1]) + [3, 2]
+
+    def line(cells: list[str], label: str | None, bold: bool = False) -> ft.Control:
+        row = ft.Row(
+            [
+                ft.Text(c, size=size, expand=w, weight=ft.FontWeight.BOLD if bold or i == len(cells) - 1 else None)
+                for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+            ],
+            spacing=8,
+        )
+        return row if label is None else labelled(row, label)
+
+    table: list[ft.Control] = [line(head, None, bold=True)]
+    for r in rows:
+        cells = [str(r.rank), r.name, str(r.played), str(r.won)]
+        cells += [str(r.drawn), str(r.lost), f"{r.games_for}-{r.games_against}"] if league else [str(r.lost)]
+        cells += [f"{r.points_for}-{r.points_against}", str(r.score)]
+        table.append(line(cells, f"Standing {r.rank}. {r.name}: score {r.score}, won {r.won}, played {r.played}"))
+    return ft.Column(
+        [
+            top_bar(f"{event.name}: standings"),
+            ft.Text(SCORING_TITLES.get(event.scoring.preset, event.scoring.title), size=size * 0.8),
+            ft.Column(table, spacing=6),
+            back(f"/event/{eid}", "The event"),
+        ],
+        spacing=12,
+        scroll=ft.ScrollMode.AUTO,
+        expand=True,
+    )
+
+
+# ------------------------------------------------------------ result sheets
+@ft.component
+def SheetView(shared: Shared, eid: str, round_number: int, fixture: int) -> ft.Control:
+    vm, _ = ft.use_state(lambda: SheetVM(shared, eid, round_number, fixture))
+    use_any_change(shared, vm.tick)
+    sheet = vm.sheet()
+    if sheet is None:
+        return ft.Column([top_bar("Result sheet"), error_box(vm.error), back(f"/event/{eid}", "The event")])
+    lines: list[ft.Control] = [
+        top_bar(f"Result sheet: {sheet.home} v {sheet.away}"),
+        ft.Text(f"{sheet.event.name}, round {sheet.round}, fixture {sheet.fixture}"),
+    ]
+    for g in sheet.games:
+        score = "not played yet" if g.result is None else f"{g.result.scores[0]} - {g.result.scores[1]}"
+        lines.append(ft.Text(f"Game {g.game} (table {g.table}): {g.title}: {score}"))
+    h, a = sheet.games_won
+    lh, la = sheet.league_points
+    lines.append(ft.Text(f"Games: {sheet.home} {h}, {sheet.away} {a}", weight=ft.FontWeight.BOLD, size=18))
+    lines.append(ft.Text(f"League points: {sheet.home} {lh}, {sheet.away} {la}"))
+    for team in (sheet.home, sheet.away):
+        c = sheet.confirmed(team)
+        found = sheet.event.team(team)
+        captain = found.captain if found is not None else team
+        if c is not None:
+            lines.append(ft.Text(f"Confirmed for {team} by {c.by} at {c.at}", color=ft.Colors.PRIMARY))
+        elif vm.can_confirm(team):
+            lines.append(
+                ft.FilledButton(
+                    content=f"Confirm for {team} as {captain}",
+                    on_click=on(_confirm, vm, shared, team),
+                    disabled=not sheet.complete,
+                )
+            )
+        else:
+            old = sheet.stale(team)
+            changed = f" (confirmed {old.games[0]}-{old.games[1]} before a change)" if old is not None else ""
+            lines.append(ft.Text(f"{team}: waiting for its captain, {captain}{changed}", italic=True))
+    lines += [
+        error_box(vm.error),
+        ft.Row(
+            [
+                ft.OutlinedButton(
+                    content="Print view",
+                    icon=ft.Icons.PRINT,
+                    on_click=go(f"/event/{eid}/sheet/{round_number}/{fixture}/print"),
+                ),
+                back(f"/event/{eid}", "The event"),
+            ],
+            wrap=True,
+        ),
+        ft.Text("CSV", weight=ft.FontWeight.BOLD),
+        ft.Text(sheet.csv(), selectable=True, font_family="monospace", size=11),
+    ]
+    return ft.Column(lines, spacing=8, scroll=ft.ScrollMode.AUTO, expand=True)
+
+
+def _confirm(vm: SheetModel, shared: Shared, team: str) -> None:
+    vm.confirm(team)
+    told(shared, vm)
+
+
+@ft.component
+def SheetPrint(shared: Shared, eid: str, round_number: int, fixture: int) -> ft.Control:
+    """The sheet as it is printed (the browser's Print): the text, black on white."""
+    vm, _ = ft.use_state(lambda: SheetVM(shared, eid, round_number, fixture))
+    sheet = vm.sheet()
+    text = sheet.text() if sheet is not None else (vm.error or "")
+    return ft.Container(
+        content=ft.Column(
+            [
+                ft.Text(text, selectable=True, font_family="monospace", size=13, color=ft.Colors.BLACK),
+                ft.TextButton(content="Back", on_click=go(f"/event/{eid}/sheet/{round_number}/{fixture}")),
+            ],
+            scroll=ft.ScrollMode.AUTO,
+        ),
+        bgcolor=ft.Colors.WHITE,
+        padding=24,
+        expand=True,
+    )
+
+
+def event_routes(shared: Shared, role: Role) -> list[ft.Route]:
+    """The events' routes (a watcher's: the list, the pages, the standings, the sheets)."""
+
+    def with_event(comp: Callable[..., Any]) -> Callable[[], Any]:
+        @ft.component
+        def Screen() -> Any:
+            p = ft.use_route_params()
+            eid = p.get("eid", "")
+            if "round" in p:
+                r, f = int(p.get("round", "0")), int(p.get("fixture", "0"))
+                return comp(shared, eid, r, f, key=f"{eid}/{r}/{f}")
+            return comp(shared, eid, key=eid)
+
+        return Screen
+
+    routes = [
+        ft.Route(path="events", component=lambda: Events(shared)),
+        ft.Route(path="event/:eid", component=with_event(EventPage)),
+        ft.Route(path="event/:eid/standings", component=with_event(Standings)),
+        ft.Route(path="event/:eid/sheet/:round(\\d+)/:fixture(\\d+)", component=with_event(SheetView)),
+        ft.Route(path="event/:eid/sheet/:round(\\d+)/:fixture(\\d+)/print", component=with_event(SheetPrint)),
+    ]
+    if role.can_enter:
+        routes.insert(1, ft.Route(path="events/new", component=lambda: NewEvent(shared)))
+    return routes

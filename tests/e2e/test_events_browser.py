@@ -1,0 +1,133 @@
+"""A club night in real browsers (issue 30): two tables of phones play round 1 of a round
+robin, and the wall -- a watcher's screen, joined by the watch code from another address --
+shows the standings change the moment each match is won; then a league fixture's result
+sheet is confirmed by both captains, each on their own phone.
+
+The host's browser (loopback) opens the round; each table's phone says who it is and finds
+its own table first; the phone of the second table is a scorer that joined by the table
+code. The matches are tiny (a target of 5: the leader's 5-0 wins), so the test is about the
+event, not the game.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import pytest
+from events.helpers import won_record
+
+from e2e import harness, netns
+from e2e.conftest import Server
+from scorekeeper.eventbook import EventBook
+from scorekeeper.events import new_event
+from scorekeeper.store import Store
+
+pytestmark = pytest.mark.browser
+
+tap, wait_text = harness.tap, harness.wait_text
+
+
+class EventServer(Server):
+    """``scorekeeper web --host 0.0.0.0``: reachable from a network namespace; its codes
+    read from what it prints."""
+
+    @property
+    def cmd(self) -> list[str]:
+        return [
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "--db",
+            self.db,
+            "web",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            str(self.port),
+        ]
+
+    def code(self, kind: str) -> str:
+        found = re.search(rf"\({kind} code (\d{{3}}) (\d{{3}})", harness.server_log(self.proc))
+        assert found, harness.server_log(self.proc)
+        return found.group(1) + found.group(2)
+
+
+def play_own_table(page, me: str, table: str) -> None:
+    """On the event's page: say who this phone is, open its own table, lead 5-0 and win."""
+    tap(page, f"I'm {me}")
+    mine = f"Your table: Round 1, {table} (in play · 0 - 0)"
+    wait_text(page, mine)
+    tap(page, mine)
+    wait_text(page, "Hand 1: who leads?")
+    wait_text(page, re.compile(rf"^{me} holds \d+ tiles, this phone$"))  # the phone is its player's at the table
+    tap(page, f"{me} leads")
+    tap(page, "tile 5-0")
+    wait_text(page, f"Winner {me}")
+
+
+def test_a_club_night_round_the_wall_follows_each_match(browser, tmp_path):
+    db = str(tmp_path / "db")
+    with Store(db) as store:
+        book = EventBook(store)
+        four = ["Ann", "Ben", "Cy", "Di"]
+        book.add(new_event("club", "Friday club night", "round-robin", "all-fives", players=four, target=5))
+        teams = {"Reds": ["Ann", "Cy"], "Blues": ["Ben", "Di"]}
+        league = book.add(new_event("league", "League night", "league", "all-fives", teams=teams, singles=2, legs=1))
+        store.import_record(won_record(league, 1, 1, winner=0))
+        store.import_record(won_record(league, 1, 2, winner=0))
+    server = EventServer(db).start()
+    try:
+        with netns.remote_browser(browser.playwright) as (ns, remote):
+            # the wall: a watcher (another address, the watch code), on the standings
+            wall = harness.open_app(harness.new_context(remote), ns.url(server.port, f"/join/{server.code('watch')}"))
+            tap(wall, "Events: standings")
+            tap(wall, "Open Friday club night")
+            wait_text(wall, "Round 1 (now)")
+            assert "Open round 1" not in harness.read_texts(wall), "a watcher opens nothing"
+            tap(wall, "Standings")
+            for name in ("Ann", "Ben", "Cy", "Di"):
+                wait_text(wall, f"Standing 1. {name}: score 0, won 0, played 0")
+
+            # the host opens round 1: every table's match is made ready
+            host = harness.open_app(harness.new_context(browser), server.url + "event/club")
+            wait_text(host, "Round 1 (now)")
+            tap(host, "Open round 1")
+            wait_text(host, "round 1 is open: 2 tables ready")
+
+            # table 1: the host's phone is Ann's
+            play_own_table(host, "Ann", "table 1: Ann v Di")
+            wait_text(wall, "Standing 1. Ann: score 1, won 1, played 1")
+            wait_text(wall, "Standing 4. Di: score 0, won 0, played 1")
+
+            # table 2: a phone that joined by the table code is Cy's
+            phone = harness.open_app(harness.new_context(remote), ns.url(server.port, f"/join/{server.code('table')}"))
+            tap(phone, "Events: club nights, leagues")
+            tap(phone, "Open Friday club night")
+            play_own_table(phone, "Cy", "table 2: Ben v Cy")
+            wait_text(wall, "Standing 1. Cy: score 1, won 1, played 1")
+            wait_text(wall, "Standing 1. Ann: score 1, won 1, played 1")
+            wait_text(wall, "Standing 3. Ben: score 0, won 0, played 1")
+
+            # the league night's sheet: each captain confirms on their own phone
+            for page, captain, team in ((host, "Ann", "Reds"), (phone, "Ben", "Blues")):
+                tap(page, "Home")
+                tap(page, "Event: League night")  # Home offers the event made last
+                tap(page, f"I'm {captain}")
+                tap(page, "Fixture 1: Reds v Blues · result sheet")
+                wait_text(page, "Games: Reds 2, Blues 0")
+                tap(page, f"Confirm for {team} as {captain}")
+                wait_text(page, re.compile(rf"^Confirmed for {team} by {captain} at "))
+            wait_text(host, re.compile(r"^Confirmed for Blues by Ben at "))  # the other phone's, shown here too
+    finally:
+        server.stop()
+    with Store(db, read_only=True) as store:
+        rows = {r.name: r for r in EventBook(store).standings("club")}
+        confirmed = {(c.team, c.by) for c in EventBook(store).get("league").confirmations}
+    assert confirmed == {("Reds", "Ann"), ("Blues", "Ben")}
+    assert {n: (r.rank, r.won, r.points_for) for n, r in rows.items()} == {
+        "Ann": (1, 1, 5),
+        "Cy": (1, 1, 5),
+        "Ben": (3, 0, 0),
+        "Di": (3, 0, 0),
+    }

@@ -1,0 +1,143 @@
+"""The events' view-models without a browser: New event, an event's page (opening a round,
+"I'm Ann" and the phone's own table, the next round, what a watcher may not do), the
+standings and a result sheet (only a team's captain confirms it), and the hub's channel
+that tells the events' screens of a change of any match."""
+
+from __future__ import annotations
+
+import pytest
+from events.helpers import won_record
+
+from scorekeeper.ui.events.model import EventModel, EventsModel, SheetModel, StandingsModel
+from scorekeeper.ui.server.access import Codes, Gate
+from scorekeeper.ui.server.live import ANY, Hub
+from scorekeeper.ui.server.shared import open_shared
+
+
+@pytest.fixture
+def gated(tmp_path):
+    s = open_shared(str(tmp_path / "db"), gate=Gate(Codes("482913", "771204")))
+    yield s
+    s.close()
+
+
+def phone(shared, code, address="192.168.1.20"):
+    view = shared.visit(address)
+    assert view.visitor.join(code)
+    return view
+
+
+def make(shared, **fields):
+    vm = EventsModel(shared)
+    for k, v in {"name": "Club night", "players": "Ann, Ben, Cy, Di", **fields}.items():
+        vm.set(k, v)
+    eid = vm.create()
+    assert eid is not None, vm.error
+    return eid
+
+
+def test_new_event_from_the_form_and_its_errors_in_place(shared):
+    vm = EventsModel(shared)
+    assert vm.create() is None and vm.error == "name: an event's name must be a non-empty string, not ''"
+    vm.set("name", "Night")
+    vm.set("players", "Ann\nann")
+    assert vm.create() is None and vm.error.startswith("players: 'Ann' and 'ann' are the same name")
+    vm.set("players", "Ann, Ben")
+    vm.set("target", "x")
+    assert vm.create() is None and vm.error == "the points to win a match must be a whole number (or left empty)"
+    vm.set("target", "5")
+    eid = vm.create()
+    assert vm.error is None and [e.id for e in vm.events()] == [eid]
+    vm.set("game", "all-fours")
+    assert vm.preset is None and ("Its own rules", None) in vm.presets()
+
+
+def test_a_league_from_the_form(shared):
+    eid = make(shared, format="league", teams="Reds: Ann, Cy\nBlues: Ben, Di\n", players="")
+    event = EventModel(shared, eid).event()
+    assert [t.name for t in event.teams] == ["Reds", "Blues"] and event.scoring.preset == "league-2-1"
+
+
+def test_opening_a_round_and_the_phones_own_table(shared):
+    eid = make(shared, target="5")
+    page = EventModel(shared, eid)
+    event = page.event()
+    assert {t.status for t in page.tables(event)} == {"not opened"}
+    page.open_round(1)
+    assert page.note == "round 1 is open: 2 tables ready" and page.error is None
+    assert page.my_table(event) is None
+    page.iam("Di")
+    mine = page.my_table(event)
+    assert (mine.round, mine.number, mine.status) == (1, 1, "in play") and "Di" in mine.title
+    page.sit(mine)
+    assert shared.visitor.seat(mine.match) == "Di"
+    with shared.lock:
+        shared.store.import_record(won_record(event, 1, 1, winner=1))  # Di wins table 1 again, imported
+    assert page.current(event, page.tables(event)) == 1
+    rows = StandingsModel(shared, eid).rows()[1]
+    assert [(r.name, r.won) for r in rows][0] == ("Di", 1)
+
+
+def test_next_round_of_a_swiss_is_refused_until_the_round_is_finished(shared):
+    eid = make(shared, format="swiss", rounds="2")
+    page = EventModel(shared, eid)
+    page.next_round()
+    assert page.error == "round 1 is not finished: no result yet at table 1, 2"
+    event = page.event()
+    with shared.lock:
+        for t in event.rounds[0].tables:
+            shared.store.import_record(won_record(event, 1, t.number, winner=0))
+    page.next_round()
+    assert page.error is None and page.note == "round 2 is drawn" and len(page.event().rounds) == 2
+
+
+def test_a_watcher_opens_no_round_and_confirms_no_sheet(gated):
+    eid = make(gated, format="league", teams="Reds: Ann\nBlues: Ben", players="")
+    watcher = phone(gated, "771204")
+    page = EventModel(watcher, eid)
+    page.open_round(1)
+    assert page.error == "this phone is watching: it cannot change the match"
+    assert EventsModel(watcher).create() is None
+    sheet = SheetModel(watcher, eid, 1, 1)
+    sheet.confirm("Reds")
+    assert sheet.error == "this phone is watching: it cannot change the match"
+
+
+def test_only_the_captain_confirms_on_their_own_phone(gated):
+    eid = make(gated, format="league", teams="Reds: Ann, Cy\nBlues: Ben, Di", players="")
+    event = EventModel(gated, eid).event()
+    with gated.lock:
+        for n in (1, 2, 3, 4, 5, 6, 7, 8, 9):
+            gated.store.import_record(won_record(event, 1, n, winner=0))
+    cy, ann = phone(gated, "482913", "192.168.1.21"), phone(gated, "482913", "192.168.1.22")
+    sheet = SheetModel(cy, eid, 1, 1)
+    sheet.confirm("Reds")
+    assert sheet.error == "say who you are on the event's page first (I'm ...)"
+    EventModel(cy, eid).iam("Cy")
+    assert not sheet.can_confirm("Reds")
+    sheet.confirm("Reds")
+    assert sheet.error.startswith("--by: 'Cy' is not Reds's captain (Ann)")
+    EventModel(ann, eid).iam("Ann")
+    mine = SheetModel(ann, eid, 1, 1)
+    assert mine.can_confirm("Reds") and not mine.can_confirm("Blues")
+    mine.confirm("Reds")
+    assert mine.error is None and mine.note.startswith("confirmed for Reds by Ann at ")
+    assert mine.sheet().confirmed("Reds") is not None and mine.sheet().confirmed("Blues") is None
+
+
+def test_an_unknown_event_is_said_in_place(shared):
+    page = EventModel(shared, "nope")
+    assert page.event() is None and page.error == "no event 'nope' (see 'scorekeeper event list')"
+    assert StandingsModel(shared, "nope").rows() == (None, [])
+    assert SheetModel(shared, "nope", 1, 1).sheet() is None
+
+
+def test_the_any_channel_hears_every_match_but_not_its_own_sender():
+    hub = Hub()
+    heard: list[object] = []
+    wall, table = object(), object()
+    hub.subscribe(ANY, wall, heard.append)
+    hub.publish("m1", table)
+    hub.publish("m2", table)
+    hub.deliver(ANY, wall)  # the wall's own change: not told back
+    assert heard == [table, table]
