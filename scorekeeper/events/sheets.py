@@ -17,6 +17,7 @@ holds the games score the sheet showed when it was given; if the sheet has chang
 from __future__ import annotations
 
 import csv
+import datetime as _dt
 import io
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -24,6 +25,24 @@ from dataclasses import dataclass
 from scorekeeper import text as _text
 from scorekeeper.events.model import Confirmation, Event
 from scorekeeper.events.standings import Result, latest
+
+
+def when(at: str, tz: _dt.tzinfo | None = None) -> str:
+    """A confirmation's moment as a captain reads it: the time, then the day, in the
+    local time of this machine (``tz`` for another). A stamp that cannot be read is
+    shown as it is.
+
+    >>> when("2026-11-27T21:58:24Z", _dt.UTC)
+    '21:58 on Fri 27 Nov 2026'
+    >>> when("whenever")
+    'whenever'
+    """
+    try:
+        moment = _dt.datetime.fromisoformat(at.replace("Z", "+00:00"))
+    except ValueError:
+        return at
+    local = moment.astimezone(tz)
+    return f"{local:%H:%M} on {local:%a} {local.day} {local:%b %Y}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,10 +164,10 @@ class Sheet:
             c = self.confirmed(team)
             old = self.stale(team)
             if c is not None:
-                lines.append(f"confirmed for {team} by {c.by} at {c.at}")
+                lines.append(f"confirmed for {team} by {c.by} at {when(c.at)}")
             elif old is not None:
                 lines.append(
-                    f"{team}: confirmed by {old.by} at {old.at} for {old.games[0]}-{old.games[1]}; changed since"
+                    f"{team}: confirmed by {old.by} at {when(old.at)} for {old.games[0]}-{old.games[1]}; changed since"
                 )
             else:
                 lines.append(f"{team}: not confirmed yet")

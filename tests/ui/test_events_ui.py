@@ -141,3 +141,25 @@ def test_the_any_channel_hears_every_match_but_not_its_own_sender():
     hub.publish("m2", table)
     hub.deliver(ANY, wall)  # the wall's own change: not told back
     assert heard == [table, table]
+
+
+def test_a_won_event_match_leads_back_to_its_event_and_a_plain_one_does_not(shared):
+    from scorekeeper.ui.allfives.table import TableModel
+
+    eid = make(shared, target="5")
+    page = EventModel(shared, eid)
+    page.open_round(1)
+    mine = page.tables(page.event())[0]
+    assert TableModel(shared, mine.match).event_route() == f"/event/{eid}"
+    with shared.lock:
+        plain = shared.store.create({"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"]})
+    assert TableModel(shared, plain).event_route() is None
+
+
+def test_a_confirmation_is_read_as_a_time_and_a_day():
+    import datetime as dt
+
+    from scorekeeper.events.sheets import when
+
+    assert when("2026-05-17T21:58:24Z", dt.UTC) == "21:58 on Sun 17 May 2026"
+    assert when("2026-05-17T21:58:24Z", dt.timezone(dt.timedelta(hours=2))) == "23:58 on Sun 17 May 2026"

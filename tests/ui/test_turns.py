@@ -119,22 +119,50 @@ def test_draws_and_passes_out_of_turn_ask_too(tmp_path):
     shared.close()
 
 
+class WatchedLock:
+    """The table's lock, saying when a thread has to wait for it (another holds it)."""
+
+    def __init__(self, inner: threading.RLock) -> None:
+        self.inner = inner
+        self.waited = threading.Event()
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        if self.inner.acquire(blocking=False):
+            return True
+        if not blocking:
+            return False
+        self.waited.set()
+        return self.inner.acquire(timeout=timeout)
+
+    def release(self) -> None:
+        self.inner.release()
+
+    __enter__ = acquire
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
 def test_two_phones_racing_make_exactly_one_entry_and_the_other_is_told_which(tmp_path):
     """Ann's phone and the host tap for Ann at the same moment, in two threads (as Flet runs
-    two sessions' handlers), again and again: one entry each time, never two."""
+    two sessions' handlers), again and again: one entry each time, never two.
+
+    "The same moment" is made exact, not left to the machine's timing: the first tap holds
+    the store until the second, having passed its own check, waits for the store."""
     shared = served(tmp_path)
+    lock = shared.lock = WatchedLock(shared.lock)  # type: ignore[assignment]  (every phone's view shares it)
     mid = four_player_match(shared)
     phones = seated(shared, mid)
     store = shared.store
     real_append = store.append
     inside = threading.Event()
 
-    def slow_append(*args, **kwargs):  # the first tap holds the store a moment
+    def held_append(*args, **kwargs):  # the first tap holds the store until the second waits for it
         inside.set()
-        threading.Event().wait(0.05)
+        assert lock.waited.wait(10), "the second tap never came to the store"
         return real_append(*args, **kwargs)
 
-    store.append = slow_append  # type: ignore[method-assign]
+    store.append = held_append  # type: ignore[method-assign]
     for _ in range(6):
         for phone in phones.values():
             phone.receive()
@@ -148,11 +176,14 @@ def test_two_phones_racing_make_exactly_one_entry_and_the_other_is_told_which(tm
             break
         before = len(turns(shared, mid))
         inside.clear()
+        lock.waited.clear()
         first = threading.Thread(target=racers[0].play.tap, args=(fits[0],))
         first.start()
-        inside.wait(5)
-        racers[1].play.tap(fits[1])  # passed its own check before the first let go of the store
-        first.join()
+        assert inside.wait(10)
+        second = threading.Thread(target=racers[1].play.tap, args=(fits[1],))
+        second.start()  # passes its own check, then waits for the store the first holds
+        first.join(10)
+        second.join(10)
         after = turns(shared, mid)
         assert len(after) == before + 1
         assert after[-1]["play"] == fits[0]

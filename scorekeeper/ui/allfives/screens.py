@@ -32,6 +32,7 @@ from scorekeeper.ui.server.live_view import seat_question, use_live, watching, y
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.widgets import (
     PAD,
+    back_to_event,
     cannot_open,
     error_box,
     go,
@@ -264,6 +265,7 @@ def _over_panel(table: TableModel) -> list[ft.Control]:
                     ),
                     ft.Row(
                         [
+                            *back_to_event(table.event_route()),
                             ft.FilledButton(content="Score", on_click=go(f"/score/{table.mid}")),
                             ft.OutlinedButton(
                                 content="New match", on_click=go("/new/all-fives"), visible=table.can_enter

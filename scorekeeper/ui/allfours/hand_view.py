@@ -308,4 +308,4 @@ def deal_next(t: FoursTableModel) -> list[ft.Control]:
 
 def winner_panel(t: FoursTableModel) -> ft.Control:
     """The match is won: who, where in the counting order; a new match or History."""
-    return widgets.winner_panel(t.winner_line() or "", "/new/all-fours", t.can_enter)
+    return widgets.winner_panel(t.winner_line() or "", "/new/all-fours", t.can_enter, t.event_route())

@@ -135,4 +135,4 @@ def start_panel(t: BroadwayTableModel) -> list[ft.Control]:
 
 def over_panel(t: BroadwayTableModel) -> list[ft.Control]:
     """The match is won: who won, how and when; a new match, History."""
-    return [winner_panel(t.winner_line() or "", "/new/broadway", t.can_enter)]
+    return [winner_panel(t.winner_line() or "", "/new/broadway", t.can_enter, t.event_route())]

@@ -19,7 +19,7 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.eventbook import EventBook, Played, new_id
 from scorekeeper.events import FORMATS, SCORING_TITLES, Event, Standing, new_event, standings
 from scorekeeper.events.draw import is_complete, unfinished
-from scorekeeper.events.sheets import Sheet, sheet_of
+from scorekeeper.events.sheets import Sheet, sheet_of, when
 from scorekeeper.store import StoreError, message_of
 from scorekeeper.ui.shell.base import Model, Shared
 from scorekeeper.ui.shell.roles import refusal
@@ -346,7 +346,7 @@ class SheetModel(Model):
             try:
                 with self._shared.lock:
                     c = book_of(self._shared).confirm(self.eid, self.round, self.fixture, team, me)
-                self.note = f"confirmed for {c.team} by {c.by} at {c.at}"
+                self.note = f"confirmed for {c.team} by {c.by} at {when(c.at)}"
                 self.error = None
             except ScorekeeperError as e:
                 self.error = message_of(e)
@@ -358,3 +358,8 @@ class SheetModel(Model):
 
 def formats() -> list[tuple[str, str]]:
     return [(FORMAT_TITLES[f], f) for f in FORMATS]
+
+
+def format_title(fmt: str) -> str:
+    """An event's format as a player reads it ("Round robin", not "round-robin")."""
+    return FORMAT_TITLES.get(fmt, fmt)

@@ -13,12 +13,14 @@ import flet as ft
 
 from scorekeeper import registry
 from scorekeeper.events import SCORING_TITLES, Event
+from scorekeeper.events.sheets import when
 from scorekeeper.ui.events.model import (
     EventModel,
     EventsModel,
     SheetModel,
     StandingsModel,
     TableLine,
+    format_title,
     formats,
 )
 from scorekeeper.ui.server.live import ANY
@@ -79,7 +81,7 @@ def Events(shared: Shared) -> ft.Control:
         what = f"{len(e.entrants)} {'teams' if e.is_league else 'players'} · {len(e.rounds)} rounds · {registry.get(e.game).title}"
         tile = ft.ListTile(
             title=ft.Text(e.name, weight=ft.FontWeight.BOLD),
-            subtitle=ft.Text(f"{e.format} · {what}"),
+            subtitle=ft.Text(f"{format_title(e.format)} · {what}"),
             on_click=go(f"/event/{e.id}"),
         )
         items.append(ft.Card(content=labelled(tile, f"Open {e.name}", go(f"/event/{e.id}"))))
@@ -184,7 +186,7 @@ def EventPage(shared: Shared, eid: str) -> ft.Control:
 
     items: list[ft.Control] = [
         top_bar(event.name),
-        ft.Text(f"{event.format} · {registry.get(event.game).title} · {vm.scoring_title(event)}"),
+        ft.Text(f"{format_title(event.format)} · {registry.get(event.game).title} · {vm.scoring_title(event)}"),
         ft.Row(
             [
                 ft.FilledTonalButton(
@@ -316,7 +318,7 @@ def SheetView(shared: Shared, eid: str, round_number: int, fixture: int) -> ft.C
         found = sheet.event.team(team)
         captain = found.captain if found is not None else team
         if c is not None:
-            lines.append(ft.Text(f"Confirmed for {team} by {c.by} at {c.at}", color=ft.Colors.PRIMARY))
+            lines.append(ft.Text(f"Confirmed for {team} by {c.by} at {when(c.at)}", color=ft.Colors.PRIMARY))
         elif vm.can_confirm(team):
             lines.append(
                 ft.FilledButton(
@@ -329,6 +331,19 @@ def SheetView(shared: Shared, eid: str, round_number: int, fixture: int) -> ft.C
             old = sheet.stale(team)
             changed = f" (confirmed {old.games[0]}-{old.games[1]} before a change)" if old is not None else ""
             lines.append(ft.Text(f"{team}: waiting for its captain, {captain}{changed}", italic=True))
+    csv_text = sheet.csv()
+    name = f"result-sheet-{eid}-round-{round_number}-fixture-{fixture}.csv"
+
+    async def copy_csv(_: Any) -> None:
+        await ft.Clipboard().set(csv_text)
+        ft.context.page.show_dialog(ft.SnackBar(ft.Text("The sheet is copied, as CSV")))
+
+    async def save_csv(_: Any) -> None:
+        try:
+            await ft.FilePicker().save_file(file_name=name, src_bytes=csv_text.encode())
+        except Exception as exc:  # the platform has no save dialog
+            ft.context.page.show_dialog(ft.SnackBar(ft.Text(f"Cannot save here ({exc}); use Copy")))
+
     lines += [
         error_box(vm.error),
         ft.Row(
@@ -342,8 +357,20 @@ def SheetView(shared: Shared, eid: str, round_number: int, fixture: int) -> ft.C
             ],
             wrap=True,
         ),
-        ft.Text("CSV", weight=ft.FontWeight.BOLD),
-        ft.Text(sheet.csv(), selectable=True, font_family="monospace", size=11),
+        ft.Row(
+            [
+                ft.OutlinedButton(
+                    content="Save CSV",
+                    icon=ft.Icons.SAVE,
+                    on_click=save_csv,
+                    tooltip="Save the sheet for a spreadsheet",
+                ),
+                ft.OutlinedButton(
+                    content="Copy CSV", icon=ft.Icons.COPY, on_click=copy_csv, tooltip="Copy the sheet as CSV"
+                ),
+            ],
+            wrap=True,
+        ),
     ]
     return ft.Column(lines, spacing=8, scroll=ft.ScrollMode.AUTO, expand=True)
 

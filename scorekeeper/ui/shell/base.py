@@ -355,6 +355,12 @@ class TableModel(Model):
         with self._shared.lock:
             return self._shared.store.record(self.mid)
 
+    def event_route(self) -> str | None:
+        """The page of the event this match was played for (its record's ``"event"``), or
+        None: where a won match sends its table back to, at a club night."""
+        event = self.stored_record().get("event")
+        return f"/event/{event['id']}" if isinstance(event, dict) and "id" in event else None
+
     def redraw(self) -> None:
         self._changed()
 

@@ -195,13 +195,22 @@ def score_chips(scores: dict[str, int], after: str, wrap: bool = True) -> ft.Con
     return ft.Row(chips, spacing=8, scroll=ft.ScrollMode.HIDDEN)
 
 
-def winner_panel(line: str, new_match: str, can_enter: bool = True) -> ft.Control:
-    """The match is won: ``line`` says who, how and when; a new match (``new_match``: its
-    route) or History (not on a watcher's phone: ``can_enter`` False)."""
+def back_to_event(route: str | None) -> list[ft.Control]:
+    """The won match of an event's table leads back to the event's page (``route``), first."""
+    if route is None:
+        return []
+    return [ft.FilledButton(content="Back to the event", icon=ft.Icons.EMOJI_EVENTS, on_click=go(route))]
+
+
+def winner_panel(line: str, new_match: str, can_enter: bool = True, event: str | None = None) -> ft.Control:
+    """The match is won: ``line`` says who, how and when; back to the event it was played
+    for (``event``: its page), a new match (``new_match``: its route) or History (not on a
+    watcher's phone: ``can_enter`` False)."""
     return ft.Container(
         content=ft.Column(
             [
                 ft.Text(line, size=24, weight=ft.FontWeight.BOLD, semantics_label=f"Winner {line}"),
+                ft.Row(back_to_event(event), visible=event is not None),
                 ft.Row(
                     [
                         ft.OutlinedButton(content="New match", on_click=go(new_match)),
