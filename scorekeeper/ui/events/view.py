@@ -13,54 +13,25 @@ import flet as ft
 
 from scorekeeper import registry
 from scorekeeper.events import SCORING_TITLES, Event
-from scorekeeper.events.sheets import when
+from scorekeeper.ui.events.common import back, told, use_any_change
 from scorekeeper.ui.events.model import (
     EventModel,
     EventsModel,
-    SheetModel,
     StandingsModel,
     TableLine,
     format_title,
     formats,
 )
-from scorekeeper.ui.server.live import ANY
-from scorekeeper.ui.server.live_view import in_session
+from scorekeeper.ui.events.sheet_view import SheetPrint, SheetView
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.roles import Role
 from scorekeeper.ui.shell.widgets import PAD, choice_row, error_box, go, heading, labelled, on, top_bar
 
-__all__ = ["EventPage", "Events", "NewEvent", "SheetPrint", "SheetView", "Standings"]
+__all__ = ["EventPage", "Events", "NewEvent", "Standings", "event_routes"]
 
 EventsVM = ft.observable(EventsModel)
 EventVM = ft.observable(EventModel)
 StandingsVM = ft.observable(StandingsModel)
-SheetVM = ft.observable(SheetModel)
-
-
-def use_any_change(shared: Shared, redraw: Callable[[], Any]) -> None:
-    """Draw the calling screen again whenever any match changes on any phone, or an event
-    does (a round opened, a sheet confirmed)."""
-    page = ft.context.page
-
-    async def tick() -> None:
-        redraw()
-
-    def subscribe() -> Any:
-        def deliver(origin: object) -> None:
-            in_session(page, tick)
-
-        return shared.hub.subscribe(ANY, redraw, deliver, owner=shared.visitor)
-
-    ft.use_effect(subscribe, [])
-
-
-def told(shared: Shared, origin: object) -> None:
-    """Tell every other screen that an event changed."""
-    shared.hub.deliver(ANY, origin)
-
-
-def back(route: str, text: str) -> ft.Control:
-    return ft.TextButton(content=text, icon=ft.Icons.ARROW_BACK, on_click=go(route))
 
 
 # ------------------------------------------------------------ the list, New event
@@ -290,112 +261,6 @@ def Standings(shared: Shared, eid: str) -> ft.Control:
         ],
         spacing=12,
         scroll=ft.ScrollMode.AUTO,
-        expand=True,
-    )
-
-
-# ------------------------------------------------------------ result sheets
-@ft.component
-def SheetView(shared: Shared, eid: str, round_number: int, fixture: int) -> ft.Control:
-    vm, _ = ft.use_state(lambda: SheetVM(shared, eid, round_number, fixture))
-    use_any_change(shared, vm.tick)
-    sheet = vm.sheet()
-    if sheet is None:
-        return ft.Column([top_bar("Result sheet"), error_box(vm.error), back(f"/event/{eid}", "The event")])
-    lines: list[ft.Control] = [
-        top_bar(f"Result sheet: {sheet.home} v {sheet.away}"),
-        ft.Text(f"{sheet.event.name}, round {sheet.round}, fixture {sheet.fixture}"),
-    ]
-    for g in sheet.games:
-        score = "not played yet" if g.result is None else f"{g.result.scores[0]} - {g.result.scores[1]}"
-        lines.append(ft.Text(f"Game {g.game} (table {g.table}): {g.title}: {score}"))
-    h, a = sheet.games_won
-    lh, la = sheet.league_points
-    lines.append(ft.Text(f"Games: {sheet.home} {h}, {sheet.away} {a}", weight=ft.FontWeight.BOLD, size=18))
-    lines.append(ft.Text(f"League points: {sheet.home} {lh}, {sheet.away} {la}"))
-    for team in (sheet.home, sheet.away):
-        c = sheet.confirmed(team)
-        found = sheet.event.team(team)
-        captain = found.captain if found is not None else team
-        if c is not None:
-            lines.append(ft.Text(f"Confirmed for {team} by {c.by} at {when(c.at)}", color=ft.Colors.PRIMARY))
-        elif vm.can_confirm(team):
-            lines.append(
-                ft.FilledButton(
-                    content=f"Confirm for {team} as {captain}",
-                    on_click=on(_confirm, vm, shared, team),
-                    disabled=not sheet.complete,
-                )
-            )
-        else:
-            old = sheet.stale(team)
-            changed = f" (confirmed {old.games[0]}-{old.games[1]} before a change)" if old is not None else ""
-            lines.append(ft.Text(f"{team}: waiting for its captain, {captain}{changed}", italic=True))
-    csv_text = sheet.csv()
-    name = f"result-sheet-{eid}-round-{round_number}-fixture-{fixture}.csv"
-
-    async def copy_csv(_: Any) -> None:
-        await ft.Clipboard().set(csv_text)
-        ft.context.page.show_dialog(ft.SnackBar(ft.Text("The sheet is copied, as CSV")))
-
-    async def save_csv(_: Any) -> None:
-        try:
-            await ft.FilePicker().save_file(file_name=name, src_bytes=csv_text.encode())
-        except Exception as exc:  # the platform has no save dialog
-            ft.context.page.show_dialog(ft.SnackBar(ft.Text(f"Cannot save here ({exc}); use Copy")))
-
-    lines += [
-        error_box(vm.error),
-        ft.Row(
-            [
-                ft.OutlinedButton(
-                    content="Print view",
-                    icon=ft.Icons.PRINT,
-                    on_click=go(f"/event/{eid}/sheet/{round_number}/{fixture}/print"),
-                ),
-                back(f"/event/{eid}", "The event"),
-            ],
-            wrap=True,
-        ),
-        ft.Row(
-            [
-                ft.OutlinedButton(
-                    content="Save CSV",
-                    icon=ft.Icons.SAVE,
-                    on_click=save_csv,
-                    tooltip="Save the sheet for a spreadsheet",
-                ),
-                ft.OutlinedButton(
-                    content="Copy CSV", icon=ft.Icons.COPY, on_click=copy_csv, tooltip="Copy the sheet as CSV"
-                ),
-            ],
-            wrap=True,
-        ),
-    ]
-    return ft.Column(lines, spacing=8, scroll=ft.ScrollMode.AUTO, expand=True)
-
-
-def _confirm(vm: SheetModel, shared: Shared, team: str) -> None:
-    vm.confirm(team)
-    told(shared, vm)
-
-
-@ft.component
-def SheetPrint(shared: Shared, eid: str, round_number: int, fixture: int) -> ft.Control:
-    """The sheet as it is printed (the browser's Print): the text, black on white."""
-    vm, _ = ft.use_state(lambda: SheetVM(shared, eid, round_number, fixture))
-    sheet = vm.sheet()
-    text = sheet.text() if sheet is not None else (vm.error or "")
-    return ft.Container(
-        content=ft.Column(
-            [
-                ft.Text(text, selectable=True, font_family="monospace", size=13, color=ft.Colors.BLACK),
-                ft.TextButton(content="Back", on_click=go(f"/event/{eid}/sheet/{round_number}/{fixture}")),
-            ],
-            scroll=ft.ScrollMode.AUTO,
-        ),
-        bgcolor=ft.Colors.WHITE,
-        padding=24,
         expand=True,
     )
 

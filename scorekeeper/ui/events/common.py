@@ -1,0 +1,42 @@
+"""What the events' screens share: drawn again when any match or event changes, telling the
+other screens of a change, the way back."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import flet as ft
+
+from scorekeeper.ui.server.live import ANY
+from scorekeeper.ui.server.live_view import in_session
+from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.widgets import go
+
+__all__ = ["back", "told", "use_any_change"]
+
+
+def use_any_change(shared: Shared, redraw: Callable[[], Any]) -> None:
+    """Draw the calling screen again whenever any match changes on any phone, or an event
+    does (a round opened, a sheet confirmed)."""
+    page = ft.context.page
+
+    async def tick() -> None:
+        redraw()
+
+    def subscribe() -> Any:
+        def deliver(origin: object) -> None:
+            in_session(page, tick)
+
+        return shared.hub.subscribe(ANY, redraw, deliver, owner=shared.visitor)
+
+    ft.use_effect(subscribe, [])
+
+
+def told(shared: Shared, origin: object) -> None:
+    """Tell every other screen that an event changed."""
+    shared.hub.deliver(ANY, origin)
+
+
+def back(route: str, text: str) -> ft.Control:
+    return ft.TextButton(content=text, icon=ft.Icons.ARROW_BACK, on_click=go(route))
