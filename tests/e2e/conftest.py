@@ -12,7 +12,7 @@ import os
 import pytest
 
 from e2e import harness
-from e2e.app_driver import web_command
+from e2e.app_driver import ready_matches, web_command
 
 
 def _need_chromium():
@@ -105,3 +105,26 @@ def context(browser):
 def app(server, context):
     page = harness.open_app(context, server.url)
     yield page
+
+
+@pytest.fixture(scope="module")
+def module_server(request, tmp_path_factory):
+    """One server for a whole test module, its database holding the module's ``MATCHES``
+    (name -> :func:`~e2e.app_driver.new_match`'s arguments) made before it starts:
+    ``module_server.mids[name]``. Each test plays its own match, so they share the server."""
+    db = str(tmp_path_factory.mktemp("module") / "db")
+    s = Server(db)
+    s.mids = ready_matches(db, getattr(request.module, "MATCHES", {}))  # type: ignore[attr-defined]
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def host(browser, module_server):
+    """The host's page (loopback, the phone's size) on :func:`module_server`, loaded once for
+    the module: each test goes to its own match with :func:`~e2e.harness.go_to`."""
+    ctx = harness.new_context(browser)
+    page = harness.open_app(ctx, module_server.url)
+    yield page
+    ctx.close()

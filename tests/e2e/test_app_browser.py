@@ -12,14 +12,27 @@ import re
 import pytest
 
 from e2e import harness
-from e2e.app_driver import new_match, play_note
-from e2e.harness import read_texts, wait_text
+from e2e.app_driver import new_match, play_note, read_record, ready_matches
+from e2e.conftest import Server
+from e2e.harness import go_to, read_texts, wait_text
 from scorekeeper.allfives.engine import Match, Setup
 from scorekeeper.allfives.events import StartHand
 from scorekeeper.allfives.record import score_record
-from scorekeeper.store import Store
 
 pytestmark = pytest.mark.browser
+
+#: The matches the tests play, made before the module's server starts (see conftest's
+#: ``module_server``); the New match form itself is driven by the first two tests.
+TWO = {"names": ["Ann", "Ben"], "leader": "Ann"}
+MATCHES = {
+    "illegal": TWO,
+    "older": TWO,
+    "still": TWO,
+    "earlier": {**TWO, "rules": {"hand_size": 2}},
+    "phone drawing": TWO,
+    "laptop drawing": TWO,
+    "picker": {**TWO, "rules": {"hand_size": 2}},
+}
 
 
 # the shared way to click and type (see tests/e2e/harness.py)
@@ -50,16 +63,23 @@ def screen_scores(page, sides):
     return out
 
 
-def stored_record(server):
-    server.stop()
-    with Store(server.db) as st:
-        (mid,) = st.ids()
-        return st.record(mid)
+def open_table(page, server, name: str, to_play: str = "Ann") -> str:
+    """Go to the table of the module's match ``name``; its id."""
+    mid = server.mids[name]
+    go_to(page, f"/table/{mid}", re.compile(rf"^Hand 1, {to_play} to play"))
+    return mid
 
 
-def test_two_player_hand_to_a_domino(server, app):
-    page = app
+def shown_match(page) -> str:
+    """The id of the match whose table the page shows."""
+    return page.url.rstrip("/").rsplit("/", 1)[-1]
+
+
+def test_two_player_hand_to_a_domino(module_server, host):
+    page = host
+    go_to(page, "/", "New match")
     new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand_size": 3})
+    mid = shown_match(page)
     m = engine_for(["Ann", "Ben"], rules={"hand_size": 3})
     m.push(StartHand("Ann"))
     entries = []
@@ -86,16 +106,18 @@ def test_two_player_hand_to_a_domino(server, app):
     expected = score_record(record)["scores"]
     assert screen_scores(page, ["Ann", "Ben"]) == expected
     assert expected["Ann"] >= 10
-    stored = stored_record(server)
+    stored = read_record(module_server.db, mid)
     assert score_record(stored)["scores"] == expected
     assert [t for t in stored["hands"][0]["turns"]] == entries
 
 
-def test_four_player_partnership_hand_to_a_block(server, app):
-    page = app
+def test_four_player_partnership_hand_to_a_block(module_server, host):
+    page = host
     names = ["Ann", "Ben", "Cy", "Di"]
     teams = {"Ann & Cy": ["Ann", "Cy"], "Ben & Di": ["Ben", "Di"]}
+    go_to(page, "/", "New match")
     new_match(page, names, leader="Ben", partners=True, hand_sizes="Newsom & Bourne")
+    mid = shown_match(page)
     m = engine_for(names, teams=teams, rules={"hand_size": 7})
     m.push(StartHand("Ben"))
     entries = []
@@ -146,13 +168,13 @@ def test_four_player_partnership_hand_to_a_block(server, app):
     click(page, "Score")
     for side, score in expected["scores"].items():
         wait_text(page, f"Total {side} {score}")
-    stored = stored_record(server)
+    stored = read_record(module_server.db, mid)
     assert score_record({**stored, "hands": stored["hands"][:1]})["scores"] == expected["scores"]
 
 
-def test_illegal_tile_shows_its_error_and_undo(server, app):
-    page = app
-    new_match(page, ["Ann", "Ben"], leader="Ann")
+def test_illegal_tile_shows_its_error_and_undo(module_server, host):
+    page = host
+    mid = open_table(page, module_server, "illegal")
     click(page, "tile 3-2")
     wait_text(page, "Score Ann 5")
     click(page, "tile 6-6")  # in "other tiles": matches no open end
@@ -168,13 +190,21 @@ def test_illegal_tile_shows_its_error_and_undo(server, app):
     wait_text(page, re.compile(r"^Hand 1, Ann to play"))
     click(page, "Redo")
     wait_text(page, "Score Ann 5")
-    stored = stored_record(server)
-    assert stored["hands"][0]["turns"] == [{"play": "3-2"}]
+    assert read_record(module_server.db, mid)["hands"][0]["turns"] == [{"play": "3-2"}]
 
 
-def test_reload_and_restart_resume_mid_hand(server, app, context):
-    page = app
-    new_match(page, ["Ann", "Ben"], leader="Ann")
+def test_reload_and_restart_resume_mid_hand(browser, context, tmp_path):
+    db = str(tmp_path / "db")
+    mid = ready_matches(db, {"mid-hand": TWO})["mid-hand"]
+    server = Server(db).start()  # its own: it is killed and started again
+    try:
+        _reload_and_restart(server, context, harness.open_app(context, f"{server.url}table/{mid}"))
+    finally:
+        server.stop()
+
+
+def _reload_and_restart(server, context, page):
+    wait_text(page, re.compile(r"^Hand 1, Ann to play"))
     for tile in ["3-2", "2-2", "6-3"]:
         click(page, f"tile {tile}")
         wait_text(page, re.compile(f"^Note: .* set {tile}: "))
@@ -202,11 +232,11 @@ def test_reload_and_restart_resume_mid_hand(server, app, context):
     assert [u for u in harness.external_requests(context) if "rive" not in u] == []
 
 
-def test_correcting_an_older_turn_edits_that_turn(server, app):
+def test_correcting_an_older_turn_edits_that_turn(module_server, host):
     """The corrections panel edits the turn picked, not the latest one (each field is bound
     to its own hand and turn)."""
-    page = app
-    new_match(page, ["Ann", "Ben"], leader="Ann")
+    page = host
+    mid = open_table(page, module_server, "older")
     for tile in ["3-2", "2-2", "6-3"]:
         click(page, f"tile {tile}")
         wait_text(page, re.compile(f"^Note: .* set {tile}: "))
@@ -219,30 +249,40 @@ def test_correcting_an_older_turn_edits_that_turn(server, app):
     click(page, "Save correction")
     wait_text(page, re.compile(r"^Note: corrected: hand 1, turn 2: "))
     wait_text(page, "Score Ann 5")  # 3-2 (5), 2-0 (3), 6-3 (6)
-    stored = stored_record(server)
+    stored = read_record(module_server.db, mid)
     assert stored["hands"][0]["turns"] == [{"play": "3-2"}, {"play": "2-0", "on": "3-2"}, {"play": "6-3", "on": "3-2"}]
+
+
+#: Where each named control stands: one look at the page for all of them (28 locators a turn
+#: cost more CPU than the turn itself). A control's name is its aria-label or its text's
+#: first line, as ``harness.button`` finds it.
+_BOXES_JS = """(names) => {
+  const want = new Set(names), out = {};
+  const host = document.querySelector('flt-semantics-host');
+  for (const el of host ? host.querySelectorAll('flt-semantics') : []) {
+    let name = el.getAttribute('aria-label');
+    if (!name) for (const n of el.childNodes) if (n.nodeType === Node.TEXT_NODE && n.textContent.trim()) { name = n.textContent.split('\\n')[0].trim(); break; }
+    if (name && want.has(name) && !(name in out)) { const r = el.getBoundingClientRect(); out[name] = [r.x, r.y]; }
+  }
+  return out;
+}"""
 
 
 def _positions(page, names):
     """Where each control stands, relative to the top bar's Home button (so that scrolling
     the page does not count as moving)."""
-    home = harness.button(page, "Home").bounding_box()
-    out = {}
-    for name in names:
-        loc = harness.button(page, name)
-        if loc.count():
-            box = loc.bounding_box()
-            out[name] = (round(box["x"] - home["x"]), round(box["y"] - home["y"]))
-    return out
+    boxes = page.evaluate(_BOXES_JS, ["Home", *names])
+    hx, hy = boxes["Home"]
+    return {n: (round(x - hx), round(y - hy)) for n, (x, y) in boxes.items() if n != "Home"}
 
 
-def test_the_picker_holds_still_over_a_whole_hand(server, browser):
+def test_the_picker_holds_still_over_a_whole_hand(module_server, browser):
     """Every tile of the picker stays in its place, turn after turn, through draws, "15!",
     the choice of an end and passes, until it is set (issue 15: a screen that holds still).
     With the full motion (ripples, transitions), as most phones have it."""
     ctx = harness.new_context(browser, reduced_motion="no-preference")
-    page = harness.open_app(ctx, server.url)
-    new_match(page, ["Ann", "Ben"], leader="Ann")
+    page = harness.open_app(ctx, f"{module_server.url}table/{module_server.mids['still']}")
+    wait_text(page, re.compile(r"^Hand 1, Ann to play"))
     m = engine_for(["Ann", "Ben"])
     m.push(StartHand("Ann"))
     names = [f"tile {t}" for t in m.tiles]
@@ -283,9 +323,9 @@ def test_the_picker_holds_still_over_a_whole_hand(server, browser):
     assert moved == []
 
 
-def test_correcting_a_turn_of_an_earlier_hand_by_taps(server, app):
-    page = app
-    new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand_size": 2})
+def test_correcting_a_turn_of_an_earlier_hand_by_taps(module_server, host):
+    page = host
+    mid = open_table(page, module_server, "earlier")
     for tile in ["3-2", "2-2", "4-2"]:  # Ann dominoes on her second tile
         click(page, f"tile {tile}")
         wait_text(page, re.compile(f"^Note: .* set {tile}: "))
@@ -309,7 +349,7 @@ def test_correcting_a_turn_of_an_earlier_hand_by_taps(server, app):
     wait_text(page, re.compile(r"^Note: corrected: hand 1, turn 3"))
     wait_text(page, "Score Ann 30")
     wait_text(page, re.compile(r"^Hand 2, Ben to play"))
-    stored = stored_record(server)
+    stored = read_record(module_server.db, mid)
     assert stored["hands"][0]["turns"][2] == {"play": "3-3", "on": "3-2"}
     assert score_record(stored)["hands"][1]["turns"][0]["tile"] == "5-5"
 
@@ -322,21 +362,18 @@ def _laid(page, tile):
     return page.get_by_text(f"{tile} on the table", exact=True).bounding_box()
 
 
-def _drawing_at(browser, server, width, height):
-    ctx = harness.new_context(browser, viewport={"width": width, "height": height})
-    try:
-        page = harness.open_app(ctx, server.url)
-        new_match(page, ["Ann", "Ben"], leader="Ann")
-        for tile in ["3-2", "2-2", "6-3"]:
-            click(page, f"tile {tile}")
-            wait_text(page, re.compile(f"^Note: .* set {tile}: "))
-        click(page, "tile 6-2")  # fits the 6 of 6-3 and the spinner 2-2: the drawing asks where
-        wait_text(page, re.compile(r"^6-2 fits 2 ends"))
-        ends = [harness.button_starting(page, f"set 6-2 on {on}: ").bounding_box() for on in ("6-3", "2-2")]
-        laid = [_laid(page, t) for t in ("3-2", "2-2 spinner", "6-3")]
-        return laid[0], ends, laid
-    finally:
-        ctx.close()
+def _drawing_at(page, server, name, width, height):
+    """The drawing of the module's match ``name`` on the page made ``width`` x ``height``."""
+    page.set_viewport_size({"width": width, "height": height})
+    open_table(page, server, name)
+    for tile in ["3-2", "2-2", "6-3"]:
+        click(page, f"tile {tile}")
+        wait_text(page, re.compile(f"^Note: .* set {tile}: "))
+    click(page, "tile 6-2")  # fits the 6 of 6-3 and the spinner 2-2: the drawing asks where
+    wait_text(page, re.compile(r"^6-2 fits 2 ends"))
+    ends = [harness.button_starting(page, f"set 6-2 on {on}: ").bounding_box() for on in ("6-3", "2-2")]
+    laid = [_laid(page, t) for t in ("3-2", "2-2 spinner", "6-3")]
+    return laid[0], ends, laid
 
 
 def _overlap(a, b) -> bool:
@@ -347,9 +384,10 @@ def _overlap(a, b) -> bool:
     )
 
 
-def test_the_drawing_fills_the_width_and_its_ends_are_buttons_a_thumb_hits(server, browser):
-    phone_tile, phone_ends, phone_laid = _drawing_at(browser, server, 412, 915)
-    desk_tile, desk_ends, desk_laid = _drawing_at(browser, server, 1280, 800)
+def test_the_drawing_fills_the_width_and_its_ends_are_buttons_a_thumb_hits(module_server, browser):
+    page = harness.open_app(harness.new_context(browser), module_server.url)
+    phone_tile, phone_ends, phone_laid = _drawing_at(page, module_server, "phone drawing", 412, 915)
+    desk_tile, desk_ends, desk_laid = _drawing_at(page, module_server, "laptop drawing", 1280, 800)
     assert phone_tile["width"] >= 56  # a tile of 4 units at 14 px and more: digits a player reads
     assert desk_tile["width"] > phone_tile["width"]  # the drawing grows with the room it has
     for box in phone_ends + desk_ends:
@@ -359,9 +397,9 @@ def test_the_drawing_fills_the_width_and_its_ends_are_buttons_a_thumb_hits(serve
         assert not any(_overlap(end, tile) for end in ends for tile in laid)
 
 
-def test_the_hand_end_picker_opens_above_the_settle_button(server, app):
-    page = app
-    new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand_size": 2})
+def test_the_hand_end_picker_opens_above_the_settle_button(module_server, host):
+    page = host
+    open_table(page, module_server, "picker")
     for tile in ["3-2", "2-2", "4-2"]:  # Ann dominoes; Ben still holds one tile
         click(page, f"tile {tile}")
         wait_text(page, re.compile(f"^Note: .* set {tile}: "))
