@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["hold_screen", "mount", "push", "take_tab_lock"]
+__all__ = ["hold_screen", "mount", "post_json", "push", "take_tab_lock"]
 
 #: The JavaScript half: mount and copy the store's folder, hold the tab lock.
 _GLUE = r"""
@@ -113,3 +113,24 @@ def hold_screen(wrap: Callable[[Any], Callable[[bytes], None]]) -> None:
         await connect(wrap(send))
 
     flet_js.start_connection = start
+
+
+async def post_json(path: str, body: dict[str, Any]) -> tuple[int, Any]:
+    """POST ``body`` as JSON to ``path`` of the server the site came from: (status, its JSON
+    answer, or None). A server that does not answer (the phone off the table's Wi-Fi, a site
+    served by a plain web server) raises :class:`OSError` with the browser's words."""
+    import json
+
+    from pyodide.http import pyfetch  # type: ignore[import-not-found]
+
+    try:
+        response = await pyfetch(
+            path, method="POST", headers={"content-type": "application/json"}, body=json.dumps(body)
+        )
+    except Exception as e:  # the browser's fetch failed: no server there
+        raise OSError(str(e) or "no answer") from None
+    try:
+        answer = await response.json()
+    except Exception:  # not this app's server (a static host answers 404/405 pages)
+        answer = None
+    return int(response.status), answer

@@ -78,6 +78,7 @@ async def _open(storage: Storage, copier: Copier) -> Opened:
         shared = open_shared(STORE)
     except ScorekeeperError as e:
         return Opened(refusal=message_of(e))
+    shared.post = browser.post_json  # History sends the finished matches to the table's laptop
     for problem in shared.store.problems:  # a damaged file moved aside, as on a laptop
         print(f"warning: {problem}")
     return Opened(shared=shared)

@@ -10,6 +10,7 @@ from urllib.parse import parse_qs, urlparse
 import flet as ft
 
 from scorekeeper.ui.history.model import PAGE_SIZE, HistoryModel
+from scorekeeper.ui.history.send_view import SendToTable
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.screens import history_blocks
 from scorekeeper.ui.shell.typed import use_typed
@@ -144,6 +145,8 @@ def History(shared: Shared) -> ft.Control:
     ]
     if hist.message:
         body.append(ft.Text(hist.message))
+    if shared.post is not None:  # the phone's own site: its finished matches go to the table's laptop
+        body.append(SendToTable(shared))
     return ft.Column(body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
 
 

@@ -158,10 +158,18 @@ def run(
                 os.environ.pop(var, None)
             timeout = session_timeout()
             _check_port(host, port)
+            from scorekeeper.ui.server.inbox import Inbox
             from scorekeeper.ui.server.phone_site import PhoneSite
 
             site = PhoneSite()  # the phone's site (/app/): built when a phone first asks for it
-            app = web_app(make_main(shared), port=port, hosts=[host, shown, *allow_hosts], timeout=timeout, site=site)
+            app = web_app(
+                make_main(shared),
+                port=port,
+                hosts=[host, shown, *allow_hosts],
+                timeout=timeout,
+                site=site,
+                inbox=Inbox(shared),
+            )
             print(welcome(invite, gate, host, port), flush=True)
             if open_browser and (
                 not sys.platform.startswith("linux") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
@@ -196,13 +204,20 @@ def session_timeout() -> int:
 
 
 def web_app(
-    main: Any, *, port: int, hosts: Iterable[str] = (), timeout: int = SESSION_TIMEOUT, site: Any = None
+    main: Any,
+    *,
+    port: int,
+    hosts: Iterable[str] = (),
+    timeout: int = SESSION_TIMEOUT,
+    site: Any = None,
+    inbox: Any = None,
 ) -> ASGIApp:
     """The app as served by ``scorekeeper web``: Flet's web app (its client from the
-    ``flet-web`` package, ``no_cdn``) at ``/``, without FastAPI's API docs, and the phone's
-    site at ``/app/`` (``site``: a :class:`~scorekeeper.ui.server.phone_site.PhoneSite`), behind
-    :class:`~scorekeeper.ui.server.guard.Guard` (``hosts``, ``port``: see there), keeping a closed
-    session ``timeout`` seconds."""
+    ``flet-web`` package, ``no_cdn``) at ``/``, without FastAPI's API docs, the phone's
+    site at ``/app/`` (``site``: a :class:`~scorekeeper.ui.server.phone_site.PhoneSite`) and
+    the matches phones send at ``/matches`` (``inbox``: an :class:`~scorekeeper.ui.server.inbox.Inbox`),
+    behind :class:`~scorekeeper.ui.server.guard.Guard` (``hosts``, ``port``: see there), keeping
+    a closed session ``timeout`` seconds."""
     import flet_web.fastapi as flet_fastapi  # type: ignore[import-untyped]
 
     from scorekeeper.ui.server.guard import SITE, Guard
@@ -213,6 +228,10 @@ def web_app(
 
         outer.add_route(SITE, lambda request: RedirectResponse(f"{SITE}/", status_code=308))  # links are relative
         outer.mount(SITE, site)
+    if inbox is not None:
+        from scorekeeper.ui.server.inbox import PATH as INBOX
+
+        outer.add_route(INBOX, inbox)  # an ASGI app at exactly this path, every method (it answers 405 itself)
     # (Flet's own app inside builds its FastAPI with the docs on: the Guard answers 404 for them.)
     outer.mount("/", flet_fastapi.app(main, no_cdn=True, session_timeout_seconds=timeout))
     return Guard(outer, hosts=hosts, port=port)

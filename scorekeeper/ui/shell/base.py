@@ -93,6 +93,10 @@ class Shared:
         self.drafts = DraftBook()
         self.gate = gate
         self.invite = invite
+        #: How the page reaches the server it came from (the phone's own site only: its
+        #: finished matches sent to the table's laptop, :mod:`scorekeeper.ui.history.send`); None
+        #: where the app is served by the table's laptop itself.
+        self.post: Any = None
         self.visitors = visitors
         self.visitor = visitors(None, None)
 

@@ -1,0 +1,71 @@
+"""``scorekeeper web`` takes a phone's finished match at ``/matches`` (issue 29), through its guard:
+a phone on the network (a network namespace: another address) sends with the table code, a
+stranger without it is refused, the host on loopback needs none. No browser: the phone's
+site does the same request with the browser's fetch (tests/ui/test_send_to_table.py has the
+rest of what is said and refused)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import urllib.request
+
+from e2e import harness, netns
+from scorekeeper.store import Store
+
+RECORD = {
+    "format": "scorekeeper/1",
+    "game": "all-fives",
+    "players": ["Ann", "Ben"],
+    "rules": {"target": 5},
+    "hands": [{"leader": "Ann", "turns": [{"play": "5-0"}]}],
+}
+
+#: POST a body from inside the namespace, printing "<status> <answer>" (urllib raises on 4xx).
+_POST = """
+import json, sys, urllib.error, urllib.request
+url, body = sys.argv[1], sys.argv[2].encode()
+req = urllib.request.Request(url, data=body, headers={"content-type": "application/json"}, method="POST")
+try:
+    with urllib.request.urlopen(req, timeout=20) as r:
+        print(r.status, r.read().decode())
+except urllib.error.HTTPError as e:
+    print(e.code, e.read().decode())
+"""
+
+
+def test_a_phone_on_the_network_sends_with_the_table_code_and_a_stranger_is_refused(tmp_path):
+    db = str(tmp_path / "db")
+    port = harness.free_port()
+    cmd = [sys.executable, "-m", "scorekeeper.cli", "--db", db, "web", "--host", "0.0.0.0", "--port", str(port)]
+    server = harness.start_server(cmd, port)
+    try:
+        code = re.search(r"\(table code (\d{3}) (\d{3})", harness.server_log(server))
+        assert code, harness.server_log(server)
+        with netns.remote_namespace() as ns:
+
+            def post(body: dict) -> tuple[int, dict]:
+                done = ns.run(sys.executable, "-c", _POST, ns.url(port, "/matches"), json.dumps(body))
+                status, answer = done.stdout.split(" ", 1)
+                return int(status), json.loads(answer)
+
+            status, answer = post({"record": RECORD})
+            assert status == 403 and answer["error"].startswith("give the table code")
+            status, answer = post({"code": code.group(1) + code.group(2), "record": RECORD})
+            assert status == 200 and answer["result"] == "stored"
+            assert post({"code": code.group(1) + code.group(2), "record": RECORD})[1]["result"] == "already"
+        # the host, on loopback, needs no code
+        second = {**RECORD, "players": ["Cy", "Di"], "hands": [{"leader": "Cy", "turns": [{"play": "5-0"}]}]}
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{port}/matches",
+            data=json.dumps({"record": second}).encode(),
+            headers={"content-type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(req, timeout=20) as r:
+            assert json.loads(r.read())["result"] == "stored"
+    finally:
+        harness.stop_server(server)
+    with Store(db, read_only=True) as st:
+        assert sorted(tuple(st.record(m)["players"]) for m in st.ids()) == [("Ann", "Ben"), ("Cy", "Di")]
