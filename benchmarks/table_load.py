@@ -55,7 +55,13 @@ entry, the other sessions' redraws and diffs) and that message -> the phone
 shows it (the browser's part).
 
 The phones and the server share this machine: all the Chromiums drawing take
-CPU from the server (a real table's phones draw on their own).  Each phase
+CPU from the server (a real table's phones draw on their own). ``--drawn K`` draws
+only K phones of each table after the first here (the first table is always drawn
+whole: its phones are the ones timed); the other phones of those tables are
+:class:`Listener` sessions: the same registration and WebSocket as a browser's, every
+message the server sends received and the app's calls answered, nothing drawn. The
+server does the same work for 12 sessions; this machine draws fewer of them, as if
+those phones drew on their own processors.  Each phase
 prints where the CPU went (the server, this benchmark with its browsers, other
 processes - anything else running makes the figures worse); ``--pin-server``
 gives the server CPU 0 alone and the browsers the rest.
@@ -202,20 +208,92 @@ class Tap:
     @property
     def all_others(self) -> float | None:
         """Until the last of the other phones shows it."""
-        return None if None in self.others else max(x for x in self.others if x is not None)
+        if not self.others or None in self.others:  # (a table whose other phones are drawn elsewhere: none here)
+            return None
+        return max(x for x in self.others if x is not None)
 
 
 def status_re(m: Match) -> re.Pattern[str]:
     return re.compile(rf"^Hand {m.hand.number}, {re.escape(str(m.to_move))} to play")
 
 
+# ------------------------------------------------------------------ a phone drawn elsewhere
+#: What a phone's page tells the server when it registers (Flet 1.0.5's web client, a
+#: 412x915 phone in Chromium: taken from a real page's first WebSocket message).
+PHONE_PAGE = {
+    "pwa": False, "web": True, "debug": False, "wasm": True, "test": False, "multi_view": False,
+    "pyodide": False, "platform_brightness": "light", "width": 412.0, "height": 915.0, "platform": "linux",
+    "window": {},
+    "media": {
+        "padding": {"top": 0.0, "right": 0.0, "bottom": 0.0, "left": 0.0},
+        "view_padding": {"top": 0.0, "right": 0.0, "bottom": 0.0, "left": 0.0},
+        "view_insets": {"top": 0.0, "right": 0.0, "bottom": 0.0, "left": 0.0},
+        "device_pixel_ratio": 1.0, "orientation": "portrait", "always_use_24_hour_format": False,
+    },
+}  # fmt: skip
+
+
+class Listener(threading.Thread):
+    """A phone of the table whose drawing happens on its own processor, not here: a Flet
+    session on the match's table exactly as a browser opens it (the same registration, the
+    same WebSocket through the server's guard), which reads every message the server sends it
+    and answers the app's method calls, but draws nothing. The server does all its work for
+    it (the redraw, the diff, the encoding, the sending); this machine's CPU goes to the server
+    and the phones that are drawn here."""
+
+    def __init__(self, port: int, route: str) -> None:
+        super().__init__(name=f"listener {route}", daemon=True)
+        self.port, self.route = port, route
+        self.stop = threading.Event()
+        self.registered = threading.Event()
+        self.messages = 0
+        self.bytes = 0
+        self.error: str | None = None
+
+    def run(self) -> None:
+        import msgpack
+        from websockets.sync.client import connect
+
+        try:
+            with connect(f"ws://127.0.0.1:{self.port}/ws", origin=f"http://127.0.0.1:{self.port}", max_size=None) as ws:
+                hello = [1, {"session_id": None, "page_name": "", "page": {**PHONE_PAGE, "route": self.route}}]
+                ws.send(b"\x00" + msgpack.packb(hello))
+                while not self.stop.is_set():
+                    try:
+                        data = ws.recv(timeout=0.5)
+                    except TimeoutError:
+                        continue
+                    if not isinstance(data, bytes) or not data or data[0] != 0:
+                        continue
+                    self.messages += 1
+                    self.bytes += len(data)
+                    action, body = msgpack.unpackb(data[1:], strict_map_key=False)
+                    if action == 1:
+                        self.registered.set()
+                    elif action == 5:  # the app asks the page something: no answer to give, at once
+                        reply = {
+                            "control_id": body["control_id"],
+                            "call_id": body["call_id"],
+                            "result": None,
+                            "error": None,
+                        }
+                        ws.send(b"\x00" + msgpack.packb([5, reply]))
+        except Exception as e:  # the run reports it
+            self.error = f"{type(e).__name__}: {e}"
+        finally:
+            self.registered.set()
+
+
 # ------------------------------------------------------------------ a table
 class Table:
     """One match and its four phones; every method runs in its worker's thread."""
 
-    def __init__(self, index: int, url: str) -> None:
+    def __init__(self, index: int, url: str, drawn: int = PHONES) -> None:
         self.index = index
         self.url = url
+        #: phones of this table drawn by a browser here (the others: :class:`Listener`)
+        self.drawn = drawn
+        self.listeners: list[Listener] = []
         self.mid: str | None = None
         self.m: Match | None = None
         self.contexts: list = []
@@ -251,8 +329,17 @@ class Table:
         else:
             self.tapper = harness.open_app(self._context(browser), f"{self.url}table/{self.mid}")
         self.observers = [
-            harness.open_app(self._context(browser), f"{self.url}table/{self.mid}") for _ in range(PHONES - 1)
+            harness.open_app(self._context(browser), f"{self.url}table/{self.mid}") for _ in range(self.drawn - 1)
         ]
+        port = int(self.url.rstrip("/").rsplit(":", 1)[1])
+        self.listeners = [Listener(port, f"/table/{self.mid}") for _ in range(PHONES - self.drawn)]
+        for listener in self.listeners:
+            listener.start()
+        for listener in self.listeners:
+            if not listener.registered.wait(30) or listener.error:
+                raise RuntimeError(
+                    f"table {self.index + 1}: a phone drawn elsewhere did not register: {listener.error}"
+                )
         for page in self.pages:
             harness.wait_text(page, status_re(self.m))
         offsets = [_clock_offset(p) for p in self.pages]
@@ -265,7 +352,13 @@ class Table:
     def close(self) -> None:
         for ctx in self.contexts:
             ctx.close()
-        self.contexts, self.tapper, self.observers = [], None, []
+        for listener in self.listeners:
+            listener.stop.set()
+        for listener in self.listeners:
+            listener.join(10)
+            if listener.error:
+                self.problems.append(f"table {self.index + 1}: a phone drawn elsewhere: {listener.error}")
+        self.contexts, self.tapper, self.observers, self.listeners = [], None, [], []
 
     def console_errors(self) -> tuple[list[str], list[str]]:
         """The pages' console errors, and the requests that tried to leave localhost."""
@@ -636,8 +729,8 @@ def phase_figures(taps: list[Tap]) -> dict:
         },
         "by_phone": {
             str(i + 2): {
-                "shown": stats(_ok(t.others[i] for t in taps)),
-                "message": stats(_ok(t.others_msg[i] for t in taps)),
+                "shown": stats(_ok(t.others[i] for t in taps if len(t.others) > i)),
+                "message": stats(_ok(t.others_msg[i] for t in taps if len(t.others_msg) > i)),
             }
             for i in range(PHONES - 1)
         },
@@ -802,6 +895,16 @@ def main(argv=None) -> int:
         help="the phones' animations: full (default, as most phones have it) or reduced (as with "
         "'Remove animations' on: no ink ripples or transitions, so fewer frames for this machine to draw)",
     )
+    ap.add_argument(
+        "--drawn",
+        type=int,
+        default=PHONES,
+        metavar="K",
+        help=f"phones of each table after the first drawn by a browser on this machine (1 to {PHONES}; default "
+        f"{PHONES}: all); the others are Flet sessions on the same table that receive everything but draw "
+        "nothing here, as phones that draw on their own processors. The first table is always drawn whole: "
+        "its phones are the ones timed",
+    )
     ap.add_argument("--json", metavar="FILE", help="also write the figures and samples to FILE")
     ap.add_argument(
         "--app-root",
@@ -816,6 +919,8 @@ def main(argv=None) -> int:
         ap.error(f"{app_root} holds no scorekeeper package")
     if args.pin_server and (os.cpu_count() or 1) < 2:
         ap.error("--pin-server needs at least 2 CPUs")
+    if not 1 <= args.drawn <= PHONES:
+        ap.error(f"--drawn must be 1 to {PHONES}")
     if args.tables < 1 or args.taps < 1 or args.warmup < 0 or args.reopen < 0 or args.reopen_taps < 0 or args.pace < 0:
         ap.error("--tables and --taps must be at least 1, --warmup, --reopen, --reopen-taps and --pace at least 0")
     if not os.path.exists(harness.CHROMIUM):
@@ -836,6 +941,7 @@ def main(argv=None) -> int:
         "taps": args.taps,
         "warmup": args.warmup,
         "motion": args.motion,
+        "drawn_after_the_first_table": args.drawn,
     }
 
     with tempfile.TemporaryDirectory(prefix="scorekeeper-table-load-") as tmp:
@@ -868,7 +974,13 @@ def main(argv=None) -> int:
                 f"server {server.url} pid {pid} ({'children ' + str(kids) + ' counted too' if kids else 'no child process'}); "
                 f"FLET_SESSION_TIMEOUT={SESSION_TIMEOUT} s; chromium {harness.CHROMIUM} headless, one per table, "
                 f"{args.motion} motion; "
-                f"{os.cpu_count()} CPUs"
+                + (
+                    f"the tables after the first: {args.drawn} phone(s) drawn here, {PHONES - args.drawn} drawn "
+                    "elsewhere (sessions with no browser here); "
+                    if args.drawn < PHONES
+                    else ""
+                )
+                + f"{os.cpu_count()} CPUs"
                 + (" (the server pinned to CPU 0, the browsers to the others)" if args.pin_server else "")
                 + (f" (the browsers at niceness {args.nice_browsers})" if args.nice_browsers else "")
                 + f", load average {ui_latency._load()}",
@@ -879,7 +991,7 @@ def main(argv=None) -> int:
                 w.start()
             for w in workers:
                 w.ready.result(timeout=120)
-            tables = [Table(k, server.url) for k in range(T)]
+            tables = [Table(k, server.url, PHONES if k == 0 else args.drawn) for k in range(T)]
             job = list(zip(workers, tables, strict=True))
 
             # ---------------------------------------------------------- phase A
