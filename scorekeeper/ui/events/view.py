@@ -105,7 +105,8 @@ def NewEvent(shared: Shared) -> ft.Control:
 
 
 # ------------------------------------------------------------ an event's page
-def _table_button(vm: EventModel, t: TableLine, prefix: str = "") -> ft.Control:
+def _table_button(vm: EventModel, t: TableLine, prefix: str = "", in_round: bool = True) -> ft.Control:
+    """One table's line; in its round's card it is "Table N", alone (the phone's own) "Round R, table N"."""
     label = f"{prefix}Round {t.round}, table {t.number}: {t.title}"
     status = t.status + (f" · {t.scores}" if t.scores else "")
 
@@ -117,7 +118,7 @@ def _table_button(vm: EventModel, t: TableLine, prefix: str = "") -> ft.Control:
 
     tile = ft.ListTile(
         title=ft.Text(
-            f"{'Round ' + str(t.round) + ', t' if t.mine else 'T'}able {t.number}: {t.title}",
+            f"Table {t.number}: {t.title}" if in_round else f"Round {t.round}, table {t.number}: {t.title}",
             weight=ft.FontWeight.BOLD if t.mine else None,
         ),
         subtitle=ft.Text(status),
@@ -175,7 +176,10 @@ def EventPage(shared: Shared, eid: str) -> ft.Control:
         items.append(
             ft.Container(
                 content=ft.Column(
-                    [ft.Text("Your table", weight=ft.FontWeight.BOLD), _table_button(vm, mine, "Your table: ")]
+                    [
+                        ft.Text("Your table", weight=ft.FontWeight.BOLD),
+                        _table_button(vm, mine, "Your table: ", in_round=False),
+                    ]
                 ),
                 bgcolor=ft.Colors.PRIMARY_CONTAINER,
                 padding=PAD,
