@@ -48,8 +48,11 @@ def test_new_event_from_the_form_and_its_errors_in_place(shared):
     vm.set("target", "5")
     eid = vm.create()
     assert vm.error is None and [e.id for e in vm.events()] == [eid]
+    assert vm.preset == "all-fives"  # the game's usual rules, chosen with it
     vm.set("game", "all-fours")
-    assert vm.preset is None and ("Its own rules", None) in vm.presets()
+    assert vm.preset == "trinidad" and vm.presets()[0] == ("Trinidad", "trinidad")
+    vm.set("game", "broadway")  # no presets: its rules as they are
+    assert vm.preset is None and vm.presets() == [("Its usual rules", None)]
 
 
 def test_a_league_from_the_form(shared):
@@ -163,3 +166,20 @@ def test_a_confirmation_is_read_as_a_time_and_a_day():
 
     assert when("2026-05-17T21:58:24Z", dt.UTC) == "21:58 on Sun 17 May 2026"
     assert when("2026-05-17T21:58:24Z", dt.timezone(dt.timedelta(hours=2))) == "23:58 on Sun 17 May 2026"
+
+
+def test_a_phone_whose_player_has_the_bye_is_told_so_with_its_next_table(shared):
+    eid = make(shared, players="Ann, Ben, Cy", target="5")
+    page = EventModel(shared, eid)
+    event = page.event()
+    (sits_out,) = event.rounds[0].byes
+    page.open_round(1)
+    assert page.note == "round 1 is open: 1 table ready"
+    page.iam(sits_out)
+    tables = page.tables(event)
+    assert page.my_bye(event, tables) == 1
+    nxt = page.my_table(event)
+    assert nxt.round > 1 and nxt.status == "not opened"  # the next table shown under the bye
+    playing = next(p for p in ("Ann", "Ben", "Cy") if p != sits_out)
+    page.iam(playing)
+    assert page.my_bye(event, page.tables(event)) is None

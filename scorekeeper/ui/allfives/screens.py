@@ -270,7 +270,9 @@ def _over_panel(table: TableModel) -> list[ft.Control]:
                             ft.OutlinedButton(
                                 content="New match", on_click=go("/new/all-fives"), visible=table.can_enter
                             ),
-                        ]
+                        ],
+                        wrap=True,  # three buttons are wider than a phone with "Back to the event"
+                        run_spacing=8,
                     ),
                 ]
             ),

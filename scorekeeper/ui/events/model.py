@@ -58,7 +58,7 @@ class EventsModel(Model):
         self.name = ""
         self.format = "round-robin"
         self.game = registry.ids()[0]
-        self.preset: str | None = None
+        self.preset: str | None = self._first_preset()
         self.players = ""
         self.teams = ""
         self.rounds = ""
@@ -74,13 +74,18 @@ class EventsModel(Model):
             return []
 
     def presets(self) -> list[tuple[str, str | None]]:
+        """The game's presets, the first (its usual rules) chosen when the game is; a game with
+        none plays its rules as they are."""
         game = registry.get(self.game)
-        return [("Its own rules", None)] + [(p.title, p.id) for p in registry.presets_of(game)]
+        return [(p.title, p.id) for p in registry.presets_of(game)] or [("Its usual rules", None)]
+
+    def _first_preset(self) -> str | None:
+        return self.presets()[0][1]
 
     def set(self, field: str, value: Any) -> None:
         setattr(self, field, value)
         if field == "game":
-            self.preset = None
+            self.preset = self._first_preset()
         if field == "format":
             self.scoring = None
         self.error = None
@@ -220,6 +225,16 @@ class EventModel(Model):
                 return now[0]
         return mine[-1] if mine else None
 
+    def my_bye(self, event: Event, tables: list[TableLine]) -> int | None:
+        """The round being played, when this phone's player sits it out (a bye) and has no
+        table in play; else None."""
+        me = self.me
+        now = self.current(event, tables)
+        if me is None or not event.rounds or any(t.mine and t.status == "in play" for t in tables):
+            return None
+        byes = event.rounds[now - 1].byes
+        return now if any(_text.same_name(me, b) for b in byes) else None
+
     @staticmethod
     def current(event: Event, tables: list[TableLine]) -> int:
         """The round being played: the first with a table not won yet (else the last)."""
@@ -237,7 +252,7 @@ class EventModel(Model):
         try:
             with self._shared.lock:
                 made = book_of(self._shared).open_round(self.eid, number)
-            self.note = f"round {number} is open: {len(made)} tables ready"
+            self.note = f"round {number} is open: {len(made)} table{'s' if len(made) != 1 else ''} ready"
             self.error = None
         except ScorekeeperError as e:
             self.error = message_of(e)

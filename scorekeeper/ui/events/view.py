@@ -70,15 +70,18 @@ def NewEvent(shared: Shared) -> ft.Control:
             ft.context.page.navigate(f"/event/{eid}")
 
     def field(label: str, name: str, multiline: bool = False, hint: str | None = None) -> ft.Control:
-        return ft.TextField(
+        box = ft.TextField(
             label=label,
             value=getattr(vm, name),
             hint_text=hint,
             multiline=multiline,
             min_lines=3 if multiline else None,
+            keyboard_type=ft.KeyboardType.NUMBER if name in ("rounds", "target") else None,
             on_change=lambda e: vm.set(name, e.control.value),
             dense=True,
+            expand=True,
         )
+        return ft.Row([box])  # the screen's width: a long label on one line
 
     league = vm.format == "league"
     items: list[ft.Control] = [
@@ -172,15 +175,16 @@ def EventPage(shared: Shared, eid: str) -> ft.Control:
     if shared.visitor.role is not Role.WATCHER:
         items.append(_who_am_i(vm, event))
     mine = vm.my_table(event)
-    if mine is not None:
+    bye = vm.my_bye(event, tables)
+    if mine is not None or bye is not None:
+        card: list[ft.Control] = [ft.Text("Your table", weight=ft.FontWeight.BOLD)]
+        if bye is not None:
+            card.append(ft.Text(f"Round {bye}: {vm.me} has the bye (no match this round).", size=16))
+        if mine is not None:
+            card.append(_table_button(vm, mine, "Your table: ", in_round=False))
         items.append(
             ft.Container(
-                content=ft.Column(
-                    [
-                        ft.Text("Your table", weight=ft.FontWeight.BOLD),
-                        _table_button(vm, mine, "Your table: ", in_round=False),
-                    ]
-                ),
+                content=ft.Column(card),
                 bgcolor=ft.Colors.PRIMARY_CONTAINER,
                 padding=PAD,
                 border_radius=12,
