@@ -76,7 +76,9 @@ def NewEvent(shared: Shared) -> ft.Control:
             hint_text=hint,
             multiline=multiline,
             min_lines=3 if multiline else None,
-            keyboard_type=ft.KeyboardType.NUMBER if name in ("rounds", "target") else None,
+            keyboard_type=ft.KeyboardType.NUMBER
+            if name in ("rounds", "target")
+            else (ft.KeyboardType.MULTILINE if multiline else ft.KeyboardType.TEXT),
             on_change=lambda e: vm.set(name, e.control.value),
             dense=True,
             expand=True,
