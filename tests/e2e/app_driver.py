@@ -111,3 +111,71 @@ def play_note(m, turn) -> str:
     if m.hand.end == "domino":
         bits.append(f"{who} dominoed")
     return f"Note: {who} set {turn.tile}: " + ", ".join(bits)
+
+
+def ready_broadway(db: str, specs: dict[str, dict]) -> dict[str, str]:
+    """As :func:`ready_matches`, for Broadway: each spec gives the four ``names`` (North,
+    East, South, West), ``leader`` (who holds 6-6, or None: the table asks) and, if not
+    the defaults, ``orientation`` and ``penalty``; made with Broadway's New match form's
+    own view-model. Returns each name's match id."""
+    from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
+    from scorekeeper.ui.server.shared import open_shared
+
+    shared = open_shared(db)
+    try:
+        mids: dict[str, str] = {}
+        for name, spec in specs.items():
+            spec = dict(spec)
+            form = BroadwayNewMatchForm(shared, names=list(spec.pop("names")))
+            if "orientation" in spec:
+                form.set_orientation(spec.pop("orientation"))
+            if "penalty" in spec:
+                form.set_penalty(spec.pop("penalty"))
+            form.set_leader(spec.pop("leader", None))
+            assert not spec, f"unknown options {sorted(spec)}"
+            mid = form.start()
+            assert mid is not None, form.error
+            mids[name] = mid
+        return mids
+    finally:
+        shared.close()
+
+
+def ready_allfours(db: str, specs: dict[str, dict]) -> dict[str, str]:
+    """As :func:`ready_matches`, for All Fours: each spec gives the players' ``names``
+    (partners sit opposite), the ``dealer`` of hand 1 and, if not the defaults,
+    ``variant`` (its id, e.g. ``west-yorkshire``) and ``target``; made with All Fours'
+    New match form's own view-model. Returns each name's match id."""
+    from scorekeeper.ui.allfours.form import FoursNewMatchForm
+    from scorekeeper.ui.server.shared import open_shared
+
+    shared = open_shared(db)
+    try:
+        mids: dict[str, str] = {}
+        for name, spec in specs.items():
+            spec = dict(spec)
+            names = list(spec.pop("names"))
+            form = FoursNewMatchForm(shared, names=names)
+            form.set_count(len(names))
+            if "variant" in spec:
+                form.set_variant(spec.pop("variant"))
+            if "target" in spec:
+                form.set_target(str(spec.pop("target")))
+            form.set_dealer(spec.pop("dealer"))
+            assert not spec, f"unknown options {sorted(spec)}"
+            mid = form.start()
+            assert mid is not None, form.error
+            mids[name] = mid
+        return mids
+    finally:
+        shared.close()
+
+
+def ready_records(db: str, records: dict[str, dict]) -> dict[str, str]:
+    """Store each record of ``records`` (name -> a ``scorekeeper/1`` record, say a match a few
+    entries before its end) in the database ``db`` before a server opens it. Returns each
+    name's match id."""
+    from scorekeeper.store import Store
+
+    with Store(db) as st:
+        return {name: st.import_record(record) for name, record in records.items()}
