@@ -179,3 +179,18 @@ def ready_records(db: str, records: dict[str, dict]) -> dict[str, str]:
 
     with Store(db) as st:
         return {name: st.import_record(record) for name, record in records.items()}
+
+
+def open_in_history(page, mid: str) -> None:
+    """Tap the Open of match ``mid``'s card on the History list (the page shows it): the one
+    match's, among as many as the database holds (its card is labelled with the button's
+    tooltip, "Open match <id>")."""
+    card = page.locator(f"flt-semantics[aria-label^={harness._css_str(f'Open match {mid}')}]")
+    opener = card.get_by_role("button", name="Open", exact=True)
+    harness.settle(page, opener)
+    opener.click()
+
+
+def shown_match(page) -> str:
+    """The id of the match whose table (or stored page) the page shows, from its address."""
+    return page.url.rstrip("/").rsplit("/", 1)[-1]

@@ -25,7 +25,7 @@ import re
 import pytest
 
 from e2e import harness
-from e2e.app_driver import ready_broadway, ready_records
+from e2e.app_driver import open_in_history, ready_broadway, ready_records
 from e2e.conftest import serving
 from e2e.harness import go_to, read_texts, wait_text
 from scorekeeper.broadway.engine import SEATS, Match, Setup
@@ -290,12 +290,7 @@ def test_a_seven_hand_match_and_its_sudden_death(module_server, host):
     # History keeps it: the whole match, hand by hand, with its layouts
     tap(page, "History")
     wait_text(page, re.compile(r"Ann . Ben . Cy . Di: North-South -89, East-West -91 \(won by North-South\)"))
-    # its card's Open (the card is labelled with the button's tooltip, "Open match <id>")
-    opener = page.locator(f'flt-semantics[aria-label^="Open match {mid}"]').get_by_role(
-        "button", name="Open", exact=True
-    )
-    harness.settle(page, opener)
-    opener.click()
+    open_in_history(page, mid)
     wait_text(page, "North-South -89, East-West -91 - North-South won")
     texts = read_texts(page)
     text = next(x for x in texts if x.startswith("Broadway: North-South (Ann, Cy) vs East-West (Ben, Di)"))
