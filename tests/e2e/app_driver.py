@@ -111,3 +111,86 @@ def play_note(m, turn) -> str:
     if m.hand.end == "domino":
         bits.append(f"{who} dominoed")
     return f"Note: {who} set {turn.tile}: " + ", ".join(bits)
+
+
+def ready_broadway(db: str, specs: dict[str, dict]) -> dict[str, str]:
+    """As :func:`ready_matches`, for Broadway: each spec gives the four ``names`` (North,
+    East, South, West), ``leader`` (who holds 6-6, or None: the table asks) and, if not
+    the defaults, ``orientation`` and ``penalty``; made with Broadway's New match form's
+    own view-model. Returns each name's match id."""
+    from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
+    from scorekeeper.ui.server.shared import open_shared
+
+    shared = open_shared(db)
+    try:
+        mids: dict[str, str] = {}
+        for name, spec in specs.items():
+            spec = dict(spec)
+            form = BroadwayNewMatchForm(shared, names=list(spec.pop("names")))
+            if "orientation" in spec:
+                form.set_orientation(spec.pop("orientation"))
+            if "penalty" in spec:
+                form.set_penalty(spec.pop("penalty"))
+            form.set_leader(spec.pop("leader", None))
+            assert not spec, f"unknown options {sorted(spec)}"
+            mid = form.start()
+            assert mid is not None, form.error
+            mids[name] = mid
+        return mids
+    finally:
+        shared.close()
+
+
+def ready_allfours(db: str, specs: dict[str, dict]) -> dict[str, str]:
+    """As :func:`ready_matches`, for All Fours: each spec gives the players' ``names``
+    (partners sit opposite), the ``dealer`` of hand 1 and, if not the defaults,
+    ``variant`` (its id, e.g. ``west-yorkshire``) and ``target``; made with All Fours'
+    New match form's own view-model. Returns each name's match id."""
+    from scorekeeper.ui.allfours.form import FoursNewMatchForm
+    from scorekeeper.ui.server.shared import open_shared
+
+    shared = open_shared(db)
+    try:
+        mids: dict[str, str] = {}
+        for name, spec in specs.items():
+            spec = dict(spec)
+            names = list(spec.pop("names"))
+            form = FoursNewMatchForm(shared, names=names)
+            form.set_count(len(names))
+            if "variant" in spec:
+                form.set_variant(spec.pop("variant"))
+            if "target" in spec:
+                form.set_target(str(spec.pop("target")))
+            form.set_dealer(spec.pop("dealer"))
+            assert not spec, f"unknown options {sorted(spec)}"
+            mid = form.start()
+            assert mid is not None, form.error
+            mids[name] = mid
+        return mids
+    finally:
+        shared.close()
+
+
+def ready_records(db: str, records: dict[str, dict]) -> dict[str, str]:
+    """Store each record of ``records`` (name -> a ``scorekeeper/1`` record, say a match a few
+    entries before its end) in the database ``db`` before a server opens it. Returns each
+    name's match id."""
+    from scorekeeper.store import Store
+
+    with Store(db) as st:
+        return {name: st.import_record(record) for name, record in records.items()}
+
+
+def open_in_history(page, mid: str) -> None:
+    """Tap the Open of match ``mid``'s card on the History list (the page shows it): the one
+    match's, among as many as the database holds (its card is labelled with the button's
+    tooltip, "Open match <id>")."""
+    card = page.locator(f"flt-semantics[aria-label^={harness._css_str(f'Open match {mid}')}]")
+    opener = card.get_by_role("button", name="Open", exact=True)
+    harness.settle(page, opener)
+    opener.click()
+
+
+def shown_match(page) -> str:
+    """The id of the match whose table (or stored page) the page shows, from its address."""
+    return page.url.rstrip("/").rsplit("/", 1)[-1]

@@ -128,3 +128,23 @@ def host(browser, module_server):
     page = harness.open_app(ctx, module_server.url)
     yield page
     ctx.close()
+
+
+def serving(tmp_path_factory, make):
+    """A module's own :func:`module_server` (override it in the module with this), for
+    matches ``ready_matches`` does not make (another game's, stored records): a server on
+    a new database that ``make(db)`` fills first (it returns name -> match id, kept as
+    ``.mids``)::
+
+        @pytest.fixture(scope="module")
+        def module_server(tmp_path_factory):
+            yield from serving(tmp_path_factory, lambda db: ready_broadway(db, MATCHES))
+    """
+    db = str(tmp_path_factory.mktemp("module") / "db")
+    s = Server(db)
+    s.mids = make(db)  # type: ignore[attr-defined]
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()

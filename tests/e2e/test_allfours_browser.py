@@ -6,14 +6,22 @@ must equal what the engine gives the same facts (fed here independently of
 the app), the dealer moves counter-clockwise (Trinidad), a misdeal keeps the
 dealer, and the match is announced won at the exact item of the counting
 order -- only once the facts that count before it are in.
+
+The tests share one server and one host page (see conftest's ``module_server`` and
+``host``): the Trinidad match is made on the New match form by taps, the West Yorkshire
+one before the server starts by the same form's view-model.
 """
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from e2e import harness
-from e2e.harness import read_texts, wait_text
+from e2e.app_driver import open_in_history, ready_allfours, shown_match
+from e2e.conftest import serving
+from e2e.harness import go_to, read_texts, wait_text
 from scorekeeper.allfours.engine import Match, Setup
 
 pytestmark = pytest.mark.browser
@@ -28,6 +36,13 @@ RECORD = {
     "teams": {US: ["Ann", "Cy"], THEM: ["Ben", "Di"]},
     "rules": {"variant": "trinidad"},
 }
+#: Made before the module's server starts, by All Fours' New match form's view-model.
+MATCHES = {"west yorkshire": {"names": NAMES, "variant": "west-yorkshire", "dealer": "Ann"}}
+
+
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory):
+    yield from serving(tmp_path_factory, lambda db: ready_allfours(db, MATCHES))
 
 
 class Table:
@@ -56,8 +71,9 @@ class Table:
         return dict(zip(self.m.setup.sides, self.m.scores, strict=True))
 
 
-def test_a_trinidad_match_to_14(server, app):
-    page = app
+def test_a_trinidad_match_to_14(host):
+    page = host
+    go_to(page, "/", "New match")
     tap(page, "New match")
     wait_text(page, "Start match")
     tap(page, "Game: All Fours")
@@ -72,11 +88,20 @@ def test_a_trinidad_match_to_14(server, app):
         "a Game tie scores nobody; deals counter-clockwise; plays to 14",
     )
     assert "Variant: Trinidad" in read_texts(page)  # the default variant
+    tap(page, "Variant: West Yorkshire")  # another variant says what it plays like; and back
+    wait_text(
+        page,
+        "West Yorkshire: trump is pitched; Jack 1 to who wins it; a Game tie scores nobody; "
+        "deals clockwise; plays to 11",
+    )
+    tap(page, "Variant: Trinidad")
+    wait_text(page, re.compile(r"^Trinidad: turn-up A 1"))
     tap(page, "First dealer: Ann")
     tap(page, "Start match")
 
     t = Table(page)
     t.deal("Ann", first=True)
+    mid = shown_match(page)
     wait_text(page, "Pegboard: Ann & Cy 0 (back peg 0), Ben & Di 0 (back peg 0)")
     # hand 1: the turn-up credits the dealer's side at once
     t.fact("turn up J", turn_up=["J"])
@@ -147,31 +172,19 @@ def test_a_trinidad_match_to_14(server, app):
     assert not any(x.startswith("High: ") for x in texts), "no more facts once the match is won"
     # History shows the match hand by hand, as `scorekeeper score --text` does
     tap(page, "History")
-    tap(page, "Open")
+    open_in_history(page, mid)
     wait_text(page, f"{US} 15, {THEM} 11 - {US} won")
     text = next(x for x in read_texts(page) if x.startswith(f"All Fours (trinidad): {US} vs {THEM}; target 14"))
     assert "Hand 5 (dealer Ben)" in text and f"Winner: {US}" in text
 
 
-def test_a_west_yorkshire_match_to_11(server, app):
+def test_a_west_yorkshire_match_to_11(module_server, host):
     """Trump is pitched (no turn-up, no begging), the Jack won by an opponent is 1,
-    the dealer moves clockwise, a peek gives 4 to the other side, an award."""
-    page = app
-    tap(page, "New match")
-    tap(page, "Game: All Fours")
-    tap(page, "Players: 4")
-    for i, name in enumerate(NAMES, 1):
-        harness.enter(page, f"Player {i}", name)
-    tap(page, "Variant: West Yorkshire")
-    wait_text(
-        page,
-        "West Yorkshire: trump is pitched; Jack 1 to who wins it; a Game tie scores nobody; "
-        "deals clockwise; plays to 11",
-    )
-    tap(page, "First dealer: Ann")
-    tap(page, "Start match")
-
+    the dealer moves clockwise, a peek gives 4 to the other side, an award.
+    (Its match made by the form's view-model; the first test shows the form's words for it.)"""
+    page = host
     t = Table(page, "west-yorkshire")
+    go_to(page, f"/table/{module_server.mids['west yorkshire']}", "Hand 1, Ann deals")
     t.deal("Ann", first=True)
     texts = read_texts(page)
     assert not [x for x in texts if x.startswith("turn up ") or "begs?" in x], (

@@ -5,10 +5,18 @@
   own preview of the same placement), a refused placement explained, four
   passes blocking the hand, the penalties for the tiles left, and the next
   hand on 5-5.
-* A whole match: seven (short, blocked) hands on 6-6 down to 0-0, tiles set
-  by a cell and a direction, an exposed tile, undo/redo, Home's "Resume
-  match" in the middle, the tie after hand 7, the sudden-death hand on 6-6
-  won at the placement that gives a lead of two, and the match in History."""
+* A whole match: seven (short, blocked) hands on 6-6 down to 0-0 -- the first
+  five stored before the server starts (the same entries, folded by the engine),
+  the last two tapped in: tiles set by a cell and a direction, an exposed tile,
+  undo/redo, Home's "Resume match" in the middle --, the tie after hand 7, the
+  sudden-death hand on 6-6 won at the placement that gives a lead of two, and
+  the match in History, all eight hands of it. A match started with nobody
+  named for 6-6 has its table ask.
+* The grid centred in its box, and panning sideways once zoomed wider than it.
+
+The tests share one server (its matches made before it starts, by Broadway's New
+match form's own view-model; the form itself is driven by taps in the first test)
+and one host page (see conftest's ``module_server`` and ``host``)."""
 
 from __future__ import annotations
 
@@ -17,13 +25,54 @@ import re
 import pytest
 
 from e2e import harness
-from e2e.harness import read_texts, wait_text
+from e2e.app_driver import open_in_history, ready_broadway, ready_records
+from e2e.conftest import serving
+from e2e.harness import go_to, read_texts, wait_text
 from scorekeeper.broadway.engine import SEATS, Match, Setup
+from scorekeeper.broadway.record import load, to_record
 
 pytestmark = pytest.mark.browser
 
 tap = harness.tap
 NAMES = ["Ann", "Ben", "Cy", "Di"]  # North, East, South, West
+AXIS = {"North": "x", "South": "x", "East": "y", "West": "y"}  # the way a seat sets its tiles
+#: The matches made before the module's server starts, by the New match form's view-model.
+MATCHES = {
+    "asks": {"names": NAMES, "leader": None},  # nobody named for 6-6
+    "grid phone": {"names": NAMES, "leader": "Ann"},
+    "grid desktop": {"names": NAMES, "leader": "Ann"},
+}
+
+
+def short_entries(m: Match, leader: str, exposed: str | None = None) -> None:
+    """The entries of one short hand (as :func:`short_hand` taps them), into the engine alone."""
+    d = int(str(m.next_double).split("-")[0])
+    m.start(leader)
+    double, nxt, _way = hand_cells(leader)
+    m.play(f"{d}-{d}", [list(c) for c in double])
+    m.play(f"{d}-{(d + 1) % 7}", [list(c) for c in nxt])
+    if exposed:
+        m.expose(exposed)
+    for _ in range(4):
+        m.pass_()
+    m.settle(dict(zip(NAMES, m.hand.due, strict=True)))
+
+
+def five_hands() -> dict:
+    """The whole match's first five short hands (6-6 down to 2-2, Ann, Ben, Cy, Di, Ann
+    leading), as a record: the table then asks who holds 1-1."""
+    m = Match(Setup.new(NAMES))
+    for leader in ["Ann", "Ben", "Cy", "Di", "Ann"]:
+        short_entries(m, leader)
+    assert m.totals == {"North-South": -65, "East-West": -65}
+    return to_record(m)
+
+
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory):
+    yield from serving(
+        tmp_path_factory, lambda db: {**ready_broadway(db, MATCHES), **ready_records(db, {"five": five_hands()})}
+    )
 
 
 def place(page, m: Match, tile: str, a, b, direction: str | None = None):
@@ -93,6 +142,7 @@ def wait_scores(page, m: Match) -> None:
 
 def new_match(page, leader: str | None) -> None:
     """New match -> Broadway, the four names by seat, who holds 6-6 (if known), Start."""
+    go_to(page, "/", "New match")
     tap(page, "New match")
     tap(page, "Game: Broadway")
     wait_text(page, "Who holds 6-6?")
@@ -103,9 +153,9 @@ def new_match(page, leader: str | None) -> None:
     tap(page, "Start match")
 
 
-def test_a_short_broadway_hand(server, app):
-    page = app
-    new_match(page, "Ben")
+def test_a_short_broadway_hand(host):
+    page = host
+    new_match(page, "Ben")  # the form, by taps
     wait_text(page, "Hand 1 on 6-6, Ben to play")
 
     m = Match(Setup.new(NAMES))
@@ -151,7 +201,11 @@ def test_a_short_broadway_hand(server, app):
     wait_text(page, "Hand 2 on 5-5, Cy to play")
 
 
-AXIS = {"North": "x", "South": "x", "East": "y", "West": "y"}  # the way a seat sets its tiles
+def hand_cells(leader: str):
+    """Where a short hand's double and next tile go, and the next tile's direction."""
+    if AXIS[SEATS[NAMES.index(leader)]] == "x":  # the double East-West, the next tile North-South on its first half
+        return [(0, 0), (1, 0)], [(0, 1), (0, 2)], "North"
+    return [(0, 0), (0, 1)], [(1, 0), (2, 0)], "East"
 
 
 def short_hand(
@@ -165,11 +219,7 @@ def short_hand(
     m.start(leader)
     wait_text(page, f"Hand {m.hand.number} on {d}-{d}, {leader} to play")
     assert "Pass" not in read_texts(page), "the first turn can only set the double"
-    seat = NAMES.index(leader)
-    if AXIS[SEATS[seat]] == "x":  # the double East-West, the next tile North-South on its first half
-        double, nxt, way = [(0, 0), (1, 0)], [(0, 1), (0, 2)], "North"
-    else:
-        double, nxt, way = [(0, 0), (0, 1)], [(1, 0), (2, 0)], "East"
+    double, nxt, way = hand_cells(leader)
     place(page, m, f"{d}-{d}", *double)
     place(page, m, f"{d}-{(d + 1) % 7}", *nxt, direction=way if direction else None)
     if exposed:
@@ -197,23 +247,24 @@ def short_hand(
     wait_scores(page, m)
 
 
-def test_a_seven_hand_match_and_its_sudden_death(server, app):
-    page = app
-    new_match(page, None)  # nobody picked for 6-6: the table asks
-    m = Match(Setup.new(NAMES))
-    wait_text(page, "New match, who holds 6-6?")  # the top bar (not "Hand 0, next hand")
-    wait_text(page, "Hand 1 on 6-6: who holds it?")
+def test_a_seven_hand_match_and_its_sudden_death(module_server, host):
+    page = host
+    # a match started with nobody named for 6-6: its table asks
+    go_to(page, f"/table/{module_server.mids['asks']}", "New match, who holds 6-6?")  # the top bar
+    wait_text(page, "Hand 1 on 6-6: who holds it?")  # (not "Hand 0, next hand")
 
-    short_hand(page, m, "Ann", direction=True)
-    short_hand(page, m, "Ben", exposed="0-0")
-    short_hand(page, m, "Cy", undo=True)
+    # the whole match: hands 1-5 stored (the same short hands), the table asks for hand 6
+    mid = module_server.mids["five"]
+    go_to(page, f"/table/{mid}", "Hand 6 on 1-1: who holds it?")
+    m = load(five_hands())
+    wait_scores(page, m)
+    short_hand(page, m, "Ben", direction=True, exposed="0-0", undo=True)
     # Home in the middle of the match: "Resume match" comes back to the next hand
     tap(page, "Home")
-    wait_text(page, re.compile(r"Broadway: Ann . Ben . Cy . Di\nHand 3: North-South -39, East-West -39"))
+    wait_text(page, re.compile(r"Broadway: Ann . Ben . Cy . Di\nHand 6: North-South -78, East-West -78"))
     tap(page, "Resume match")
-    wait_text(page, "Hand 4 on 3-3: who holds it?")
-    for leader in ["Di", "Ann", "Ben", "Cy"]:  # hands 4-7, down to 0-0
-        short_hand(page, m, leader, direction=leader == "Ben")
+    wait_text(page, "Hand 7 on 0-0: who holds it?")
+    short_hand(page, m, "Cy")
     assert m.hand.number == 7 and str(m.hand.double) == "0-0"
     assert m.totals == {"North-South": -91, "East-West": -91} and m.winner is None
 
@@ -239,7 +290,7 @@ def test_a_seven_hand_match_and_its_sudden_death(server, app):
     # History keeps it: the whole match, hand by hand, with its layouts
     tap(page, "History")
     wait_text(page, re.compile(r"Ann . Ben . Cy . Di: North-South -89, East-West -91 \(won by North-South\)"))
-    tap(page, "Open")
+    open_in_history(page, mid)
     wait_text(page, "North-South -89, East-West -91 - North-South won")
     texts = read_texts(page)
     text = next(x for x in texts if x.startswith("Broadway: North-South (Ann, Cy) vs East-West (Ben, Di)"))
@@ -251,12 +302,15 @@ def test_a_seven_hand_match_and_its_sudden_death(server, app):
 
 
 @pytest.mark.parametrize("viewport", [harness.PHONE_VIEWPORT, {"width": 1280, "height": 800}], ids=["phone", "desktop"])
-def test_the_grid_is_centred_in_its_box_and_pans_when_wider(server, browser, viewport):
-    ctx = harness.new_context(browser, viewport=dict(viewport))
+def test_the_grid_is_centred_in_its_box_and_pans_when_wider(module_server, host, viewport):
+    """On the host's page: the phone's size, then a desktop window's (the page resized, as a
+    window is, instead of a second page loaded), each at a table of its own."""
+    page = host
+    if viewport != harness.PHONE_VIEWPORT:
+        page.set_viewport_size(dict(viewport))
+    name = "grid phone" if viewport == harness.PHONE_VIEWPORT else "grid desktop"
+    go_to(page, f"/table/{module_server.mids[name]}", "Hand 1 on 6-6, Ann to play")
     try:
-        page = harness.open_app(ctx, server.url)
-        new_match(page, "Ann")
-        wait_text(page, "Hand 1 on 6-6, Ann to play")
         assert_grid_centred(page)  # the empty table's 5 x 5 cells
         m = Match(Setup.new(NAMES))
         m.start("Ann")
@@ -268,7 +322,9 @@ def test_the_grid_is_centred_in_its_box_and_pans_when_wider(server, browser, vie
         (box_l, box_r), (cells_l, cells_r) = g["box"], g["cells"]
         cell = (cells_r - cells_l) / 4
         assert cell == pytest.approx(68, abs=1), g
-        if 6 * cell <= box_r - box_l:  # (the desktop) still room: still centred
+        room = 6 * cell <= box_r - box_l
+        assert room == (viewport != harness.PHONE_VIEWPORT), g  # a desktop window has the room, a phone not
+        if room:  # (the desktop) still room: still centred
             assert_grid_centred(page)
             return
         # (the phone) wider than its box: it starts at the box's left edge (column -2
@@ -280,4 +336,4 @@ def test_the_grid_is_centred_in_its_box_and_pans_when_wider(server, browser, vie
         (box_l, box_r), (cells_l, cells_r) = g["box"], g["cells"]
         assert box_r - cells_r == pytest.approx(cell, abs=2), g  # column 3 is empty
     finally:
-        ctx.close()
+        page.set_viewport_size(dict(harness.PHONE_VIEWPORT))

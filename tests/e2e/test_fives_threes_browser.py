@@ -7,6 +7,9 @@
   hand goes on until the other is out; the go goes to the side; the lead passes left.
 
 The expected notes are written here from the engine's turns, not from the view-models.
+The tests share one server and one host page (see conftest's ``module_server`` and
+``host``): the pub match's first three hands are stored before it starts, the sniff table
+is made by the New match form's view-model, and the partnership match on the form by taps.
 """
 
 from __future__ import annotations
@@ -16,14 +19,13 @@ import re
 import pytest
 
 from e2e import harness
-from e2e.app_driver import new_match
-from e2e.conftest import Server
-from e2e.harness import read_texts, wait_text
+from e2e.app_driver import new_match, read_record, ready_matches, ready_records
+from e2e.conftest import serving
+from e2e.harness import go_to, read_texts, wait_text
 from scorekeeper.allfives.engine import Match, Setup
 from scorekeeper.allfives.events import StartHand
 from scorekeeper.allfives.record import load, score_record
 from scorekeeper.dominoes.tiles import Tile
-from scorekeeper.store import Store
 
 pytestmark = pytest.mark.browser
 
@@ -115,24 +117,29 @@ def pegboard_label(page) -> str:
     return label
 
 
-@pytest.fixture
-def pub_server(tmp_path):
-    """A server whose database holds a pub match of three hands (Ann 50, Ben 46)."""
+#: Made before the module's server starts: the sniff table by the New match form's view-model.
+MATCHES = {"sniff": {"names": ["Ann", "Ben"], "leader": "Ann", "preset": "Sniff"}}
+
+
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory):
+    """The module's server; its database holds two copies of the pub match of three hands
+    (Ann 50, Ben 46), one for each test that plays its last hand, and the sniff table."""
     record = pub_record()
     assert load(record).scores == [50, 46]
-    db = str(tmp_path / "db")
-    with Store(db) as st:
-        st.import_record(record)
-    s = Server(db).start()
-    yield s, record
-    s.stop()
+    yield from serving(
+        tmp_path_factory,
+        lambda db: {**ready_records(db, {"pub": record, "pub flash": record}), **ready_matches(db, MATCHES)},
+    )
 
 
-def test_a_pub_match_to_exactly_61_with_a_bust(pub_server, context):
-    server, record = pub_server
-    page = harness.open_app(context, server.url)
-    click(page, "Resume match")
-    wait_text(page, "Hand 3 is over")
+def resume_pub(page, mid: str) -> None:
+    go_to(page, f"/table/{mid}", "Hand 3 is over")
+
+
+def test_a_pub_match_to_exactly_61_with_a_bust(module_server, host):
+    page, record, mid = host, pub_record(), module_server.mids["pub"]
+    resume_pub(page, mid)
     assert pegboard_label(page) == "Pegboard to 61 exactly: Ann 50 (back peg 46), Ben 46 (back peg 44)"
     click(page, "Ben leads hand 4")  # the lead passes to the left: nothing else is offered
     wait_text(page, re.compile(r"^Hand 4, Ben to play"))
@@ -145,19 +152,15 @@ def test_a_pub_match_to_exactly_61_with_a_bust(pub_server, context):
     assert m.winner == 0 and m.scores == [61, 52]
     wait_text(page, "Winner Ann")
     assert pegboard_label(page) == "Pegboard to 61 exactly: Ann 61 (back peg 58), Ben 52 (back peg 50)"
-    server.stop()
-    with Store(server.db) as st:
-        (mid,) = st.ids()
-        stored = st.record(mid)
+    stored = read_record(module_server.db, mid)
     assert score_record(stored)["scores"] == {"Ann": 61, "Ben": 52}
     assert stored["hands"][3]["turns"][3] == {"play": "6-2", "on": "3-2"}
 
 
-def test_the_bust_flash(pub_server, context):
+def test_the_bust_flash(module_server, host):
     """The bust is the big word on the strip, where a point total would be."""
-    server, record = pub_server
-    page = harness.open_app(context, server.url)
-    click(page, "Resume match")
+    page, record = host, pub_record()
+    resume_pub(page, module_server.mids["pub flash"])
     click(page, "Ben leads hand 4")
     m = load(record)
     m.push(StartHand(None))
@@ -166,9 +169,10 @@ def test_the_bust_flash(pub_server, context):
     wait_text(page, "Scored Bust!")
 
 
-def test_a_partnership_hand_where_one_partner_goes_out_first(server, app):
-    page = app
+def test_a_partnership_hand_where_one_partner_goes_out_first(host):
+    page = host
     names = ["Ann", "Ben", "Cy", "Di"]
+    go_to(page, "/", "New match")
     new_match(page, names, leader="Ann", partners=True, preset="Fives and Threes (pub)", rules={"hand_size": 2})
     teams = {"Ann & Cy": ["Ann", "Cy"], "Ben & Di": ["Ben", "Di"]}
     m = Match(Setup.new(names, teams=teams, rules=PUB | {"hand_size": 2}))
@@ -192,9 +196,9 @@ def test_a_partnership_hand_where_one_partner_goes_out_first(server, app):
     assert not [t for t in texts if t.endswith(" leads") or t == "Draw lots"], texts  # nothing to choose
 
 
-def test_a_sniff_table_sets_its_sniff_in_line(server, app):
-    page = app
-    new_match(page, ["Ann", "Ben"], leader="Ann", preset="Sniff")
+def test_a_sniff_table_sets_its_sniff_in_line(module_server, host):
+    page, mid = host, module_server.mids["sniff"]
+    go_to(page, f"/table/{mid}", re.compile(r"^Hand 1, Ann to play"))
     click(page, "tile 4-1")
     wait_text(page, "Note: Ann set 4-1: count 5, Ann +5")
     click(page, "tile 4-4")
@@ -209,9 +213,6 @@ def test_a_sniff_table_sets_its_sniff_in_line(server, app):
     wait_text(page, "Note: Ann set 5-4: count 6")
     click(page, "tile 4-0")
     wait_text(page, "Note: Ben set 4-0: count 6")
-    server.stop()
-    with Store(server.db) as st:
-        (mid,) = st.ids()
-        stored = st.record(mid)
+    stored = read_record(module_server.db, mid)
     assert stored["hands"][0]["turns"][1] == {"play": "4-4", "on": "4-1", "sniff": "inline"}
     assert [t["count"] for t in score_record(stored)["hands"][0]["turns"]] == [5, 5, 6, 6]

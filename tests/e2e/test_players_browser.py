@@ -7,6 +7,9 @@ spellings adds their figures up, and separating them takes it back.
 
 The expected texts are made here from the statistics and the records' facts, not from
 the view-model.
+
+The tests share one server on the season's database and one host page (see conftest's
+``host``); the merge test, which leaves Di renamed, runs last.
 """
 
 from __future__ import annotations
@@ -18,8 +21,8 @@ import pytest
 from season import season
 
 from e2e import harness
-from e2e.conftest import Server
-from e2e.harness import read_texts, wait_text
+from e2e.conftest import Server, serving
+from e2e.harness import go_to, read_texts, wait_text
 from scorekeeper.stats import of_store
 from scorekeeper.stats.figures import COUNTERS, Stats
 from scorekeeper.stats.report import best_text
@@ -31,15 +34,21 @@ tap = harness.tap
 MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
 
 
-@pytest.fixture
-def club(tmp_path):
-    """The app serving the season's database."""
-    db = str(tmp_path / "db")
+def _store_season(db: str) -> dict[str, str]:
     with Store(db) as st:
         st.bulk_import(season())
-    s = Server(db).start()
-    yield s
-    s.stop()
+    return {}
+
+
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory):
+    """The app serving the season's database (for the whole module)."""
+    yield from serving(tmp_path_factory, _store_season)
+
+
+@pytest.fixture
+def club(module_server):
+    return module_server
 
 
 def figures(server: Server) -> Stats:
@@ -70,13 +79,14 @@ def match_line(stats: Stats, mid: str, who: str, outcome: str) -> str:
 
 
 def open_players(page) -> None:
+    go_to(page, "/", "Players")  # Home, then its Players button
     tap(page, "Players")
     wait_text(page, "Partnerships")
 
 
-def test_the_figures_are_the_records_and_a_tap_opens_the_matches_behind_them(club, context):
+def test_the_figures_are_the_records_and_a_tap_opens_the_matches_behind_them(club, host):
     stats = figures(club)
-    page = harness.open_app(context, club.url)
+    page = host
     open_players(page)
 
     # the standings: most wins first, each number the statistics'
@@ -154,9 +164,9 @@ def test_the_figures_are_the_records_and_a_tap_opens_the_matches_behind_them(clu
     wait_text(page, f"Played: {len(fives.matches)}")
 
 
-def test_head_to_head_of_two_players_and_of_two_pairs(club, context):
+def test_head_to_head_of_two_players_and_of_two_pairs(club, host):
     stats = figures(club)
-    page = harness.open_app(context, club.url)
+    page = host
     open_players(page)
     tap(page, "Head to head")
     wait_text(page, "Pick both sides to see their matches against each other.")
@@ -184,10 +194,10 @@ def test_head_to_head_of_two_players_and_of_two_pairs(club, context):
     wait_text(page, "Ann & Cy against Ben & Di")
 
 
-def test_a_merge_adds_the_figures_up_and_separating_takes_it_back(club, context):
+def test_a_merge_adds_the_figures_up_and_separating_takes_it_back(club, host):
     before = figures(club)
     ann, annie = before.line("Ann", "all-fives"), before.line("Annie", "all-fives")
-    page = harness.open_app(context, club.url)
+    page = host
     open_players(page)
     wait_text(page, f"Annie played: {len(annie.matches)}")
     tap(page, "Open Annie")

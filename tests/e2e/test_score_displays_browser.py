@@ -5,15 +5,21 @@ shows the note instead of a tally and a board.
 
 The expected labels come from the tally and pegboard models fed with the
 points the engine gives the same plays, not from the screen's code.
+
+The tests share one server and one host page, their matches made before it starts by the
+New match form's own view-model (see conftest's ``module_server`` and ``host``; the form
+itself is driven by taps in test_app_browser.py).
 """
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from e2e import harness
-from e2e.app_driver import new_match, play_note
-from e2e.harness import read_texts, wait_text
+from e2e.app_driver import play_note
+from e2e.harness import go_to, read_texts, wait_text
 from scorekeeper.allfives.engine import Match, Setup
 from scorekeeper.allfives.events import StartHand
 from scorekeeper.allfives.timeline import EACH_SUBTRACTS_NOTE
@@ -22,6 +28,15 @@ from scorekeeper.tally import pegs, tally
 pytestmark = pytest.mark.browser
 
 tap = harness.tap
+#: The matches the tests play, made before the module's server starts.
+MATCHES = {
+    "scale 5": {"names": ["Ann", "Ben"], "leader": "Ann", "rules": {"scale": 5, "hand_size": 5}},
+    "each subtracts": {"names": ["Ann", "Ben"], "leader": "Ann", "rules": {"hand_end": "each-subtracts", "scale": 5}},
+}
+
+
+def open_table(page, server, name: str) -> None:
+    go_to(page, f"/table/{server.mids[name]}", re.compile(r"^Hand 1, Ann to play"))
 
 
 def engine(names, rules):
@@ -51,11 +66,11 @@ def tally_label(side, points, scale):
     return f"Tally {side}: {tally(points, scale).describe()}"
 
 
-def test_a_scoring_play_changes_that_sides_tally_and_pegs(server, app):
-    page = app
+def test_a_scoring_play_changes_that_sides_tally_and_pegs(module_server, host):
+    page = host
     names = ["Ann", "Ben"]
     rules = {"scale": 5, "hand_size": 5}
-    new_match(page, names, leader="Ann", rules={"scale": 5, "hand_size": 5})
+    open_table(page, module_server, "scale 5")
     m = engine(names, rules)
     events = {"Ann": [], "Ben": []}
 
@@ -87,9 +102,9 @@ def test_a_scoring_play_changes_that_sides_tally_and_pegs(server, app):
     assert events["Ann"] and events["Ben"], events
 
 
-def test_each_subtracts_shows_a_note_instead_of_tally_and_board(server, app):
-    page = app
-    new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand_end": "each-subtracts", "scale": 5})
+def test_each_subtracts_shows_a_note_instead_of_tally_and_board(module_server, host):
+    page = host
+    open_table(page, module_server, "each subtracts")
     tap(page, "tile 5-5")
     wait_text(page, "Score Ann 2")
     open_score(page)
