@@ -386,16 +386,19 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_entry(tmp_path):
 # ---------------------------------------------------------------- 2. kills inside a write
 @pytest.mark.slow
 def test_rapid_kills_inside_the_append_loop_lose_nothing(tmp_path):
-    """Kills 0-20 ms after the child opened the store or created its first match: inside writes
-    (6 of each: the exact windows of a write are the strace test's)."""
+    """Kills 0-10 ms after the child opened the store, 0-20 ms after it created its first
+    match or acknowledged its first entry: inside writes (4 of each; the exact windows of a
+    write are the strace test's). The kills timed from the first ``ack`` land in the append
+    loop however loaded the machine is (timed from ``created`` alone, 20 kills once gave
+    3 runs with acks on a loaded machine)."""
     rng = random.Random(99)
     h = CrashHarness(tmp_path / "db", tmp_path, first_seed=101)
     for i in range(12):
-        anchor = b"open " if i % 2 else b"created "
-        h.kill_after(rng.uniform(0.0, 0.02 if anchor == b"created " else 0.01), anchor=anchor)
+        anchor = (b"created ", b"open ", b"ack 1")[i % 3]  # the first line starting "ack 1" is ack 1
+        h.kill_after(rng.uniform(0.0, 0.01 if anchor == b"open " else 0.02), anchor=anchor)
     h.verify(0, 0, full=True)
     print(f"\nrapid kills: {h.summary()}")
-    assert h.runs_with_acks >= 2, h.summary()
+    assert h.runs_with_acks >= 4, h.summary()
 
 
 @pytest.mark.slow
