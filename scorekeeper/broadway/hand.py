@@ -5,9 +5,9 @@ how the hand ended and how it settled."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from scorekeeper.broadway.grid import HIGHEST, Cell, Layout, Placement, adjacent, neighbours, parse_pips, points_for
 from scorekeeper.broadway.rules import (
@@ -28,7 +28,7 @@ from scorekeeper.dominoes.tiles import Tile
 from scorekeeper.envelope import type_name
 from scorekeeper.errors import HandOverError, IllegalTileError, RemainingError, ScorekeeperError, Where, short
 
-__all__ = ["Hand", "Preview", "Turn"]
+__all__ = ["Hand", "Preview", "Turn", "Turns"]
 
 
 # ---------------------------------------------------------------------- values
@@ -75,6 +75,81 @@ class Preview:
         return len(self.matched)
 
 
+class Turns(Sequence[Turn]):
+    """A hand's turns, in order: an immutable sequence (equal to the tuple of the same
+    turns) whose :meth:`plus` costs O(1), not the O(n) of ``tuple + (turn,)``.
+
+    Each value is the first ``n`` items of a list it may share with the values made from
+    it: ``plus`` appends to that list when this value is its whole length (the usual
+    case, one turn after another), and copies its own prefix otherwise (a value extended
+    a second time, e.g. after an undo). No value ever sees an item past its ``n``, and
+    the list's first items never change, so every value stays what it was. A hand of
+    9,999 turns (with the undo stack holding every earlier hand) is then linear, not
+    quadratic, in time and memory.
+    """
+
+    __slots__ = ("_items", "_n")
+
+    def __init__(self, turns: Iterable[Turn] = ()) -> None:
+        self._items: list[Turn] = list(turns)
+        self._n = len(self._items)
+
+    @classmethod
+    def _view(cls, items: list[Turn], n: int) -> Turns:
+        new = cls.__new__(cls)
+        new._items = items
+        new._n = n
+        return new
+
+    def plus(self, turn: Turn) -> Turns:
+        """These turns and then ``turn``."""
+        items, n = self._items, self._n
+        if len(items) == n:
+            items.append(turn)
+            if items[n] is turn:  # nobody else appended first (another value of the same length)
+                return Turns._view(items, n + 1)
+        return Turns._view([*items[:n], turn], n + 1)
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> Turn: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Turn, ...]: ...
+    def __getitem__(self, i: int | slice) -> Turn | tuple[Turn, ...]:
+        if isinstance(i, slice):
+            return tuple(self._items[: self._n][i])
+        if not -self._n <= i < self._n:
+            raise IndexError("turn index out of range")
+        return self._items[i if i >= 0 else self._n + i]
+
+    def __iter__(self) -> Iterator[Turn]:
+        items = self._items
+        for i in range(self._n):
+            yield items[i]
+
+    def __reversed__(self) -> Iterator[Turn]:
+        items = self._items
+        for i in range(self._n - 1, -1, -1):
+            yield items[i]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Turns):
+            return self._n == other._n and (
+                self._items is other._items or self._items[: self._n] == other._items[: other._n]
+            )
+        if isinstance(other, tuple):
+            return tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -94,7 +169,7 @@ class Hand:
     leader: int
     scores_before: tuple[int, ...] = (0, 0)
     layout: Layout = field(default_factory=Layout)
-    turns: tuple[Turn, ...] = ()
+    turns: Turns = field(default_factory=Turns)
     set_by: tuple[int, ...] = (0, 0, 0, 0)
     exposures: tuple[tuple[Tile, int, int], ...] = ()  # (tile, seat, turn number), in order
     passes: int = 0  # passes in succession
@@ -271,7 +346,7 @@ class Hand:
         new = dataclasses.replace(
             self,
             layout=layout,
-            turns=self.turns + (turn,),
+            turns=self.turns.plus(turn),
             set_by=tuple(set_by),
             passes=0,
             points=tuple(points),
@@ -289,7 +364,7 @@ class Hand:
         turn = Turn(len(self.turns) + 1, seat)
         passes = self.passes + 1
         new = dataclasses.replace(
-            self, turns=self.turns + (turn,), passes=passes, end="blocked" if passes == 4 else None
+            self, turns=self.turns.plus(turn), passes=passes, end="blocked" if passes == 4 else None
         )
         return new, turn
 
@@ -319,7 +394,7 @@ class Hand:
         turn = Turn(len(self.turns) + 1, seat, None, tile)
         # a tile exposed again is already known (``exposures`` keeps each tile's first exposure)
         exposures = self.exposures if tile in pending else self.exposures + ((tile, seat, turn.number),)
-        new = dataclasses.replace(self, turns=self.turns + (turn,), passes=0, exposures=exposures)
+        new = dataclasses.replace(self, turns=self.turns.plus(turn), passes=0, exposures=exposures)
         return new, turn
 
     def with_unplayed(self, given: Iterable[tuple[str, Any]]) -> Hand:

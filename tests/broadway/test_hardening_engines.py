@@ -11,6 +11,7 @@ from support import finishes
 from scorekeeper.broadway import load, score_record
 from scorekeeper.broadway.engine import MAX_TURNS
 from scorekeeper.broadway.grid import parse_pips
+from scorekeeper.dominoes.tiles import Tile
 from scorekeeper.errors import HandOverError, IllegalTileError, RecordFormatError, ScorekeeperError
 
 PLAYERS = ["Ann", "Ben", "Cy", "Di"]
@@ -100,3 +101,22 @@ def test_a_hand_takes_at_most_9999_turns():
         load(rec(_exposing(MAX_TURNS - 1)))  # the double and 9,998 exposures
         e = refused(rec(_exposing(MAX_TURNS)), 1, MAX_TURNS + 1, cls=HandOverError)
     assert "9,999 turns" in e.reason
+
+
+def test_a_hand_value_stays_what_it_was_when_an_earlier_one_is_extended_again():
+    """The turns of a hand are shared between its values (a turn costs O(1), not a copy of
+    every turn before it): a value extended a second time, as after an undo, makes a branch
+    of its own and changes neither the first branch nor itself."""
+    m = load(rec(_exposing(6)))
+    base = m.hand
+    first, t1 = base.with_exposed(Tile.parse("3-0"))  # Ann, to move, exposes her tile again
+    second, t2 = base.with_pass()
+    assert (len(base.turns), len(first.turns), len(second.turns)) == (7, 8, 8)
+    assert first.turns[-1] is t1 and second.turns[-1] is t2 and t1.kind == "exposed" and t2.kind == "pass"
+    assert first.turns[:7] == second.turns[:7] == tuple(base.turns)
+    assert base.turns == tuple(base.turns) and base.turns != first.turns != second.turns
+    assert list(reversed(first.turns)) == list(reversed(tuple(first.turns)))
+    third, _ = first.with_pass()
+    assert [t.kind for t in third.turns[-2:]] == ["exposed", "pass"] and len(first.turns) == 8
+    m.push(m.pop())  # undo and redo the last turn: the record is the same
+    assert m.to_record() == load(rec(_exposing(6))).to_record()

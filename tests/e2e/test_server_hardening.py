@@ -1,7 +1,10 @@
 """The real ``scorekeeper web`` server: it answers only the app's own paths, with the
 security headers, to its own Host and Origin, and frees closed sessions; the app still
 runs in Chromium under its Content-Security-Policy (on this machine and from a phone on
-the network). Every request goes to loopback, or to the test's own network namespace."""
+the network). Every request goes to loopback, or to the test's own network namespace.
+
+The tests that only ask share one server (``module_server``); those that stop it, count its
+sessions or serve another address start their own."""
 
 from __future__ import annotations
 
@@ -86,14 +89,16 @@ def inline_hashes(html: bytes) -> set[str]:
 
 
 # ------------------------------------------------------------------ HTTP only
-def test_the_frameworks_paths_are_not_served(server):
+def test_the_frameworks_paths_are_not_served(module_server):
+    server = module_server
     for path in ("/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect", "/oauth_callback"):
         status, headers, body = fetch(server.port, path)
         assert status == 404, path
         assert b"swagger" not in body.lower() and b"openapi" not in body.lower()
 
 
-def test_every_response_carries_the_security_headers(server):
+def test_every_response_carries_the_security_headers(module_server):
+    server = module_server
     status, headers, page = fetch(server.port, "/")
     assert status == 200
     policy = headers["content-security-policy"]
@@ -118,8 +123,8 @@ def test_every_response_carries_the_security_headers(server):
         assert headers["access-control-allow-origin"] is None, path
 
 
-def test_only_the_servers_own_host_is_answered(server):
-    port = server.port
+def test_only_the_servers_own_host_is_answered(module_server):
+    port = module_server.port
     for host in (f"evil.example:{port}", f"127.0.0.1:{port + 1}", "localhost", f"[::1]x:{port}"):
         status, headers, body = fetch(port, "/", host)
         assert status == 400, host
@@ -197,7 +202,8 @@ def other_errors(page) -> list[str]:
 
 
 @pytest.mark.browser
-def test_the_app_runs_under_its_csp(browser, server):
+def test_the_app_runs_under_its_csp(browser, module_server):
+    server = module_server
     ctx = harness.new_context(browser)
     ctx.add_init_script(_COLLECT_VIOLATIONS)
     try:

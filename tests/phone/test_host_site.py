@@ -41,11 +41,15 @@ def test_the_site_is_served_at_app_once_built(built_site: Path, tmp_path: Path, 
 
 
 def test_the_first_request_starts_the_build_and_is_told_to_come_back(tmp_path: Path, monkeypatch) -> None:
+    import threading
+
     import scorekeeper.site.build as site_build
 
     built: list[Path] = []
+    asked = threading.Event()  # the build ends once the first answer is read: no race with it
 
-    def fake_build(folder: Path) -> None:  # what a build leaves, at once
+    def fake_build(folder: Path) -> None:  # what a build leaves, once the first request is answered
+        assert asked.wait(10), "the first request was never answered"
         folder.mkdir(parents=True)
         (folder / MARK).write_text("{}")
         (folder / "index.html").write_text("<html></html>")
@@ -54,6 +58,7 @@ def test_the_first_request_starts_the_build_and_is_told_to_come_back(tmp_path: P
     monkeypatch.setattr(site_build, "build", fake_build)
     site = PhoneSite(cache=tmp_path)
     waiting = call(site_app := _guarded(site), "/app/")
+    asked.set()
     assert waiting.status == 503 and waiting.text.startswith("the phone's app is being prepared")
     assert site.wait(10) and built == [site.folder]
     assert call(site_app, "/app/").status == 200

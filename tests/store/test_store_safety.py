@@ -363,32 +363,39 @@ def test_the_child_acknowledges_exactly_what_it_stored(tmp_path):
 # ---------------------------------------------------------------- 1. kill -9 at random moments
 @pytest.mark.slow
 def test_sigkill_at_random_moments_loses_no_acknowledged_entry(tmp_path):
-    """24 children on one database, each SIGKILLed 0-0.95 s after it created its first match
+    """12 children on one database, each SIGKILLed 0-0.95 s after it created its first match
     (timed from its first ``created`` line, not from its start or its ``open`` line: on a
     loaded machine the start-up and the first match alone can take a second, and the kills
     would then miss the appends; kills during the start-up and the first write are the
-    next test's)."""
+    next test's, each window of a write the strace test's). Each child costs a Python
+    start-up and the store's import (~0.4 CPU-s): 12 kills at random moments of the append
+    loop, each checked against everything the earlier ones left, are what this test adds to
+    those two."""
     rng = random.Random(20240601)
     h = CrashHarness(tmp_path / "db", tmp_path, first_seed=1)
     started = time.monotonic()
-    for _ in range(24):
+    for _ in range(12):
         h.kill_after(rng.uniform(0.0, 0.95), anchor=b"created ")
     h.verify(0, 0, full=True)
     print(f"\nrandom kills: {h.summary()} in {time.monotonic() - started:.1f}s")
     # most kills land while appending, not during start-up (60% leaves room for a slow, loaded machine)
-    assert h.runs_with_acks >= 14, h.summary()
-    assert len(h.matches) >= 14, h.summary()
+    assert h.runs_with_acks >= 7, h.summary()
+    assert len(h.matches) >= 7, h.summary()
 
 
 # ---------------------------------------------------------------- 2. kills inside a write
 @pytest.mark.slow
 def test_rapid_kills_inside_the_append_loop_lose_nothing(tmp_path):
-    """Kills 0-20 ms after the child opened the store or created its first match: inside writes."""
+    """Kills 0-10 ms after the child opened the store, 0-20 ms after it created its first
+    match or acknowledged its first entry: inside writes (4 of each; the exact windows of a
+    write are the strace test's). The kills timed from the first ``ack`` land in the append
+    loop however loaded the machine is (timed from ``created`` alone, 20 kills once gave
+    3 runs with acks on a loaded machine)."""
     rng = random.Random(99)
     h = CrashHarness(tmp_path / "db", tmp_path, first_seed=101)
-    for i in range(20):
-        anchor = b"open " if i % 2 else b"created "
-        h.kill_after(rng.uniform(0.0, 0.02 if anchor == b"created " else 0.01), anchor=anchor)
+    for i in range(12):
+        anchor = (b"created ", b"open ", b"ack 1")[i % 3]  # the first line starting "ack 1" is ack 1
+        h.kill_after(rng.uniform(0.0, 0.01 if anchor == b"open " else 0.02), anchor=anchor)
     h.verify(0, 0, full=True)
     print(f"\nrapid kills: {h.summary()}")
     assert h.runs_with_acks >= 4, h.summary()
@@ -403,17 +410,21 @@ def test_kill_exactly_at_each_write_fsync_and_rename_loses_nothing(tmp_path):
     never renamed; at an ``fsync`` an unsynced one (or, for the directory
     fsync after the rename, a stored but unacknowledged entry); at a
     ``write`` an empty temporary file or an entry stored but not acknowledged.
+
+    18 kills, 6 at each of the three calls, at the N-th call drawn from 1-40 (the child's
+    calls are the same in every run: the kills land where they landed before): each window
+    is hit and checked; the assertions below say so.
     """
     rng = random.Random(7)
     h = CrashHarness(tmp_path / "db", tmp_path, first_seed=201, max_hands=2)
-    for i in range(36):
+    for i in range(18):
         syscall = ("write", "fsync", "rename")[i % 3]
         h.inject_kill(syscall, rng.randint(1, 40))
     h.verify(0, 0, full=True)
     print(f"\ninjected kills: {h.summary()}")
     assert h.leftovers, "no kill left a temporary file behind: the windows were not hit"
     assert h.unacked_entry_found >= 1, h.summary()
-    assert h.runs_with_acks >= 20, h.summary()
+    assert h.runs_with_acks >= 10, h.summary()
 
 
 # ---------------------------------------------------------------- 2b. a power cut: fsync before every ack
