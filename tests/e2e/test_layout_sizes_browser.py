@@ -110,7 +110,7 @@ def _resize(page, width: int, height: int) -> None:
     page.wait_for_function(
         "([w, h]) => window.innerWidth === w && window.innerHeight === h", arg=[width, height], polling=50
     )
-    for _ in range(int(harness.ACTION_TIMEOUT / 0.05)):
+    for _ in range(int(3 * harness.ACTION_TIMEOUT / 0.05)):  # (seen 2 s after the resize on a loaded machine)
         if any(told(f) for f in page.sent[seen:]):
             return
         page.wait_for_timeout(50)  # (Playwright delivers the frame events while it waits)
