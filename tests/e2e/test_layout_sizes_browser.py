@@ -6,13 +6,16 @@ and of the hand end is on the screen without scrolling, nothing is cut at the ri
 the players' row names every player and the boneyard; on a laptop the pegboard's labels
 are at least 14 px (the board drawn at twice its size or more).
 
-One server for the whole file; each size opens its own browser context.
+One server and one page for the whole file (each page load costs ~5 CPU-seconds): each size
+resizes that page, waits until the page has told the server its new size (the resize event
+on its websocket), and then opens each table anew (``harness.go_to``), laid out for that size.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import struct
 
 import pytest
 
@@ -71,6 +74,49 @@ def two_tables(tmp_path_factory):
     server.stop()
 
 
+#: The size the file's page is loaded at: none of ``SIZES``, so that every size is a resize.
+FIRST = {"width": 1000, "height": 700}
+
+
+@pytest.fixture(scope="module")
+def sized_page(browser, two_tables):
+    """The file's one page, recording the websocket frames it sends (``page.sent``)."""
+    server = two_tables[0]
+    ctx = harness.new_context(browser, viewport=dict(FIRST))
+
+    def listen(page):
+        page.sent = []
+        page.on("websocket", lambda ws: ws.on("framesent", lambda frame: page.sent.append(frame)))
+
+    page = harness.open_app(ctx, server.url, on_page=listen)
+    yield page
+    ctx.close()
+
+
+def _resize(page, width: int, height: int) -> None:
+    """Resize ``page`` and wait until it has sent the server its ``resize`` event with the new
+    size (Flet's msgpack: the width and height as doubles, or as integers): the screens opened
+    after it are laid out by the server for this size (its events are handled in order)."""
+
+    def packed(n: int) -> tuple[bytes, ...]:
+        return (b"\xcb" + struct.pack(">d", float(n)), b"\xcd" + struct.pack(">H", n))
+
+    def told(frame) -> bool:
+        data = frame if isinstance(frame, bytes) else str(frame).encode()
+        return b"resize" in data and any(w in data for w in packed(width)) and any(h in data for h in packed(height))
+
+    seen = len(page.sent)
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function(
+        "([w, h]) => window.innerWidth === w && window.innerHeight === h", arg=[width, height], polling=50
+    )
+    for _ in range(int(3 * harness.ACTION_TIMEOUT / 0.05)):  # (seen 2 s after the resize on a loaded machine)
+        if any(told(f) for f in page.sent[seen:]):
+            return
+        page.wait_for_timeout(50)  # (Playwright delivers the frame events while it waits)
+    raise AssertionError(f"the page never told the server its size {width}x{height}: {page.sent[seen:]!r}")
+
+
 def _boxes(page) -> list[dict]:
     return page.evaluate(_BOXES_JS)
 
@@ -86,58 +132,59 @@ def _on_screen(page, width: int, height: int, wanted) -> list[dict]:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_the_table_and_its_hand_end_fit_the_screen_without_scrolling(browser, two_tables, size):
+def test_the_table_and_its_hand_end_fit_the_screen_without_scrolling(sized_page, two_tables, size):
     server, playing, ended, alone = two_tables
     width, height = size
-    ctx = harness.new_context(browser, viewport={"width": width, "height": height})
+    page = sized_page
     shots = os.environ.get("SIZES_SHOTS")  # a folder: a screenshot of each screen, to look at
-    try:
-        page = harness.open_app(ctx, f"{server.url}table/{playing}")
-        harness.wait_text(page, re.compile(r"^Hand 1, \w+ to play"))
-        if shots:
-            harness.wait_idle(page, quiet=0.5)
-            page.screenshot(path=f"{shots}/play-{width}x{height}.png")
-        tiles = _on_screen(page, width, height, lambda s: s.startswith("tile ") and re.match(r"^tile \d-\d", s))
-        assert len(tiles) == 28 - 10  # 10 down
-        for name in ("Undo", "Redo", "Correct an entry", "Score", "Home"):
-            assert _on_screen(page, width, height, lambda s, n=name: s == n), name
-        players = _on_screen(page, width, height, lambda s: re.match(r"^(Ann|Ben|Cy|Di) holds \d+ tiles?", s))
-        assert sorted({b["label"].split()[0] for b in players}) == NAMES
-        assert _on_screen(page, width, height, lambda s: s.startswith("Count "))
-        board = _on_screen(page, width, height, lambda s: s.startswith("Pegboard to 61"))
-        assert len(board) == 1
-        if width > height:  # the laptop: the board for the whole table, numerals >= 14 px
-            assert board[0]["w"] * 7 / BOARD_W >= 14 - 0.1, board
+    _resize(page, width, height)
 
-        page = harness.open_app(ctx, f"{server.url}table/{alone}")  # four tracks on the board
-        harness.wait_text(page, re.compile(r"^Hand 1, \w+ to play"))
-        if shots:
-            harness.wait_idle(page, quiet=0.5)
-            page.screenshot(path=f"{shots}/play-alone-{width}x{height}.png")
-        tiles = _on_screen(page, width, height, lambda s: s.startswith("tile ") and re.match(r"^tile \d-\d", s))
-        assert len(tiles) == 28 - 10
-        players = _on_screen(page, width, height, lambda s: re.match(r"^(Ann|Ben|Cy|Di) holds \d+ tiles?", s))
-        assert sorted({b["label"].split()[0] for b in players}) == NAMES
-        assert _on_screen(page, width, height, lambda s: s.startswith("Count "))
+    harness.go_to(page, f"/table/{playing}", re.compile(r"^Pegboard to 61 exactly: Ann & Cy "))
+    harness.wait_text(page, re.compile(r"^Hand 1, \w+ to play"))  # (the match at its hand end has teams too)
+    harness.wait_idle(page, quiet=0.3)
+    if shots:
+        harness.wait_idle(page, quiet=0.5)
+        page.screenshot(path=f"{shots}/play-{width}x{height}.png")
+    tiles = _on_screen(page, width, height, lambda s: s.startswith("tile ") and re.match(r"^tile \d-\d", s))
+    assert len(tiles) == 28 - 10  # 10 down
+    for name in ("Undo", "Redo", "Correct an entry", "Score", "Home"):
+        assert _on_screen(page, width, height, lambda s, n=name: s == n), name
+    players = _on_screen(page, width, height, lambda s: re.match(r"^(Ann|Ben|Cy|Di) holds \d+ tiles?", s))
+    assert sorted({b["label"].split()[0] for b in players}) == NAMES
+    assert _on_screen(page, width, height, lambda s: s.startswith("Count "))
+    board = _on_screen(page, width, height, lambda s: s.startswith("Pegboard to 61"))
+    assert len(board) == 1
+    if width > height:  # the laptop: the board for the whole table, numerals >= 14 px
+        assert board[0]["w"] * 7 / BOARD_W >= 14 - 0.1, board
 
-        page = harness.open_app(ctx, f"{server.url}table/{ended}")
-        harness.wait_text(page, "Settle hand")
-        wanted = ("Settle hand", *(f"Pick {n}'s tiles" for n in NAMES))
-        for name in wanted:
-            assert _on_screen(page, width, height, lambda s, n=name: s == n), name
-        pips = _on_screen(page, width, height, lambda s: re.match(r"^(Ann|Ben|Cy|Di) pips", s))
-        assert len(pips) == 4
-        harness.tap(page, "Pick Ben's tiles")
-        harness.wait_text(page, "Tap Ben's tiles:")
-        if shots:
-            harness.wait_idle(page, quiet=0.5)
-            page.screenshot(path=f"{shots}/hand-end-{width}x{height}.png")
-        remaining = _on_screen(page, width, height, lambda s: s.startswith("remaining tile "))
-        held = {
-            m.group(0) for b in _boxes(page) if (m := re.match(r"^(Ann|Ben|Cy|Di) holds (\d+) tiles?$", b["label"]))
-        }
-        assert len(held) == 4
-        assert len(remaining) == sum(int(h.split()[2]) for h in held)  # the tiles not on the table
-        assert _on_screen(page, width, height, lambda s: s == "Settle hand")
-    finally:
-        ctx.close()
+    harness.go_to(
+        page, f"/table/{alone}", re.compile(r"^(Pegboard to 61 exactly: .*, |Score )Di \d")
+    )  # a side of its own
+    harness.wait_text(page, re.compile(r"^Hand 1, \w+ to play"))
+    harness.wait_idle(page, quiet=0.3)
+    if shots:
+        harness.wait_idle(page, quiet=0.5)
+        page.screenshot(path=f"{shots}/play-alone-{width}x{height}.png")
+    tiles = _on_screen(page, width, height, lambda s: s.startswith("tile ") and re.match(r"^tile \d-\d", s))
+    assert len(tiles) == 28 - 10
+    players = _on_screen(page, width, height, lambda s: re.match(r"^(Ann|Ben|Cy|Di) holds \d+ tiles?", s))
+    assert sorted({b["label"].split()[0] for b in players}) == NAMES
+    assert _on_screen(page, width, height, lambda s: s.startswith("Count "))
+
+    harness.go_to(page, f"/table/{ended}", "Settle hand")
+    harness.wait_idle(page, quiet=0.3)
+    wanted = ("Settle hand", *(f"Pick {n}'s tiles" for n in NAMES))
+    for name in wanted:
+        assert _on_screen(page, width, height, lambda s, n=name: s == n), name
+    pips = _on_screen(page, width, height, lambda s: re.match(r"^(Ann|Ben|Cy|Di) pips", s))
+    assert len(pips) == 4
+    harness.tap(page, "Pick Ben's tiles")
+    harness.wait_text(page, "Tap Ben's tiles:")
+    if shots:
+        harness.wait_idle(page, quiet=0.5)
+        page.screenshot(path=f"{shots}/hand-end-{width}x{height}.png")
+    remaining = _on_screen(page, width, height, lambda s: s.startswith("remaining tile "))
+    held = {m.group(0) for b in _boxes(page) if (m := re.match(r"^(Ann|Ben|Cy|Di) holds (\d+) tiles?$", b["label"]))}
+    assert len(held) == 4
+    assert len(remaining) == sum(int(h.split()[2]) for h in held)  # the tiles not on the table
+    assert _on_screen(page, width, height, lambda s: s == "Settle hand")

@@ -2,7 +2,10 @@
 a new tab or a restart of the server the same evening returns it to its table and seat
 with no code; new codes on the host shut it out again.
 
-The phone is a Chromium in a network namespace of the test's own (not the host).
+The phone is a Chromium in a network namespace of the test's own (not the host). The test
+restarts its server and makes new codes, so it has a server of its own; its match is made
+before the server starts, by the New match form's own view-model (the form itself is driven by
+taps in test_app_browser.py), and the host's page opens at its table.
 """
 
 from __future__ import annotations
@@ -12,19 +15,34 @@ import re
 import pytest
 
 from e2e import harness
-from e2e.test_table_browser import host_match, remote, remote_page, shared_server  # noqa: F401 - fixtures
+from e2e.app_driver import ready_matches
+from e2e.test_table_browser import NAMES, SharedServer, remote, remote_page  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 
 tap, wait_text, read_texts = harness.tap, harness.wait_text, harness.read_texts
 
 
+@pytest.fixture
+def shared_server(tmp_path):
+    """The test's server (every interface, every proxy trusted), a match of Ann and Ben made
+    before it starts (``.mid``)."""
+    s = SharedServer(str(tmp_path / "db"))
+    s.env = {"FORWARDED_ALLOW_IPS": "*"}
+    s.mid = ready_matches(s.db, {"tonight": {"names": list(NAMES), "leader": "Ann"}})["tonight"]  # type: ignore[attr-defined]
+    s.start()
+    yield s
+    s.stop()
+
+
 def test_a_closed_tab_returns_to_its_seat_without_a_code_until_the_host_makes_new_codes(
     browser,
-    shared_server,  # noqa: F811
+    shared_server,
     remote,  # noqa: F811
 ):
-    host, mid = host_match(browser, shared_server)
+    mid = shared_server.mid
+    host = harness.open_app(harness.new_context(browser), f"{shared_server.url}table/{mid}")
+    wait_text(host, re.compile(r"^Hand 1, Ann to play"))
     code = shared_server.code("table")
     phone = remote_page(remote, shared_server, f"/join/{code}")
     wait_text(phone, "Resume match")
@@ -45,6 +63,7 @@ def test_a_closed_tab_returns_to_its_seat_without_a_code_until_the_host_makes_ne
     again.close()
 
     # the server restarted the same evening: the same code, and the pass still good
+    host.close()  # (a page left open would spin while the server is away)
     shared_server.stop()
     shared_server.start()
     assert shared_server.code("table") == code

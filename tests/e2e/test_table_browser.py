@@ -3,7 +3,7 @@ each other's entries at once; a tap made on a screen that does not show the last
 yet is refused and changes nothing; a browser without the code reaches no match by any
 route; a watcher changes nothing.
 
-A phone that is not the host is a Chromium in a network namespace of the test's own
+A phone that is not the host is a Chromium in a network namespace of the module's own
 (``e2e.netns``): its connections come from an address that is not loopback. The server
 listens on every interface (``--host 0.0.0.0``) so that the host's browser (loopback)
 and the namespace's both reach it; a stranger still needs the code.
@@ -12,6 +12,7 @@ and the namespace's both reach it; a stranger still needs the code.
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import re
 import signal
@@ -21,9 +22,9 @@ import time
 import pytest
 
 from e2e import harness, netns
-from e2e.app_driver import new_match, play_note
+from e2e.app_driver import play_note, read_record, ready_matches
 from e2e.conftest import Server
-from scorekeeper.store import Store
+from e2e.harness import go_to
 
 pytestmark = pytest.mark.browser
 
@@ -59,16 +60,6 @@ class SharedServer(Server):
 
 
 @pytest.fixture
-def shared_server(tmp_path):
-    s = SharedServer(str(tmp_path / "db"))
-    # An environment that trusts every proxy's X-Forwarded-For: the app must not.
-    s.env = {"FORWARDED_ALLOW_IPS": "*"}
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
 def remote(browser):
     """A browser in a network namespace of its own: a phone that is not the host."""
     with netns.remote_browser(browser.playwright) as (ns, remote_browser):
@@ -81,33 +72,100 @@ def remote_page(remote, server, path="/", **context_kwargs):
     return harness.open_app(ctx, ns.url(server.port, path))
 
 
-def host_match(browser, server):
-    """The host's browser (loopback) starts a match; its page and the match id."""
-    ctx = harness.new_context(browser)
-    page = harness.open_app(ctx, server.url)
-    new_match(page, list(NAMES), leader="Ann")
-    mid = page.url.rstrip("/").rsplit("/", 1)[-1]
-    return page, mid
-
-
 def stored(server, mid):
     """The record as the running server stored it (read beside it, as ``scorekeeper export`` does)."""
-    with Store(server.db, read_only=True) as st:
-        return st.record(mid)
+    return read_record(server.db, mid)
+
+
+# ------------------------------------------------------- the module's table
+# One server for the module (--host 0.0.0.0, every proxy trusted), its matches made before it
+# starts by the New match form's own view-model (the form itself is driven by taps in
+# test_app_browser.py); one host page and one phone in a network
+# namespace that joins by the table code once; each test goes to its own match in them.
+FOUR = ("Ann", "Ben", "Cy", "Di")
+WATCHED = ("Vic", "Wyn")  # the watcher's list names its match alone
+MATCHES = {
+    "live": {"names": NAMES, "leader": "Ann"},
+    "behind": {"names": NAMES, "leader": "Ann"},
+    "access": {"names": NAMES, "leader": "Ann"},
+    "watched": {"names": WATCHED, "leader": "Vic"},
+    "four": {"names": FOUR, "leader": "Ann", "rules": {"target": 100, "hand_size": 4}},
+    "asks": {"names": NAMES, "leader": "Ann", "rules": {"hand_size": 2}},
+    "race": {"names": NAMES, "leader": "Ann"},
+}
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    """The module's server, ``.mids[name]`` for each of ``MATCHES``."""
+    s = SharedServer(str(tmp_path_factory.mktemp("table") / "db"))
+    s.env = {"FORWARDED_ALLOW_IPS": "*"}  # an environment that trusts every proxy's X-Forwarded-For: the app must not
+    s.mids = ready_matches(s.db, MATCHES)  # type: ignore[attr-defined]
+    s.four = _four_phones_stored(s.db, s.mids["four"])  # type: ignore[attr-defined]
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def far(browser):
+    """The module's browser in a network namespace of its own (phones that are not the host)."""
+    with netns.remote_browser(browser.playwright) as (ns, remote_browser):
+        yield ns, remote_browser
+
+
+@pytest.fixture(scope="module")
+def host(browser, table):
+    """The host's page (loopback), counting the websocket frames it sends (``frames_sent``)."""
+    ctx = harness.new_context(browser)
+    page = harness.open_app(ctx, table.url, on_page=_count_frames)
+    yield page
+    ctx.close()
+
+
+@pytest.fixture(scope="module")
+def phone(far, table):
+    """A phone that joined by the table code (once, for the module), counting its frames."""
+    ns, remote_browser = far
+    ctx = harness.new_context(remote_browser)
+    page = harness.open_app(ctx, ns.url(table.port, f"/join/{table.code('table')}"), on_page=_count_frames)
+    wait_text(page, "Resume match")  # in: its Home
+    yield page
+    ctx.close()
+
+
+def at_table(page, server, name, seat=None):
+    """``page`` goes to the match ``name`` of the module (no page load); ``seat``: it takes
+    that player's seat there. Returns the match id."""
+    mid = server.mids[name]
+    # Home first: the previous test's table shows a header of the same form, so the one awaited
+    # below is this match's only when the page comes from a screen with none
+    go_to(page, "/", "New match")
+    go_to(page, f"/table/{mid}", re.compile(r"^Hand \d+, \w+ to play"))
+    if seat is not None:
+        tap(page, f"I'm {seat}")
+        wait_text(page, re.compile(rf"^{seat} holds \d+ tiles?, (to play, )?this phone$"))
+    return mid
+
+
+def take_seat(page, name):
+    """The host takes ``name``'s seat (its button in the players' row)."""
+    seat = harness.button_starting(page, f"{name} holds")
+    harness.settle(page, seat)  # in view and still (a click on a screen still settling can land beside it)
+    seat.click()
+    wait_text(page, re.compile(rf"^{name} holds \d+ tiles?, (to play, )?this phone$"))
 
 
 # --------------------------------------------------------------------- live
-def test_two_joined_phones_see_each_others_entries_at_once(browser, shared_server, remote):
-    host, mid = host_match(browser, shared_server)
-    phone = remote_page(remote, shared_server, f"/join/{shared_server.code('table')}")
-    wait_text(phone, "Resume match")
-    tap(phone, "Resume match")
-    wait_text(phone, re.compile(r"^Hand 1, Ann to play"))
-    tap(phone, "I'm Ben")  # this phone is Ben's
+def test_two_joined_phones_see_each_others_entries_at_once(table, host, phone):
+    mid = at_table(host, table, "live")
+    at_table(phone, table, "live", seat="Ben")  # this phone (it joined by the code) is Ben's
     wait_text(phone, re.compile(r"^Ben holds \d+ tiles, this phone$"))
 
+    tile = harness.button(host, "tile 5-5")
+    harness.settle(host, tile)  # (as tap does: in view and still) before the clock starts, at the tap
     t0 = time.monotonic()
-    tap(host, "tile 5-5")
+    tile.click()
     wait_text(phone, re.compile(r"^Hand 1, Ben to play"))
     seen_after = time.monotonic() - t0
     wait_text(phone, "Your turn, Ben. Ann set 5-5: count 10, Ann +10 (on the host)")
@@ -120,7 +178,7 @@ def test_two_joined_phones_see_each_others_entries_at_once(browser, shared_serve
     tap(host, "Undo")
     wait_text(phone, re.compile(r"^Hand 1, Ben to play"))
     wait_text(phone, "Your turn, Ben. Undo: Ben's 5-0 taken back (on the host)")
-    assert [t.get("play") for t in stored(shared_server, mid)["hands"][0]["turns"]] == ["5-5"]
+    assert [t.get("play") for t in stored(table, mid)["hands"][0]["turns"]] == ["5-5"]
     assert seen_after < 5.0  # (not a timing claim: benchmarks/table_load.py measures it)
 
 
@@ -146,34 +204,45 @@ class HeldSocket:
         self.held = []
 
 
-def test_a_tap_on_a_screen_that_is_behind_is_refused_and_changes_nothing(browser, server):
-    host, mid = host_match(browser, server)
+def test_a_tap_on_a_screen_that_is_behind_is_refused_and_changes_nothing(browser, table, host):
+    mid = at_table(host, table, "behind")
     ctx = harness.new_context(browser)
     behind = HeldSocket()
     ctx.route_web_socket(re.compile(".*"), behind.route)
-    phone = harness.open_app(ctx, f"{server.url}table/{mid}")
-    wait_text(phone, re.compile(r"^Hand 1, Ann to play"))
+    page = harness.open_app(ctx, f"{table.url}table/{mid}")
+    wait_text(page, re.compile(r"^Hand 1, Ann to play"))
 
     behind.holding = True
     tap(host, "tile 6-6")
     wait_text(host, re.compile(r"^Hand 1, Ben to play"))
-    wait_text(phone, re.compile(r"^Hand 1, Ann to play"))  # still: its screen is behind
-    before = stored(server, mid)
-    click(phone, "tile 5-5")  # what Ann would have set, tapped on the old screen
+    wait_text(page, re.compile(r"^Hand 1, Ann to play"))  # still: its screen is behind
+    before = stored(table, mid)
+    click(page, "tile 5-5")  # what Ann would have set, tapped on the old screen
     time.sleep(0.5)
-    assert stored(server, mid) == before  # nothing applied
+    assert stored(table, mid) == before  # nothing applied
     behind.release()
-    wait_text(phone, re.compile(r"^Hand 1, Ben to play"))
-    wait_text(phone, STALE)
-    assert stored(server, mid) == before
-    tap(phone, "tile 6-5")  # on the screen that shows the change: taken
+    wait_text(page, re.compile(r"^Hand 1, Ben to play"))
+    wait_text(page, STALE)
+    assert stored(table, mid) == before
+    tap(page, "tile 6-5")  # on the screen that shows the change: taken
     wait_text(host, re.compile(r"^Hand 1, Ann to play"))
-    assert [t["play"] for t in stored(server, mid)["hands"][0]["turns"]] == ["6-6", "6-5"]
+    assert [t["play"] for t in stored(table, mid)["hands"][0]["turns"]] == ["6-6", "6-5"]
 
 
 # --------------------------------------------------------------------- access
-def test_a_browser_without_the_code_reaches_no_match_by_any_route(browser, shared_server, remote):
-    host, mid = host_match(browser, shared_server)
+def fresh_tab(page, url: str) -> None:
+    """``page`` opens ``url`` as a new tab of its browser would: its tab's storage (where Flet
+    keeps the session's id) cleared, the app loaded anew, a new session on the server that runs
+    the app from the start with ``url``'s route (the browser's own storage kept, as a new
+    tab shares it). A new page would cost a renderer process more (about 2 CPU-seconds)."""
+    page.evaluate("() => sessionStorage.clear()")
+    page.goto(url, timeout=harness.APP_LOAD_TIMEOUT * 1000)
+    harness.enable_semantics(page)
+
+
+def test_a_browser_without_the_code_reaches_no_match_by_any_route(table, host, far):
+    shared_server, remote = table, far
+    mid = at_table(host, table, "access")
     tap(host, "tile 5-5")
     wait_text(host, "Score Ann 10")
     routes = ["/", f"/table/{mid}", f"/score/{mid}", "/history", f"/history/{mid}", "/new", "/new/broadway", "/invite"]
@@ -181,16 +250,20 @@ def test_a_browser_without_the_code_reaches_no_match_by_any_route(browser, share
     forged = {"X-Forwarded-For": "127.0.0.1", "X-Real-IP": "127.0.0.1", "Forwarded": "for=127.0.0.1"}
     ns, remote_browser = remote
     stranger = harness.new_context(remote_browser, extra_http_headers=forged)  # one browser: it never joins
+    page = None
     for route in routes:
-        page = harness.open_app(stranger, ns.url(shared_server.port, route))
+        if page is None:
+            page = harness.open_app(stranger, ns.url(shared_server.port, route))
+        else:
+            fresh_tab(page, ns.url(shared_server.port, route))
         wait_text(page, "Join the table")
         texts = read_texts(page)
-        assert not [t for t in texts if any(n in t for n in NAMES) or mid in t or t.startswith("Score ")], (
+        names = {*NAMES, *FOUR, *WATCHED}  # of any match the server holds
+        assert not [t for t in texts if any(n in t for n in names) or mid in t or t.startswith("Score ")], (
             route,
             texts,
         )
         assert {"Table code", "Join"} <= set(texts), texts
-        page.close()
     stranger.close()
     page = remote_page(remote, shared_server, "/join/000000")  # a wrong code in a link
     wait_text(page, "that is not this table's code: check it on the host's screen")
@@ -219,46 +292,50 @@ def test_a_browser_without_the_code_reaches_no_match_by_any_route(browser, share
         except TimeoutError:
             continue
     wait_text(page, "Resume match")  # in
+    page.context.close()
 
 
-def test_a_watcher_sees_the_match_live_and_cannot_change_anything(browser, shared_server, remote):
-    host, mid = host_match(browser, shared_server)
-    page = remote_page(remote, shared_server, f"/join/{shared_server.code('watch')}")
+def test_a_watcher_sees_the_match_live_and_cannot_change_anything(table, host, far):
+    mid = at_table(host, table, "watched")
+    ns, remote_browser = far
+    page = harness.open_app(harness.new_context(remote_browser), ns.url(table.port, f"/join/{table.code('watch')}"))
     wait_text(page, "Watching: you see the table and the scores; you cannot change anything.")
     texts = read_texts(page)
     assert not {"New match", "History", "Phones at this table"} & set(texts), texts
-    harness.button_starting(page, "Watch Ann · Ben").click()
-    wait_text(page, re.compile(r"^Hand 1, Ann to play"))
+    harness.button_starting(page, "Watch Vic · Wyn").click()
+    wait_text(page, re.compile(r"^Hand 1, Vic to play"))
     wait_text(page, "Watching: this phone sees the table; it cannot change it.")
     texts = read_texts(page)
     assert not [t for t in texts if t.startswith("tile ") or t in ("Undo", "Redo", "Correct an entry", "Draw +1")]
     tap(host, "tile 5-5")
-    wait_text(page, re.compile(r"^Hand 1, Ben to play"))  # live
-    wait_text(page, "Score Ann 10")
+    wait_text(page, re.compile(r"^Hand 1, Wyn to play"))  # live
+    wait_text(page, "Score Vic 10")
     tap(page, "Score")
-    wait_text(page, "Total Ann 10")
-    for route in ("/history", "/new", f"/history/{mid}", "/invite"):  # the same tab (its session) opens them
-        page.goto(remote[0].url(shared_server.port, route))
-        harness.enable_semantics(page)
-        wait_text(page, "Watching: you see the table and the scores; you cannot change anything.")
+    wait_text(page, "Total Vic 10")
+    # the same tab (its session) opens them: the app's router moves there, as on a load of the
+    # address in that tab (which reattaches the same session), without drawing the app anew
+    for route in ("/history", "/new", f"/history/{mid}", "/invite"):
+        go_to(page, f"/table/{mid}", re.compile(r"^Hand 1, Wyn to play"))  # from a screen that is not the answer
+        go_to(page, route, "Watching: you see the table and the scores; you cannot change anything.")
+        harness.wait_idle(page, quiet=0.3)
+        assert route in page.url
         assert not {"Export", "Import", "Start match", "History"} & set(read_texts(page))
-    assert [t["play"] for t in stored(shared_server, mid)["hands"][0]["turns"]] == ["5-5"]
+    assert [t["play"] for t in stored(table, mid)["hands"][0]["turns"]] == ["5-5"]
+    page.context.close()
 
 
-def test_the_host_shows_the_codes_as_qr_codes(browser, shared_server):
-    ctx = harness.new_context(browser)
-    page = harness.open_app(ctx, shared_server.url)
-    tap(page, "Phones at this table")
-    code = shared_server.code("table")
-    wait_text(page, f"Players code {code}")
-    wait_text(page, f"Watchers code {shared_server.code('watch')}")
-    qr = [t for t in read_texts(page) if t.startswith("QR code: http://")]
+def test_the_host_shows_the_codes_as_qr_codes(table, host):
+    go_to(host, "/", "Phones at this table")
+    tap(host, "Phones at this table")
+    code = table.code("table")
+    wait_text(host, f"Players code {code}")
+    wait_text(host, f"Watchers code {table.code('watch')}")
+    qr = [t for t in read_texts(host) if t.startswith("QR code: http://")]
     assert len(qr) == 3 and qr[0].endswith(f"/join/{code}"), qr
     assert qr[2].endswith("/app/"), qr  # Install on this phone: the phone's own app (issue 29)
 
 
 # ------------------------------------------------------------- four phones
-FOUR = ("Ann", "Ben", "Cy", "Di")
 
 
 def _choose(m):
@@ -289,28 +366,129 @@ def winner_of(m):
     return m.setup.sides[m.winner]
 
 
-@pytest.mark.slow
-def test_four_phones_keep_one_match_each_entering_its_own_tiles(browser, shared_server, remote):
-    """A whole match (four players, hands of 4, to 100): the host is Ann's, three phones join by the code
-    and take Ben's, Cy's and Di's seats; each player's tiles are tapped on their own phone;
-    after every entry all four phones show the same state. At each hand end every player
-    enters their own pips on their own phone (the field empty, the entry on every phone at
-    once), and a different phone settles each time."""
+def _pips_left(m) -> dict[str, int]:
+    """At a hand end: each player still holding tiles and their pips, the tiles not down handed
+    out in seating order (what the four-phones test enters on each player's phone)."""
+    down = m.hand.layout.nodes
+    free = [t for t in m.tiles if t not in down]
+    out = {}
+    for i, name in enumerate(m.setup.players):
+        if m.hand.held[i]:
+            tiles, free = free[: m.hand.held[i]], free[m.hand.held[i] :]
+            out[name] = sum(t.hi + t.lo for t in tiles)
+    return out
+
+
+#: How many plays before the end of its second-to-last settled hand the four phones take the match over.
+FOUR_TAKE_OVER = 3
+
+
+def _four_phones_whole(rec: dict, first) -> list[dict] | None:
+    """The entries that play the match ``rec`` to its end as the four-phones test enters them
+    (``_choose``, ``_pips_left``, the next hand started by the app where the rules name its
+    leader), but its first hand by ``first`` (``m`` -> a tile and where); None if a hand is
+    blocked (the test waits for the next hand to start by itself)."""
     from scorekeeper.allfives.record import load
 
-    ctx = harness.new_context(browser)
-    host = harness.open_app(ctx, shared_server.url)
-    new_match(host, list(FOUR), leader="Ann", rules={"target": 100, "hand_size": 4})
-    mid = host.url.rstrip("/").rsplit("/", 1)[-1]
-    harness.button_starting(host, "Ann holds").click()  # the host takes Ann's seat
-    wait_text(host, re.compile(r"^Ann holds \d+ tiles, to play, this phone$"))
-    phones = {"Ann": host}
-    for name in FOUR[1:]:
-        page = remote_page(remote, shared_server, f"/join/{shared_server.code('table')}")
-        tap(page, "Resume match")
-        tap(page, f"I'm {name}")
-        wait_text(page, re.compile(rf"^{name} holds \d+ tiles, this phone$"))
+    rec = copy.deepcopy(rec)
+    entries: list[dict] = []
+    while not (m := load(rec)).over:
+        hand = rec["hands"][-1]
+        if m.hand.end is not None:
+            if m.rules.next_leader == "left":
+                leader = m.setup.players[(m.hand.leader + 1) % len(m.setup.players)]
+            elif m.hand.domino_player is not None:
+                leader = m.setup.players[m.hand.domino_player]
+            else:
+                return None
+            hand["remaining"] = _pips_left(m)
+            entries.append({"remaining": hand["remaining"]})
+            if not load(rec).over:
+                rec["hands"].append({"leader": leader, "turns": []})
+                entries.append({"hand": {"leader": leader}})
+            continue
+        tile, on = (first if m.hand.number == 1 else _choose)(m)
+        turn = {"play": str(tile)} | ({} if on is None else {"on": str(on)})
+        hand["turns"].append(turn)
+        entries.append({"turn": turn})
+    return entries
+
+
+def _four_phones_stored(db: str, mid: str) -> dict[str, int]:
+    """Store the four-phones match (``mid`` in ``db``, before the server starts) up to
+    ``FOUR_TAKE_OVER`` plays before the end of its second-to-last settled hand, through the
+    store's own ``append`` (as the app's taps are): the phones play the rest (the end of that
+    hand, its settlement, a whole hand, the last settlement, the winner). The first hand is
+    played by a seeded choice among the legal plays, the seed (of 40) that leaves the phones the
+    fewest plays (16 of 39, a whole hand among them); the rest as the test plays it. Returns the
+    plays and settled hands stored and the plays of the whole match."""
+    import random
+
+    from scorekeeper.store import Store
+
+    with Store(db) as st:
+        rec = st.record(mid)
+    best = None
+    for seed in range(40):
+        pick = random.Random(seed)
+        entries = _four_phones_whole(
+            rec, lambda m, pick=pick: pick.choice([(t, p) for t in m.tiles for p in m.placements(t)])
+        )
+        ends = [i for i, e in enumerate(entries or []) if "remaining" in e]
+        if (
+            entries is None
+            or len(ends) < 2
+            or not all("turn" in e for e in entries[ends[-2] - FOUR_TAKE_OVER : ends[-2]])
+        ):
+            continue
+        cut = ends[-2] - FOUR_TAKE_OVER
+        left = sum("turn" in e for e in entries[cut:])
+        if left > 10 and (best is None or left < best[0]):
+            best = (left, cut, entries)
+    assert best is not None, "no first hand leaves the phones two hand ends and more than 10 plays"
+    _, cut, entries = best
+    with Store(db) as st:
+        for e in entries[:cut]:
+            st.append(mid, e)
+    return {
+        "plays": sum("turn" in e for e in entries[:cut]),
+        "settled": sum("remaining" in e for e in entries[:cut]),
+        "whole": sum("turn" in e for e in entries),
+    }
+
+
+@pytest.mark.slow
+def test_four_phones_keep_one_match_each_entering_its_own_tiles(table, host, phone, far):
+    """A match of four players (hands of 4, to 100) to its end: the host is Ann's, three phones
+    join by the code and take Ben's, Cy's and Di's seats; each player's tiles are tapped on their
+    own phone; after every entry all four phones show the same state. At each hand end every
+    player enters their own pips on their own phone (the field empty, the entry on every phone
+    at once), and a different phone settles each time.
+
+    The match is stored (before the server starts, see ``_four_phones_stored``) up to a few plays
+    before the end of its second-to-last settled hand: the phones play its last plays, two hand
+    ends (the second after one settled: its form empty again on every phone), a whole hand
+    between them, and the winner (16 plays of 39)."""
+    mid = at_table(host, table, "four")
+    take_seat(host, "Ann")  # the host takes Ann's seat
+    at_table(phone, table, "four", seat="Ben")  # the module's phone, joined by the code
+    phones = {"Ann": host, "Ben": phone}
+    ns, remote_browser = far
+    for name in FOUR[2:]:
+        page = harness.open_app(harness.new_context(remote_browser), ns.url(table.port, f"/join/{table.code('table')}"))
+        wait_text(page, "Resume match")
+        at_table(page, table, "four", seat=name)
         phones[name] = page
+    wait_text(host, re.compile(r"^Hand \d+, \w+ to play"))
+    try:
+        _four_phones_play(mid, phones, table, table.four)
+    finally:
+        for name in FOUR[2:]:
+            phones[name].context.close()
+
+
+def _four_phones_play(mid, phones, shared_server, stored_before):
+    from scorekeeper.allfives.record import load
 
     plays = hands = 0
     while True:
@@ -331,7 +509,7 @@ def test_four_phones_keep_one_match_each_entering_its_own_tiles(browser, shared_
                         wait_text(page, re.compile(rf"^Note: {name}: {pips} pips"))
             for page in phones.values():  # the same "still to enter" (none) everywhere
                 assert not [t for t in read_texts(page) if t.startswith("Still to enter")], read_texts(page)
-            tap(phones[FOUR[hands % 4]], "Settle hand")  # one action, from any phone
+            tap(phones[FOUR[(stored_before["settled"] + hands) % 4]], "Settle hand")  # one action, from any phone
             hands += 1
             for page in phones.values():
                 wait_text(page, re.compile(rf"^(Hand {m.hand.number + 1}, \w+ to play|Winner )"))
@@ -347,30 +525,24 @@ def test_four_phones_keep_one_match_each_entering_its_own_tiles(browser, shared_
 
     final = stored(shared_server, mid)
     entered = [t["play"] for h in final["hands"] for t in h["turns"] if "play" in t]
-    assert len(entered) == plays and plays > 10
+    assert len(entered) == stored_before["plays"] + plays == stored_before["whole"] and plays > 10
     assert hands >= 2  # a hand end after one settled: its form was empty on every phone
-    print(f"four phones: {plays} plays in {hands + 1} hands, {winner_of(m)} won")
+    print(f"four phones: {plays} plays (of {len(entered)}) and {hands} hand ends, {winner_of(m)} won")
     winner = winner_of(m)
     for page in phones.values():
         wait_text(page, re.compile(rf"^Winner {winner}"))
 
 
 def test_a_phone_asks_before_entering_for_another_player_and_shares_draws_and_the_hand_end(
-    browser, shared_server, remote, tmp_path
+    table, host, phone, tmp_path
 ):
     """Issue 27: Ben's phone tapping while Ann is to play is asked "Enter 3-2 for Ann?" and
     enters nothing until told; Ben's draw shows on the host before his tile; at the hand end
     Ben's phone has his row first with the picker ready, and what it enters is on the host."""
-    ctx = harness.new_context(browser)
-    host = harness.open_app(ctx, shared_server.url)
-    new_match(host, ["Ann", "Ben"], leader="Ann", rules={"hand_size": 2})
-    mid = host.url.rstrip("/").rsplit("/", 1)[-1]
-    phone = remote_page(remote, shared_server, f"/join/{shared_server.code('table')}")
-    wait_text(phone, "Resume match")
-    tap(phone, "Resume match")
+    shared_server = table
+    mid = at_table(host, table, "asks")
+    at_table(phone, table, "asks", seat="Ben")
     wait_text(phone, re.compile(r"^Hand 1, Ann to play"))
-    tap(phone, "I'm Ben")
-    wait_text(phone, re.compile(r"^Ben holds \d+ tiles, this phone$"))
 
     tap(phone, "tile 3-2")  # Ann is to play: asked, nothing entered
     wait_text(phone, "It is Ann's turn. Enter 3-2 for Ann?")
@@ -438,7 +610,7 @@ def _server_paused(server):
         os.killpg(server.proc.pid, signal.SIGCONT)
 
 
-def test_taps_within_20_ms_on_two_phones_never_land_under_the_wrong_name(browser, shared_server, remote):
+def test_taps_within_20_ms_on_two_phones_never_land_under_the_wrong_name(table, host, phone):
     """Issue 27: Ann (the host, her seat) and Ben (a phone, his seat) tap a tile each while
     Ann is to play, at one moment, again and again.
     Ann's tile goes in under Ann every time; Ben's phone is asked ("Enter 4-1 for Ann?"),
@@ -450,21 +622,10 @@ def test_taps_within_20_ms_on_two_phones_never_land_under_the_wrong_name(browser
     while both taps are sent and reads them together, closer than any 20 ms."""
     from scorekeeper.allfives.record import load
 
-    ctx = harness.new_context(browser)
-    host = harness.open_app(ctx, shared_server.url, on_page=_count_frames)
-    new_match(host, ["Ann", "Ben"], leader="Ann")
-    mid = host.url.rstrip("/").rsplit("/", 1)[-1]
-    harness.button_starting(host, "Ann holds").click()
-    wait_text(host, re.compile(r"^Ann holds \d+ tiles, to play, this phone$"))
-    ns, remote_browser = remote
-    phone = harness.open_app(
-        harness.new_context(remote_browser),
-        ns.url(shared_server.port, f"/join/{shared_server.code('table')}"),
-        on_page=_count_frames,
-    )
-    tap(phone, "Resume match")
-    tap(phone, "I'm Ben")
-    wait_text(phone, re.compile(r"^Ben holds \d+ tiles, this phone$"))
+    shared_server = table
+    mid = at_table(host, table, "race")
+    take_seat(host, "Ann")
+    at_table(phone, table, "race", seat="Ben")
 
     expected: list[tuple[str, str]] = []  # (who tapped, the tile), in the order entered
     outcomes: list[str] = []
