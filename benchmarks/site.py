@@ -220,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
             cold_stages = stages(page)
             service_worker_ready(page)
             site_taps = taps(page, args.taps, args.warmup)
-            kept = snapshot_kept(page, args.snapshot_wait) if args.snapshot_wait > 0 else None
+            keeps = b"scorekeeper-python-snapshot" in files.get("python-worker.js", b"")  # an older site: none
+            kept = snapshot_kept(page, args.snapshot_wait) if keeps and args.snapshot_wait > 0 else None
             page.close()
             ctx.set_offline(True)
             static.stop()
