@@ -1,17 +1,21 @@
 """The phone alone against the table's server, in one run: starts, taps, size.
 
-    python benchmarks/site.py [--starts N] [--taps T] [--warmup W]
+    python benchmarks/site.py [--starts N] [--taps T] [--warmup W] [--site DIR]
 
-Builds the phone's site (``scorekeeper site``, into ``.bench/site``), serves it with a plain
+Builds the phone's site (``scorekeeper site``, into ``.bench/site``; ``--site DIR``: a site
+built before, e.g. by an older checkout, to compare with), serves it with a plain
 static server (``http.server`` on loopback), and runs ``scorekeeper web`` (a temporary
 database) beside it; both are opened in Debian's Chromium (headless, phone viewport, through
 ``tests/e2e/harness.py``). Measured:
 
 * **cold start** of the site: a fresh browser context (empty cache, no service worker),
   from ``goto`` to Home drawn by Python (``New match`` in the semantics tree);
-* **warm start** of the site: the same context once its service worker holds the site, the
-  network off (``context.set_offline``) and the static server stopped: a new tab each time,
-  ``N`` times;
+* **warm start** of the site: the same context once its service worker holds the site (and
+  its Python worker has kept Python's state after its imports, which it does in the background
+  a few seconds after the first visit's first screen: waited for), the network off
+  (``context.set_offline``) and the static server stopped: a new tab each time, ``N`` times;
+  with where its time goes: the Python worker's stages (the times it posts to the page) and
+  Flutter's first frame, from the navigation's start (medians);
 * the **server app's first screen**, for comparison: a fresh context, then ``N`` new tabs in
   it (its HTTP cache warm), each to ``New match``;
 * **tap to screen**: ``T`` timed tile taps on a 2-player All Fives table in each (after ``W``
@@ -51,6 +55,11 @@ from scorekeeper.site.build import ARCHIVE, build  # noqa: E402
 
 GOAL_WARM_S = 3.0
 START_TIMEOUT = 300.0
+SNAPSHOT_TIMEOUT = 300.0
+
+#: Flutter's first frame, from the navigation's start (ms).
+FIRST_FRAME_JS = """window.addEventListener("flutter-first-frame", () => { window.__firstFrame = performance.now(); },
+    { once: true });"""
 
 
 class Static:
@@ -77,6 +86,35 @@ def start(context, url: str) -> tuple[float, object]:
     harness.enable_semantics(page, timeout=START_TIMEOUT)
     harness.wait_text(page, "New match", timeout=START_TIMEOUT)
     return time.perf_counter() - t0, page
+
+
+def stages(page) -> dict[str, float]:
+    """Where a start of the site went: the Python worker's stages (its ``startMarks``; none from a
+    site whose worker posts none) and Flutter's first frame, in ms from the navigation's start."""
+    got = page.evaluate(
+        """() => { const s = globalThis.scorekeeperStart; const out = {};
+            if (s) { for (const [name, t] of s.worker) { out[name] = t - s.origin; } }
+            if (window.__firstFrame !== undefined) { out["Flutter's first frame"] = window.__firstFrame; }
+            return out; }"""
+    )
+    return {str(k): float(v) for k, v in got.items()}
+
+
+def snapshot_kept(page, timeout: float) -> float | None:
+    """Seconds until the site's Python state is kept (None: not within ``timeout``, or a site
+    that keeps none)."""
+    t0 = time.perf_counter()
+    kept = page.evaluate(
+        """async (ms) => { const end = performance.now() + ms;
+            while (performance.now() < end) {
+              const keys = await (await caches.open("scorekeeper-python-snapshot")).keys();
+              if (keys.length) { return true; }
+              await new Promise((r) => setTimeout(r, 250));
+            }
+            return false; }""",
+        timeout * 1000,
+    )
+    return time.perf_counter() - t0 if kept else None
 
 
 def service_worker_ready(page) -> None:
@@ -127,26 +165,47 @@ def _ms(xs: list[float]) -> str:
     return f"median {statistics.median(xs):.0f} p95 {pct(xs, 95):.0f} ms (n={len(xs)})"
 
 
+def _print_stages(title: str, runs: list[dict[str, float]]) -> None:
+    names = sorted({n for r in runs for n in r}, key=lambda n: statistics.median(r[n] for r in runs if n in r))
+    if not names:
+        print(f"{title}: none posted (a site whose worker posts no times)")
+        return
+    parts = [f"{n} {statistics.median(r[n] for r in runs if n in r) / 1000:.2f}" for n in names]
+    print(f"{title}, s from the navigation: " + "; ".join(parts))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--starts", type=int, default=3, help="warm starts of each (default 3)")
     ap.add_argument("--taps", type=int, default=20, help="timed taps in each (default 20)")
     ap.add_argument("--warmup", type=int, default=3, help="untimed taps first (default 3)")
+    ap.add_argument("--site", type=Path, help="measure this site, built before, instead of building one")
+    ap.add_argument(
+        "--snapshot-wait",
+        type=float,
+        default=SNAPSHOT_TIMEOUT,
+        help="seconds to wait after the first visit for the kept Python state (0: none)",
+    )
     args = ap.parse_args(argv)
     load = os.getloadavg()
     print(f"machine: {os.cpu_count()} CPUs, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
 
-    t0 = time.perf_counter()
-    site = build(REPO / ".bench" / "site")
-    print(f"build: {time.perf_counter() - t0:.1f} s; {site.compiled}")
-    size = site.size
-    print(
-        f"site size: {size / 1e6:.1f} MB in {len(site.files)} files; the app's Python {len(site.files[ARCHIVE]) / 1e6:.1f} MB"
-    )
+    if args.site is None:
+        t0 = time.perf_counter()
+        site = build(REPO / ".bench" / "site")
+        print(f"build: {time.perf_counter() - t0:.1f} s; {site.compiled}")
+        root, files = site.path, site.files
+    else:
+        root = args.site.resolve()
+        files = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+        print(f"site: {root} (built before)")
+    size = sum(len(b) for b in files.values())
+    app = files.get(ARCHIVE) or files.get("app.tar.gz", b"")
+    print(f"site size: {size / 1e6:.1f} MB in {len(files)} files; the app's Python {len(app) / 1e6:.1f} MB")
 
     from playwright.sync_api import sync_playwright
 
-    static = Static(site.path)
+    static = Static(root)
     db = tempfile.mkdtemp(prefix="bench-site-db-")
     port = harness.free_port()
     server = harness.start_server(web_command(db, port), port, cwd=str(REPO))
@@ -155,17 +214,23 @@ def main(argv: list[str] | None = None) -> int:
         with sync_playwright() as p:
             browser, ctx = harness.launch_browser(p, reduced_motion="no-preference")
             ctx.add_init_script(INIT_JS)
+            ctx.add_init_script(FIRST_FRAME_JS)
             # ---------------------------------------------------------- the site
             cold, page = start(ctx, static.url)
+            cold_stages = stages(page)
             service_worker_ready(page)
             site_taps = taps(page, args.taps, args.warmup)
+            keeps = b"scorekeeper-python-snapshot" in files.get("python-worker.js", b"")  # an older site: none
+            kept = snapshot_kept(page, args.snapshot_wait) if keeps and args.snapshot_wait > 0 else None
             page.close()
             ctx.set_offline(True)
             static.stop()
             warm = []
+            warm_stages: list[dict[str, float]] = []
             for _ in range(args.starts):
                 seconds, page = start(ctx, static.url)
                 warm.append(seconds)
+                warm_stages.append(stages(page))
                 page.close()
                 time.sleep(0.5)  # the closed tab's worker lets the store's tab lock go
             ctx.close()
@@ -194,7 +259,13 @@ def main(argv: list[str] | None = None) -> int:
         harness.stop_server(server)
 
     print(f"site cold start (first visit, empty cache): {results['cold']:.2f} s")
+    _print_stages("  its stages", [cold_stages])
+    print(
+        "Python's state kept after the first visit: "
+        + (f"{kept:.1f} s after the taps" if kept is not None else "no (or not waited for)")
+    )
     print(f"site warm start (installed, network off): {_s(warm)}")
+    _print_stages("  its stages (medians)", warm_stages)
     print(f"server app first screen: fresh context {server_cold:.2f} s; new tabs {_s(server_warm)}")
     print(f"tap -> screen, site (Python in the page): {_ms(site_taps)}")
     print(f"tap -> screen, server app (WebSocket): {_ms(server_taps)}")

@@ -55,8 +55,6 @@ import json
 import unicodedata
 from collections.abc import Iterable
 from typing import Any
-from xml.sax.saxutils import escape as _xml_escape
-from xml.sax.saxutils import quoteattr as _xml_quoteattr
 
 from scorekeeper.errors import TextError, short
 
@@ -304,6 +302,21 @@ def json_text(value: Any, **options: Any) -> str:
         return out
     # a raw line feed is the layout's (one inside a string is written \n by json)
     return "".join(_json_escaped(c) if c != "\n" and refused(c) else c for c in out)
+
+
+# XML's escapes written here, as ``xml.sax.saxutils`` writes them: importing that module loads
+# urllib.request, http.client and email (a seventh of the phone's start in Pyodide).
+def _xml_escape(data: str) -> str:
+    return data.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+
+
+def _xml_quoteattr(data: str) -> str:
+    data = _xml_escape(data).replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    if '"' not in data:
+        return f'"{data}"'
+    if "'" not in data:
+        return f"'{data}'"
+    return '"{}"'.format(data.replace('"', "&quot;"))
 
 
 def xml_text(text: str) -> str:

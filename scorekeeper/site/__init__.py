@@ -2,7 +2,7 @@
 
 ``scorekeeper site DIR`` (:mod:`scorekeeper.site.build`) writes a folder any web server can
 serve: Flet's web client and the Pyodide runtime, both copied from the installed
-``flet-web`` package, and ``app.tar.gz``, the ``scorekeeper`` package with every pure-Python
+``flet-web`` package, and ``app.zip``, the ``scorekeeper`` package with every pure-Python
 package it needs in the browser. Nothing is downloaded, neither at build time nor when the
 page runs.
 

@@ -6,16 +6,19 @@ no network at all, under ``unshare -n``):
 * Flet's web client and the Pyodide runtime, copied from the ``flet-web`` package's ``web``
   folder, less what a browser never asks for (source maps, debug symbols, Pyodide's
   command-line launchers and its package installer, the renderers Flet never picks);
-* ``app.tar.gz``: ``main.py`` and ``__pypackages__``, a zip of the ``scorekeeper`` package and
-  every pure-Python package it needs in the browser (:data:`BROWSER_PACKAGES`; msgpack's
-  pure-Python half only). Flet's Python worker unpacks it and puts ``__pypackages__`` on
-  ``sys.path``: Python imports from the zip as it is. There is no ``requirements.txt``, so
-  micropip is never asked for anything;
+* ``app.zip``: ``main.py`` and the ``scorekeeper`` package and every pure-Python package it
+  needs in the browser (:data:`BROWSER_PACKAGES`; msgpack's pure-Python half only), which
+  Python imports from as it is (``zipimport``: a module is inflated when it is imported).
+  The site's Python worker (``web/python-worker.js``, in place of flet-web's, which unpacks a
+  ``.tar.gz`` in Python and asks micropip for requirements at each start) fetches it while
+  Pyodide loads and writes it into Pyodide's file system: nothing is unpacked, nothing
+  installed;
 * with Node.js on the machine, every module (the app's and Pyodide's standard library)
   compiled ahead to bytecode by the very Pyodide of the site run in Node.js
   (``web/compile.mjs``): the phone does not compile ~1,000 modules at each start;
 * ``python.js``, Flet's bridge to the Python worker, which starts the worker as the page
-  loads, while Flutter loads its engine (Flet's starts it once Flutter has loaded);
+  loads, while Flutter loads its engine (Flet's starts it once Flutter has loaded), and
+  ``python-worker.js``, the worker;
 * ``index.html`` patched: no absolute ``<base>``, ``site.js`` before Flet's scripts (where
   the runtime and the archive are, relative to the page, so the folder works at any path
   of any web server), Flutter's own service worker left out;
@@ -23,15 +26,13 @@ no network at all, under ``unshare -n``):
   icons, and ``sw.js``, the service worker that keeps the whole site for offline starts
   (its cache is named after :attr:`Site.version`, a hash of every other file).
 
-The same installed files give the same bytes: the archive's entries are sorted, with fixed
-times, owners and modes, gzip's time 0 and no file name; no absolute path is written
-anywhere. The folder is written beside ``DIR`` and put in its place at the end.
+The same installed files give the same bytes: the zip's entries are sorted, with fixed
+times and modes; no absolute path is written anywhere. The folder is written beside ``DIR`` and put in its place at the end.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import gzip
 import hashlib
 import importlib.metadata
 import importlib.util
@@ -41,7 +42,6 @@ import os
 import re
 import shutil
 import subprocess
-import tarfile
 import tempfile
 import zipfile
 from collections.abc import Iterable, Iterator
@@ -61,17 +61,14 @@ __all__ = ["ARCHIVE", "BROWSER_PACKAGES", "MARK", "Site", "app_archive", "build"
 #: this against the packages' own metadata.
 BROWSER_PACKAGES = ("caissify-pairings", "flet", "msgpack", "networkx", "repath", "segno", "six", "tinydb")
 
-#: The archive's name in the site.
-ARCHIVE = "app.tar.gz"
+#: The app's zip in the site.
+ARCHIVE = "app.zip"
 
 #: The file that marks a folder as a site this command built (so a rebuild may replace it).
 MARK = "scorekeeper-site.json"
 
-#: The archive's entries' time (1980-01-01, the earliest a zip could hold too).
-FIXED_TIME = 315532800
-
-#: The archive's zip of the packages, imported from as it is (``zipimport``): named as Flet's
-#: worker names the folder it puts on ``sys.path`` before it runs the app (it imports msgpack).
+#: The name the app's zip has in Pyodide's file system (``/home/pyodide/__pypackages__``, put
+#: on ``sys.path`` by the site's worker, as Flet's worker names its packages' folder).
 PACKAGES_ZIP = "__pypackages__"
 
 #: Where the modules are on the phone (the names their bytecode gives in a traceback).
@@ -89,6 +86,7 @@ run()
 LEFT_OUT = (
     "flutter.js.map",
     "flutter_service_worker.js",  # Flutter's own (a stub that unregisters itself): sw.js is ours
+    "python-worker.js",  # the site's own worker replaces it
     "app.tar.gz",
     "*.symbols",  # debug symbols of the renderers
     "canvaskit/wimp.*",  # renderers Flet's bootstrap never picks (no ``enableWimp``, no variant asked)
@@ -243,35 +241,15 @@ def _zip(entries: dict[str, bytes], compress: int) -> bytes:
     return out.getvalue()
 
 
-def _tar_gz(entries: dict[str, bytes]) -> bytes:
-    """A .tar.gz of ``entries``, sorted, with fixed times, owners and modes, gzip's time 0."""
-    raw = io.BytesIO()
-    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
-        for name in sorted(entries):
-            data = entries[name]
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            info.mtime = FIXED_TIME
-            info.mode = 0o644
-            info.uid = info.gid = 0
-            info.uname = info.gname = ""
-            tar.addfile(info, io.BytesIO(data))
-    out = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=out, mtime=0, compresslevel=9) as gz:
-        gz.write(raw.getvalue())
-    return out.getvalue()
-
-
-def app_archive(packages: dict[str, bytes], compiled: dict[str, bytes] | None) -> bytes:
-    """``app.tar.gz``: ``main.py`` and ``__pypackages__``, a zip that Flet's worker puts on
-    ``sys.path`` (Python imports from it as it is: nothing unpacked), each module with its
-    bytecode beside it when ``compiled`` has it."""
+def app_archive(app: dict[str, bytes], compiled: dict[str, bytes] | None) -> bytes:
+    """``app.zip``: ``app`` (``main.py`` and the packages), each module with its bytecode beside
+    it when ``compiled`` has it, sorted; deflated (zipimport inflates a module as it imports it)."""
     entries: dict[str, bytes] = {}
-    for name in sorted(packages):
-        entries[name] = packages[name]
+    for name, data in app.items():
+        entries[name] = data
         if compiled is not None and name in compiled:
             entries[name[:-3] + ".pyc"] = compiled[name]
-    return _tar_gz({"main.py": MAIN, PACKAGES_ZIP: _zip(entries, zipfile.ZIP_STORED)})
+    return _zip(dict(sorted(entries.items())), zipfile.ZIP_DEFLATED)
 
 
 def stdlib_zip(original: bytes, compiled: dict[str, bytes]) -> bytes:
@@ -437,19 +415,20 @@ def site_files() -> tuple[dict[str, bytes], str, str]:
     files["index.html"] = patch_index(files["index.html"].decode("utf-8")).encode("utf-8")
     files["flutter_bootstrap.js"] = patch_bootstrap(files["flutter_bootstrap.js"].decode("utf-8")).encode("utf-8")
     files["assets/FontManifest.json"] = patch_fonts(files["assets/FontManifest.json"])
-    packages = _packages()
+    app = {"main.py": MAIN, **_packages()}
     stdlib_name = "pyodide/python_stdlib.zip"
     with zipfile.ZipFile(io.BytesIO(files[stdlib_name])) as z:
         stdlib = {i.filename: z.read(i) for i in z.infolist() if i.filename.endswith(".py")}
-    compiled, how = compile_modules({"stdlib": stdlib, "app": _modules(packages)}, web)
+    compiled, how = compile_modules({"stdlib": stdlib, "app": _modules(app)}, web)
     if compiled is not None:
         files[stdlib_name] = stdlib_zip(files[stdlib_name], compiled["stdlib"])
-    archive = app_archive(packages, None if compiled is None else compiled["app"])
+    archive = app_archive(app, None if compiled is None else compiled["app"])
     files[ARCHIVE] = archive
     files["manifest.json"] = manifest()
     for rel, path in _walk(Path(__file__).parent / "web" / "icons"):
         files[f"icons/{rel}"] = path.read_bytes()
     files["python.js"] = _own("python.js")  # Flet's bridge, starting Python while Flutter loads
+    files["python-worker.js"] = _own("python-worker.js")
     site_js = _own("site.js").decode("utf-8").replace("@ARCHIVE_HASH@", hashlib.sha256(archive).hexdigest()[:16])
     files["site.js"] = site_js.encode("utf-8")
     version = _version(files)

@@ -15,7 +15,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tarfile
 import zipfile
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from scorekeeper.site import build as site_build
-from scorekeeper.site.build import ARCHIVE, BROWSER_PACKAGES, FIXED_TIME, MARK, PACKAGES_ZIP
+from scorekeeper.site.build import ARCHIVE, BROWSER_PACKAGES, MARK
 
 #: Pyodide's environment, for the markers of the packages' requirements (flet-web's Pyodide is
 #: Python 3.14 on Emscripten).
@@ -51,17 +50,9 @@ def _tree(root: Path) -> dict[str, str]:
     }
 
 
-def _members(site: Path) -> dict[str, tarfile.TarInfo]:
-    with tarfile.open(site / ARCHIVE, "r:gz") as tar:
-        return {m.name: m for m in tar.getmembers()}
-
-
 def _packages(site: Path) -> zipfile.ZipFile:
-    """The archive's ``__pypackages__`` zip, opened."""
-    with tarfile.open(site / ARCHIVE, "r:gz") as tar:
-        member = tar.extractfile(PACKAGES_ZIP)
-        assert member is not None
-        return zipfile.ZipFile(io.BytesIO(member.read()))
+    """The app's zip (``main.py`` and the packages), opened."""
+    return zipfile.ZipFile(io.BytesIO((site / ARCHIVE).read_bytes()))
 
 
 def test_a_second_build_with_no_network_gives_the_same_bytes(built_site: Path, tmp_path: Path) -> None:
@@ -82,16 +73,12 @@ def test_a_second_build_with_no_network_gives_the_same_bytes(built_site: Path, t
 
 
 def test_the_archive_is_made_to_be_reproducible(built_site: Path) -> None:
-    raw = (built_site / ARCHIVE).read_bytes()
-    assert raw[:4] == b"\x1f\x8b\x08\x00"  # gzip, no file name in the header
-    assert raw[4:8] == b"\0\0\0\0"  # gzip's time: 0
-    members = _members(built_site)
-    assert list(members) == ["__pypackages__", "main.py"]
-    for m in members.values():
-        assert m.isfile() and (m.mtime, m.mode, m.uid, m.gid, m.uname, m.gname) == (FIXED_TIME, 0o644, 0, 0, "", "")
     packages = _packages(built_site)
+    names = packages.namelist()
+    assert "main.py" in names and names == sorted(names)
     for info in packages.infolist():
         assert info.date_time == (1980, 1, 1, 0, 0, 0) and info.external_attr == 0o644 << 16
+        assert info.compress_type == zipfile.ZIP_DEFLATED  # zipimport inflates what it imports
         assert not info.filename.startswith("/") and ".." not in info.filename.split("/")
     blob = b"".join(packages.read(i) for i in packages.infolist())
     # no path of this machine: neither this checkout's nor the installed packages' folder
@@ -124,14 +111,11 @@ def test_the_archive_holds_the_app_and_every_package_it_imports_in_the_browser(b
     assert not [n for n in names if n.endswith((".so", ".pyd")) or "__pycache__" in n]
     assert not [n for n in names if n.startswith("flet/testing/")]
     # nothing for micropip to install at run time
-    assert not {"requirements.txt", "pyproject.toml"} & set(_members(built_site))
+    assert not {"requirements.txt", "pyproject.toml"} & names
 
 
 def _packages_main(site: Path) -> str:
-    with tarfile.open(site / ARCHIVE, "r:gz") as tar:
-        member = tar.extractfile("main.py")
-        assert member is not None
-        return member.read().decode()
+    return _packages(site).read("main.py").decode()
 
 
 def test_every_module_is_compiled_ahead_for_the_phones_python(built_site: Path) -> None:
@@ -179,7 +163,7 @@ def test_the_page_runs_python_from_the_folder_it_is_in(built_site: Path) -> None
     assert "<title>Scorekeeper</title>" in html and 'rel="manifest" href="manifest.json"' in html
     site_js = (built_site / "site.js").read_text()
     archive_hash = hashlib.sha256((built_site / ARCHIVE).read_bytes()).hexdigest()[:16]
-    assert f'"app.tar.gz?v={archive_hash}"' in site_js  # a new archive is never an old copy
+    assert f'"app.zip?v={archive_hash}"' in site_js  # a new archive is never an old copy
     assert "flet.pyodide = true" in site_js and 'flet.routeUrlStrategy = "hash"' in site_js
     assert "navigator.storage.persist()" in site_js and 'register("sw.js"' in site_js
     # Flutter's own service worker (a stub that unregisters itself) is neither registered nor shipped
@@ -260,14 +244,13 @@ def test_a_site_built_before_is_replaced_whole(
     assert [p.name for p in tmp_path.iterdir()] == ["site"]  # no working folder left beside it
 
 
-def test_the_archive_unpacks_as_flets_worker_unpacks_it(built_site: Path, tmp_path: Path) -> None:
-    """Pyodide's worker unpacks the archive with ``shutil.unpack_archive`` (Python's data
-    filter): two files come out, and ``__pypackages__`` is the zip Python imports from."""
-    shutil.unpack_archive(built_site / ARCHIVE, tmp_path, format="gztar")
-    main = (tmp_path / "main.py").read_text()
-    assert "from scorekeeper.site.phone import run" in main
-    unpacked = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()}
-    assert unpacked == set(_members(built_site))
+def test_the_sites_own_worker_runs_the_app_from_its_zip(built_site: Path) -> None:
+    """The site's worker (not flet-web's) fetches ``app.zip`` while Pyodide loads and writes it
+    where the bytecode says its modules are: nothing unpacked in Python, no micropip."""
+    worker = (built_site / "python-worker.js").read_text()
+    assert 'const APP = "/home/pyodide/__pypackages__"' in worker and "FS.writeFile(APP" in worker
+    assert site_build.WHERE["app"] == "/home/pyodide/__pypackages__/"
+    assert "micropip.install" not in worker and "loadPackage" not in worker and "unpack_archive" not in worker
 
 
 def test_building_the_site_loads_no_flet() -> None:

@@ -1,5 +1,6 @@
 // Flet's bridge between its Flutter client and the Python worker (flet-web's python.js), as the
-// site uses it: the worker is started by `prewarm()` as soon as the page loads (site.js calls it),
+// site uses it (with the site's own worker, python-worker.js, whose stage times it keeps in
+// `scorekeeperStart`): the worker is started by `prewarm()` as soon as the page loads (site.js calls it),
 // so Pyodide starts and the app's Python is imported while Flutter loads its engine, instead of
 // after it. Written by `scorekeeper site` (scorekeeper/site/web/python.js): the same three
 // functions Flet's client calls (jsConnect, jsSend, jsDisconnect), the same messages.
@@ -37,6 +38,7 @@ globalThis.prewarm = function () {
 
 // Called from Dart on backend.connect(); dartOnMessage receives the app's messages.
 globalThis.jsConnect = async function (appId, args, dartOnMessage) {
+  const connecting = performance.timeOrigin + performance.now();
   let app = { dartOnMessage: dartOnMessage };
   _apps[appId] = app;
   let queued = [];
@@ -51,7 +53,13 @@ globalThis.jsConnect = async function (appId, args, dartOnMessage) {
   let error;
   let pythonInitialized = new Promise((resolve) => (app.onPythonInitialized = resolve));
   const onMessage = (event) => {
-    if (typeof event.data === "string") {
+    if (event.data && event.data.startMarks) {
+      // the worker's stages (absolute times, ms), for benchmarks/site.py
+      globalThis.scorekeeperStart = {
+        origin: performance.timeOrigin,
+        worker: [["Flutter connects", connecting], ...event.data.startMarks],
+      };
+    } else if (typeof event.data === "string") {
       if (event.data != "initialized") {
         error = event.data;
       }

@@ -7,7 +7,7 @@
   flet.pyodide = true;
   flet.pythonModuleName = "main";
   flet.micropipIncludePre = false;
-  flet.appPackageUrl = new URL("app.tar.gz?v=@ARCHIVE_HASH@", here).href;
+  flet.appPackageUrl = new URL("app.zip?v=@ARCHIVE_HASH@", here).href;
   flet.pyodideUrl = new URL("pyodide/pyodide.mjs", here).href;
   flet.canvasKitBaseUrl = here.pathname + "canvaskit/";
   flet.fontFallbackBaseUrl = "assets/fonts/";
