@@ -135,11 +135,24 @@ def test_a_hand_on_the_phone_alone_survives_a_reload_offline_and_scores_the_same
     # the first visit installed the service worker, which keeps every file of the site
     files = json.loads(re.search(r"const FILES = (\[.*?\]);", (built_site / "sw.js").read_text(), re.S).group(1))
     assert _service_worker_ready(page) == len(files)
-    # no network, no server: the page starts from the service worker's copy, the match from IndexedDB
+    # after the first screen the site keeps Python's started state (imports done) for the next start
+    assert page.evaluate(
+        """async () => { const end = performance.now() + 120000;
+            while (performance.now() < end) {
+              const keys = await (await caches.open("scorekeeper-python-snapshot")).keys();
+              if (keys.length === 1) { return true; }
+              await new Promise((r) => setTimeout(r, 250));
+            }
+            return false; }"""
+    ), "Python's state was not kept after the first visit"
+    # no network, no server: the page starts from the service worker's copy, Python from the
+    # state kept, the match from IndexedDB
     context.set_offline(True)
     site.stop()
     open_site(page, site.url, re.compile(r"^Hand 2, Ann to play"))
     assert _scores(page) == shown
+    stages = [name for name, _ in page.evaluate("() => globalThis.scorekeeperStart.worker")]
+    assert "python restored" in stages and "python started" not in stages, stages
     harness.tap(page, "Home")
     wait_text(page, "Resume match")  # Home offers the unfinished match in one tap
 

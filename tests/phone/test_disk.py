@@ -11,6 +11,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from aio import run
 
 from scorekeeper.errors import StoreError
 from scorekeeper.site.disk import ANOTHER_TAB, Copier, HeldScreen, IndexedDBDisk, TabLocking, refused_line
@@ -63,7 +64,7 @@ def test_the_screen_gets_nothing_until_indexeddb_holds_the_change() -> None:
         assert sent == [b"before", b"redraw 1", b"redraw 2"] and not copier.pending
         assert told == [] and copier.problem is None and screen.most_held == 2
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_a_change_made_during_a_copy_is_copied_after_it_before_the_screen_goes() -> None:
@@ -84,7 +85,7 @@ def test_a_change_made_during_a_copy_is_copied_after_it_before_the_screen_goes()
         await _turns()
         assert sent == [b"both"] and copier.copies == 2 and not copier.pending
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_a_refused_copy_lets_the_screen_go_says_why_and_the_next_change_tries_again() -> None:
@@ -109,7 +110,7 @@ def test_a_refused_copy_lets_the_screen_go_says_why_and_the_next_change_tries_ag
         await _turns()
         assert told == ["QuotaExceededError", None] and copier.problem is None
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_a_copy_that_raises_is_a_refusal_too() -> None:
@@ -126,7 +127,7 @@ def test_a_copy_that_raises_is_a_refusal_too() -> None:
         await _turns()
         assert sent == [b"x"] and told == ["RuntimeError: IDBFS is gone"]
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_the_line_says_what_happened_and_what_to_do() -> None:

@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 import pytest
+from aio import run
 
 from scorekeeper.ui.history.send import SendModel
 from scorekeeper.ui.server.access import Codes, Gate, Role
@@ -63,7 +64,7 @@ def call(
     async def send(message: dict[str, Any]) -> None:
         out.append(message)
 
-    asyncio.run(inbox(scope, receive, send))
+    run(inbox(scope, receive, send))
     return out[0]["status"], json.loads(out[1]["body"])
 
 
@@ -177,10 +178,10 @@ def test_one_tap_sends_the_finished_matches_and_only_once(phone, laptop):
     phone.store.create({**won("Ed", "Flo"), "hands": [{"leader": "Ed", "turns": []}]})  # not finished
     vm = SendModel(phone, through(Inbox(laptop)))
     assert len(vm.finished()) == 2
-    asyncio.run(vm.send(TABLE))
+    run(vm.send(TABLE))
     assert (vm.line, vm.error) == ("2 sent to the table", None)
     assert laptop.store.count() == 2
-    asyncio.run(vm.send(TABLE))
+    run(vm.send(TABLE))
     assert (vm.line, vm.error) == ("0 sent to the table, 2 there already", None)
     assert laptop.store.count() == 2 and phone.store.count() == 3  # the phone keeps its matches
 
@@ -188,30 +189,30 @@ def test_one_tap_sends_the_finished_matches_and_only_once(phone, laptop):
 def test_the_kept_pass_needs_no_code_and_a_wrong_code_stops_the_sending(phone, laptop):
     phone.store.create(won())
     vm = SendModel(phone, through(Inbox(laptop)))
-    asyncio.run(vm.send("123456"))
+    run(vm.send("123456"))
     assert vm.error == "that is not this table's code: check it on the host's screen" and laptop.store.count() == 0
-    asyncio.run(vm.send("", kept_pass=laptop.gate.passes.issue(Role.SCORER)))
+    run(vm.send("", kept_pass=laptop.gate.passes.issue(Role.SCORER)))
     assert (vm.line, vm.error) == ("1 sent to the table", None)
 
 
 def test_what_the_phone_says_when_it_cannot_send(phone, laptop):
     vm = SendModel(phone, through(Inbox(laptop)))
-    asyncio.run(vm.send(TABLE))
+    run(vm.send(TABLE))
     assert vm.error == "no finished match on this phone yet: a match is sent once it is won"
     phone.store.create(won())
-    asyncio.run(vm.send(""))
+    run(vm.send(""))
     assert vm.error == "type the table code first: six digits, on the table laptop's screen"
 
     async def away(path: str, body: dict[str, Any]) -> tuple[int, Any]:
         raise OSError("Failed to fetch")
 
     vm = SendModel(phone, away)
-    asyncio.run(vm.send(TABLE))
+    run(vm.send(TABLE))
     assert vm.error.startswith("the table's laptop does not answer (Failed to fetch): send them when this phone")
 
     async def static_host(path: str, body: dict[str, Any]) -> tuple[int, Any]:
         return 405, None  # the site copied to a plain web host: no table there
 
     vm = SendModel(phone, static_host)
-    asyncio.run(vm.send(TABLE))
+    run(vm.send(TABLE))
     assert vm.error == "the server at this address is not a table's laptop (it answered 405)"
