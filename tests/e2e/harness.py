@@ -330,9 +330,20 @@ def reload(page, new_session: bool = False, timeout: float = APP_LOAD_TIMEOUT) -
     opening the link in a new tab gets.
     """
     if new_session:
-        page.evaluate("() => sessionStorage.clear()")
+        # Cleared now and again as the new document starts (before Flet's client reads it):
+        # cleared only now, the id was seen written back as the page unloaded, on a loaded
+        # machine, and the "new" session was the old one reattached.
+        if not getattr(page, "_sk_new_session_script", False):
+            page.add_init_script(_NEW_SESSION_JS)
+            page._sk_new_session_script = True
+        page.evaluate("() => { sessionStorage.clear(); window.name = 'sk-new-session'; }")
     page.reload(timeout=timeout * 1000)
     enable_semantics(page, timeout=timeout)
+
+
+#: Run at the start of every document of a page that once asked ``reload(new_session=True)``:
+#: clears the tab's sessionStorage only on the load that asked (``window.name`` survives it).
+_NEW_SESSION_JS = "if (window.name === 'sk-new-session') { sessionStorage.clear(); window.name = ''; }"
 
 
 def go_to(page, route: str, expect: TextMatch | None = None, timeout: float = ACTION_TIMEOUT) -> None:
