@@ -80,7 +80,11 @@ def place(page, m: Match, tile: str, a, b, direction: str | None = None):
     preview must say what the engine says; set it.  ``tile``'s first number goes on ``a``."""
     hi, lo = sorted((int(n) for n in tile.split("-")), reverse=True)
     tap(page, f"tile {hi}-{lo}")  # the picker shows the higher half first
+    # each tap waits for the screen to answer the one before (a tap on a cell the grid is
+    # drawing again was seen lost on a loaded machine; no thumb is that fast)
+    wait_text(page, re.compile(rf"^{hi}-{lo}: tap the cell for its first half"))
     tap(page, f"cell {a[0]},{a[1]}")
+    wait_text(page, re.compile(rf"^{hi}-{lo}: now the cell next to it for the other half"))
     tap(page, f"Other half {direction}" if direction else f"cell {b[0]},{b[1]}")
     pv = m.preview(tile, [list(a), list(b)])
     assert pv.ok, pv.error
