@@ -8,6 +8,7 @@ machine without /usr/bin/chromium they fail with a message saying so.
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -56,6 +57,23 @@ class Server:
         os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
         self.proc = None
+
+
+class LanServer(Server):
+    """``scorekeeper web --host 0.0.0.0``: reachable from a network namespace (a phone that is
+    not the host); its codes read from what it prints."""
+
+    @property
+    def cmd(self) -> list[str]:
+        cmd = web_command(self.db, self.port)
+        cmd[cmd.index("--host") + 1] = "0.0.0.0"
+        return cmd
+
+    def code(self, kind: str) -> str:
+        """The code it printed: ``table`` or ``watch``."""
+        found = re.search(rf"\({kind} code (\d{{3}}) (\d{{3}})", harness.server_log(self.proc))
+        assert found, harness.server_log(self.proc)
+        return found.group(1) + found.group(2)
 
 
 @pytest.fixture(scope="session")

@@ -12,13 +12,12 @@ event, not the game.
 from __future__ import annotations
 
 import re
-import sys
 
 import pytest
 from events.helpers import won_record
 
 from e2e import harness, netns
-from e2e.conftest import Server
+from e2e.conftest import LanServer
 from scorekeeper.eventbook import EventBook
 from scorekeeper.events import new_event
 from scorekeeper.store import Store
@@ -26,31 +25,6 @@ from scorekeeper.store import Store
 pytestmark = pytest.mark.browser
 
 tap, wait_text = harness.tap, harness.wait_text
-
-
-class EventServer(Server):
-    """``scorekeeper web --host 0.0.0.0``: reachable from a network namespace; its codes
-    read from what it prints."""
-
-    @property
-    def cmd(self) -> list[str]:
-        return [
-            sys.executable,
-            "-m",
-            "scorekeeper.cli",
-            "--db",
-            self.db,
-            "web",
-            "--host",
-            "0.0.0.0",
-            "--port",
-            str(self.port),
-        ]
-
-    def code(self, kind: str) -> str:
-        found = re.search(rf"\({kind} code (\d{{3}}) (\d{{3}})", harness.server_log(self.proc))
-        assert found, harness.server_log(self.proc)
-        return found.group(1) + found.group(2)
 
 
 def play_own_table(page, me: str, table: str) -> None:
@@ -78,7 +52,7 @@ def test_a_club_night_round_the_wall_follows_each_match(browser, tmp_path):
         league = book.add(new_event("league", "League night", "league", "all-fives", teams=teams, singles=2, legs=1))
         store.import_record(won_record(league, 1, 1, winner=0))
         store.import_record(won_record(league, 1, 2, winner=0))
-    server = EventServer(db).start()
+    server = LanServer(db).start()
     try:
         with netns.remote_browser(browser.playwright) as (ns, remote):
             # the wall: a watcher (another address, the watch code), on the standings

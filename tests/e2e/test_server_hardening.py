@@ -14,7 +14,6 @@ import http.client
 import os
 import re
 import socket
-import sys
 import time
 
 import msgpack
@@ -23,7 +22,7 @@ from websockets.sync.client import connect
 
 from e2e import harness, netns
 from e2e.app_driver import new_match
-from e2e.conftest import Server
+from e2e.conftest import LanServer, Server
 
 tap, wait_text = harness.tap, harness.wait_text
 
@@ -223,26 +222,6 @@ def test_the_app_runs_under_its_csp(browser, module_server):
         assert [u for u in harness.external_requests(ctx) if "rive_native" not in u] == []
     finally:
         ctx.close()
-
-
-class LanServer(Server):
-    """``scorekeeper web --host 0.0.0.0``: a phone in the test's namespace reaches it by an
-    address of this machine that is not the one it prints."""
-
-    @property
-    def cmd(self) -> list[str]:
-        return [
-            sys.executable,
-            "-m",
-            "scorekeeper.cli",
-            "--db",
-            self.db,
-            "web",
-            "--host",
-            "0.0.0.0",
-            "--port",
-            str(self.port),
-        ]
 
 
 @pytest.mark.browser

@@ -16,14 +16,13 @@ import copy
 import os
 import re
 import signal
-import sys
 import time
 
 import pytest
 
 from e2e import harness, netns
 from e2e.app_driver import play_note, read_record, ready_matches
-from e2e.conftest import Server
+from e2e.conftest import LanServer
 from e2e.harness import go_to
 
 pytestmark = pytest.mark.browser
@@ -31,32 +30,6 @@ pytestmark = pytest.mark.browser
 click, tap, wait_text, read_texts = harness.click, harness.tap, harness.wait_text, harness.read_texts
 STALE = "Ann's 6-6 came first: check and tap again"  # the entry that won, named
 NAMES = ("Ann", "Ben")
-
-
-class SharedServer(Server):
-    """``scorekeeper web --host 0.0.0.0``: reachable from the namespace; its codes read
-    from what it prints."""
-
-    @property
-    def cmd(self) -> list[str]:
-        return [
-            sys.executable,
-            "-m",
-            "scorekeeper.cli",
-            "--db",
-            self.db,
-            "web",
-            "--host",
-            "0.0.0.0",
-            "--port",
-            str(self.port),
-        ]
-
-    def code(self, kind: str) -> str:
-        """The code it printed: ``table`` or ``watch``."""
-        found = re.search(rf"\({kind} code (\d{{3}}) (\d{{3}})", harness.server_log(self.proc))
-        assert found, harness.server_log(self.proc)
-        return found.group(1) + found.group(2)
 
 
 @pytest.fixture
@@ -98,7 +71,7 @@ MATCHES = {
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
     """The module's server, ``.mids[name]`` for each of ``MATCHES``."""
-    s = SharedServer(str(tmp_path_factory.mktemp("table") / "db"))
+    s = LanServer(str(tmp_path_factory.mktemp("table") / "db"))
     s.env = {"FORWARDED_ALLOW_IPS": "*"}  # an environment that trusts every proxy's X-Forwarded-For: the app must not
     s.mids = ready_matches(s.db, MATCHES)  # type: ignore[attr-defined]
     s.four = _four_phones_stored(s.db, s.mids["four"])  # type: ignore[attr-defined]
