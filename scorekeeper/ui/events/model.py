@@ -10,8 +10,9 @@ raises to the UI.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from scorekeeper import registry
 from scorekeeper import text as _text
@@ -37,6 +38,25 @@ FORMAT_TITLES = {
 def book_of(shared: Shared) -> EventBook:
     """The running app's one book of events (it remembers which stored records it read)."""
     return shared.events
+
+
+class _Reads(Protocol):
+    _shared: Shared
+    error: str | None
+
+
+_T = TypeVar("_T")
+
+
+def _read(model: _Reads, look: Callable[[EventBook], _T], default: _T) -> _T:
+    """``look`` at the store's event book under the store's lock; a store error becomes the
+    model's ``error`` (one line) and ``default``."""
+    try:
+        with model._shared.lock:
+            return look(book_of(model._shared))
+    except ScorekeeperError as e:
+        model.error = message_of(e)
+        return default
 
 
 def seat_key(eid: str) -> str:
@@ -66,12 +86,7 @@ class EventsModel(Model):
         self.scoring: str | None = None
 
     def events(self) -> list[Event]:
-        try:
-            with self._shared.lock:
-                return book_of(self._shared).events()
-        except ScorekeeperError as e:
-            self.error = message_of(e)
-            return []
+        return _read(self, lambda book: book.events(), [])
 
     def presets(self) -> list[tuple[str, str | None]]:
         """The game's presets, the first (its usual rules) chosen when the game is; a game with
@@ -158,12 +173,7 @@ class EventModel(Model):
         self.note: str | None = None
 
     def event(self) -> Event | None:
-        try:
-            with self._shared.lock:
-                return book_of(self._shared).get(self.eid)
-        except ScorekeeperError as e:
-            self.error = message_of(e)
-            return None
+        return _read(self, lambda book: book.get(self.eid), None)
 
     @property
     def me(self) -> str | None:
@@ -190,12 +200,7 @@ class EventModel(Model):
         return _can_enter(self._shared)
 
     def _played(self, event: Event) -> list[Played]:
-        try:
-            with self._shared.lock:
-                return book_of(self._shared).played(event)
-        except ScorekeeperError as e:
-            self.error = message_of(e)
-            return []
+        return _read(self, lambda book: book.played(event), [])
 
     def tables(self, event: Event) -> list[TableLine]:
         """Every table of every round, with its match (the last stored for it)."""
@@ -274,11 +279,8 @@ class EventModel(Model):
 
     def waiting(self, event: Event) -> tuple[list[int], bool]:
         """The last round's tables without a result, and whether the event is over."""
-        try:
-            with self._shared.lock:
-                results = book_of(self._shared).results(event)
-        except ScorekeeperError as e:
-            self.error = message_of(e)
+        results = _read(self, lambda book: book.results(event), None)
+        if results is None:
             return [], False
         return unfinished(event, results), is_complete(event, results)
 
@@ -295,14 +297,12 @@ class StandingsModel(Model):
         self.error: str | None = None
 
     def rows(self) -> tuple[Event | None, list[Standing]]:
-        try:
-            with self._shared.lock:
-                book = book_of(self._shared)
-                event = book.get(self.eid)
-                return event, standings(event, book.results(event))
-        except ScorekeeperError as e:
-            self.error = message_of(e)
-            return None, []
+        def look(book: EventBook) -> tuple[Event | None, list[Standing]]:
+            event = book.get(self.eid)
+            return event, standings(event, book.results(event))
+
+        nothing: tuple[Event | None, list[Standing]] = (None, [])
+        return _read(self, look, nothing)
 
     def tick(self) -> None:
         """A match changed somewhere: look again."""
@@ -321,14 +321,11 @@ class SheetModel(Model):
         self.note: str | None = None
 
     def sheet(self) -> Sheet | None:
-        try:
-            with self._shared.lock:
-                book = book_of(self._shared)
-                event = book.get(self.eid)
-                return sheet_of(event, self.round, self.fixture, book.results(event))
-        except ScorekeeperError as e:
-            self.error = message_of(e)
-            return None
+        def look(book: EventBook) -> Sheet | None:
+            event = book.get(self.eid)
+            return sheet_of(event, self.round, self.fixture, book.results(event))
+
+        return _read(self, look, None)
 
     @property
     def me(self) -> str | None:
