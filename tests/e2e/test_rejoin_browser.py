@@ -16,7 +16,8 @@ import pytest
 
 from e2e import harness
 from e2e.app_driver import ready_matches
-from e2e.test_table_browser import NAMES, SharedServer, remote, remote_page  # noqa: F401 - fixtures
+from e2e.conftest import LanServer
+from e2e.test_table_browser import NAMES, remote, remote_page  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +28,7 @@ tap, wait_text, read_texts = harness.tap, harness.wait_text, harness.read_texts
 def shared_server(tmp_path):
     """The test's server (every interface, every proxy trusted), a match of Ann and Ben made
     before it starts (``.mid``)."""
-    s = SharedServer(str(tmp_path / "db"))
+    s = LanServer(str(tmp_path / "db"))
     s.env = {"FORWARDED_ALLOW_IPS": "*"}
     s.mid = ready_matches(s.db, {"tonight": {"names": list(NAMES), "leader": "Ann"}})["tonight"]  # type: ignore[attr-defined]
     s.start()
