@@ -39,12 +39,18 @@ def shared(tmp_path: Path) -> Iterator[object]:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The phone's site (``scorekeeper site``), built once for the whole test run: the test
-    processes of a parallel run (pytest-xdist) share it, the first one builds it under a lock."""
+    """The phone's site (``scorekeeper site``), built once for the whole test run by a new
+    process in a network namespace of its own (``unshare -n``: no interface but a loopback that
+    is down), so the build is proved to ask nothing of any network. The test processes of a
+    parallel run (pytest-xdist) share it, the first one builds it under a lock; what the build
+    printed is kept beside it (``site_built``)."""
     import fcntl
+    import json
     import os
+    import subprocess
+    import sys
 
-    from scorekeeper.site.build import MARK, build
+    from scorekeeper.site.build import MARK
 
     base = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
@@ -53,5 +59,16 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with open(base / "phone-site.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (site / MARK).is_file():
-            build(site)
+            cmd = ["unshare", "-n", sys.executable, "-m", "scorekeeper", "site", str(site)]
+            ran = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+            assert ran.returncode == 0, ran.stderr
+            (base / "phone-site.ran.json").write_text(json.dumps({"cmd": cmd[:2], "stdout": ran.stdout}))
     return site
+
+
+@pytest.fixture
+def site_built(built_site: Path) -> dict[str, object]:
+    """How the run's site was built: the command's first words and what it printed."""
+    import json
+
+    return dict(json.loads((built_site.parent / "phone-site.ran.json").read_text()))
