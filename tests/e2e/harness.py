@@ -37,6 +37,7 @@ import os
 import re
 import signal
 import socket
+import struct
 import subprocess
 import tempfile
 import time
@@ -362,6 +363,38 @@ def go_to(page, route: str, expect: TextMatch | None = None, timeout: float = AC
     wait_idle(page, quiet=0.15, timeout=timeout)
 
 
+def record_sent(page) -> None:
+    """Keep every websocket frame ``page`` sends in ``page.sent`` (give it to :func:`open_app`
+    as ``on_page``, so the app's own socket is recorded from its start); :func:`resize` needs it."""
+    page.sent = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda frame: page.sent.append(frame)))
+
+
+def resize(page, width: int, height: int) -> None:
+    """Resize ``page`` (opened with ``on_page=record_sent``) and wait until it has sent the
+    server its ``resize`` event with the new size (Flet's msgpack: the width and height as
+    doubles, or as integers): the screens opened after it are laid out by the server for this
+    size (its events are handled in order), and a tap is not lost to a layout on its way."""
+
+    def packed(n: int) -> tuple[bytes, ...]:
+        return (b"\xcb" + struct.pack(">d", float(n)), b"\xcd" + struct.pack(">H", n))
+
+    def told(frame) -> bool:
+        data = frame if isinstance(frame, bytes) else str(frame).encode()
+        return b"resize" in data and any(w in data for w in packed(width)) and any(h in data for h in packed(height))
+
+    seen = len(page.sent)
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function(
+        "([w, h]) => window.innerWidth === w && window.innerHeight === h", arg=[width, height], polling=50
+    )
+    for _ in range(int(3 * ACTION_TIMEOUT / 0.05)):  # (seen 2 s after the resize on a loaded machine)
+        if any(told(f) for f in page.sent[seen:]):
+            return
+        page.wait_for_timeout(50)  # (Playwright delivers the frame events while it waits)
+    raise AssertionError(f"the page never told the server its size {width}x{height}: {page.sent[seen:]!r}")
+
+
 # --------------------------------------------------------------------------
 # Finding and driving controls
 # --------------------------------------------------------------------------
@@ -622,7 +655,9 @@ __all__ = [
     "new_context",
     "open_app",
     "read_texts",
+    "record_sent",
     "reload",
+    "resize",
     "scroll_until",
     "server_log",
     "settle",

@@ -364,7 +364,7 @@ def _laid(page, tile):
 
 def _drawing_at(page, server, name, width, height):
     """The drawing of the module's match ``name`` on the page made ``width`` x ``height``."""
-    page.set_viewport_size({"width": width, "height": height})
+    harness.resize(page, width, height)  # the server told: the table is laid out for this size
     open_table(page, server, name)
     for tile in ["3-2", "2-2", "6-3"]:
         click(page, f"tile {tile}")
@@ -385,7 +385,10 @@ def _overlap(a, b) -> bool:
 
 
 def test_the_drawing_fills_the_width_and_its_ends_are_buttons_a_thumb_hits(module_server, browser):
-    page = harness.open_app(harness.new_context(browser), module_server.url)
+    # loaded at neither size, so that each is a resize the server is told of before the taps (a
+    # tap once went to a tile picker drawn again for the laptop's size under it)
+    ctx = harness.new_context(browser, viewport={"width": 1000, "height": 700})
+    page = harness.open_app(ctx, module_server.url, on_page=harness.record_sent)
     phone_tile, phone_ends, phone_laid = _drawing_at(page, module_server, "phone drawing", 412, 915)
     desk_tile, desk_ends, desk_laid = _drawing_at(page, module_server, "laptop drawing", 1280, 800)
     assert phone_tile["width"] >= 56  # a tile of 4 units at 14 px and more: digits a player reads

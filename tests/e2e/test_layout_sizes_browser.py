@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-import struct
 
 import pytest
 
@@ -84,37 +83,9 @@ def sized_page(browser, two_tables):
     server = two_tables[0]
     ctx = harness.new_context(browser, viewport=dict(FIRST))
 
-    def listen(page):
-        page.sent = []
-        page.on("websocket", lambda ws: ws.on("framesent", lambda frame: page.sent.append(frame)))
-
-    page = harness.open_app(ctx, server.url, on_page=listen)
+    page = harness.open_app(ctx, server.url, on_page=harness.record_sent)
     yield page
     ctx.close()
-
-
-def _resize(page, width: int, height: int) -> None:
-    """Resize ``page`` and wait until it has sent the server its ``resize`` event with the new
-    size (Flet's msgpack: the width and height as doubles, or as integers): the screens opened
-    after it are laid out by the server for this size (its events are handled in order)."""
-
-    def packed(n: int) -> tuple[bytes, ...]:
-        return (b"\xcb" + struct.pack(">d", float(n)), b"\xcd" + struct.pack(">H", n))
-
-    def told(frame) -> bool:
-        data = frame if isinstance(frame, bytes) else str(frame).encode()
-        return b"resize" in data and any(w in data for w in packed(width)) and any(h in data for h in packed(height))
-
-    seen = len(page.sent)
-    page.set_viewport_size({"width": width, "height": height})
-    page.wait_for_function(
-        "([w, h]) => window.innerWidth === w && window.innerHeight === h", arg=[width, height], polling=50
-    )
-    for _ in range(int(3 * harness.ACTION_TIMEOUT / 0.05)):  # (seen 2 s after the resize on a loaded machine)
-        if any(told(f) for f in page.sent[seen:]):
-            return
-        page.wait_for_timeout(50)  # (Playwright delivers the frame events while it waits)
-    raise AssertionError(f"the page never told the server its size {width}x{height}: {page.sent[seen:]!r}")
 
 
 def _boxes(page) -> list[dict]:
@@ -137,7 +108,7 @@ def test_the_table_and_its_hand_end_fit_the_screen_without_scrolling(sized_page,
     width, height = size
     page = sized_page
     shots = os.environ.get("SIZES_SHOTS")  # a folder: a screenshot of each screen, to look at
-    _resize(page, width, height)
+    harness.resize(page, width, height)
 
     harness.go_to(page, f"/table/{playing}", re.compile(r"^Pegboard to 61 exactly: Ann & Cy "))
     harness.wait_text(page, re.compile(r"^Hand 1, \w+ to play"))  # (the match at its hand end has teams too)
