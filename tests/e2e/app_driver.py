@@ -65,6 +65,28 @@ def ready_matches(db: str, specs: dict[str, dict]) -> dict[str, str]:
     Returns each name's match id."""
     from scorekeeper.allfives.presets import HAND_SIZE_TABLES
     from scorekeeper.ui.allfives.form import PRESETS, NewMatchForm
+
+    def fives(shared, spec: dict):
+        form = NewMatchForm(shared, names=list(spec.pop("names")))
+        form.set_partners(spec.pop("partners", False))
+        preset = spec.pop("preset", None)
+        if preset is not None:
+            form.set_preset(next(k for k, p in PRESETS.items() if p.title == preset))
+        hand_sizes = spec.pop("hand_sizes", None)
+        if hand_sizes is not None:
+            form.set_hand_sizes(next(k for k, w in HAND_SIZE_TABLES.items() if w == hand_sizes))
+        for key, value in (spec.pop("rules", None) or {}).items():
+            form.set_rule(key, value)
+        form.set_leader(spec.pop("leader"))
+        return form
+
+    return _ready(db, specs, fives)
+
+
+def _ready(db: str, specs: dict[str, dict], form_for) -> dict[str, str]:
+    """Each match of ``specs`` made in ``db`` (before a server opens it) by the New match
+    form ``form_for(shared, spec)`` fills (taking from ``spec`` the options it knows; one left
+    over fails). Returns each name's match id."""
     from scorekeeper.ui.server.shared import open_shared
 
     shared = open_shared(db)
@@ -72,18 +94,7 @@ def ready_matches(db: str, specs: dict[str, dict]) -> dict[str, str]:
         mids: dict[str, str] = {}
         for name, spec in specs.items():
             spec = dict(spec)
-            names = list(spec.pop("names"))
-            form = NewMatchForm(shared, names=names)
-            form.set_partners(spec.pop("partners", False))
-            preset = spec.pop("preset", None)
-            if preset is not None:
-                form.set_preset(next(k for k, p in PRESETS.items() if p.title == preset))
-            hand_sizes = spec.pop("hand_sizes", None)
-            if hand_sizes is not None:
-                form.set_hand_sizes(next(k for k, w in HAND_SIZE_TABLES.items() if w == hand_sizes))
-            for key, value in (spec.pop("rules", None) or {}).items():
-                form.set_rule(key, value)
-            form.set_leader(spec.pop("leader"))
+            form = form_for(shared, spec)
             assert not spec, f"unknown options {sorted(spec)}"
             mid = form.start()
             assert mid is not None, form.error
@@ -119,26 +130,17 @@ def ready_broadway(db: str, specs: dict[str, dict]) -> dict[str, str]:
     the defaults, ``orientation`` and ``penalty``; made with Broadway's New match form's
     own view-model. Returns each name's match id."""
     from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
-    from scorekeeper.ui.server.shared import open_shared
 
-    shared = open_shared(db)
-    try:
-        mids: dict[str, str] = {}
-        for name, spec in specs.items():
-            spec = dict(spec)
-            form = BroadwayNewMatchForm(shared, names=list(spec.pop("names")))
-            if "orientation" in spec:
-                form.set_orientation(spec.pop("orientation"))
-            if "penalty" in spec:
-                form.set_penalty(spec.pop("penalty"))
-            form.set_leader(spec.pop("leader", None))
-            assert not spec, f"unknown options {sorted(spec)}"
-            mid = form.start()
-            assert mid is not None, form.error
-            mids[name] = mid
-        return mids
-    finally:
-        shared.close()
+    def broadway(shared, spec: dict):
+        form = BroadwayNewMatchForm(shared, names=list(spec.pop("names")))
+        if "orientation" in spec:
+            form.set_orientation(spec.pop("orientation"))
+        if "penalty" in spec:
+            form.set_penalty(spec.pop("penalty"))
+        form.set_leader(spec.pop("leader", None))
+        return form
+
+    return _ready(db, specs, broadway)
 
 
 def ready_allfours(db: str, specs: dict[str, dict]) -> dict[str, str]:
@@ -147,28 +149,19 @@ def ready_allfours(db: str, specs: dict[str, dict]) -> dict[str, str]:
     ``variant`` (its id, e.g. ``west-yorkshire``) and ``target``; made with All Fours'
     New match form's own view-model. Returns each name's match id."""
     from scorekeeper.ui.allfours.form import FoursNewMatchForm
-    from scorekeeper.ui.server.shared import open_shared
 
-    shared = open_shared(db)
-    try:
-        mids: dict[str, str] = {}
-        for name, spec in specs.items():
-            spec = dict(spec)
-            names = list(spec.pop("names"))
-            form = FoursNewMatchForm(shared, names=names)
-            form.set_count(len(names))
-            if "variant" in spec:
-                form.set_variant(spec.pop("variant"))
-            if "target" in spec:
-                form.set_target(str(spec.pop("target")))
-            form.set_dealer(spec.pop("dealer"))
-            assert not spec, f"unknown options {sorted(spec)}"
-            mid = form.start()
-            assert mid is not None, form.error
-            mids[name] = mid
-        return mids
-    finally:
-        shared.close()
+    def fours(shared, spec: dict):
+        names = list(spec.pop("names"))
+        form = FoursNewMatchForm(shared, names=names)
+        form.set_count(len(names))
+        if "variant" in spec:
+            form.set_variant(spec.pop("variant"))
+        if "target" in spec:
+            form.set_target(str(spec.pop("target")))
+        form.set_dealer(spec.pop("dealer"))
+        return form
+
+    return _ready(db, specs, fours)
 
 
 def ready_records(db: str, records: dict[str, dict]) -> dict[str, str]:
