@@ -27,7 +27,8 @@ no network at all, under ``unshare -n``):
   (its cache is named after :attr:`Site.version`, a hash of every other file).
 
 The same installed files give the same bytes: the zip's entries are sorted, with fixed
-times and modes; no absolute path is written anywhere. The folder is written beside ``DIR`` and put in its place at the end.
+times and modes; no absolute path is written anywhere. The folder is written beside ``DIR``
+and put in its place at the end.
 """
 
 from __future__ import annotations
@@ -244,11 +245,9 @@ def _zip(entries: dict[str, bytes], compress: int) -> bytes:
 def app_archive(app: dict[str, bytes], compiled: dict[str, bytes] | None) -> bytes:
     """``app.zip``: ``app`` (``main.py`` and the packages), each module with its bytecode beside
     it when ``compiled`` has it, sorted; deflated (zipimport inflates a module as it imports it)."""
-    entries: dict[str, bytes] = {}
-    for name, data in app.items():
-        entries[name] = data
-        if compiled is not None and name in compiled:
-            entries[name[:-3] + ".pyc"] = compiled[name]
+    entries = dict(app)
+    if compiled is not None:
+        entries.update({name[:-3] + ".pyc": pyc for name, pyc in compiled.items() if name in app})
     return _zip(dict(sorted(entries.items())), zipfile.ZIP_DEFLATED)
 
 

@@ -130,12 +130,7 @@ def module_server(request, tmp_path_factory):
     """One server for a whole test module, its database holding the module's ``MATCHES``
     (name -> :func:`~e2e.app_driver.new_match`'s arguments) made before it starts:
     ``module_server.mids[name]``. Each test plays its own match, so they share the server."""
-    db = str(tmp_path_factory.mktemp("module") / "db")
-    s = Server(db)
-    s.mids = ready_matches(db, getattr(request.module, "MATCHES", {}))  # type: ignore[attr-defined]
-    s.start()
-    yield s
-    s.stop()
+    yield from serving(tmp_path_factory, lambda db: ready_matches(db, getattr(request.module, "MATCHES", {})))
 
 
 @pytest.fixture(scope="module")
