@@ -277,6 +277,9 @@ def test_a_seven_hand_match_and_its_sudden_death(module_server, host):
     wait_text(page, "sudden death: first to lead by 2")
     tap(page, "Ann holds 6-6")
     m.start("Ann")
+    # the screen's answer first, as in short_hand (a tile tap while the table was drawn for
+    # the new hand was lost once in a fresh-clone run)
+    wait_text(page, "Hand 8 on 6-6, Ann to play")
     place(page, m, "6-6", (0, 0), (1, 0))  # Ann (North): East-West
     place(page, m, "6-5", (0, 1), (0, 2))  # Ben: 1 matched section, 0
     place(page, m, "6-4", (1, 1), (2, 1))  # Cy: the 6 touches two 6s: North-South +1
