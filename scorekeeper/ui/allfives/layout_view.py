@@ -92,13 +92,8 @@ def _PickerTile(tile: Tile, state: str, on_tap: Callable[[Tile], Any], label: st
             border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
             border_radius=6,
         )
-    fits = state == "fits"
-    return ft.Container(
-        content=tile_button(tile, lambda e: on_tap(tile), f"{label} {tile}", fits, half),
-        width=half + 4,
-        height=2 * half + 4,
-        alignment=ft.Alignment.CENTER,
-    )
+    # a tile's box is the cell's size, lit or pale (its border 2 px either way)
+    return tile_button(tile, lambda e: on_tap(tile), f"{label} {tile}", state == "fits", half)
 
 
 #: A picker tile re-renders only when its own arguments change (``on_tap`` is a

@@ -28,16 +28,14 @@ def digit_size(half: float) -> float:
 
 
 def _half(pips: int, size: float, strong: bool = True) -> ft.Control:
-    return ft.Container(
-        content=ft.Text(
-            str(pips),
-            size=digit_size(size),
-            weight=ft.FontWeight.BOLD if strong else None,
-            color=None if strong else ft.Colors.ON_SURFACE_VARIANT,
-        ),
+    """A half's digits, centred across the tile (the tile's row or column centres them along it)."""
+    return ft.Text(
+        str(pips),
+        size=digit_size(size),
+        weight=ft.FontWeight.BOLD if strong else None,
+        color=None if strong else ft.Colors.ON_SURFACE_VARIANT,
+        text_align=ft.TextAlign.CENTER,
         width=size,
-        height=size,
-        alignment=ft.Alignment.CENTER,
     )
 
 
@@ -50,32 +48,44 @@ def tile_face(
     mark: str | None = None,
     lit: bool = False,
     dim: bool = False,
+    on_click: Any = None,
+    height: float | None = None,
 ) -> ft.Control:
     """A domino drawn as two halves with a line between them (``lit``: a strong border,
-    ``dim``: pale digits)."""
+    ``dim``: pale digits; ``on_click``: the tile is tapped; ``height``: the box's, if not
+    its natural one).
+
+    Few controls, since a redraw makes them again for every tile whose look changed: the
+    tile's box, a row (or column) spacing its halves' digits evenly -- which centres each
+    in its half, the line exactly between them -- and the line."""
     line = ft.Container(
         width=1 if horizontal else half * 0.8,
         height=half * 0.8 if horizontal else 1,
         bgcolor=ft.Colors.OUTLINE,
     )
     parts = [_half(first, half, not dim), line, _half(second, half, not dim)]
-    inner = ft.Row(parts, spacing=0, tight=True) if horizontal else ft.Column(parts, spacing=0, tight=True)
+    even = ft.MainAxisAlignment.SPACE_EVENLY
+    inner = (
+        ft.Row(parts, spacing=0, alignment=even, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+        if horizontal
+        else ft.Column(parts, spacing=0, alignment=even, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+    )
     edge = 3 if spinner else 2 if lit or dim else 1  # a picker tile keeps its size, lit or not
     return ft.Container(
         content=inner,
         width=(2 * half + 1 if horizontal else half) + 2 * edge,
-        height=(half if horizontal else 2 * half + 1) + 2 * edge,
+        height=height or (half if horizontal else 2 * half + 1) + 2 * edge,
         bgcolor=mark or ft.Colors.SURFACE_CONTAINER_HIGHEST,
         border=ft.Border.all(
             edge, ft.Colors.PRIMARY if spinner or lit else ft.Colors.OUTLINE_VARIANT if dim else ft.Colors.OUTLINE
         ),
         border_radius=max(3, half * 0.15),
+        on_click=on_click,
+        ink=on_click is not None,
     )
 
 
-def tile_button(
-    tile: Tile, on_click: Any, label: str, fits: bool = True, half: float = 40, key: str | None = None
-) -> ft.Control:
+def tile_button(tile: Tile, on_click: Any, label: str, fits: bool = True, half: float = 40) -> ft.Control:
     """A tile to tap (upright, the higher half on top): one that fits now is lit, one that
     does not is pale (at the same size, so that it stays in its place when it comes to fit)."""
     face = tile_face(
@@ -86,8 +96,7 @@ def tile_button(
         mark=ft.Colors.PRIMARY_CONTAINER if fits else ft.Colors.SURFACE_CONTAINER_LOW,
         lit=fits,
         dim=not fits,
+        on_click=on_click,
+        height=2 * half + 4,  # the picker's cell, every row the same height
     )
-    return ft.Container(
-        content=labelled(ft.Container(content=face, on_click=on_click, ink=True, border_radius=6), label, on_click),
-        key=key,
-    )
+    return labelled(face, label, on_click)
