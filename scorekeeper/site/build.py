@@ -104,7 +104,12 @@ LEFT_OUT = (
     "icons/apple-touch-icon-*",
     "favicon.png",
     "manifest.json",
+    "assets/packages/flutter_math_fork/*",  # the fonts of TeX formulas: no screen of the app has one
 )
+
+#: The font families of Flutter's font list the site leaves out (what :data:`LEFT_OUT` leaves out
+#: of the files): Flutter loads every font of the list before its first frame.
+FONTS_LEFT_OUT = "packages/flutter_math_fork/"
 
 #: What of a package the archive leaves out (shell patterns on the path in ``__pypackages__``).
 PACKAGE_LEFT_OUT = (
@@ -364,10 +369,12 @@ def patch_bootstrap(js: str) -> str:
 
 def patch_fonts(data: bytes) -> bytes:
     """Flutter's font list with the Roboto that flet-web ships (as ``flet build`` does with no
-    CDN): Flutter then draws text with it rather than asking Google's font server for Roboto."""
+    CDN): Flutter then draws text with it rather than asking Google's font server for Roboto.
+    Without the fonts of TeX formulas (twenty of them, loaded at every start, never drawn)."""
     fonts = json.loads(data)
     if not isinstance(fonts, list) or not all(isinstance(f, dict) for f in fonts):
         raise SiteError("flet-web's assets/FontManifest.json is not a list of fonts: this Flet is not supported")
+    fonts = [f for f in fonts if not str(f.get("family", "")).startswith(FONTS_LEFT_OUT)]
     if not any(f.get("family") == "Roboto" for f in fonts):
         fonts.append({"family": "Roboto", "fonts": [{"asset": "fonts/roboto.woff2"}]})
     return json.dumps(fonts, separators=(",", ":")).encode()

@@ -153,6 +153,8 @@ def test_a_hand_on_the_phone_alone_survives_a_reload_offline_and_scores_the_same
     assert _scores(page) == shown
     stages = [name for name, _ in page.evaluate("() => globalThis.scorekeeperStart.worker")]
     assert "python restored" in stages and "python started" not in stages, stages
+    # the service worker's page is cross-origin isolated: Flutter draws on a thread of its own
+    assert page.evaluate("() => window.crossOriginIsolated") is True
     harness.tap(page, "Home")
     wait_text(page, "Resume match")  # Home offers the unfinished match in one tap
 

@@ -191,6 +191,9 @@ def test_the_page_runs_python_from_the_folder_it_is_in(built_site: Path) -> None
     assert not list((built_site / "pyodide").glob("*.whl"))
     fonts = json.loads((built_site / "assets/FontManifest.json").read_text())
     assert {"family": "Roboto", "fonts": [{"asset": "fonts/roboto.woff2"}]} in fonts
+    # the fonts of TeX formulas are neither loaded nor shipped: no screen draws a formula
+    assert not [f for f in fonts if "flutter_math_fork" in json.dumps(f)]
+    assert not (built_site / "assets/packages/flutter_math_fork").exists()
     assert (built_site / "assets/fonts/roboto.woff2").is_file()
 
 

@@ -49,6 +49,21 @@ function key(request) {
   return rel === "" || rel === "index.html" ? "./" : rel;
 }
 
+// The page is made cross-origin isolated (as the table's server makes the server app's page):
+// Flutter then draws on a thread of its own instead of the page's, which the Python worker
+// and the page share with it. The headers go on the page and on the Python worker's script
+// (a worker of an isolated page must say so too); every other file is the site's own.
+function isolating(request) {
+  return request.mode === "navigate" || request.destination === "worker";
+}
+
+async function isolated(response) {
+  const headers = new Headers(response.headers);
+  headers.set("Cross-Origin-Opener-Policy", "same-origin");
+  headers.set("Cross-Origin-Embedder-Policy", "require-corp");
+  return new Response(await response.arrayBuffer(), { status: response.status, headers });
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") {
@@ -62,7 +77,8 @@ self.addEventListener("fetch", (event) => {
     (async () => {
       const cache = await caches.open(CACHE);
       const hit = await cache.match(rel, { ignoreSearch: true });
-      return hit || fetch(request);
+      const response = hit || (await fetch(request));
+      return isolating(request) && response.ok ? isolated(response) : response;
     })()
   );
 });
