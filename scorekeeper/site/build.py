@@ -51,6 +51,8 @@ from pathlib import Path, PurePosixPath
 
 from scorekeeper import __version__
 from scorekeeper.errors import SiteError
+from scorekeeper.ui.server.fonts import patch_fonts
+from scorekeeper.ui.server.guard import csp, inline_script_hashes
 
 __all__ = ["ARCHIVE", "BROWSER_PACKAGES", "MARK", "Site", "app_archive", "build", "site_files"]
 
@@ -106,10 +108,6 @@ LEFT_OUT = (
     "manifest.json",
     "assets/packages/flutter_math_fork/*",  # the fonts of TeX formulas: no screen of the app has one
 )
-
-#: The font families of Flutter's font list the site leaves out (what :data:`LEFT_OUT` leaves out
-#: of the files): Flutter loads every font of the list before its first frame.
-FONTS_LEFT_OUT = "packages/flutter_math_fork/"
 
 #: What of a package the archive leaves out (shell patterns on the path in ``__pypackages__``).
 PACKAGE_LEFT_OUT = (
@@ -362,22 +360,21 @@ def patch_index(html: str) -> str:
     return html
 
 
+def with_policy(html: str) -> str:
+    """``index.html`` with the Content-Security-Policy the table's server gives the site (see
+    :func:`scorekeeper.ui.server.guard.csp`) in a ``<meta>``, so that a site on any web host
+    fetches nothing from anywhere else either: Flutter's client asks a CDN for a runtime of
+    animations (Rive) at every start, which the app never draws. (``frame-ancestors`` is for a
+    header only.)"""
+    rules = csp(inline_script_hashes(html.encode("utf-8")), None, site=True).split("; ")
+    policy = "; ".join(r for r in rules if not r.startswith("frame-ancestors"))
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}">'
+    return _once(r'<meta charset="UTF-8">', f'<meta charset="UTF-8">\n  {meta}', html, "index.html")
+
+
 def patch_bootstrap(js: str) -> str:
     """Flutter's bootstrap without its service worker (a stub that would unregister ours)."""
     return _once(r"serviceWorkerSettings:\s*\{[^{}]*\},", "", js, "flutter_bootstrap.js")
-
-
-def patch_fonts(data: bytes) -> bytes:
-    """Flutter's font list with the Roboto that flet-web ships (as ``flet build`` does with no
-    CDN): Flutter then draws text with it rather than asking Google's font server for Roboto.
-    Without the fonts of TeX formulas (twenty of them, loaded at every start, never drawn)."""
-    fonts = json.loads(data)
-    if not isinstance(fonts, list) or not all(isinstance(f, dict) for f in fonts):
-        raise SiteError("flet-web's assets/FontManifest.json is not a list of fonts: this Flet is not supported")
-    fonts = [f for f in fonts if not str(f.get("family", "")).startswith(FONTS_LEFT_OUT)]
-    if not any(f.get("family") == "Roboto" for f in fonts):
-        fonts.append({"family": "Roboto", "fonts": [{"asset": "fonts/roboto.woff2"}]})
-    return json.dumps(fonts, separators=(",", ":")).encode()
 
 
 def manifest() -> bytes:
@@ -418,7 +415,7 @@ def site_files() -> tuple[dict[str, bytes], str, str]:
     for rel, path in _walk(web):
         if not _left_out(rel, LEFT_OUT):
             files[rel] = path.read_bytes()
-    files["index.html"] = patch_index(files["index.html"].decode("utf-8")).encode("utf-8")
+    files["index.html"] = with_policy(patch_index(files["index.html"].decode("utf-8"))).encode("utf-8")
     files["flutter_bootstrap.js"] = patch_bootstrap(files["flutter_bootstrap.js"].decode("utf-8")).encode("utf-8")
     files["assets/FontManifest.json"] = patch_fonts(files["assets/FontManifest.json"])
     app = {"main.py": MAIN, **_packages()}

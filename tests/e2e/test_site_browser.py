@@ -28,6 +28,7 @@ import subprocess
 import tempfile
 import threading
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from support import run_cli
@@ -128,6 +129,12 @@ def test_a_hand_on_the_phone_alone_survives_a_reload_offline_and_scores_the_same
     site, browser, tmp_path, built_site
 ):
     context = harness.new_context(browser, accept_downloads=True)
+    context.add_init_script(
+        """window.__refused = []; document.addEventListener("securitypolicyviolation",
+            (e) => window.__refused.push(e.blockedURI));"""
+    )
+    elsewhere: list[str] = []  # what the page asked of any other origin
+    context.on("request", lambda r: None if r.url.startswith((site.url, "data:", "blob:")) else elsewhere.append(r.url))
     page = open_site(context, site.url)
     shown, entries = play_a_hand(page)
     assert shown["Ann"] >= 10
@@ -145,6 +152,10 @@ def test_a_hand_on_the_phone_alone_survives_a_reload_offline_and_scores_the_same
             }
             return false; }"""
     ), "Python's state was not kept after the first visit"
+    # nothing is fetched from anywhere else (Flutter's client asks a CDN for an animation
+    # runtime): the site's policy refuses it in the page, even on a web host that sets none
+    refused = {urlsplit(u).netloc for u in page.evaluate("() => window.__refused")}
+    assert {urlsplit(u).netloc for u in elsewhere} <= refused, (elsewhere, refused)
     # no network, no server: the page starts from the service worker's copy, Python from the
     # state kept, the match from IndexedDB
     context.set_offline(True)

@@ -23,6 +23,7 @@ from packaging.utils import canonicalize_name
 
 from scorekeeper.site import build as site_build
 from scorekeeper.site.build import ARCHIVE, BROWSER_PACKAGES, MARK
+from scorekeeper.ui.server.guard import inline_script_hashes
 
 #: Pyodide's environment, for the markers of the packages' requirements (flet-web's Pyodide is
 #: Python 3.14 on Emscripten).
@@ -191,6 +192,12 @@ def test_the_page_runs_python_from_the_folder_it_is_in(built_site: Path) -> None
     assert not list((built_site / "pyodide").glob("*.whl"))
     fonts = json.loads((built_site / "assets/FontManifest.json").read_text())
     assert {"family": "Roboto", "fonts": [{"asset": "fonts/roboto.woff2"}]} in fonts
+    # the page's own policy: nothing from anywhere else, on any web host
+    html = (built_site / "index.html").read_text()
+    policy = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', html)
+    assert policy is not None and html.index(policy.group(0)) < html.index("<script")
+    assert "default-src 'self'" in policy.group(1) and "connect-src 'self';" in policy.group(1)
+    assert all(h in policy.group(1) for h in inline_script_hashes(html.encode()))
     # the fonts of TeX formulas are neither loaded nor shipped: no screen draws a formula
     assert not [f for f in fonts if "flutter_math_fork" in json.dumps(f)]
     assert not (built_site / "assets/packages/flutter_math_fork").exists()

@@ -8,6 +8,7 @@ import asyncio
 import base64
 import concurrent.futures
 import hashlib
+import json
 import socket
 from dataclasses import dataclass, field
 
@@ -357,6 +358,12 @@ def test_the_served_app_has_no_api_docs_and_its_csp_allows_its_own_page(request)
     assert r.header("cross-origin-opener-policy") == "same-origin"  # Flet's own, kept
     assert 'canvasKitBaseUrl="/canvaskit/"' in r.text  # no_cdn
     assert call(app, "/", host=f"evil.example:{PORT}").status == 400
+    # Flutter's font list: the fonts the client loads before its first frame, without the TeX ones
+    fonts = call(app, "/assets/FontManifest.json")
+    assert fonts.status == 200 and fonts.header("content-type") == "application/json"
+    families = [f["family"] for f in json.loads(fonts.body)]
+    assert "MaterialIcons" in families and "Roboto" in families
+    assert not [f for f in families if "KaTeX" in f], families
 
 
 def test_session_timeout(monkeypatch):

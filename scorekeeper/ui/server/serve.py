@@ -18,9 +18,12 @@ import os
 import socket
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scorekeeper.ui.server.access import Gate, Invite, is_local, spaced
+from scorekeeper.ui.server.fonts import PATH as FONTS
+from scorekeeper.ui.server.fonts import patch_fonts
 
 if TYPE_CHECKING:
     from scorekeeper.ui.server.guard import ASGIApp
@@ -219,6 +222,7 @@ def web_app(
     behind :class:`~scorekeeper.ui.server.guard.Guard` (``hosts``, ``port``: see there), keeping
     a closed session ``timeout`` seconds."""
     import flet_web.fastapi as flet_fastapi  # type: ignore[import-untyped]
+    from flet_web import get_package_web_dir
 
     from scorekeeper.ui.server.guard import SITE, Guard
 
@@ -232,9 +236,23 @@ def web_app(
         from scorekeeper.ui.server.inbox import PATH as INBOX
 
         outer.add_route(INBOX, inbox)  # an ASGI app at exactly this path, every method (it answers 405 itself)
+    outer.add_route(FONTS, _font_list(Path(get_package_web_dir()) / "assets" / "FontManifest.json"))
     # (Flet's own app inside builds its FastAPI with the docs on: the Guard answers 404 for them.)
     outer.mount("/", flet_fastapi.app(main, no_cdn=True, session_timeout_seconds=timeout))
     return Guard(outer, hosts=hosts, port=port)
+
+
+def _font_list(flets: Path) -> Any:
+    """The route of Flutter's font list: flet-web's ``flets``, patched once (see
+    :mod:`scorekeeper.ui.server.fonts`)."""
+    from starlette.responses import Response
+
+    body = patch_fonts(flets.read_bytes())
+
+    def font_list(request: Any) -> Response:
+        return Response(body, media_type="application/json")
+
+    return font_list
 
 
 def freeze_startup_heap() -> None:
