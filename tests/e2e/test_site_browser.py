@@ -23,10 +23,12 @@ import http.server
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import tempfile
 import threading
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -50,12 +52,12 @@ START = 240.0
 class StaticServer:
     """The site's folder served over HTTP on loopback by Python's ``http.server``."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, port: int = 0) -> None:
         class Quiet(http.server.SimpleHTTPRequestHandler):
             def log_message(self, *args: object) -> None:
                 pass
 
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Quiet, directory=str(root)))
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -123,6 +125,18 @@ def _service_worker_ready(page) -> int:
             return names.length === 1 ? (await (await caches.open(names[0])).keys()).length : -names.length;
         }"""
     )
+
+
+def _site_caches(page, until: list[str]) -> list[str]:
+    """The names of the site's caches in the browser, once they are ``until`` (or after ``START``)."""
+    end = time.monotonic() + START
+    while True:
+        names = page.evaluate(
+            """() => caches.keys().then((names) => names.filter((n) => n.startsWith("scorekeeper-site-")))"""
+        )
+        if names == until or time.monotonic() > end:
+            return names
+        time.sleep(0.25)
 
 
 def test_a_hand_on_the_phone_alone_survives_a_reload_offline_and_scores_the_same_on_a_laptop(
@@ -203,6 +217,31 @@ def test_a_hand_on_the_phone_alone_survives_a_reload_offline_and_scores_the_same
     harness.tap(page, "Cancel")
     wait_text(page, "nothing imported: the match was already stored")
     assert all("rive" in u for u in harness.external_requests(context)), harness.external_requests(context)
+
+    # a new version of the site at the same address: the next start takes it, the match is kept
+    new = tmp_path / "site-v2"
+    shutil.copytree(built_site, new)
+    sw = (new / "sw.js").read_text()
+    version = re.search(r'const VERSION = "([^"]+)";', sw).group(1)
+    (new / "sw.js").write_text(sw.replace(version, version + "-2"))
+    with (new / "site.js").open("a") as f:
+        f.write('globalThis.scorekeeperSite = "v2";\n')
+    context.set_offline(False)
+    site2 = StaticServer(new, port=urlsplit(site.url).port or 0)
+    try:
+        page.goto(site.url, timeout=START * 1000)  # a start on Home: it still runs the old version ...
+        harness.enable_semantics(page, timeout=START)
+        wait_text(page, "Resume match", timeout=START)
+        # ... while the new one is installed beside it (the old one dropped once it is)
+        assert _site_caches(page, until=[f"scorekeeper-site-{version}-2"]) == [f"scorekeeper-site-{version}-2"]
+        assert page.evaluate("() => globalThis.scorekeeperSite") is None
+        open_site(page, site.url, "Resume match")  # ... and the next start runs it, the match still there
+        assert page.evaluate("() => globalThis.scorekeeperSite") == "v2"
+        harness.tap(page, "Resume match")
+        wait_text(page, re.compile(r"^Hand 2, Ann to play"))
+        assert _scores(page) == shown
+    finally:
+        site2.stop()
 
 
 class KillableChromium:
