@@ -16,6 +16,9 @@ database) beside it; both are opened in Debian's Chromium (headless, phone viewp
   (``context.set_offline``) and the static server stopped: a new tab each time, ``N`` times;
   with where its time goes: the Python worker's stages (the times it posts to the page) and
   Flutter's first frame, from the navigation's start (medians);
+* **warm start, installed**: the same, in a browser profile kept on disk, as a phone's browser
+  has (a Playwright context of its own is off the record, and Chromium keeps no compiled code
+  for it between starts); the goal is judged on this one;
 * the **server app's first screen**, for comparison: a fresh context, then ``N`` new tabs in
   it (its HTTP cache warm), each to ``New match``;
 * **tap to screen**: ``T`` timed tile taps on a 2-player All Fives table in each (after ``W``
@@ -122,6 +125,50 @@ def service_worker_ready(page) -> None:
         """async () => { await navigator.serviceWorker.ready;
             while (!navigator.serviceWorker.controller) { await new Promise((r) => setTimeout(r, 100)); } }"""
     )
+
+
+def installed_starts(
+    playwright, root: Path, n: int, snapshot_wait: float
+) -> tuple[list[float], list[dict[str, float]]]:
+    """``n`` warm starts as an installed app has them: in a browser profile kept on disk, as a
+    phone's browser keeps one. (A Playwright context of its own is off the record: Chromium
+    keeps no compiled code for it from one start to the next, so every start compiles
+    Flutter's and Pyodide's WebAssembly afresh and runs Python in its first, slow machine code;
+    a phone's browser keeps that code.) First visit, a match started (three taps), Python's
+    state kept, then the network off and the static server stopped, as for the other starts."""
+    static = Static(root)
+    with tempfile.TemporaryDirectory(prefix="bench-site-profile-") as profile:
+        ctx = playwright.chromium.launch_persistent_context(
+            profile,
+            executable_path=harness.CHROMIUM,
+            args=harness.CHROMIUM_ARGS,
+            headless=True,
+            viewport=dict(harness.PHONE_VIEWPORT),
+            reduced_motion="no-preference",
+        )
+        try:
+            ctx.set_default_timeout(harness.ACTION_TIMEOUT * 1000)
+            ctx.add_init_script(INIT_JS)
+            ctx.add_init_script(FIRST_FRAME_JS)
+            _, page = start(ctx, static.url)
+            service_worker_ready(page)
+            taps(page, 3, 0)
+            if snapshot_wait > 0:
+                snapshot_kept(page, snapshot_wait)
+            page.close()
+            ctx.set_offline(True)
+            static.stop()
+            seconds: list[float] = []
+            where: list[dict[str, float]] = []
+            for _ in range(n):
+                s, page = start(ctx, static.url)
+                seconds.append(s)
+                where.append(stages(page))
+                page.close()
+                time.sleep(0.5)  # the closed tab's worker lets the store's tab lock go
+        finally:
+            ctx.close()
+    return seconds, where
 
 
 def taps(page, n: int, warmup: int) -> list[float]:
@@ -247,6 +294,7 @@ def main(argv: list[str] | None = None) -> int:
                 page.close()
             sctx.close()
             browser.close()
+            installed, installed_stages = installed_starts(p, root, args.starts, args.snapshot_wait)
         results = {
             "cold": cold,
             "warm": warm,
@@ -254,6 +302,7 @@ def main(argv: list[str] | None = None) -> int:
             "server_warm": server_warm,
             "site_taps": site_taps,
             "server_taps": server_taps,
+            "installed": installed,
         }
     finally:
         harness.stop_server(server)
@@ -266,14 +315,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"site warm start (installed, network off): {_s(warm)}")
     _print_stages("  its stages (medians)", warm_stages)
+    print(f"site warm start, installed (a browser profile kept on disk, network off): {_s(installed)}")
+    _print_stages("  its stages (medians)", installed_stages)
     print(f"server app first screen: fresh context {server_cold:.2f} s; new tabs {_s(server_warm)}")
     print(f"tap -> screen, site (Python in the page): {_ms(site_taps)}")
     print(f"tap -> screen, server app (WebSocket): {_ms(server_taps)}")
-    warm_ok = statistics.median(warm) < GOAL_WARM_S
+    warm_ok = statistics.median(installed) < GOAL_WARM_S
     tap_ok = pct(site_taps, 95) <= pct(server_taps, 95)
     print(
         f"goal warm start < {GOAL_WARM_S:.0f} s: {'met' if warm_ok else 'NOT met'} "
-        f"(median {statistics.median(warm):.2f} s; the server app's new tab: {statistics.median(server_warm):.2f} s)"
+        f"(installed: median {statistics.median(installed):.2f} s; off the record: {statistics.median(warm):.2f} s; "
+        f"the server app's new tab: {statistics.median(server_warm):.2f} s)"
     )
     print(
         f"goal site tap p95 <= server app's: {'met' if tap_ok else 'NOT met'} "
