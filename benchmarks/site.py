@@ -10,7 +10,7 @@ database) beside it; both are opened in Debian's Chromium (headless, phone viewp
 
 * **cold start** of the site: a fresh browser context (empty cache, no service worker),
   from ``goto`` to Home drawn by Python (``New match`` in the semantics tree);
-* **warm start** of the site: the same context once its service worker holds the site (and
+* **warm start** of the site, off the record: the same context once its service worker holds the site (and
   its Python worker has kept Python's state after its imports, which it does in the background
   a few seconds after the first visit's first screen: waited for), the network off
   (``context.set_offline``) and the static server stopped: a new tab each time, ``N`` times;
@@ -158,16 +158,21 @@ def installed_starts(
             page.close()
             ctx.set_offline(True)
             static.stop()
-            seconds: list[float] = []
-            where: list[dict[str, float]] = []
-            for _ in range(n):
-                s, page = start(ctx, static.url)
-                seconds.append(s)
-                where.append(stages(page))
-                page.close()
-                time.sleep(0.5)  # the closed tab's worker lets the store's tab lock go
+            return warm_starts(ctx, static.url, n)
         finally:
             ctx.close()
+
+
+def warm_starts(context, url: str, n: int) -> tuple[list[float], list[dict[str, float]]]:
+    """``n`` starts of the site in new tabs of ``context``: their seconds, and their stages."""
+    seconds: list[float] = []
+    where: list[dict[str, float]] = []
+    for _ in range(n):
+        s, page = start(context, url)
+        seconds.append(s)
+        where.append(stages(page))
+        page.close()
+        time.sleep(0.5)  # the closed tab's worker lets the store's tab lock go
     return seconds, where
 
 
@@ -272,14 +277,7 @@ def main(argv: list[str] | None = None) -> int:
             page.close()
             ctx.set_offline(True)
             static.stop()
-            warm = []
-            warm_stages: list[dict[str, float]] = []
-            for _ in range(args.starts):
-                seconds, page = start(ctx, static.url)
-                warm.append(seconds)
-                warm_stages.append(stages(page))
-                page.close()
-                time.sleep(0.5)  # the closed tab's worker lets the store's tab lock go
+            warm, warm_stages = warm_starts(ctx, static.url, args.starts)
             ctx.close()
             # --------------------------------------------------- the server app
             sctx = harness.new_context(browser, reduced_motion="no-preference")
@@ -313,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
         "Python's state kept after the first visit: "
         + (f"{kept:.1f} s after the taps" if kept is not None else "no (or not waited for)")
     )
-    print(f"site warm start (installed, network off): {_s(warm)}")
+    print(f"site warm start, off the record (the benchmark's own context, network off): {_s(warm)}")
     _print_stages("  its stages (medians)", warm_stages)
     print(f"site warm start, installed (a browser profile kept on disk, network off): {_s(installed)}")
     _print_stages("  its stages (medians)", installed_stages)
