@@ -169,12 +169,13 @@ def test_closed_sessions_are_freed_within_the_timeout(browser, tmp_path):
         harness.reload(page, new_session=True)  # the first session closed, a second one opened
         ctx.close()  # the second closed
         deadline = time.monotonic() + 60  # 2 s, then Flet's sweep every 10 s
-        while "Delete session (0 left)" not in harness.server_log(s.proc) and time.monotonic() < deadline:
+        # both deleted (on a slow reload the sweep frees the first before the second starts:
+        # then both deletions leave 0)
+        while len(re.findall(r"Delete session", harness.server_log(s.proc))) < 2 and time.monotonic() < deadline:
             time.sleep(0.5)
         log = harness.server_log(s.proc)
         assert len(re.findall(r"New session created", log)) == 2, log
-        assert len(re.findall(r"Delete session \(\d+ left\)", log)) == 2, log
-        assert "Delete session (0 left)" in log
+        assert re.findall(r"Delete session \((\d+) left\)", log)[-2:] in (["1", "0"], ["0", "0"]), log
     finally:
         s.stop()
 
