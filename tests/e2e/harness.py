@@ -503,24 +503,30 @@ def wait_text(page, text: TextMatch, timeout: float = ACTION_TIMEOUT) -> None:
     """Wait until some semantics string (see ``read_texts``) equals ``text``
     (a str, whole-string match after trimming) or matches ``text`` (a
     compiled regex; JavaScript ``RegExp.test`` semantics, so keep it simple).
-    Polls in the page every 20 ms.  Raises TimeoutError with the current
-    texts on failure."""
+    Looks again whenever the page's tree changes (once a frame at most, while Flutter
+    draws) and every 100 ms (a text field's value changes no node), not on a fixed
+    20 ms poll: reading the whole tree fifty times a second took CPU from the very
+    page being waited on.  Raises TimeoutError with the current texts on failure."""
     if isinstance(text, str):
         arg = {"s": text.strip(), "re": None, "flags": ""}
     else:
         flags = ("i" if text.flags & re.IGNORECASE else "") + ("m" if text.flags & re.MULTILINE else "")
         arg = {"s": None, "re": text.pattern, "flags": flags}
+    arg["ms"] = int(timeout * 1000)
     js = (
-        "(a) => { const texts = (" + _READ_TEXTS_JS + ")();"
-        " if (a.re !== null) { const r = new RegExp(a.re, a.flags); return texts.some(t => r.test(t)); }"
-        " return texts.includes(a.s); }"
+        "(a) => new Promise((resolve) => { const read = (" + _READ_TEXTS_JS + ");"
+        " const r = a.re === null ? null : new RegExp(a.re, a.flags);"
+        " const shown = () => { const texts = read(); return r ? texts.some(t => r.test(t)) : texts.includes(a.s); };"
+        " if (shown()) { resolve(true); return; }"
+        " const end = (ok) => { obs.disconnect(); clearInterval(poll); clearTimeout(limit); resolve(ok); };"
+        " const look = () => { if (shown()) end(true); };"
+        " const obs = new MutationObserver(look);"
+        " obs.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});"
+        " const poll = setInterval(look, 100);"
+        " const limit = setTimeout(() => end(shown()), a.ms); })"
     )
-    try:
-        page.wait_for_function(js, arg=arg, polling=20, timeout=timeout * 1000)
-    except Exception as e:
-        if "Timeout" not in str(e):
-            raise
-        raise TimeoutError(f"text {text!r} not shown within {timeout}s; texts now: {read_texts(page)!r}") from None
+    if not page.evaluate(js, arg):
+        raise TimeoutError(f"text {text!r} not shown within {timeout}s; texts now: {read_texts(page)!r}")
 
 
 def scroll_until(page, text: TextMatch, over=None, step: int = 400, max_steps: int = 40) -> None:
