@@ -37,7 +37,8 @@ run: $(STAMP)
 # pytest exits 5 when it collects no tests: that fails, as every other non-zero status does.
 # The tests run in $(JOBS) processes (pytest-xdist), one test file to a process at a time:
 # three on a 2-core machine keep both cores busy while a browser test waits on its page
-# (a whole run: 390 s with three, 437 s with two).
+# (a whole run: 390 s with three, 437 s with two; on a slower day, 528 s with three, 552 with four,
+# the CPU then 99% busy).
 # `make lint` runs beside the tests (its output is printed after theirs; either failing fails
 # the target): mypy's ~20 s on one core fit in what the browser tests leave of the machine.
 # The app's bytecode is compiled once first: every test process that starts Python (servers,
