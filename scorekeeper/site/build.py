@@ -51,7 +51,7 @@ from pathlib import Path, PurePosixPath
 
 from scorekeeper import __version__
 from scorekeeper.errors import SiteError
-from scorekeeper.ui.server.fonts import patch_fonts
+from scorekeeper.ui.server.fonts import FONTS_LEFT_OUT, patch_fonts
 from scorekeeper.ui.server.guard import csp, inline_script_hashes
 
 __all__ = ["ARCHIVE", "BROWSER_PACKAGES", "MARK", "Site", "app_archive", "build", "site_files"]
@@ -106,7 +106,7 @@ LEFT_OUT = (
     "icons/apple-touch-icon-*",
     "favicon.png",
     "manifest.json",
-    "assets/packages/flutter_math_fork/*",  # the fonts of TeX formulas: no screen of the app has one
+    f"assets/{FONTS_LEFT_OUT}*",  # the fonts of TeX formulas (left out of the font list too)
 )
 
 #: What of a package the archive leaves out (shell patterns on the path in ``__pypackages__``).
