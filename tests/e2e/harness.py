@@ -506,7 +506,9 @@ def wait_text(page, text: TextMatch, timeout: float = ACTION_TIMEOUT) -> None:
     Looks again whenever the page's tree changes (once a frame at most, while Flutter
     draws) and every 100 ms (a text field's value changes no node), not on a fixed
     20 ms poll: reading the whole tree fifty times a second took CPU from the very
-    page being waited on.  Raises TimeoutError with the current texts on failure."""
+    page being waited on.  Once shown, it returns 20 ms later (no sooner than that poll
+    did), so a screen Flutter completes in the next frame is whole when the caller reads it.
+    Raises TimeoutError with the current texts on failure."""
     if isinstance(text, str):
         arg = {"s": text.strip(), "re": None, "flags": ""}
     else:
@@ -519,7 +521,7 @@ def wait_text(page, text: TextMatch, timeout: float = ACTION_TIMEOUT) -> None:
         " const shown = () => { const texts = read(); return r ? texts.some(t => r.test(t)) : texts.includes(a.s); };"
         " if (shown()) { resolve(true); return; }"
         " const end = (ok) => { obs.disconnect(); clearInterval(poll); clearTimeout(limit); resolve(ok); };"
-        " const look = () => { if (shown()) end(true); };"
+        " const look = () => { if (shown()) { obs.disconnect(); clearInterval(poll); setTimeout(() => end(true), 20); } };"
         " const obs = new MutationObserver(look);"
         " obs.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});"
         " const poll = setInterval(look, 100);"

@@ -109,6 +109,7 @@ def test_each_subtracts_shows_a_note_instead_of_tally_and_board(module_server, h
     wait_text(page, "Score Ann 2")
     open_score(page)
     wait_text(page, EACH_SUBTRACTS_NOTE)
+    wait_text(page, "Score chart: Ann 2, Ben 0 after 1 turn")  # the screen whole before it is read
     texts = read_texts(page)
     assert not [t for t in texts if t.startswith("Tally ") or t.startswith("Pegboard")], texts
     assert "Score chart: Ann 2, Ben 0 after 1 turn" in texts
