@@ -166,15 +166,25 @@ def _deepen(value: Any, n: int) -> Any:
 def _enlarge(old: Any, k: int) -> Any:
     """``old`` made about ``k`` times larger: at most some 20,000 items or characters,
     and at most some :data:`MAX_TEXT` bytes of JSON (over the 2 MB a record may be,
-    never the gigabytes a list of a list repeated 5,000 times would print to)."""
+    never the gigabytes a list of a list repeated 5,000 times would print to). The copies
+    are copies, not the same object named k times: a later mutation inside one of them
+    (enlarged again, say) would otherwise grow all k at once, past any bound (a fresh
+    clone's run once spent minutes and 4 GB printing such a record)."""
     k = min(k, max(1, MAX_TEXT // (len(json.dumps(old)) + 1)))
-    if isinstance(old, (list, str)):
+    if isinstance(old, str):
         return old * min(k, max(1, 20_000 // (len(old) + 1)))
+    if isinstance(old, list):
+        return _unshared(old * min(k, max(1, 20_000 // (len(old) + 1))))
     if isinstance(old, dict):
         return {**old, **{f"k{i}": i for i in range(k)}}
     if isinstance(old, int) and not isinstance(old, bool):
         return old * k
-    return [old] * k
+    return _unshared([old] * k)
+
+
+def _unshared(value: Any) -> Any:
+    """``value`` with every list and object its own (through JSON: what the record becomes)."""
+    return json.loads(json.dumps(value))
 
 
 def _get(rec: Any, path: tuple) -> Any:
