@@ -456,6 +456,11 @@ def fill(page, label: str, value: str, timeout: float = ACTION_TIMEOUT) -> None:
     settle 0.15 s, check the DOM value, and again once the page is quiet; retry until
     ``timeout``.
 
+    Flutter can also miss the fill without overwriting it: the DOM then shows the text and
+    the app never had it (seen once in CI: an Import acted on the record pasted before).
+    So once the DOM holds the text, the last character is typed again by keyboard: Flutter
+    reads the whole field at each key it handles, and the DOM check then proves it.
+
     App-side gotcha: in an ``@ft.component`` the TextField must be
     *controlled* (``value=state``); an uncontrolled field is reset to empty
     whenever its component re-renders (e.g. because its own ``on_change``
@@ -472,6 +477,13 @@ def fill(page, label: str, value: str, timeout: float = ACTION_TIMEOUT) -> None:
         if got == value:
             wait_idle(page, quiet=0.1)
             got = loc.input_value()  # and it stayed (not overwritten by a late attach)
+            if got == value and value:
+                page.keyboard.press("Control+End")  # the last character again, by key
+                page.keyboard.press("Backspace")
+                page.keyboard.type(value[-1])
+                page.wait_for_timeout(100)
+                wait_idle(page, quiet=0.1)
+                got = loc.input_value()
             if got == value:
                 return
         if time.monotonic() > deadline:
