@@ -445,7 +445,7 @@ def click(page, name: str, timeout: float = ACTION_TIMEOUT, dom: bool = False) -
         loc.click(timeout=timeout * 1000)
 
 
-def fill(page, label: str, value: str, timeout: float = ACTION_TIMEOUT) -> None:
+def fill(page, label: str, value: str, timeout: float = ACTION_TIMEOUT, retype_last: bool = False) -> None:
     """Replace the text of ``ft.TextField(label=label)`` with ``value``.
 
     ``Locator.fill`` works on the semantics ``<input aria-label=label>`` but
@@ -457,9 +457,11 @@ def fill(page, label: str, value: str, timeout: float = ACTION_TIMEOUT) -> None:
     ``timeout``.
 
     Flutter can also miss the fill without overwriting it: the DOM then shows the text and
-    the app never had it (seen once in CI: an Import acted on the record pasted before).
-    So once the DOM holds the text, the last character is typed again by keyboard: Flutter
-    reads the whole field at each key it handles, and the DOM check then proves it.
+    the app never had it (seen once in CI, right after a file chooser: an Import acted on the
+    record pasted before). ``retype_last``: once the DOM holds the text, its last character
+    is typed again by key, as Flutter reads the whole field at each key it handles -- only for
+    a field whose app does nothing with the text until a button is tapped (the app sees the
+    text one character short for a moment).
 
     App-side gotcha: in an ``@ft.component`` the TextField must be
     *controlled* (``value=state``); an uncontrolled field is reset to empty
@@ -477,7 +479,7 @@ def fill(page, label: str, value: str, timeout: float = ACTION_TIMEOUT) -> None:
         if got == value:
             wait_idle(page, quiet=0.1)
             got = loc.input_value()  # and it stayed (not overwritten by a late attach)
-            if got == value and value:
+            if got == value and value and retype_last:
                 page.keyboard.press("Control+End")  # the last character again, by key
                 page.keyboard.press("Backspace")
                 page.keyboard.type(value[-1])
@@ -642,11 +644,12 @@ def tap(page, name: str) -> None:
     loc.click()
 
 
-def enter(page, label: str, value: str) -> None:
+def enter(page, label: str, value: str, retype_last: bool = False) -> None:
     """Type ``value`` into the text field ``label`` and leave the field, as a
-    player tapping elsewhere would (so the next tap is not spent on the focus)."""
+    player tapping elsewhere would (so the next tap is not spent on the focus;
+    ``retype_last``: see :func:`fill`)."""
     settle(page, page.get_by_role("textbox", name=label, exact=True))
-    fill(page, label, value)
+    fill(page, label, value, retype_last=retype_last)
     page.keyboard.press("Tab")
     wait_idle(page, quiet=0.15)
 

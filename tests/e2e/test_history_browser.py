@@ -46,7 +46,7 @@ def stored(page) -> int:
 
 
 def paste(page, text: str) -> None:
-    harness.enter(page, PASTE, text)
+    harness.enter(page, PASTE, text, retype_last=True)  # the field does nothing until Import
     tap(page, "Import")
 
 
