@@ -59,11 +59,12 @@ def tile_face(
     tile's box, a row (or column) spacing its halves' digits evenly -- which centres each
     in its half, the line exactly between them -- and the line.
 
-    A tile tapped shows no ink ripple: the tile itself changes as soon as the entry is in
-    (it leaves the picker, it is drawn on the table). The ripple, an animation after every
-    tap, cost more than the tap's own redraw: eight tile taps in Chromium took 4.1 CPU-s of
-    the browser and the server with it, 3.0 without (the page's renderer 2.4 -> 1.8, its GPU
-    process 0.7 -> 0.4): CPU a phone's browser spent on nothing a player needs."""
+    A tile has no ink (no ripple when tapped): the tile itself changes as soon as the entry
+    is in (it leaves the picker, it is drawn on the table). The ink -- Flutter's ink well
+    around each tile, with its ripple -- cost more than the tap's own redraw, even with the
+    browser asking for reduced motion: eight tile taps in Chromium took 4.1 CPU-s of the
+    browser and the server with it, 3.0 without (the page's renderer 2.4 -> 1.8, its GPU
+    process 0.7 -> 0.4), CPU a phone's browser spent on nothing a player needs."""
     line = ft.Container(
         width=1 if horizontal else half * 0.8,
         height=half * 0.8 if horizontal else 1,
