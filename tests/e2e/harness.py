@@ -352,11 +352,21 @@ def go_to(page, route: str, expect: TextMatch | None = None, timeout: float = AC
     browser's history moves and the app's router follows, with no page load (a load costs
     this 2-core machine about 5 CPU-seconds: the engine compiled and every screen drawn
     again; this, a fraction of one). Waits for ``expect`` (as in ``wait_text``), or for the
-    page to be quiet."""
+    page to be quiet.
+
+    When ``expect`` shows already (from one match's table to another's, both can say "Hand
+    1, Ann to play"), it is looked for only once the screen has changed since the route was
+    pushed (or after 3 s, for a route that draws what was there): a tap made while the old
+    table still showed was lost as the new one replaced it (seen once in a whole run)."""
+    ambiguous = expect is not None and page.evaluate(_SHOWN_JS, _text_arg(expect, 0))
     page.evaluate(
-        "(r) => { history.pushState(null, '', r);"
-        " window.dispatchEvent(new PopStateEvent('popstate', {state: history.state})); }",
-        route,
+        "([r, ms]) => new Promise((resolve) => {"
+        " const obs = new MutationObserver(() => { obs.disconnect(); clearTimeout(limit); resolve(true); });"
+        " const limit = setTimeout(() => { obs.disconnect(); resolve(false); }, ms);"
+        " if (ms > 0) { obs.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true}); }"
+        " history.pushState(null, '', r);"
+        " window.dispatchEvent(new PopStateEvent('popstate', {state: history.state})); })",
+        [route, 3000 if ambiguous else 0],
     )
     if expect is not None:
         wait_text(page, expect, timeout=timeout)
@@ -513,6 +523,21 @@ def read_texts(page) -> list[str]:
 TextMatch = str | Pattern[str]
 
 
+def _text_arg(text: TextMatch, timeout: float) -> dict:
+    """``text`` (and a timeout) as the argument of ``_SHOWN_JS`` and ``wait_text``'s script."""
+    if isinstance(text, str):
+        return {"s": text.strip(), "re": None, "flags": "", "ms": int(timeout * 1000)}
+    flags = ("i" if text.flags & re.IGNORECASE else "") + ("m" if text.flags & re.MULTILINE else "")
+    return {"s": None, "re": text.pattern, "flags": flags, "ms": int(timeout * 1000)}
+
+
+#: Whether the text of ``_text_arg`` shows now (as ``wait_text`` looks for it).
+_SHOWN_JS = (
+    "(a) => { const texts = (" + _READ_TEXTS_JS + ")();"
+    " return a.re === null ? texts.includes(a.s) : texts.some(t => new RegExp(a.re, a.flags).test(t)); }"
+)
+
+
 def wait_text(page, text: TextMatch, timeout: float = ACTION_TIMEOUT) -> None:
     """Wait until some semantics string (see ``read_texts``) equals ``text``
     (a str, whole-string match after trimming) or matches ``text`` (a
@@ -523,12 +548,7 @@ def wait_text(page, text: TextMatch, timeout: float = ACTION_TIMEOUT) -> None:
     page being waited on.  Once shown, it returns 20 ms later (no sooner than that poll
     did), so a screen Flutter completes in the next frame is whole when the caller reads it.
     Raises TimeoutError with the current texts on failure."""
-    if isinstance(text, str):
-        arg = {"s": text.strip(), "re": None, "flags": ""}
-    else:
-        flags = ("i" if text.flags & re.IGNORECASE else "") + ("m" if text.flags & re.MULTILINE else "")
-        arg = {"s": None, "re": text.pattern, "flags": flags}
-    arg["ms"] = int(timeout * 1000)
+    arg = _text_arg(text, timeout)
     js = (
         "(a) => new Promise((resolve) => { const read = (" + _READ_TEXTS_JS + ");"
         " const r = a.re === null ? null : new RegExp(a.re, a.flags);"
