@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from e2e import harness
+from e2e import harness, profiles
 from e2e.app_driver import ready_matches, web_command
 
 
@@ -27,7 +27,7 @@ class Server:
 
     def __init__(self, db: str) -> None:
         self.db = db
-        self.port = harness.free_port()
+        self.port = profiles.stable_port()  # the same few ports again: see e2e/profiles.py
         self.proc = None
         self.env: dict[str, str] | None = None  # added to the server's environment
 
@@ -40,6 +40,7 @@ class Server:
         return f"http://127.0.0.1:{self.port}/"
 
     def start(self) -> Server:
+        profiles.reserve_port(self.port)
         self.proc = harness.start_server(
             self.cmd, self.port, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))), env=self.env
         )
@@ -49,6 +50,7 @@ class Server:
         if self.proc is not None:
             harness.stop_server(self.proc)
             self.proc = None
+        profiles.release_port(self.port)
 
     def kill(self) -> None:
         """SIGKILL: the process dies mid-whatever, as a phone killing the app would."""
@@ -57,6 +59,7 @@ class Server:
         os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
         self.proc = None
+        profiles.release_port(self.port)
 
 
 class LanServer(Server):
@@ -85,7 +88,10 @@ def browser():
         b, ctx = harness.launch_browser(p)
         ctx.close()
         b.playwright = p
+        # the loopback pages' contexts: profiles kept across the tests (e2e/profiles.py)
+        b.profiles = profiles.Profiles(p, harness.CHROMIUM, harness.CHROMIUM_ARGS, harness.ACTION_TIMEOUT * 1000)
         yield b
+        b.profiles.close()
         b.close()
 
 
@@ -98,9 +104,9 @@ def _pages_closed_after_the_test(request):
         yield
         return
     b = request.getfixturevalue("browser")
-    before = list(b.contexts)
+    before = list(b.contexts) + list(b.profiles.lent)
     yield
-    for ctx in b.contexts:
+    for ctx in list(b.contexts) + list(b.profiles.lent):
         if ctx not in before:
             ctx.close()
 

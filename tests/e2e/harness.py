@@ -45,6 +45,8 @@ import urllib.error
 import urllib.request
 from re import Pattern
 
+from e2e import profiles
+
 CHROMIUM = "/usr/bin/chromium"
 
 #: Flags for Debian's Chromium.  ``--host-resolver-rules`` makes every host
@@ -246,8 +248,13 @@ def new_context(browser, **context_kwargs):
     its time on. Tests about what moves (the picker holding still) ask for the full motion."""
     context_kwargs.setdefault("viewport", dict(PHONE_VIEWPORT))
     context_kwargs.setdefault("reduced_motion", MOTION)
-    context = browser.new_context(**context_kwargs)
-    context.set_default_timeout(ACTION_TIMEOUT * 1000)
+    pool = getattr(browser, "profiles", None)  # see e2e/profiles.py: the tests' browser has one
+    asked = {k for k, v in context_kwargs.items() if not (k == "accept_downloads" and v is True)}  # (a profile does)
+    if pool is not None and asked <= profiles.POOLED_OPTIONS:
+        context = pool.lend(context_kwargs["viewport"], context_kwargs["reduced_motion"])
+    else:
+        context = browser.new_context(**context_kwargs)
+        context.set_default_timeout(ACTION_TIMEOUT * 1000)
     context.external_requests = []  # type: ignore[attr-defined]
 
     def _on_request(req):
