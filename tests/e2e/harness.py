@@ -369,8 +369,10 @@ def go_to(page, route: str, expect: TextMatch | None = None, timeout: float = AC
     page.evaluate(
         "([r, ms]) => new Promise((resolve) => {"
         " const obs = new MutationObserver(() => { obs.disconnect(); clearTimeout(limit); resolve(true); });"
-        " const limit = setTimeout(() => { obs.disconnect(); resolve(false); }, ms);"
+        " let limit;"
+        " if (location.pathname + location.search === r) { ms = 0; }"  # already there: nothing will change
         " if (ms > 0) { obs.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true}); }"
+        " limit = setTimeout(() => { obs.disconnect(); resolve(false); }, ms);"
         " history.pushState(null, '', r);"
         " window.dispatchEvent(new PopStateEvent('popstate', {state: history.state})); })",
         [route, 3000 if ambiguous else 0],
