@@ -543,7 +543,8 @@ def _text_arg(text: TextMatch, timeout: float) -> dict:
 #: Whether the text of ``_text_arg`` shows now (as ``wait_text`` looks for it).
 _SHOWN_JS = (
     "(a) => { const texts = (" + _READ_TEXTS_JS + ")();"
-    " return a.re === null ? texts.includes(a.s) : texts.some(t => new RegExp(a.re, a.flags).test(t)); }"
+    " const r = a.re === null ? null : new RegExp(a.re, a.flags);"
+    " return r ? texts.some(t => r.test(t)) : texts.includes(a.s); }"
 )
 
 
@@ -559,9 +560,7 @@ def wait_text(page, text: TextMatch, timeout: float = ACTION_TIMEOUT) -> None:
     Raises TimeoutError with the current texts on failure."""
     arg = _text_arg(text, timeout)
     js = (
-        "(a) => new Promise((resolve) => { const read = (" + _READ_TEXTS_JS + ");"
-        " const r = a.re === null ? null : new RegExp(a.re, a.flags);"
-        " const shown = () => { const texts = read(); return r ? texts.some(t => r.test(t)) : texts.includes(a.s); };"
+        "(a) => new Promise((resolve) => { const shown = () => (" + _SHOWN_JS + ")(a);"
         " if (shown()) { resolve(true); return; }"
         " const end = (ok) => { obs.disconnect(); clearInterval(poll); clearTimeout(limit); resolve(ok); };"
         " const look = () => { if (shown()) { obs.disconnect(); clearInterval(poll); setTimeout(() => end(true), 20); } };"
