@@ -144,8 +144,8 @@ class LentContext:
     # ------------------------------------------------------------- given back
     def _clear(self) -> None:
         slot = self._slot
-        for page in self._pages:
-            if not page.is_closed():
+        for page in slot.context.pages:  # the test's pages, and any they opened themselves
+            if page is not slot.blank:
                 page.close()
         for event, handler in self._listeners:
             slot.context.remove_listener(event, handler)
