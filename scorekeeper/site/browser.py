@@ -8,7 +8,7 @@ itself imports anywhere, as the doctest run over the package does). Flet's Pytho
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 __all__ = ["hold_screen", "mount", "post_json", "push", "take_tab_lock"]
@@ -18,6 +18,72 @@ _GLUE = r"""
 (FS) => {
   const words = (e) => (e && (e.message || e.name || (e.errno !== undefined ? "errno " + e.errno : ""))) || String(e);
   const syncfs = (populate) => new Promise((resolve) => FS.syncfs(populate, (e) => resolve(e ? words(e) : null)));
+  const IDBFS = FS.filesystems.IDBFS;
+  let root = null; // the mounted folder (also the name of its IndexedDB database)
+  let known = null; // what IndexedDB holds of it: path -> its file's mark (below); null: not known
+  // Every file and folder under the mounted folder: path -> a mark that changes whenever the
+  // file does (in the page's memory, no IndexedDB). The store writes a file whole, as a new
+  // file renamed over the old one, so a new file is a new node: its inode number and its
+  // modification time (two writes in the same millisecond have the same time).
+  const listed = () => {
+    const out = {};
+    const check = [root];
+    while (check.length) {
+      const dir = check.pop();
+      for (const name of FS.readdir(dir)) {
+        if (name === "." || name === "..") continue;
+        const path = dir + "/" + name;
+        const stat = FS.lstat(path);
+        out[path] = stat.ino + ":" + stat.mtime.getTime() + ":" + stat.size;
+        if (FS.isDir(stat.mode)) check.push(path);
+      }
+    }
+    return out;
+  };
+  // IDBFS's own copy (it reads IndexedDB's whole list first), then what IndexedDB holds is known.
+  const whole = async () => {
+    const why = await syncfs(false);
+    known = why === null ? listed() : null;
+    return why;
+  };
+  // Only what changed since the last copy, in one transaction sent at once (commit), in IDBFS's
+  // own format: this tab alone writes the folder's database (it holds the tab lock), so what
+  // IndexedDB holds is known without reading it. The transaction is under way as soon as this
+  // returns: IndexedDB writes it while Python goes on (the redraw), and the promise is kept
+  // when it is in.
+  const changes = () => {
+    const db = IDBFS.dbs[root];
+    if (!db || known === null) return whole();
+    let now;
+    try { now = listed(); } catch (e) { return whole(); }
+    const put = Object.keys(now).filter((p) => known[p] !== now[p]).sort();
+    const gone = Object.keys(known).filter((p) => !(p in now)).sort().reverse();
+    if (!put.length && !gone.length) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      let tx;
+      try {
+        tx = db.transaction([IDBFS.DB_STORE_NAME], "readwrite");
+      } catch (e) {
+        known = null;
+        resolve(words(e));
+        return;
+      }
+      const failed = (e) => { known = null; resolve(words(e)); };
+      tx.oncomplete = () => { known = now; resolve(null); };
+      tx.onerror = tx.onabort = (event) => { failed(tx.error || (event.target && event.target.error) || "aborted"); event.preventDefault(); };
+      try {
+        const store = tx.objectStore(IDBFS.DB_STORE_NAME);
+        for (const path of put) {
+          IDBFS.loadLocalEntry(path, (err, entry) => { if (err) throw err; store.put(entry, path); });
+        }
+        for (const path of gone) store.delete(path);
+        if (tx.commit) tx.commit();
+      } catch (e) {
+        try { tx.abort(); } catch (ignored) { /* aborted already */ }
+        failed(e);
+      }
+    });
+  };
   return {
     // The folder on IDBFS, filled from IndexedDB: null, or why IndexedDB cannot be used.
     mount: async (path) => {
@@ -26,18 +92,22 @@ _GLUE = r"""
       }
       try {
         FS.mkdirTree(path);
-        FS.mount(FS.filesystems.IDBFS, {}, path);
+        FS.mount(IDBFS, {}, path);
       } catch (e) {
         return words(e);
       }
       const why = await syncfs(true);
       if (why !== null) {
         try { FS.unmount(path); } catch (e) { /* left as it is: in memory only */ }
+        return why;
       }
-      return why;
+      root = path;
+      try { known = listed(); } catch (e) { known = null; }
+      return null;
     },
-    // Copy every change of the folder into IndexedDB: null once it is there, or why not.
-    push: () => syncfs(false),
+    // Copy the folder's changes into IndexedDB: null once they are there, or why not. After a
+    // refusal, the next copy is IDBFS's whole one.
+    push: () => changes(),
     // Hold the lock named `name` for as long as this page lives: "held", or "busy" (another tab
     // has it). Without Web Locks (a page not served over https or from localhost) the other tabs
     // are asked on a BroadcastChannel, which a tab holding the store answers.
@@ -92,9 +162,15 @@ async def mount(path: str) -> str | None:
     return _text(await _js().mount(path))
 
 
-async def push() -> str | None:
-    """Copy the folder's changes into IndexedDB: None once they are there, or why not."""
-    return _text(await _js().push())
+def push() -> Awaitable[str | None]:
+    """Start copying the folder's changes into IndexedDB (the transaction is under way when
+    this returns, while Python goes on): awaited, None once they are there, or why not."""
+    promise = _js().push()
+
+    async def done() -> str | None:
+        return _text(await promise)
+
+    return done()
 
 
 async def take_tab_lock(name: str) -> bool:

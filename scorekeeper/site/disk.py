@@ -53,8 +53,9 @@ def refused_line(why: str) -> str:
 class Copier:
     """Copies the store's folder into IndexedDB after a change, one copy at a time.
 
-    ``push``: one copy; it returns None when IndexedDB has everything, else the browser's
-    reason. ``told``: called with the problem (or None once a copy succeeds again) whenever it
+    ``push``: one copy, started when it is called (the store's change is then on its way to
+    IndexedDB while the app redraws); awaited, it gives None when IndexedDB has everything,
+    else the browser's reason. ``told``: called with the problem (or None once a copy succeeds again) whenever it
     changes. :meth:`after` registers what to run each time the copying stops."""
 
     def __init__(self, push: Callable[[], Awaitable[str | None]], told: Callable[[str | None], None]) -> None:
@@ -79,16 +80,26 @@ class Copier:
     def changed(self) -> None:
         """The store made a change durable in its folder: copy it into IndexedDB."""
         self._changes += 1
-        if self._task is None:
-            self._task = asyncio.get_event_loop().create_task(self._run())
+        if self._task is None:  # the copy starts now, not when the loop comes to the task
+            self._task = asyncio.get_event_loop().create_task(self._run(self._start()))
 
-    async def _run(self) -> None:
+    def _start(self) -> tuple[int, Awaitable[str | None] | Exception]:
+        """Start a copy: (the changes it holds, the copy under way, or what it raised)."""
+        self.copies += 1
+        upto = self._changes  # a change made after this line is not in this copy
+        try:
+            return upto, self._push()
+        except Exception as e:  # the bridge itself failed: said as the browser's refusal
+            return upto, e
+
+    async def _run(self, first: tuple[int, Awaitable[str | None] | Exception]) -> None:
+        upto, copy = first
         try:
             while self._done < self._changes:
-                upto = self._changes
-                self.copies += 1
                 try:
-                    why = await self._push()
+                    if isinstance(copy, Exception):
+                        raise copy
+                    why = await copy
                 except Exception as e:  # the bridge itself failed: said as the browser's refusal
                     why = f"{type(e).__name__}: {e}"
                 if why is not None:
@@ -97,6 +108,8 @@ class Copier:
                     break
                 self._done = upto
                 self._tell(None)
+                if self._done < self._changes:  # changes made since it started
+                    upto, copy = self._start()
         finally:
             self._task = None
             for fn in list(self._after):

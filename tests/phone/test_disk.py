@@ -8,6 +8,7 @@ tests (``tests/e2e/test_site_browser.py``) run the real one."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from pathlib import Path
 
 import pytest
@@ -28,12 +29,18 @@ class FakeIndexedDB:
         self.refuse: str | None = None
         self._gates: list[asyncio.Future[None]] = []
 
-    async def push(self) -> str | None:
+    def push(self) -> Awaitable[str | None]:
+        """Start a copy now (as the browser's does: the transaction is under way when this
+        returns); awaited, it ends when the test lets it go."""
         self.started += 1
         gate: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._gates.append(gate)
-        await gate
-        return self.refuse
+
+        async def copied() -> str | None:
+            await gate
+            return self.refuse
+
+        return copied()
 
     def let_go(self) -> None:
         """The copy under way finishes."""
@@ -84,6 +91,31 @@ def test_a_change_made_during_a_copy_is_copied_after_it_before_the_screen_goes()
         db.let_go()
         await _turns()
         assert sent == [b"both"] and copier.copies == 2 and not copier.pending
+
+    run(scenario())
+
+
+def test_a_copy_starts_at_the_change_and_a_later_change_of_the_same_entry_gets_its_own() -> None:
+    """The copy starts inside the store's write, before the app redraws; a second file the
+    same entry writes (before the loop turns) is not in it, so a second copy is made before
+    the screen goes (found by the browser test: a hand's next leader, lost on reload)."""
+
+    async def scenario() -> None:
+        db = FakeIndexedDB()
+        copier = Copier(db.push, lambda p: None)
+        sent: list[bytes] = []
+        screen = HeldScreen(sent.append, copier)
+        copier.changed()  # the entry's first write: its copy is under way at once
+        assert db.started == 1 and copier.pending
+        copier.changed()  # the same entry writes a second file, in the same turn of the loop
+        screen(b"redraw")
+        await _turns()
+        db.let_go()  # the first copy is in: it does not hold the second file
+        await _turns()
+        assert sent == [] and db.started == 2 and copier.pending
+        db.let_go()
+        await _turns()
+        assert sent == [b"redraw"] and copier.copies == 2 and not copier.pending
 
     run(scenario())
 
