@@ -23,8 +23,9 @@ database) beside it; both are opened in Debian's Chromium (headless, phone viewp
   it (its HTTP cache warm), each to ``New match``;
 * **tap to screen**: ``T`` timed tile taps on a 2-player All Fives table in each (after ``W``
   untimed), timed in the page as ``benchmarks/ui_latency.py`` times them (``pointerdown`` to
-  the note on screen). The site answers in the page (Python in a worker); the server app
-  over its WebSocket;
+  the note on screen), a tap in the site and one in the server app in turns (both pages
+  open in the same browser), so that both meet the machine as it is at the same moments.
+  The site answers in the page (Python in a worker); the server app over its WebSocket;
 * the site's **size** (bytes, files, the archive of its Python).
 
 Nothing is asserted; the last lines compare with the goals (warm start under 3 s; the site's
@@ -42,6 +43,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -152,7 +154,7 @@ def installed_starts(
             ctx.add_init_script(FIRST_FRAME_JS)
             _, page = start(ctx, static.url)
             service_worker_ready(page)
-            taps(page, 3, 0)
+            taps([page], 3, 0)
             if snapshot_wait > 0:
                 snapshot_kept(page, snapshot_wait)
             page.close()
@@ -176,14 +178,14 @@ def warm_starts(context, url: str, n: int) -> tuple[list[float], list[dict[str, 
     return seconds, where
 
 
-def taps(page, n: int, warmup: int) -> list[float]:
-    """``n`` timed tile taps (after ``warmup``) on a new 2-player match: pointerdown -> note (ms)."""
+def tapper(page) -> Iterator[float]:
+    """Tile taps on a new 2-player match (a new one when it is won, each hand settled between
+    them, a tile that fits two places tapped twice untimed): each timed one's pointerdown ->
+    note (ms), one at a time."""
     from e2e.app_driver import play_note
 
     m: Match = _new_match(page)
-    out: list[float] = []
-    done = 0
-    while len(out) < n:
+    while True:
         if m.over:
             harness.tap(page, "Home")
             m = _new_match(page)
@@ -202,10 +204,21 @@ def taps(page, n: int, warmup: int) -> list[float]:
             continue
         tile, on = choice
         turn = m.play(tile, on)
-        s = timed_tap(page, harness.button(page, f"tile {tile}"), play_note(m, turn))
-        done += 1
-        if done > warmup:
-            out.append(s.inpage)
+        yield timed_tap(page, harness.button(page, f"tile {tile}"), play_note(m, turn)).inpage
+
+
+def taps(pages: list, n: int, warmup: int) -> list[list[float]]:
+    """``n`` timed tile taps (after ``warmup``) on each page, taken in turns (a tap on the
+    first page, then one on the second ...), so that every page meets the machine as it is
+    at the same moments: the pages' figures are comparable on a machine whose speed moves
+    within minutes."""
+    tappers = [tapper(page) for page in pages]
+    out: list[list[float]] = [[] for _ in pages]
+    for i in range(warmup + n):
+        for times, t in zip(out, tappers, strict=True):
+            ms = next(t)
+            if i >= warmup:
+                times.append(ms)
     return out
 
 
@@ -271,7 +284,12 @@ def main(argv: list[str] | None = None) -> int:
             cold, page = start(ctx, static.url)
             cold_stages = stages(page)
             service_worker_ready(page)
-            site_taps = taps(page, args.taps, args.warmup)
+            # ------------------------- the server app's first screen; the taps of both, in turns
+            sctx = harness.new_context(browser, reduced_motion="no-preference")
+            sctx.add_init_script(INIT_JS)
+            server_cold, spage = start(sctx, server.url)  # type: ignore[attr-defined]
+            site_taps, server_taps = taps([page, spage], args.taps, args.warmup)
+            spage.close()
             keeps = b"scorekeeper-python-snapshot" in files.get("python-worker.js", b"")  # an older site: none
             kept = snapshot_kept(page, args.snapshot_wait) if keeps and args.snapshot_wait > 0 else None
             page.close()
@@ -279,12 +297,7 @@ def main(argv: list[str] | None = None) -> int:
             static.stop()
             warm, warm_stages = warm_starts(ctx, static.url, args.starts)
             ctx.close()
-            # --------------------------------------------------- the server app
-            sctx = harness.new_context(browser, reduced_motion="no-preference")
-            sctx.add_init_script(INIT_JS)
-            server_cold, page = start(sctx, server.url)  # type: ignore[attr-defined]
-            server_taps = taps(page, args.taps, args.warmup)
-            page.close()
+            # ------------------------------------------------- the server app's new tabs
             server_warm = []
             for _ in range(args.starts):
                 seconds, page = start(sctx, server.url)  # type: ignore[attr-defined]

@@ -8,12 +8,12 @@ itself imports anywhere, as the doctest run over the package does). Flet's Pytho
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any
 
-__all__ = ["hold_screen", "mount", "post_json", "push", "take_tab_lock"]
+__all__ = ["mount", "post_json", "push", "take_tab_lock"]
 
-#: The JavaScript half: mount and copy the store's folder, hold the tab lock.
+#: The JavaScript half: mount the store's folder and send its changes to the page, hold the tab lock.
 _GLUE = r"""
 (FS) => {
   const words = (e) => (e && (e.message || e.name || (e.errno !== undefined ? "errno " + e.errno : ""))) || String(e);
@@ -40,49 +40,46 @@ _GLUE = r"""
     }
     return out;
   };
-  // IDBFS's own copy (it reads IndexedDB's whole list first), then what IndexedDB holds is known.
-  const whole = async () => {
-    const why = await syncfs(false);
-    known = why === null ? listed() : null;
-    return why;
+  // The copies are made by the page (python.js), not here: the worker runs Python, and while
+  // Python works (the redraw after an entry) the worker's IndexedDB callbacks cannot run, so a
+  // copy made here ended only after the redraw; the page is idle meanwhile. And the page holds
+  // what the app sends the screen until every copy before it is in.
+  let copies = 0;
+  const answers = new Map(); // copy number -> its promise's resolve
+  // The page's answer (python-worker.js hands it here): null, or why IndexedDB refused the copy.
+  self.scorekeeperCopied = (id, why) => {
+    if (why !== null) known = null; // the next copy is a whole one
+    const resolve = answers.get(id);
+    answers.delete(id);
+    if (resolve) resolve(why);
   };
-  // Only what changed since the last copy, in one transaction sent at once (commit), in IDBFS's
-  // own format: this tab alone writes the folder's database (it holds the tab lock), so what
-  // IndexedDB holds is known without reading it. The transaction is under way as soon as this
-  // returns: IndexedDB writes it while Python goes on (the redraw), and the promise is kept
-  // when it is in.
+  // Send the page what changed since the last copy (every file and folder when what IndexedDB
+  // holds is not known: after a refusal), in IDBFS's own format: this tab alone writes the
+  // folder's database (it holds the tab lock), so what IndexedDB holds is known without reading
+  // it. The promise is kept when the page has it in IndexedDB.
   const changes = () => {
-    const db = IDBFS.dbs[root];
-    if (!db || known === null) return whole();
     let now;
-    try { now = listed(); } catch (e) { return whole(); }
-    const put = Object.keys(now).filter((p) => known[p] !== now[p]).sort();
-    const gone = Object.keys(known).filter((p) => !(p in now)).sort().reverse();
-    if (!put.length && !gone.length) return Promise.resolve(null);
-    return new Promise((resolve) => {
-      let tx;
-      try {
-        tx = db.transaction([IDBFS.DB_STORE_NAME], "readwrite");
-      } catch (e) {
-        known = null;
-        resolve(words(e));
-        return;
+    try { now = listed(); } catch (e) { return Promise.resolve(words(e)); }
+    const whole = known === null;
+    const before = known || {};
+    const put = [];
+    const handed = [];
+    for (const path of Object.keys(now).filter((p) => before[p] !== now[p]).sort()) {
+      let entry = null;
+      IDBFS.loadLocalEntry(path, (err, e) => { if (err) throw err; entry = e; });
+      if (entry.contents) { // a copy of exactly the file's bytes, handed over to the page
+        entry.contents = entry.contents.slice();
+        handed.push(entry.contents.buffer);
       }
-      const failed = (e) => { known = null; resolve(words(e)); };
-      tx.oncomplete = () => { known = now; resolve(null); };
-      tx.onerror = tx.onabort = (event) => { failed(tx.error || (event.target && event.target.error) || "aborted"); event.preventDefault(); };
-      try {
-        const store = tx.objectStore(IDBFS.DB_STORE_NAME);
-        for (const path of put) {
-          IDBFS.loadLocalEntry(path, (err, entry) => { if (err) throw err; store.put(entry, path); });
-        }
-        for (const path of gone) store.delete(path);
-        if (tx.commit) tx.commit();
-      } catch (e) {
-        try { tx.abort(); } catch (ignored) { /* aborted already */ }
-        failed(e);
-      }
-    });
+      put.push([path, entry]);
+    }
+    const gone = whole ? [] : Object.keys(before).filter((p) => !(p in now)).sort().reverse();
+    if (!whole && !put.length && !gone.length) return Promise.resolve(null);
+    const id = ++copies;
+    known = now; // as the page will have it (a refusal makes it unknown again)
+    const copy = { id, db: root, version: IDBFS.DB_VERSION, store: IDBFS.DB_STORE_NAME, put, gone, whole };
+    self.postMessage({ scorekeeperCopy: copy }, handed);
+    return new Promise((resolve) => answers.set(id, resolve));
   };
   return {
     // The folder on IDBFS, filled from IndexedDB: null, or why IndexedDB cannot be used.
@@ -105,9 +102,11 @@ _GLUE = r"""
       try { known = listed(); } catch (e) { known = null; }
       return null;
     },
-    // Copy the folder's changes into IndexedDB: null once they are there, or why not. After a
-    // refusal, the next copy is IDBFS's whole one.
-    push: () => changes(),
+    // Copy the folder's changes into IndexedDB (the page has them when this returns): the
+    // promise gives null once they are in, or why not. After a refusal, the next copy is whole.
+    push: () => {
+      try { return changes(); } catch (e) { known = null; return Promise.resolve(words(e)); }
+    },
     // Hold the lock named `name` for as long as this page lives: "held", or "busy" (another tab
     // has it). Without Web Locks (a page not served over https or from localhost) the other tabs
     // are asked on a BroadcastChannel, which a tab holding the store answers.
@@ -176,19 +175,6 @@ def push() -> Awaitable[str | None]:
 async def take_tab_lock(name: str) -> bool:
     """Hold the tab lock ``name`` for this page's life: False when another tab holds it."""
     return str(await _js().lock(name)) == "held"
-
-
-def hold_screen(wrap: Callable[[Any], Callable[[bytes], None]]) -> None:
-    """Put ``wrap(send)`` between Flet and the page: every message Flet sends the browser goes
-    through it (call after ``ft.run``, which registers Flet's connection)."""
-    import flet_js  # type: ignore[import-not-found]  # Flet's bridge to its worker
-
-    connect = flet_js.start_connection
-
-    async def start(send: Any) -> None:
-        await connect(wrap(send))
-
-    flet_js.start_connection = start
 
 
 async def post_json(path: str, body: dict[str, Any]) -> tuple[int, Any]:

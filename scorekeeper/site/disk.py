@@ -1,22 +1,23 @@
 """The store on a phone's browser: its files in Pyodide's file system, copied into IndexedDB.
 
 Pyodide's files live in the page's memory. The store's folder is mounted on Emscripten's
-IDBFS, which keeps a copy of it in the browser's IndexedDB and copies it back when the page
-starts again; but only when told to (``FS.syncfs``), and asynchronously. So the store's
-two platform seams get a browser's version here (pure Python: the JavaScript side is
-:mod:`scorekeeper.site.browser`):
+IDBFS, which fills it from the browser's IndexedDB when the page starts; the copies the
+other way are the site's own (in IDBFS's format, only the files that changed), made when
+the store writes. So the store's two platform seams get a browser's version here (pure
+Python: the JavaScript side is :mod:`scorekeeper.site.browser` and the page's
+``python.js``):
 
 * :class:`IndexedDBDisk` (the store's :class:`~scorekeeper.store.storage.Disk`): every
-  durable change of the store (it always ends with the sync of a directory) starts a copy
-  into IndexedDB through its :class:`Copier`, one copy at a time, another one after it when
-  a change came in meanwhile;
-* :class:`HeldScreen`: what the app sends the browser's screen is held while a copy is
-  under way and let go, in order, once IndexedDB has the change. So the screen never shows
-  an entry IndexedDB does not hold yet: a tab closed or a browser killed right after the
-  screen showed a tap keeps the tap. A copy IndexedDB refuses (its quota used up, storage
-  switched off) lets the screen go too, with the reason in :attr:`Copier.problem` for a
-  line on the screen; the change is kept in the page (nothing is lost while it stays open)
-  and the next change copies everything again;
+  durable change of the store (it always ends with the sync of a directory) sends the files
+  that changed to the page at once, through its :class:`Copier`; the page writes them into
+  IndexedDB (in one transaction) while Python goes on with the redraw in its worker, and
+  what the app sends the screen waits in the page until every copy before it is in
+  (``scorekeeper/site/web/python.js``). So the screen never shows an entry IndexedDB does
+  not hold yet: a tab closed or a browser killed right after the screen showed a tap keeps
+  the tap. A copy IndexedDB refuses (its quota used up, storage switched off) lets the
+  screen go too, with the reason in :attr:`Copier.problem` for a line on the screen; the
+  change is kept in the page (nothing is lost while it stays open) and the next change
+  copies everything again;
 * :class:`TabLocking` (the store's :class:`~scorekeeper.store.lock.Locking`): ``flock`` is a
   no-op in Pyodide and every tab is pid 42, while two tabs copying their own folders into
   the same IndexedDB would each delete the other's new files. One tab at a time holds the
@@ -34,7 +35,7 @@ from pathlib import Path
 from scorekeeper.store.lock import Locking
 from scorekeeper.store.storage import Disk
 
-__all__ = ["ANOTHER_TAB", "Copier", "HeldScreen", "IndexedDBDisk", "TabLocking", "refused_line"]
+__all__ = ["ANOTHER_TAB", "Copier", "IndexedDBDisk", "TabLocking", "refused_line"]
 
 #: Why a second tab of the same browser does not open the store.
 ANOTHER_TAB = (
@@ -51,74 +52,53 @@ def refused_line(why: str) -> str:
 
 
 class Copier:
-    """Copies the store's folder into IndexedDB after a change, one copy at a time.
+    """Sends the store's changes to be copied into IndexedDB, each as it is made.
 
-    ``push``: one copy, started when it is called (the store's change is then on its way to
-    IndexedDB while the app redraws); awaited, it gives None when IndexedDB has everything,
-    else the browser's reason. ``told``: called with the problem (or None once a copy succeeds again) whenever it
-    changes. :meth:`after` registers what to run each time the copying stops."""
+    ``push``: one copy, sent when it is called (the change is on its way to IndexedDB while
+    the app redraws); awaited, it gives None once IndexedDB has it, else the browser's
+    reason. ``told``: called with the problem (or None once a copy succeeds again) whenever
+    it changes. Copies are answered in the order they were sent (the page makes them one
+    after the other)."""
 
     def __init__(self, push: Callable[[], Awaitable[str | None]], told: Callable[[str | None], None]) -> None:
         self._push = push
         self._told = told
         self._changes = 0  # changes made
-        self._done = 0  # changes copied (or given up on: see ``problem``)
-        self._task: asyncio.Task[None] | None = None
-        self._after: list[Callable[[], None]] = []
+        self._done = 0  # changes answered (in, or refused: see ``problem``)
+        self._tasks: set[asyncio.Task[None]] = set()
         self.problem: str | None = None
-        self.copies = 0  # copies made (for the tests and the benchmark)
+        self.copies = 0  # copies sent (for the tests)
 
     @property
     def pending(self) -> bool:
         """A change is not in IndexedDB yet, and is being copied."""
         return self._done < self._changes
 
-    def after(self, fn: Callable[[], None]) -> None:
-        """Run ``fn`` each time the copying stops (every change in, or refused)."""
-        self._after.append(fn)
-
     def changed(self) -> None:
-        """The store made a change durable in its folder: copy it into IndexedDB."""
+        """The store made a change durable in its folder: copy it into IndexedDB, starting now."""
         self._changes += 1
-        if self._task is None:  # the copy starts now, not when the loop comes to the task
-            self._task = asyncio.get_event_loop().create_task(self._run(self._start()))
-
-    def _start(self) -> tuple[int, Awaitable[str | None] | Exception]:
-        """Start a copy: (the changes it holds, the copy under way, or what it raised)."""
         self.copies += 1
-        upto = self._changes  # a change made after this line is not in this copy
         try:
-            return upto, self._push()
+            answer = self._push()
         except Exception as e:  # the bridge itself failed: said as the browser's refusal
-            return upto, e
+            self._answered(f"{type(e).__name__}: {e}")
+            return
+        task = asyncio.get_event_loop().create_task(self._wait(answer))
+        self._tasks.add(task)  # kept until it ends (the loop keeps only a weak reference)
+        task.add_done_callback(self._tasks.discard)
 
-    async def _run(self, first: tuple[int, Awaitable[str | None] | Exception]) -> None:
-        upto, copy = first
+    async def _wait(self, answer: Awaitable[str | None]) -> None:
         try:
-            while self._done < self._changes:
-                try:
-                    if isinstance(copy, Exception):
-                        raise copy
-                    why = await copy
-                except Exception as e:  # the bridge itself failed: said as the browser's refusal
-                    why = f"{type(e).__name__}: {e}"
-                if why is not None:
-                    self._done = self._changes  # let the screen go: the change is in the page
-                    self._tell(why)
-                    break
-                self._done = upto
-                self._tell(None)
-                if self._done < self._changes:  # changes made since it started
-                    upto, copy = self._start()
-        finally:
-            self._task = None
-            for fn in list(self._after):
-                fn()
+            why = await answer
+        except Exception as e:  # the bridge itself failed: said as the browser's refusal
+            why = f"{type(e).__name__}: {e}"
+        self._answered(why)
 
-    def _tell(self, problem: str | None) -> None:
-        if problem != self.problem:
-            self.problem = problem
-            self._told(problem)
+    def _answered(self, why: str | None) -> None:
+        self._done += 1
+        if why != self.problem:
+            self.problem = why
+            self._told(why)
 
 
 class IndexedDBDisk(Disk):
@@ -130,32 +110,6 @@ class IndexedDBDisk(Disk):
 
     def sync_dir(self, path: Path) -> None:
         self.copier.changed()
-
-
-class HeldScreen:
-    """What the app sends the browser (``send``: Flet's channel to the page), held while
-    ``copier`` has a change that IndexedDB does not hold yet, then let go in order."""
-
-    def __init__(self, send: Callable[[bytes], object], copier: Copier) -> None:
-        self._send = send
-        self._copier = copier
-        self._held: list[bytes] = []
-        self.most_held = 0  # the most messages held at once (for the tests)
-        copier.after(self.release)
-
-    def __call__(self, data: bytes) -> None:
-        if self._copier.pending or self._held:
-            self._held.append(data)
-            self.most_held = max(self.most_held, len(self._held))
-            if not self._copier.pending:
-                self.release()
-        else:
-            self._send(data)
-
-    def release(self) -> None:
-        """Send what was held, unless a change is still being copied."""
-        while self._held and not self._copier.pending:
-            self._send(self._held.pop(0))
 
 
 class TabLocking(Locking):

@@ -22,7 +22,7 @@ import flet as ft
 
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.site import browser
-from scorekeeper.site.disk import ANOTHER_TAB, Copier, HeldScreen, IndexedDBDisk, TabLocking, refused_line
+from scorekeeper.site.disk import ANOTHER_TAB, Copier, IndexedDBDisk, TabLocking, refused_line
 from scorekeeper.store import message_of
 from scorekeeper.store.lock import use_locking
 from scorekeeper.store.storage import use_disk
@@ -115,8 +115,9 @@ def _main(opening: asyncio.Future[Opened], storage: Storage) -> Callable[[ft.Pag
 
 
 def run() -> None:
-    """Start the app in this page (Pyodide only): open the store, run Flet, hold the screen
-    while a change is being copied into IndexedDB."""
+    """Start the app in this page (Pyodide only): open the store (each change of it copied into
+    IndexedDB by the page, which holds the screen meanwhile: see :mod:`scorekeeper.site.disk`),
+    run Flet."""
     storage = Storage()
     pages: list[ft.Page] = []
 
@@ -134,7 +135,6 @@ def run() -> None:
         await main(page)
 
     ft.run(session)
-    browser.hold_screen(lambda send: HeldScreen(send, copier))
 
 
 async def _say(storage: Storage, line: str | None) -> None:

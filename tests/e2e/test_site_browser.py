@@ -294,6 +294,8 @@ class KillableChromium:
 
 
 def test_a_tap_is_kept_when_the_browser_is_killed_right_after_it_shows(site, browser):
+    """The screen shows a change only once IndexedDB holds it (the page makes the copy and holds
+    the screen meanwhile), also after a copy IndexedDB refused; a second tab leaves the store."""
     playwright = browser.playwright
     with tempfile.TemporaryDirectory(prefix="phone-profile-") as profile:
         chromium = KillableChromium(playwright, Path(profile))
@@ -301,7 +303,22 @@ def test_a_tap_is_kept_when_the_browser_is_killed_right_after_it_shows(site, bro
             page = chromium.page(site.url, "New match")
             new_match(page, ["Ann", "Ben"], leader="Ann", rules={"hand_size": 3})
             harness.tap(page, "tile 6-6")
-            wait_text(page, re.compile(r"^Note: Ann set 6-6"))
+            wait_text(page, "Count 12")
+            # IndexedDB refuses the next copy (the page makes them): a line says so, the tap is
+            # on the screen all the same, and the next change copies everything again
+            page.evaluate(
+                """() => { const put = IDBObjectStore.prototype.put;
+                    IDBObjectStore.prototype.put = function () {
+                      IDBObjectStore.prototype.put = put;
+                      throw new DOMException("the quota is used up", "QuotaExceededError"); }; }"""
+            )
+            harness.tap(page, "tile 6-5")
+            wait_text(page, re.compile(r"^This phone's storage refused the last change \(the quota is used up\)"))
+            wait_text(page, "Count 17")
+            harness.tap(page, "tile 5-5")
+            wait_text(page, re.compile(r"^Note: Ann set 5-5"))
+            assert not any(t.startswith("This phone's storage refused") for t in read_texts(page))
+            assert page.evaluate("() => scorekeeperCopies.refused") == 1
         finally:
             chromium.kill()  # the moment the screen showed it
         chromium = KillableChromium(playwright, Path(profile))
@@ -309,7 +326,7 @@ def test_a_tap_is_kept_when_the_browser_is_killed_right_after_it_shows(site, bro
             page = chromium.page(site.url, "Resume match")
             harness.tap(page, "Resume match")
             wait_text(page, "Hand 1, Ben to play")
-            wait_text(page, "Count 12")
+            wait_text(page, "Count 22")  # 6-6, 6-5 (refused, then copied with the next) and 5-5
             # a second tab of the same browser leaves the store to the first, and says so
             second = chromium.page(site.url, ANOTHER_TAB)
             assert "New match" not in read_texts(second)

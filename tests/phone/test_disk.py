@@ -1,9 +1,10 @@
 """The store on a phone's browser (:mod:`scorekeeper.site.disk`), without a browser: every
-durable change of the store starts a copy into IndexedDB, the screen is held until the copy
-is in, a refused copy is said and loses nothing, and a second tab does not open the store.
+durable change of the store starts a copy into IndexedDB at once, a refused copy is said and
+loses nothing, and a second tab does not open the store.
 
 The copy itself is a fake here (an ``asyncio`` coroutine that waits for the test); the browser
-tests (``tests/e2e/test_site_browser.py``) run the real one."""
+tests (``tests/e2e/test_site_browser.py``) run the real one, made by the page, which holds the
+screen until it is in (a tap that showed survives the browser killed right after it)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from aio import run
 
 from scorekeeper.errors import StoreError
-from scorekeeper.site.disk import ANOTHER_TAB, Copier, HeldScreen, IndexedDBDisk, TabLocking, refused_line
+from scorekeeper.site.disk import ANOTHER_TAB, Copier, IndexedDBDisk, TabLocking, refused_line
 from scorekeeper.store import Store, StoreLockedError
 from scorekeeper.store.lock import use_locking
 from scorekeeper.store.storage import use_disk
@@ -52,91 +53,50 @@ async def _turns(n: int = 3) -> None:
         await asyncio.sleep(0)
 
 
-def test_the_screen_gets_nothing_until_indexeddb_holds_the_change() -> None:
+def test_a_copy_is_sent_inside_the_stores_write_and_each_change_gets_its_own() -> None:
+    """The copy starts inside the store's write, before the app redraws (the page writes it into
+    IndexedDB meanwhile); a second file the same entry writes is a copy of its own, and the
+    change is pending until the page answers for each."""
+
     async def scenario() -> None:
         db = FakeIndexedDB()
         told: list[str | None] = []
         copier = Copier(db.push, told.append)
-        sent: list[bytes] = []
-        screen = HeldScreen(sent.append, copier)
-        screen(b"before")  # nothing pending: straight through
-        assert sent == [b"before"]
-        copier.changed()  # the store wrote an entry
-        screen(b"redraw 1")
-        screen(b"redraw 2")
-        await _turns()
-        assert sent == [b"before"] and copier.pending and db.started == 1
-        db.let_go()
-        await _turns()
-        assert sent == [b"before", b"redraw 1", b"redraw 2"] and not copier.pending
-        assert told == [] and copier.problem is None and screen.most_held == 2
-
-    run(scenario())
-
-
-def test_a_change_made_during_a_copy_is_copied_after_it_before_the_screen_goes() -> None:
-    async def scenario() -> None:
-        db = FakeIndexedDB()
-        copier = Copier(db.push, lambda p: None)
-        sent: list[bytes] = []
-        screen = HeldScreen(sent.append, copier)
-        copier.changed()
-        await _turns()
-        copier.changed()  # a second tap while the first copy runs
-        copier.changed()
-        screen(b"both")
-        db.let_go()  # the first copy may have missed the later changes
-        await _turns()
-        assert sent == [] and db.started == 2  # one more copy, for both
-        db.let_go()
-        await _turns()
-        assert sent == [b"both"] and copier.copies == 2 and not copier.pending
-
-    run(scenario())
-
-
-def test_a_copy_starts_at_the_change_and_a_later_change_of_the_same_entry_gets_its_own() -> None:
-    """The copy starts inside the store's write, before the app redraws; a second file the
-    same entry writes (before the loop turns) is not in it, so a second copy is made before
-    the screen goes (found by the browser test: a hand's next leader, lost on reload)."""
-
-    async def scenario() -> None:
-        db = FakeIndexedDB()
-        copier = Copier(db.push, lambda p: None)
-        sent: list[bytes] = []
-        screen = HeldScreen(sent.append, copier)
-        copier.changed()  # the entry's first write: its copy is under way at once
+        assert not copier.pending
+        copier.changed()  # the entry's first write: its copy is on its way at once
         assert db.started == 1 and copier.pending
         copier.changed()  # the same entry writes a second file, in the same turn of the loop
-        screen(b"redraw")
+        assert db.started == 2 and copier.copies == 2
         await _turns()
-        db.let_go()  # the first copy is in: it does not hold the second file
+        db.let_go()  # the page has the first one in
         await _turns()
-        assert sent == [] and db.started == 2 and copier.pending
+        assert copier.pending  # not the second
         db.let_go()
         await _turns()
-        assert sent == [b"redraw"] and copier.copies == 2 and not copier.pending
+        assert not copier.pending and told == [] and copier.problem is None
 
     run(scenario())
 
 
-def test_a_refused_copy_lets_the_screen_go_says_why_and_the_next_change_tries_again() -> None:
+def test_a_refused_copy_says_why_and_a_later_one_that_gets_in_clears_it() -> None:
     async def scenario() -> None:
         db = FakeIndexedDB()
         told: list[str | None] = []
         copier = Copier(db.push, told.append)
-        sent: list[bytes] = []
-        screen = HeldScreen(sent.append, copier)
         db.refuse = "QuotaExceededError"
         copier.changed()
-        screen(b"redraw")
         await _turns()
         db.let_go()
         await _turns()
-        assert sent == [b"redraw"]  # the page keeps the change: the screen is not frozen
+        assert not copier.pending  # answered: the page let the screen go, the change is in memory
         assert told == ["QuotaExceededError"] and copier.problem == "QuotaExceededError"
+        copier.changed()  # refused again: said once
+        await _turns()
+        db.let_go()
+        await _turns()
+        assert told == ["QuotaExceededError"]
         db.refuse = None
-        copier.changed()  # the next entry copies everything again
+        copier.changed()  # the next entry copies everything again, and gets in
         await _turns()
         db.let_go()
         await _turns()
@@ -150,14 +110,17 @@ def test_a_copy_that_raises_is_a_refusal_too() -> None:
         async def broken() -> str | None:
             raise RuntimeError("IDBFS is gone")
 
+        def unsent() -> Awaitable[str | None]:
+            raise RuntimeError("no page to send it to")
+
         told: list[str | None] = []
         copier = Copier(broken, told.append)
-        sent: list[bytes] = []
-        screen = HeldScreen(sent.append, copier)
         copier.changed()
-        screen(b"x")
         await _turns()
-        assert sent == [b"x"] and told == ["RuntimeError: IDBFS is gone"]
+        assert told == ["RuntimeError: IDBFS is gone"] and not copier.pending
+        copier = Copier(unsent, told.append)
+        copier.changed()
+        assert told[-1] == "RuntimeError: no page to send it to" and not copier.pending
 
     run(scenario())
 

@@ -1,7 +1,8 @@
 // Scorekeeper's Python worker: runs the app's Python (Pyodide) in a Web Worker and carries Flet's
 // messages between it and the page (python.js). Written by `scorekeeper site`
 // (scorekeeper/site/web/python-worker.js), in place of flet-web's worker, whose messages it
-// keeps (the first one starts it; the others are Flet's, for the app; it posts "initialized", or
+// keeps (the first one starts it; the others are Flet's, for the app, or the page's answers to the
+// store's copies into IndexedDB, see python.js; it posts "initialized", or
 // an error's words, then the app's messages) but which does at every start what the site never
 // needs: unpacking a .tar.gz in Python, asking micropip, loading pyodide.http.
 //
@@ -246,6 +247,11 @@ self.onmessage = async (event) => {
       await makeSnapshot(event.data.snapshotOf);
     } else {
       await start(event.data);
+    }
+  } else if (event.data && event.data.scorekeeperCopied !== undefined) {
+    // the page's answer to a copy of the store into IndexedDB (scorekeeper/site/browser.py)
+    if (typeof self.scorekeeperCopied === "function") {
+      self.scorekeeperCopied(event.data.scorekeeperCopied, event.data.why);
     }
   } else if (typeof self.flet_js.send === "function") {
     if (++received <= MARKED_MESSAGES) {
