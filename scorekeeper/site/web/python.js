@@ -66,9 +66,13 @@ function _copy(worker, copy) {
     answered = true;
     _store.pending--;
     scorekeeperCopies.made++;
-    if (why !== null) {
+    if (why !== null) { // the database is opened again for the next copy, this one closed
       scorekeeperCopies.refused++;
-      delete _store.databases[copy.db]; // opened again for the next copy
+      const opened = _store.databases[copy.db];
+      delete _store.databases[copy.db];
+      if (opened) {
+        opened.then((db) => db.close(), () => {});
+      }
     }
     worker.postMessage({ scorekeeperCopied: copy.id, why: why });
     while (_store.pending === 0 && _store.held.length) {
