@@ -63,20 +63,17 @@ class Copier:
     def __init__(self, push: Callable[[], Awaitable[str | None]], told: Callable[[str | None], None]) -> None:
         self._push = push
         self._told = told
-        self._changes = 0  # changes made
-        self._done = 0  # changes answered (in, or refused: see ``problem``)
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()  # the copies not answered yet
         self.problem: str | None = None
         self.copies = 0  # copies sent (for the tests)
 
     @property
     def pending(self) -> bool:
         """A change is not in IndexedDB yet, and is being copied."""
-        return self._done < self._changes
+        return bool(self._tasks)
 
     def changed(self) -> None:
         """The store made a change durable in its folder: copy it into IndexedDB, starting now."""
-        self._changes += 1
         self.copies += 1
         try:
             answer = self._push()
@@ -95,7 +92,6 @@ class Copier:
         self._answered(why)
 
     def _answered(self, why: str | None) -> None:
-        self._done += 1
         if why != self.problem:
             self.problem = why
             self._told(why)
