@@ -247,3 +247,26 @@ def test_a_laptop_draws_the_table_half_as_large_again(rules):
             d = draw_layout(lay, box)
             assert_clear(d)
             assert d.fits and fit.unit_for(d, width, height) >= fit.BIG_UNIT, (seed, len(lay))
+
+
+@pytest.mark.parametrize("width", [336.0, 380.0, 784.0])
+def test_the_unit_is_one_of_a_few_steps_and_never_grows_within_a_hand(width):
+    """The tiles change size only at a step (a few times a hand, so a tap redraws one tile,
+    not every tile of the layout), never grow back while the drawing grows, and a drawing
+    that fits is drawn at the largest step that fits."""
+    height = drawing_height(width)
+    box = fit.drawing_box(width, height)
+    steps = fit.unit_steps(width)
+    assert steps[0] == fit.max_unit(width) and steps[-1] == fit.box_unit(width)
+    assert all(b < a for a, b in zip(steps, steps[1:], strict=False)) and len(steps) <= 5
+    for seed in range(4):
+        units = []
+        for lay in turns(RULES["two players"], seed):
+            d = draw_layout(lay, box)
+            unit = fit.unit_for(d, width, height)
+            room = min((width - 2 * fit.MARGIN) / d.width, (height - 2 * fit.MARGIN) / d.height)
+            if d.fits:
+                assert unit in steps and unit <= room
+                assert all(u > room for u in steps if u > unit)  # the largest that fits
+            units.append(unit)
+        assert units == sorted(units, reverse=True), seed  # smaller as the layout grows, never larger

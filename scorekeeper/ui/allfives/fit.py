@@ -71,10 +71,48 @@ def drawing_box(width: float, height: float) -> Box:
 
 
 def unit_for(d: Drawing, width: float, height: float) -> float:
-    """The unit (px) ``d`` is drawn at in ``width`` x ``height`` px: as large as fits, up to
-    :func:`max_unit`; under :data:`MIN_UNIT` only for a drawing that could not be laid out in
-    its box (``d.fits`` false), never under 4."""
-    return max(4.0, min((width - 2 * MARGIN) / d.width, (height - 2 * MARGIN) / d.height, max_unit(width)))
+    """The unit (px) ``d`` is drawn at in ``width`` x ``height`` px: :func:`max_unit` while that
+    fits, then the largest of the steps that fits (see :func:`unit_steps`); under :func:`box_unit`
+    only for a drawing that could not be laid out in its box (``d.fits`` false): as large as
+    fits, never under 4.
+
+    The tiles change size only at a step (a few times a hand), not with every tile that makes
+    the drawing longer: less moves on the table at each entry, and a tile the same size as
+    before is not drawn again (a redraw is then one tile, not every tile of the layout).
+
+    >>> from types import SimpleNamespace as Size  # a drawing's size in units
+    >>> [round(unit_for(Size(width=w, height=5), 380, 209), 2) for w in (8, 20, 21, 25, 31, 40)]
+    [15.83, 15.83, 12.67, 12.67, 10.13, 8.1]
+    """
+    fits = min((width - 2 * MARGIN) / d.width, (height - 2 * MARGIN) / d.height)
+    steps = unit_steps(width)
+    if fits < steps[-1]:
+        return max(4.0, fits)
+    return next(u for u in steps if u <= fits)
+
+
+#: How much smaller each step of the drawing's unit is than the one before (see :func:`unit_steps`).
+STEP = 0.8
+
+
+@lru_cache(maxsize=64)
+def unit_steps(width: float) -> tuple[float, ...]:
+    """The units a drawing in a box ``width`` px wide is drawn at, largest first: :func:`max_unit`,
+    each next a fifth smaller, the last :func:`box_unit` (the unit it is laid out for; a step
+    only a little larger than that is left out).
+
+    >>> [[round(u, 2) for u in unit_steps(w)] for w in (336, 380, 784)]
+    [[14.0, 11.2, 9.0], [15.83, 12.67, 10.13, 9.0], [28.0, 22.4, 17.92, 14.0]]
+    """
+    top, least = max_unit(width), box_unit(width)
+    steps = [top]
+    while steps[-1] * STEP > least:
+        steps.append(steps[-1] * STEP)
+    if len(steps) > 1 and steps[-1] * STEP**0.5 < least:
+        steps.pop()
+    if steps[-1] > least:
+        steps.append(least)
+    return tuple(steps)
 
 
 def half_px(unit: float, spinner: bool) -> float:

@@ -21,7 +21,7 @@ from scorekeeper.ui.allfives.drawing import Drawing
 from scorekeeper.ui.allfives.fit import Spot, button_size, drawing_box, end_buttons, half_px, origin, unit_for
 from scorekeeper.ui.allfives.play import EndChoice, PickerCell
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.allfives.tiles import MIN_DIGITS, tile_button, tile_face
+from scorekeeper.ui.allfives.tiles import MIN_DIGITS, tile_border, tile_button, tile_face
 from scorekeeper.ui.shell.widgets import labelled, on
 
 __all__ = [
@@ -89,7 +89,7 @@ def _PickerTile(tile: Tile, state: str, on_tap: Callable[[Tile], Any], label: st
         return ft.Container(
             width=half + 4,
             height=2 * half + 4,
-            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+            border=tile_border(1, ft.Colors.OUTLINE_VARIANT),
             border_radius=6,
         )
     # a tile's box is the cell's size, lit or pale (its border 2 px either way)
