@@ -22,9 +22,9 @@ _GLUE = r"""
   let root = null; // the mounted folder (also the name of its IndexedDB database)
   let known = null; // what IndexedDB holds of it: path -> its file's mark (below); null: not known
   // Every file and folder under the mounted folder: path -> a mark that changes whenever the
-  // file does (in the page's memory, no IndexedDB). The store writes a file whole, as a new
-  // file renamed over the old one, so a new file is a new node: its inode number and its
-  // modification time (two writes in the same millisecond have the same time).
+  // file does (in the page's memory, no IndexedDB): its inode number (the store writes a file
+  // whole, as a new file renamed over the old one, so a new file is a new node), its
+  // modification time and its size (for a file written in place).
   const listed = () => {
     const out = {};
     const check = [root];
