@@ -274,7 +274,13 @@ def half_open(host: str, port: int, n: int, seconds: float) -> dict[str, Any]:
             time.sleep(0.2)
     for s in waiting:
         s.close()
-    return {"opened": len(socks), "failed": failed, "closed_by_server": closed, "refused_503": busy}
+    return {
+        "opened": len(socks),
+        "failed": failed,
+        "closed_by_server": closed,
+        "refused_503": busy,
+        "opening_s": round(opened, 2),
+    }
 
 
 def oversized(host: str, port: int, size: int) -> dict[str, Any]:

@@ -22,7 +22,7 @@ import pytest
 
 from e2e import harness, netns, stranger
 from e2e.conftest import Server
-from scorekeeper.ui.server.bounds import SOCKET_BURST, SOCKET_PER_SECOND
+from scorekeeper.ui.server.bounds import HEADER_TIMEOUT, PER_CLIENT, SOCKET_BURST, SOCKET_PER_SECOND
 
 pytestmark = pytest.mark.slow  # a server of its own and network namespaces (root): about 45 s
 
@@ -123,7 +123,10 @@ def test_half_sent_requests_cost_the_table_nothing(lan):
         # the stranger held at most a client's share; the server closed every one it kept
         assert result["opened"] + result["failed"] == 1100
         assert result["closed_by_server"] == result["opened"], result
-        assert result["opened"] - result["refused_503"] <= 32, result  # a client's share: PER_CLIENT
+        # a client's share at once (PER_CLIENT); a held one is closed when its headers' time is
+        # up, and its place taken again: on a slow machine the 1,100 take longer than that to open
+        turns = 1 + int(result["opening_s"] // HEADER_TIMEOUT)
+        assert result["opened"] - result["refused_503"] <= PER_CLIENT * turns, result
         assert max(waits) < 2.0, waits
         # and afterwards it is served as anyone
         after = run_stranger(flood, "sessions", str(lan.port), "1", "10")
