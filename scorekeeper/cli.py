@@ -219,6 +219,11 @@ def cmd_import(args: argparse.Namespace) -> int:
     record = read_json(args.record)
     _check_output("nothing was imported")
     with _store(args) as store:
+        from scorekeeper.eventbook import EventBook
+
+        locked = EventBook(store).sheet_lock(record) if isinstance(record, dict) else None
+        if locked:  # a game of a confirmed result sheet: the host re-opens it first
+            raise ScorekeeperError(f"not imported: {locked} (scorekeeper event reopen)")
         mid = store.import_record(record)
         try:
             print(mid)

@@ -34,8 +34,9 @@ from typing import Any
 
 from scorekeeper import text as _text
 from scorekeeper.errors import ScorekeeperError, one_line, short
-from scorekeeper.events import Confirmation, Event, Result, Standing, read_event, result_for, standings
+from scorekeeper.events import Confirmation, Event, Reopening, Result, Standing, read_event, result_for, standings
 from scorekeeper.events import next_round as _next_round
+from scorekeeper.events.model import CONFIRMERS, check_teams
 from scorekeeper.events.sheets import sheet_of
 from scorekeeper.store import Store, StoreError
 from scorekeeper.store.storage import NotDurableError
@@ -209,7 +210,7 @@ class EventBook:
                     record, _, _ = self.store.peek(row["id"])
                 except ScorekeeperError:
                     continue  # gone or unreadable now: the store says why where it lists
-                self._seen[key] = (record.get("event"), _sides(record))
+                self._seen[key] = (record.get("event"), sides_of(record))
             ref, sides = self._seen[key]
             if not isinstance(ref, dict) or ref.get("id") != event.id:
                 continue
@@ -269,28 +270,113 @@ class EventBook:
                 have[t.number] = self.store.create(event.record_for(round_number, t.number))
         return dict(sorted(have.items()))
 
-    def confirm(self, eid: str, round_number: int, fixture: int, team: str, by: str) -> Confirmation:
-        """A captain's confirmation of a fixture's result sheet, kept with who and when; the
-        sheet must be complete, and ``by`` the captain of ``team`` (its first player)."""
+    def confirm(
+        self,
+        eid: str,
+        round_number: int,
+        fixture: int,
+        team: str,
+        by: str,
+        *,
+        role: str = "captain",
+        phone: str | None = None,
+    ) -> Confirmation:
+        """A confirmation of a fixture's result sheet for ``team``, kept with who and when:
+        ``by`` the team's captain or vice-captain (``role`` says which: the phone holding that
+        seat, ``phone`` its digest), or the host (``role='host'``: ``by`` is who the host
+        confirms for, e.g. the captain's name on a paper sheet, or ``'the host'``). The sheet
+        must be complete."""
         event = self.get(eid)
         f = event.fixture(round_number, fixture)
         t = event.team(team)
         if t is None or t.name not in (f.home, f.away):
             raise ScorekeeperError(f"--team: {short(team)} does not play fixture {fixture} ({f.home} v {f.away})")
-        if not _text.same_name(by, t.captain):
-            raise ScorekeeperError(
-                f"--by: {short(by)} is not {t.name}'s captain ({t.captain}): each team's captain confirms its sheet"
-            )
+        if role not in CONFIRMERS:
+            raise ScorekeeperError(f"a sheet is confirmed by a captain, a vice-captain or the host, not {short(role)}")
+        if role != "host" or by != "the host":  # the host confirms for nobody, or on a captain's word
+            found = t.leader(by)
+            if found is None:
+                raise ScorekeeperError(
+                    f"--by: {short(by)} is not {t.name}'s captain ({t.leaders}): each team's captain confirms its sheet"
+                )
+            role = found if role != "host" else role
+            by = t.captain if found == "captain" else (t.vice or by)
         sheet = sheet_of(event, round_number, fixture, self.results(event))
         if not sheet.complete:
             left = ", ".join(str(g.table) for g in sheet.games if g.result is None)
             raise ScorekeeperError(f"the result sheet is not complete: no result yet at table {left}")
-        c = Confirmation(round_number, fixture, t.name, by, now(), sheet.games_won)
+        c = Confirmation(round_number, fixture, t.name, by, now(), sheet.games_won, role, phone)
         self.put(event.with_confirmation(c))
         return c
 
+    def reopen(self, eid: str, round_number: int, fixture: int) -> Reopening:
+        """The host re-opens a fixture's confirmed result sheet: its confirmations are set
+        aside (kept in the re-opening, which its captains see), its games may change again,
+        and both captains confirm it again."""
+        event = self.get(eid)
+        f = event.fixture(round_number, fixture)
+        was = event.confirmations_of(round_number, fixture)
+        if not was:
+            raise ScorekeeperError(f"the result sheet of {f.home} v {f.away} is not confirmed: nothing to re-open")
+        r = Reopening(round_number, fixture, now(), was)
+        self.put(event.with_reopening(r))
+        return r
 
-def _sides(record: dict[str, Any]) -> tuple[tuple[str, ...], ...]:
+    def belongs(self, record: dict[str, Any]) -> bool:
+        """Whether ``record`` is a match of an event kept here (its ``"event"`` names one):
+        importing it changes that event's results."""
+        ref = record.get("event")
+        return isinstance(ref, dict) and any(e.id == ref.get("id") for e in self.events())
+
+    def sheet_lock(self, record: dict[str, Any]) -> str | None:
+        """Why a match of ``record`` may not change, be replaced or be imported: it is a game
+        of a league fixture whose result sheet a captain (or the host) has confirmed; None
+        otherwise (a match of no event, of an event not kept here, of a sheet not confirmed)."""
+        ref = record.get("event")
+        if not isinstance(ref, dict):
+            return None
+        eid, rnd, table = ref.get("id"), ref.get("round"), ref.get("table")
+        if not isinstance(eid, str) or type(rnd) is not int or type(table) is not int:
+            return None
+        event = next((e for e in self.events() if e.id == eid), None)
+        if event is None or not event.is_league or not 1 <= rnd <= len(event.rounds):
+            return None
+        fixture = next((f for f in event.rounds[rnd - 1].fixtures if table in f.tables), None)
+        if fixture is None or not event.confirmations_of(rnd, fixture.number):
+            return None
+        return (
+            f"the result sheet of {fixture.home} v {fixture.away} (round {rnd}) is confirmed: "
+            "the host re-opens it first (the event's page, the fixture's result sheet)"
+        )
+
+    def set_team(self, eid: str, name: str, players: list[str], vice: str | None = None) -> Event:
+        """A league team's players (the captain first) and vice-captain, changed: a player
+        who has a game of the team already drawn stays on it (the drawn tables name him)."""
+        event = self.get(eid)
+        team = event.team(name)
+        if team is None:
+            raise ScorekeeperError(f"no team {short(name)} in {event.name}")
+        drawn = {
+            _text.name_key(p)
+            for r in event.rounds
+            for t in r.tables
+            for side in t.sides
+            for p in side
+            if event.team_of(p) is team
+        }
+        gone = [
+            p for p in team.players if _text.name_key(p) in drawn and not any(_text.same_name(p, q) for q in players)
+        ]
+        if gone:
+            raise ScorekeeperError(f"{gone[0]} is drawn in {team.name}'s games: a player drawn stays in the team")
+        others = {t.name: list(t.players) for t in event.teams if t is not team}
+        teams = check_teams({**others, team.name: players}, {team.name: vice} if vice else None)
+        changed = event.with_team(next(t for t in teams if t.name == team.name))
+        self.put(changed)
+        return changed
+
+
+def sides_of(record: dict[str, Any]) -> tuple[tuple[str, ...], ...]:
     """A record's sides as lists of players, in the record's order of sides."""
     teams = record.get("teams")
     if isinstance(teams, dict):

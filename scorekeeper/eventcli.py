@@ -37,6 +37,13 @@ def add_parser(sub: Any) -> None:
         metavar="NAME=A,B,...",
         help="a league's team and its players, the captain first (repeat for each team)",
     )
+    n.add_argument(
+        "--vice",
+        action="append",
+        default=[],
+        metavar="TEAM=PLAYER",
+        help="a team's vice-captain, who may confirm its sheets too (repeat for each team)",
+    )
     n.add_argument("--game", default="all-fives", metavar="GAME", help="the game of its matches (default all-fives)")
     n.add_argument("--preset", metavar="PRESET", help="the game's preset, e.g. muggins (default: the game's own rules)")
     n.add_argument(
@@ -70,12 +77,20 @@ def add_parser(sub: Any) -> None:
     sh.add_argument("--round", type=int, required=True, metavar="R")
     sh.add_argument("--fixture", type=int, required=True, metavar="F")
     sh.add_argument("--csv", action="store_true", help="print CSV for a spreadsheet")
-    c = cmds.add_parser("confirm", help="a captain confirms a fixture's result sheet")
+    c = cmds.add_parser("confirm", help="the host confirms a fixture's result sheet for a team (marked as the host's)")
     c.add_argument("id", metavar="ID")
     c.add_argument("--round", type=int, required=True, metavar="R")
     c.add_argument("--fixture", type=int, required=True, metavar="F")
     c.add_argument("--team", required=True, metavar="TEAM")
-    c.add_argument("--by", required=True, metavar="NAME", help="the captain (a player of the team)")
+    c.add_argument(
+        "--by", metavar="NAME", help="the captain or vice-captain whose word it is (e.g. on a signed paper sheet)"
+    )
+    ro = cmds.add_parser(
+        "reopen", help="re-open a confirmed result sheet: its games may change, captains confirm again"
+    )
+    ro.add_argument("id", metavar="ID")
+    ro.add_argument("--round", type=int, required=True, metavar="R")
+    ro.add_argument("--fixture", type=int, required=True, metavar="F")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -117,6 +132,16 @@ def _teams(given: list[str]) -> dict[str, list[str]]:
     return teams
 
 
+def _vices(given: list[str]) -> dict[str, str]:
+    vices: dict[str, str] = {}
+    for item in given:
+        team, eq, player = item.partition("=")
+        if not eq or not team.strip() or not player.strip():
+            raise ScorekeeperError(f"--vice: {short(item)} is not TEAM=PLAYER")
+        vices[team.strip()] = player.strip()
+    return vices
+
+
 def _out(data: Any) -> None:
     sys.stdout.write(_text.json_text(data) + "\n")
 
@@ -139,6 +164,7 @@ def _cmd_new(args: argparse.Namespace) -> int:
         preset=args.preset,
         players=players,
         teams=teams or None,
+        vices=_vices(args.vice) or None,
         scoring=args.scoring,
         rounds=args.rounds,
         singles=args.singles,
@@ -314,7 +340,19 @@ def _cmd_sheet(args: argparse.Namespace) -> int:
 def _cmd_confirm(args: argparse.Namespace) -> int:
     from scorekeeper.eventbook import EventBook
 
+    with _writing(args) as store:  # the command line is the host's: its confirmations are marked so
+        c = EventBook(store).confirm(
+            args.id, args.round, args.fixture, args.team, args.by or "the host", role="host", phone="host"
+        )
+    print(_text.escape(f"confirmed for {c.team} by {c.words} at {c.at} ({c.games[0]}-{c.games[1]})"))
+    return 0
+
+
+def _cmd_reopen(args: argparse.Namespace) -> int:
+    from scorekeeper.eventbook import EventBook
+    from scorekeeper.events.sheets import Reopened
+
     with _writing(args) as store:
-        c = EventBook(store).confirm(args.id, args.round, args.fixture, args.team, args.by)
-    print(_text.escape(f"confirmed for {c.team} by {c.by} at {c.at} ({c.games[0]}-{c.games[1]})"))
+        r = EventBook(store).reopen(args.id, args.round, args.fixture)
+    print(_text.escape(Reopened(r).words()))
     return 0

@@ -50,6 +50,7 @@ def new_event(
     preset: str | None = None,
     players: Sequence[str] = (),
     teams: Mapping[str, Sequence[str]] | None = None,
+    vices: Mapping[str, str] | None = None,
     scoring: Any = None,
     rounds: int | None = None,
     singles: int | None = None,
@@ -61,7 +62,8 @@ def new_event(
     """A new event, checked, with what can be drawn already drawn. ``rounds``: a Swiss's
     number of rounds (default: as many as a round robin would have, at most 5);
     ``singles``/``doubles``: a league fixture's games (default 9 singles); ``legs``: a
-    league's teams meet once (1) or home and away (2)."""
+    league's teams meet once (1) or home and away (2); ``vices``: a team's vice-captain, by
+    team name."""
     event_id(eid)
     event_name(name)
     if fmt not in FORMATS:
@@ -77,7 +79,7 @@ def new_event(
             raise EventError(
                 "a league is played by teams: give --team NAME=PLAYER,PLAYER,... for each", field="--players"
             )
-        team_t = check_teams(teams or {})
+        team_t = check_teams(teams or {}, vices)
         sheet = FixtureSheet(
             whole(9 if singles is None and not doubles else singles or 0, "--singles", 0, MAX_GAMES),
             whole(doubles or 0, "--doubles", 0, MAX_GAMES),
@@ -90,6 +92,8 @@ def new_event(
     else:
         if teams:
             raise EventError(f"a {fmt} is played by players, not teams (a league is played by teams)", field="--team")
+        if vices:
+            raise EventError("a vice-captain is a league team's (give --vice TEAM=PLAYER with --team)", field="--vice")
         if singles is not None or doubles is not None:
             raise EventError("--singles and --doubles are a league fixture's games", field="--singles")
         player_t = check_names(list(players), "a player's name", "--players")

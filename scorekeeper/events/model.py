@@ -167,17 +167,35 @@ SCORING_TITLES = {
 # ---------------------------------------------------------------- entrants
 @dataclass(frozen=True, slots=True)
 class Team:
-    """A team of a league: its name and its players, the captain first."""
+    """A team of a league: its name and its players, the captain first, and the player who
+    stands in for the captain (``vice``, the vice-captain; None: nobody)."""
 
     name: str
     players: tuple[str, ...]
+    vice: str | None = None
 
     @property
     def captain(self) -> str:
         return self.players[0]
 
+    def leader(self, player: str) -> str | None:
+        """``'captain'`` or ``'vice-captain'`` when ``player`` is one of this team's, else None."""
+        if _text.same_name(player, self.captain):
+            return "captain"
+        if self.vice is not None and _text.same_name(player, self.vice):
+            return "vice-captain"
+        return None
+
+    @property
+    def leaders(self) -> str:
+        """Who confirms its sheets, in words: ``'Ann'``, ``'Ann or Cy (vice-captain)'``."""
+        return self.captain if self.vice is None else f"{self.captain} or {self.vice} (vice-captain)"
+
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "players": list(self.players)}
+        out: dict[str, Any] = {"name": self.name, "players": list(self.players)}
+        if self.vice is not None:
+            out["vice"] = self.vice
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,10 +280,17 @@ class Round:
         return out
 
 
+#: Who may confirm a team's result sheet: its captain, its vice-captain, or the host.
+CONFIRMERS = ("captain", "vice-captain", "host")
+
+
 @dataclass(frozen=True, slots=True)
 class Confirmation:
-    """A captain's word that a fixture's result sheet is right: who, when, and the games
-    score the sheet showed then (a sheet that changed since must be confirmed again)."""
+    """A captain's word that a fixture's result sheet is right: who (``by``, and ``role``:
+    the team's ``'captain'`` or ``'vice-captain'`` on the phone holding that seat, or the
+    ``'host'``), when, the games score the sheet showed then (a sheet that changed since must
+    be confirmed again), and ``phone``: a digest naming the phone it was given on (None: the
+    command line, or a file of an earlier Scorekeeper)."""
 
     round: int
     fixture: int
@@ -273,16 +298,43 @@ class Confirmation:
     by: str
     at: str
     games: tuple[int, int]
+    role: str = "captain"
+    phone: str | None = None
+
+    @property
+    def words(self) -> str:
+        """``'Ann (captain)'``; the host's: ``'the host'`` (``'the host, for Ann'``)."""
+        if self.role == "host":
+            return "the host" if self.by in ("", "the host") else f"the host, for {self.by}"
+        return f"{self.by} ({self.role})"
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "round": self.round,
             "fixture": self.fixture,
             "team": self.team,
             "by": self.by,
             "at": self.at,
             "games": list(self.games),
+            "as": self.role,
         }
+        if self.phone is not None:
+            out["phone"] = self.phone
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Reopening:
+    """The host re-opened a fixture's confirmed result sheet (a game's result was wrong):
+    when, and the confirmations it set aside (its captains see them on the sheet)."""
+
+    round: int
+    fixture: int
+    at: str
+    was: tuple[Confirmation, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round": self.round, "fixture": self.fixture, "at": self.at, "was": [c.to_json() for c in self.was]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,6 +371,7 @@ class Event:
     created: str = ""
     rounds: tuple[Round, ...] = ()
     confirmations: tuple[Confirmation, ...] = ()
+    reopened: tuple[Reopening, ...] = ()
 
     @property
     def is_league(self) -> bool:
@@ -376,6 +429,20 @@ class Event:
         )
         return replace(self, confirmations=(*kept, c))
 
+    def confirmations_of(self, round_number: int, fixture: int) -> tuple[Confirmation, ...]:
+        """The confirmations given for a fixture's sheet (standing or not)."""
+        return tuple(c for c in self.confirmations if (c.round, c.fixture) == (round_number, fixture))
+
+    def with_reopening(self, r: Reopening) -> Event:
+        """The fixture's confirmations set aside in ``r``."""
+        kept = tuple(c for c in self.confirmations if (c.round, c.fixture) != (r.round, r.fixture))
+        return replace(self, confirmations=kept, reopened=(*self.reopened, r))
+
+    def with_team(self, team: Team) -> Event:
+        """The team of that name changed (its players, captain, vice-captain)."""
+        key = _text.name_key(team.name)
+        return replace(self, teams=tuple(team if _text.name_key(t.name) == key else t for t in self.teams))
+
     def record_for(self, round_number: int, table: int) -> dict[str, Any]:
         """The record of a new match for a table: its players in seating order (partners
         opposite, as teams), the event's game and preset, and the ``event`` field."""
@@ -411,6 +478,8 @@ class Event:
         out["created"] = self.created
         out["rounds"] = [r.to_json() for r in self.rounds]
         out["confirmations"] = [c.to_json() for c in self.confirmations]
+        if self.reopened:
+            out["reopened"] = [r.to_json() for r in self.reopened]
         return out
 
 
@@ -436,8 +505,9 @@ def check_names(names: Sequence[Any], what: str, where: str) -> tuple[str, ...]:
     return tuple(names)
 
 
-def check_teams(teams: Mapping[str, Sequence[str]]) -> tuple[Team, ...]:
-    """A league's teams: two or more, each a name and its players; no player in two teams."""
+def check_teams(teams: Mapping[str, Sequence[str]], vices: Mapping[str, str] | None = None) -> tuple[Team, ...]:
+    """A league's teams: two or more, each a name and its players; no player in two teams;
+    ``vices``: a team's vice-captain (one of its players, not its captain), by team name."""
     if len(teams) < 2:
         raise EventError(f"a league needs at least 2 teams, not {len(teams)}", field="teams")
     if len(teams) > MAX_ENTRANTS:
@@ -451,4 +521,15 @@ def check_teams(teams: Mapping[str, Sequence[str]]) -> tuple[Team, ...]:
             raise EventError(f"team {short(name)} has {len(players)} players (at most {MAX_TEAM})", field="teams")
         out.append(Team(name, check_names(players, "a player's name", "teams")))
     check_names([p for t in out for p in t.players], "a player's name", "teams")
+    for team_name, vice in (vices or {}).items():
+        i = next((i for i, t in enumerate(out) if _text.same_name(t.name, team_name)), None)
+        if i is None:
+            raise EventError(f"no team {short(team_name)} to give a vice-captain", field="vice")
+        team = out[i]
+        player = next((p for p in team.players if _text.same_name(p, vice)), None)
+        if player is None:
+            raise EventError(f"{short(vice)} is not a player of {team.name}", field="vice")
+        if player == team.captain:
+            raise EventError(f"{player} is {team.name}'s captain: the vice-captain is another player", field="vice")
+        out[i] = Team(team.name, team.players, player)
     return tuple(out)

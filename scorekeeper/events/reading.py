@@ -6,6 +6,7 @@ What is wrong is said in one line naming the field (``rounds[2].tables[1]: ...``
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -13,6 +14,7 @@ from scorekeeper import registry
 from scorekeeper import text as _text
 from scorekeeper.errors import EventError, ScorekeeperError, short
 from scorekeeper.events.model import (
+    CONFIRMERS,
     FORMATS,
     ID_RE,
     MAX_ENTRANTS,
@@ -22,6 +24,7 @@ from scorekeeper.events.model import (
     Event,
     Fixture,
     FixtureSheet,
+    Reopening,
     Round,
     Scoring,
     Table,
@@ -49,6 +52,7 @@ KEYS = (
     "created",
     "rounds",
     "confirmations",
+    "reopened",
 )
 
 
@@ -99,13 +103,16 @@ def read_event(data: Any) -> Event:
     if fmt == "league":
         raw = _list(d.get("teams"), "teams")
         parsed: dict[str, list[str]] = {}
+        vices: dict[str, str] = {}
         for i, t in enumerate(raw):
-            t = _obj(t, f"teams[{i}]", ("name", "players"))
+            t = _obj(t, f"teams[{i}]", ("name", "players", "vice"))
             tname = _text.check_name(t.get("name"), "a team's name", field=f"teams[{i}].name")
             if tname in parsed:
                 raise EventError(f"{short(tname)} is listed twice", field="teams")
             parsed[tname] = _list(t.get("players"), f"teams[{i}].players")
-        teams = check_teams(parsed)
+            if t.get("vice") is not None:
+                vices[tname] = _str(t.get("vice"), f"teams[{i}].vice")
+        teams = check_teams(parsed, vices)
     else:
         if "teams" in d:
             raise EventError(f"a {fmt} is played by players, not teams", field="teams")
@@ -130,9 +137,11 @@ def read_event(data: Any) -> Event:
     rounds = tuple(_round(event, r, i) for i, r in enumerate(_list(d.get("rounds", []), "rounds")))
     event = replace(event, rounds=rounds)
     confirmations = tuple(
-        _confirmation(event, c, i) for i, c in enumerate(_list(d.get("confirmations", []), "confirmations"))
+        _confirmation(event, c, f"confirmations[{i}]")
+        for i, c in enumerate(_list(d.get("confirmations", []), "confirmations"))
     )
-    return replace(event, confirmations=confirmations)
+    reopened = tuple(_reopening(event, r, i) for i, r in enumerate(_list(d.get("reopened", []), "reopened")))
+    return replace(event, confirmations=confirmations, reopened=reopened)
 
 
 def _round(event: Event, data: Any, i: int) -> Round:
@@ -210,9 +219,25 @@ def _bye(event: Event, name: Any, where: str, seat: Any) -> str:
     return team.name
 
 
-def _confirmation(event: Event, data: Any, i: int) -> Confirmation:
-    where = f"confirmations[{i}]"
-    d = _obj(data, where, ("round", "fixture", "team", "by", "at", "games"))
+def _reopening(event: Event, data: Any, i: int) -> Reopening:
+    where = f"reopened[{i}]"
+    d = _obj(data, where, ("round", "fixture", "at", "was"))
+    was = tuple(
+        _confirmation(event, c, f"{where}.was[{j}]") for j, c in enumerate(_list(d.get("was", []), f"{where}.was"))
+    )
+    rnd = whole(d.get("round"), f"{where}.round", 1, max(1, len(event.rounds)))
+    number = whole(d.get("fixture"), f"{where}.fixture", 1, MAX_ENTRANTS)
+    try:
+        event.fixture(rnd, number)
+    except ScorekeeperError as e:
+        raise EventError(e.reason, field=where) from None
+    if any((c.round, c.fixture) != (rnd, number) for c in was):
+        raise EventError("a re-opened sheet sets aside its own fixture's confirmations only", field=f"{where}.was")
+    return Reopening(rnd, number, _str(d.get("at"), f"{where}.at"), was)
+
+
+def _confirmation(event: Event, data: Any, where: str) -> Confirmation:
+    d = _obj(data, where, ("round", "fixture", "team", "by", "at", "games", "as", "phone"))
     rnd = whole(d.get("round"), f"{where}.round", 1, max(1, len(event.rounds)))
     number = whole(d.get("fixture"), f"{where}.fixture", 1, MAX_ENTRANTS)
     try:
@@ -227,4 +252,10 @@ def _confirmation(event: Event, data: Any, i: int) -> Confirmation:
     if len(games) != 2:
         raise EventError("must be the two teams' games won", field=f"{where}.games")
     won = (whole(games[0], f"{where}.games", 0, MAX_GAMES), whole(games[1], f"{where}.games", 0, MAX_GAMES))
-    return Confirmation(rnd, f.number, team, by, _str(d.get("at"), f"{where}.at"), won)
+    role = d.get("as", "captain")
+    if role not in CONFIRMERS:
+        raise EventError(f"must be one of {', '.join(CONFIRMERS)}, not {short(role)}", field=f"{where}.as")
+    phone = d.get("phone")
+    if phone is not None and not (isinstance(phone, str) and (phone == "host" or re.fullmatch(r"[0-9a-f]{16}", phone))):
+        raise EventError(f"must be a phone's digest (16 hex digits), not {short(phone)}", field=f"{where}.phone")
+    return Confirmation(rnd, f.number, team, by, _str(d.get("at"), f"{where}.at"), won, role, phone)

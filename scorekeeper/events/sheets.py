@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from scorekeeper import text as _text
-from scorekeeper.events.model import Confirmation, Event
+from scorekeeper.events.model import Confirmation, Event, Reopening
 from scorekeeper.events.standings import Result, latest
 
 
@@ -62,6 +62,19 @@ class SheetGame:
     @property
     def score(self) -> tuple[int, int] | None:
         return None if self.result is None else self.result.scores
+
+
+@dataclass(frozen=True, slots=True)
+class Reopened:
+    """A re-opening of the sheet, as its captains read it."""
+
+    reopening: Reopening
+
+    def words(self) -> str:
+        """``'re-opened by the host at 21:40 on ...: it was confirmed 5-4 for Reds by Ann (captain)'``."""
+        r = self.reopening
+        was = "; ".join(f"{c.games[0]}-{c.games[1]} for {c.team} by {c.words}" for c in r.was)
+        return f"re-opened by the host at {when(r.at)}" + (f": it was confirmed {was}" if was else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +143,16 @@ class Sheet:
         return None
 
     @property
+    def reopenings(self) -> tuple[Reopened, ...]:
+        """Each time the host re-opened this sheet, with the confirmations it set aside."""
+        return tuple(Reopened(r) for r in self.event.reopened if (r.round, r.fixture) == (self.round, self.fixture))
+
+    @property
+    def locked(self) -> bool:
+        """A confirmation stands: the sheet's games change only once the host re-opens it."""
+        return any(self.confirmed(t) is not None for t in (self.home, self.away))
+
+    @property
     def signed(self) -> bool:
         return self.confirmed(self.home) is not None and self.confirmed(self.away) is not None
 
@@ -164,13 +187,14 @@ class Sheet:
             c = self.confirmed(team)
             old = self.stale(team)
             if c is not None:
-                lines.append(f"confirmed for {team} by {c.by} at {when(c.at)}")
+                lines.append(f"confirmed for {team} by {c.words} at {when(c.at)}")
             elif old is not None:
                 lines.append(
-                    f"{team}: confirmed by {old.by} at {when(old.at)} for {old.games[0]}-{old.games[1]}; changed since"
+                    f"{team}: confirmed by {old.words} at {when(old.at)} for {old.games[0]}-{old.games[1]}; changed since"
                 )
             else:
                 lines.append(f"{team}: not confirmed yet")
+        lines += [r.words() for r in self.reopenings]
         return _text.terminal("\n".join(lines) + "\n")
 
     def csv(self) -> str:
@@ -251,7 +275,7 @@ class Sheet:
                     "confirmed",
                     c.at,
                     _cell(team),
-                    _cell(c.by),
+                    _cell(c.words),
                     "",
                     "",
                     "",

@@ -161,7 +161,7 @@ def test_a_league_night_result_sheet_and_the_captains(tmp_path):
     db = tmp_path / "db"
     eid = new(
         db, "League", "--format", "league", "--team", "Reds=Ann,Cy", "--team", "Blues=Ben,Di",
-        "--singles", "2", "--legs", "1", "--scoring", "league-3-1",
+        "--vice", "Reds=Cy", "--singles", "2", "--legs", "1", "--scoring", "league-3-1",
     )  # fmt: skip
     rounds = json.loads(ok(run_cli("--db", db, "event", "rounds", eid, "--json")))["rounds"]
     assert rounds[0]["fixtures"] == [{"fixture": 1, "home": "Reds", "away": "Blues", "tables": [1, 2]}]
@@ -176,13 +176,12 @@ def test_a_league_night_result_sheet_and_the_captains(tmp_path):
         event = EventBook(store).get(eid)
         store.import_record(won_record(event, 1, 1, winner=0))
         store.import_record(won_record(event, 1, 2, winner=1))
-    ok(run_cli("--db", db, "event", "confirm", eid, "--round", "1", "--fixture", "1", "--team", "Reds", "--by", "Ann"))
-    out = ok(
-        run_cli("--db", db, "event", "confirm", eid, "--round", "1", "--fixture", "1", "--team", "blues", "--by", "ben")
-    )
-    assert out.startswith("confirmed for Blues by ben at ") and out.endswith(" (1-1)\n")
+    # the command line is the host's: on a captain's (or vice-captain's) word, marked as the host's
+    ok(run_cli("--db", db, "event", "confirm", eid, "--round", "1", "--fixture", "1", "--team", "Reds", "--by", "cy"))
+    out = ok(run_cli("--db", db, "event", "confirm", eid, "--round", "1", "--fixture", "1", "--team", "blues"))
+    assert out.startswith("confirmed for Blues by the host at ") and out.endswith(" (1-1)\n")
     sheet = ok(run_cli("--db", db, "event", "sheet", eid, "--round", "1", "--fixture", "1"))
-    assert "games: Reds 1, Blues 1" in sheet and "confirmed for Reds by Ann at" in sheet
+    assert "games: Reds 1, Blues 1" in sheet and "confirmed for Reds by the host, for Cy at" in sheet
     csv_text = ok(run_cli("--db", db, "event", "sheet", eid, "--round", "1", "--fixture", "1", "--csv"))
     assert csv_text.startswith("event,round,fixture,game,table,home,away,home_score,away_score,won_by\r\n")
     standings = json.loads(ok(run_cli("--db", db, "event", "standings", eid, "--json")))["standings"]
@@ -190,6 +189,15 @@ def test_a_league_night_result_sheet_and_the_captains(tmp_path):
         "Reds": (0, 1, 1),
         "Blues": (0, 1, 1),
     }
+    again = tmp_path / "again.json"  # a game of the confirmed sheet, once more: refused until it is re-opened
+    again.write_text(json.dumps(won_record(event, 1, 1, winner=1)), encoding="utf-8")
+    line = error_line(run_cli("--db", db, "import", str(again)))
+    assert line.startswith("error: not imported: the result sheet of Reds v Blues (round 1) is confirmed")
+    out = ok(run_cli("--db", db, "event", "reopen", eid, "--round", "1", "--fixture", "1"))
+    assert out.startswith("re-opened by the host at ") and out.endswith(
+        ": it was confirmed 1-1 for Reds by the host, for Cy; 1-1 for Blues by the host\n"
+    )
+    assert ok(run_cli("--db", db, "import", str(again))).strip()  # re-opened: it may change now
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,8 @@
 """A club night in real browsers (issue 30): two tables of phones play round 1 of a round
 robin, and the wall -- a watcher's screen, joined by the watch code from another address --
 shows the standings change the moment each match is won; then a league fixture's result
-sheet is confirmed by both captains, each on their own phone.
+sheet is confirmed by a captain on his own phone (whose seat no other phone can take) and by
+the host, marked as the host's, and re-opened by the host: the captain's phone shows it.
 
 The host's browser (loopback) opens the round; each table's phone says who it is and finds
 its own table first; the phone of the second table is a scorer that joined by the table
@@ -90,22 +91,40 @@ def test_a_club_night_round_the_wall_follows_each_match(browser, tmp_path):
             wait_text(wall, "Standing 1. Ann: score 1, won 1, played 1")
             wait_text(wall, "Standing 3. Ben: score 0, won 0, played 1")
 
-            # the league night's sheet: each captain confirms on their own phone
-            for page, captain, team in ((host, "Ann", "Reds"), (phone, "Ben", "Blues")):
-                tap(page, "Home")
-                tap(page, "Event: League night")  # Home offers the event made last
-                tap(page, f"I'm {captain}")
-                tap(page, "Fixture 1: Reds v Blues · result sheet")
-                wait_text(page, "Games: Reds 2, Blues 0")
-                tap(page, f"Confirm for {team} as {captain}")
-                wait_text(page, re.compile(rf"^Confirmed for {team} by {captain} at "))
-            wait_text(host, re.compile(r"^Confirmed for Blues by Ben at "))  # the other phone's, shown here too
+            # the league night's sheet: Blues' captain confirms on his own phone (Cy's phone at
+            # the club night is Ben's at the league); the host cannot be Ben while that phone
+            # holds his seat, confirms for the Reds as the host, and re-opens the sheet: the
+            # captain's phone shows it was
+            tap(phone, "Home")
+            tap(phone, "Event: League night")  # Home offers the event made last
+            tap(phone, "I'm Ben")
+            tap(phone, "Fixture 1: Reds v Blues · result sheet")
+            wait_text(phone, "Games: Reds 2, Blues 0")
+            tap(phone, "Confirm for Blues as Ben")
+            wait_text(phone, re.compile(r"^Confirmed for Blues by Ben \(captain\) at "))
+            tap(host, "Home")
+            tap(host, "Event: League night")
+            tap(host, "I'm Ben")
+            wait_text(host, re.compile(r"^Ben's seat is held by another phone \(Chrome on Linux, joined \d\d:\d\d\)"))
+            tap(host, "Fixture 1: Reds v Blues · result sheet")
+            wait_text(host, re.compile(r"^Confirmed for Blues by Ben \(captain\) at "))  # the phone's, shown here too
+            tap(host, "Confirm for Reds as the host")
+            wait_text(host, re.compile(r"^Confirmed for Reds by the host at "))
+            tap(host, "Re-open the sheet")
+            wait_text(
+                phone, re.compile(r"^Re-opened by the host at .*: it was confirmed 2-0 for Blues by Ben \(captain\); ")
+            )
+            wait_text(phone, "Confirm for Blues as Ben")  # its captain confirms it again
     finally:
         server.stop()
     with Store(db, read_only=True) as store:
         rows = {r.name: r for r in EventBook(store).standings("club")}
-        confirmed = {(c.team, c.by) for c in EventBook(store).get("league").confirmations}
-    assert confirmed == {("Reds", "Ann"), ("Blues", "Ben")}
+        league = EventBook(store).get("league")
+    assert league.confirmations == ()
+    assert {(c.team, c.by, c.role, len(c.phone or "")) for r in league.reopened for c in r.was} == {
+        ("Blues", "Ben", "captain", 16),
+        ("Reds", "the host", "host", 4),
+    }
     assert {n: (r.rank, r.won, r.points_for) for n, r in rows.items()} == {
         "Ann": (1, 1, 5),
         "Cy": (1, 1, 5),

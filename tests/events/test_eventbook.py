@@ -17,6 +17,7 @@ from scorekeeper import text as _text
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.eventbook import FILE, EventBook, EventsFileError
 from scorekeeper.events import new_event
+from scorekeeper.events.sheets import sheet_of, when
 from scorekeeper.store import Store, StoreError
 
 from .helpers import won_record
@@ -186,10 +187,61 @@ def test_next_round_and_confirm_are_kept(db):
             ScorekeeperError, match=r"--by: 'Ben' is not Reds's captain \(Ann\): each team's captain confirms its sheet"
         ):
             book.confirm("lg", 1, 1, "Reds", "Ben")
-        c = book.confirm("lg", 1, 1, "Reds", "ann")
-        assert (c.team, c.by, c.games) == ("Reds", "ann", (0, 1)) and c.at
+        c = book.confirm("lg", 1, 1, "Reds", "ann", phone="0123456789abcdef")
+        assert (c.team, c.by, c.games, c.role, c.phone) == ("Reds", "Ann", (0, 1), "captain", "0123456789abcdef")
+        assert c.at
     with Store(db, read_only=True) as store:
         assert EventBook(store).get("lg").confirmations == (c,)
+
+
+def test_a_vice_captain_or_the_host_confirms_and_only_the_host_reopens_a_locked_sheet(db):
+    teams = {"Reds": ["Ann", "Cy"], "Blues": ["Ben", "Di"]}
+    with Store(db) as store:
+        book = EventBook(store)
+        event = book.add(
+            new_event("lg", "L", "league", "all-fives", teams=teams, vices={"Reds": "cy"}, singles=1, legs=1)
+        )
+        assert event.team("Reds").vice == "Cy" and event.team("Blues").vice is None
+        record = won_record(event, 1, 1, winner=0)
+        store.import_record(record)
+        assert book.sheet_lock(record) is None  # not confirmed yet: the match may change
+        with pytest.raises(ScorekeeperError, match=r"not Blues's captain \(Ben\)"):
+            book.confirm("lg", 1, 1, "Blues", "Di")
+        vice = book.confirm("lg", 1, 1, "Reds", "Cy", phone="00000000000000aa")
+        assert (vice.by, vice.role, vice.words) == ("Cy", "vice-captain", "Cy (vice-captain)")
+        host = book.confirm("lg", 1, 1, "Blues", "Ben", role="host", phone="host")
+        assert (host.role, host.words) == ("host", "the host, for Ben")
+        locked = book.sheet_lock(record)
+        assert locked and locked.startswith("the result sheet of Reds v Blues (round 1) is confirmed")
+        r = book.reopen("lg", 1, 1)
+        assert r.was == (vice, host)
+        again = book.get("lg")
+        assert again.confirmations == () and again.reopened == (r,)
+        assert book.sheet_lock(record) is None
+        with pytest.raises(ScorekeeperError, match="is not confirmed: nothing to re-open"):
+            book.reopen("lg", 1, 1)
+        sheet = sheet_of(again, 1, 1, book.results(again))
+        assert [x.words() for x in sheet.reopenings] == [
+            f"re-opened by the host at {when(r.at)}: it was confirmed 1-0 for Reds by Cy (vice-captain); "
+            "1-0 for Blues by the host, for Ben"
+        ]
+        assert "re-opened by the host" in sheet.text()
+    with Store(db, read_only=True) as store:  # kept as written
+        assert EventBook(store).get("lg") == again
+
+
+def test_a_team_changes_its_players_and_vice_captain_but_keeps_those_drawn(db):
+    with Store(db) as store:
+        book = EventBook(store)
+        book.add(new_event("lg", "L", "league", "all-fives", teams={"Reds": ["Ann"], "Blues": ["Ben"]}, singles=1))
+        changed = book.set_team("lg", "reds", ["Ann", "Eve"], vice="Eve")
+        assert changed.team("Reds").players == ("Ann", "Eve") and changed.team("Reds").vice == "Eve"
+        with pytest.raises(ScorekeeperError, match="Ann is drawn in Reds's games"):
+            book.set_team("lg", "Reds", ["Eve"])
+        with pytest.raises(ScorekeeperError, match="Ben"):
+            book.set_team("lg", "Reds", ["Ann", "Ben"])  # a player of another team
+        with pytest.raises(ScorekeeperError, match="no team 'Greens'"):
+            book.set_team("lg", "Greens", ["Zed"])
 
 
 # ------------------------------------------------------------ the property

@@ -10,8 +10,9 @@ import pytest
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.history.model import HistoryModel
-from scorekeeper.ui.server.access import FREE_TRIES, MAX_WAIT, Codes, Gate, JoinRefused, Role, Visitor, is_local, spaced
+from scorekeeper.ui.server.access import FREE_TRIES, MAX_WAIT, Codes, Gate, JoinRefused, Role, is_local, spaced
 from scorekeeper.ui.server.shared import open_shared
+from scorekeeper.ui.server.visitor import Visitor
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.roles import NOT_JOINED, STALE, WATCHING
 

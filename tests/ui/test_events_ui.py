@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from events.helpers import won_record
 
-from scorekeeper.ui.events.model import EventModel, EventsModel, SheetModel, StandingsModel
+from scorekeeper.ui.events.model import EventModel, EventsModel, StandingsModel
+from scorekeeper.ui.events.sheet_model import SheetModel
 from scorekeeper.ui.server.access import Codes, Gate
 from scorekeeper.ui.server.live import ANY, Hub
 from scorekeeper.ui.server.shared import open_shared
@@ -115,17 +116,34 @@ def test_only_the_captain_confirms_on_their_own_phone(gated):
     cy, ann = phone(gated, "482913", "192.168.1.21"), phone(gated, "482913", "192.168.1.22")
     sheet = SheetModel(cy, eid, 1, 1)
     sheet.confirm("Reds")
-    assert sheet.error == "say who you are on the event's page first (I'm ...)"
+    assert sheet.error == "say who you are on the event's page first (I'm ...): a team's captain confirms its sheet"
     EventModel(cy, eid).iam("Cy")
     assert not sheet.can_confirm("Reds")
     sheet.confirm("Reds")
-    assert sheet.error.startswith("--by: 'Cy' is not Reds's captain (Ann)")
+    assert sheet.error == "only Reds's captain (Ann), on the phone holding that seat, or the host confirms Reds's sheet"
     EventModel(ann, eid).iam("Ann")
     mine = SheetModel(ann, eid, 1, 1)
     assert mine.can_confirm("Reds") and not mine.can_confirm("Blues")
     mine.confirm("Reds")
-    assert mine.error is None and mine.note.startswith("confirmed for Reds by Ann at ")
-    assert mine.sheet().confirmed("Reds") is not None and mine.sheet().confirmed("Blues") is None
+    assert mine.error is None and mine.note.startswith("confirmed for Reds by Ann (captain) at ")
+    c = mine.sheet().confirmed("Reds")
+    assert c is not None and c.phone == ann.visitor.fingerprint and len(c.phone) == 16
+    assert mine.sheet().confirmed("Blues") is None
+    # a third phone saying "I'm Ann" is refused while Ann's phone holds the seat, and cannot confirm
+    third = phone(gated, "482913", "192.168.1.23")
+    page = EventModel(third, eid)
+    page.iam("ann")
+    assert page.error.startswith("Ann's seat is held by another phone (") and "tap Change" in page.error
+    assert page.me is None and not SheetModel(third, eid, 1, 1).can_confirm("Reds")
+    # the host confirms for the Blues, marked as the host's; only the host re-opens
+    host = SheetModel(gated, eid, 1, 1)
+    host.confirm("Blues")
+    assert host.error is None and host.sheet().confirmed("Blues").words == "the host"
+    mine.reopen()
+    assert mine.error == "only the host re-opens a confirmed sheet" and mine.sheet().signed
+    host.reopen()
+    assert host.error is None and mine.sheet().confirmations == ()
+    assert mine.sheet().reopenings[0].words().endswith("Reds by Ann (captain); 9-0 for Blues by the host")
 
 
 def test_an_unknown_event_is_said_in_place(shared):

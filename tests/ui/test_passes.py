@@ -10,8 +10,9 @@ import stat
 import pytest
 
 from scorekeeper.store import Store
-from scorekeeper.ui.server.access import Codes, Gate, Role, Visitor
+from scorekeeper.ui.server.access import Codes, Gate, Role
 from scorekeeper.ui.server.passes import KEEP_FOR, TableFile
+from scorekeeper.ui.server.visitor import Visitor
 
 PHONE = "192.168.1.7"
 
@@ -110,10 +111,13 @@ def test_a_pass_for_the_host_role_in_the_file_is_ignored(store, tmp_path):
         "a" * 64: {"role": "host", "seats": {}},
         "b" * 64: {"role": "owner"},
         "c": {"role": "scorer"},
-        "d" * 64: {"role": "scorer", "seats": {"m1": "Ann", "m2": 7}},
+        "d" * 64: {"role": "scorer", "seats": {"m1": "Ann", "m2": 7}, "label": "Chrome on Android", "since": 5},
+        "host": {"role": "scorer", "seats": {"m3": "Ben"}},  # the host's key is the host's, never a phone's
     }
     (tmp_path / TableFile.NAME).write_text(json.dumps(data))
-    assert Gate.kept(store).passes.to_json() == {"d" * 64: {"role": "scorer", "seats": {"m1": "Ann"}}}
+    assert Gate.kept(store).passes.to_json() == {
+        "d" * 64: {"role": "scorer", "seats": {"m1": "Ann"}, "label": "Chrome on Android", "since": 5.0}
+    }
 
 
 def test_a_table_file_that_cannot_be_written_says_so_and_the_table_goes_on(store, tmp_path):

@@ -82,7 +82,7 @@ class Claims(Part):
         if not isinstance(last, Play):  # muggins_callers saw a play last
             return
         entry = dict(event_entry(last), muggins=caller)  # the last play, as entered
-        if self.t.change(lambda st: st.edit(self.t.mid, h.number, n, entry)):
+        if self.t.change(lambda st: st.edit(self.t.mid, h.number, n, entry), what=f"take {caller}'s muggins call"):
             t = self.t.last_turn()
             if t is None or t.muggins is None:
                 return

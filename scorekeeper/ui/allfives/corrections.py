@@ -217,7 +217,8 @@ class Corrections(Part):
             return
         hand, where = self.picked
         draft, preview = self.draft, self.preview
-        if self.t.change(lambda st: st.edit(self.t.mid, hand, where, draft)):
+        what = f"correct hand {hand}, {where if isinstance(where, str) else f'turn {where}'} ({preview})"
+        if self.t.change(lambda st: st.edit(self.t.mid, hand, where, draft), what=what):
             self.listing = False
             self._reset()
             self.t.done(f"corrected: {preview}")

@@ -28,7 +28,7 @@ from scorekeeper.ui.allfives.layout_view import count_line, drawing_height, layo
 from scorekeeper.ui.allfives.new_match_view import NewMatch
 from scorekeeper.ui.allfives.panels import hand_end_panel, leader_panel, play_panel
 from scorekeeper.ui.allfives.table import PlayerRow, TableModel
-from scorekeeper.ui.server.live_view import seat_question, use_live, watching, your_turn
+from scorekeeper.ui.server.live_view import asked_part, seat_question, use_live, watching, your_turn
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.widgets import (
     PAD,
@@ -254,6 +254,7 @@ def _scores(
 
 def _over_panel(table: TableModel) -> list[ft.Control]:
     return [
+        *asked_part(table),
         ft.Container(
             content=ft.Column(
                 [
@@ -279,7 +280,7 @@ def _over_panel(table: TableModel) -> list[ft.Control]:
             bgcolor=ft.Colors.PRIMARY_CONTAINER,
             padding=PAD,
             border_radius=12,
-        )
+        ),
     ]
 
 

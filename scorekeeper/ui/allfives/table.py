@@ -342,7 +342,7 @@ class TableModel(base.TableModel):
             self.done(f"Undo: {' and '.join(reversed(undone)) or 'the last entry'} taken back")
             self._said = f"the Undo on {self.visitor.phone(self.mid)}"
 
-        self._apply(go, said)
+        self._apply(go, said, what="undo the last entry")
 
     def redo(self) -> None:
         def said() -> None:

@@ -30,7 +30,7 @@ from scorekeeper.ui.allfours.hand_view import (
     winner_panel,
 )
 from scorekeeper.ui.allfours.table import FoursTableModel
-from scorekeeper.ui.server.live_view import use_live, watching
+from scorekeeper.ui.server.live_view import asked_part, use_live, watching
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.typed import Typed, use_typed
 from scorekeeper.ui.shell.widgets import (
@@ -175,7 +175,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     ]
     panel: list[ft.Control]
     if phase == "over":
-        panel = [winner_panel(t)]
+        panel = [*asked_part(t), winner_panel(t)]
     elif not t.can_enter:
         panel, phase = [watching()], "watch"
     elif phase == "deal":

@@ -250,7 +250,9 @@ class FoursTableModel(TableModel):
         self.counting = None
         self.penalty = None
 
-    def _apply(self, fn: Callable[[Store], Any], then: Callable[[], Any] | None = None) -> bool:
+    def _apply(
+        self, fn: Callable[[Store], Any], then: Callable[[], Any] | None = None, what: str = "undo the last entry"
+    ) -> bool:
         """The base's store change; ``note`` then says what it credited in the same hand."""
         before = self.hand.items if self.hand else ()
         number = self.hand_number
@@ -260,7 +262,7 @@ class FoursTableModel(TableModel):
             if then is not None:
                 then()
 
-        return super()._apply(fn, credited)
+        return super()._apply(fn, credited, what)
 
     def _credited(self, before: Sequence[Item]) -> str | None:
         """The items of the hand that were not among ``before``, in words."""
@@ -399,7 +401,7 @@ class FoursTableModel(TableModel):
             if self._fact(**{last.key: shorter}):
                 self.note = f"last {'card turned' if last.key == 'turn_up' else 'penalty'} taken back"
             return
-        if self._apply(lambda st: st.undo(self.mid)):
+        if self._apply(lambda st: st.undo(self.mid), what="undo the last entry"):
             self.note = "last entry taken back"
 
     def redo(self) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import flet as ft
 
 from scorekeeper.ui.broadway.table import BroadwayTableModel
+from scorekeeper.ui.server.live_view import asked_part
 from scorekeeper.ui.shell.widgets import PAD, heading, labelled, on, winner_panel
 
 __all__ = ["over_panel", "play_panel", "start_panel", "unplayed_panel"]
@@ -135,4 +136,4 @@ def start_panel(t: BroadwayTableModel) -> list[ft.Control]:
 
 def over_panel(t: BroadwayTableModel) -> list[ft.Control]:
     """The match is won: who won, how and when; a new match, History."""
-    return [winner_panel(t.winner_line() or "", "/new/broadway", t.can_enter, t.event_route())]
+    return [*asked_part(t), winner_panel(t.winner_line() or "", "/new/broadway", t.can_enter, t.event_route())]

@@ -1,7 +1,7 @@
 """The events' screens' view-models, without any Flet: the list and New event, an event's
 page (its rounds, the tables' matches, opening a round, the next round, "I'm Ann": the
-phone's own table first), the standings (the wall's and every phone's) and a fixture's
-result sheet (both captains confirm it on their own phones).
+phone's own table first), the standings (the wall's and every phone's); a fixture's
+result sheet is :mod:`scorekeeper.ui.events.sheet_model`'s.
 
 Every action goes through the store at once (the events' file is a side file of it), under
 the app's lock; an error is kept in ``error`` for the screen to say in place. Nothing here
@@ -20,12 +20,11 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.eventbook import EventBook, Played, new_id
 from scorekeeper.events import FORMATS, SCORING_TITLES, Event, Standing, new_event, standings
 from scorekeeper.events.draw import is_complete, unfinished
-from scorekeeper.events.sheets import Sheet, sheet_of, when
 from scorekeeper.store import StoreError, message_of
 from scorekeeper.ui.shell.base import Model, Shared
-from scorekeeper.ui.shell.roles import refusal
+from scorekeeper.ui.shell.policy import Act
 
-__all__ = ["EventModel", "EventsModel", "SheetModel", "StandingsModel", "TableLine", "book_of", "seat_key"]
+__all__ = ["EventModel", "EventsModel", "StandingsModel", "TableLine", "book_of", "refused", "seat_key"]
 
 FORMAT_TITLES = {
     "round-robin": "Round robin",
@@ -40,7 +39,7 @@ def book_of(shared: Shared) -> EventBook:
     return shared.events
 
 
-class _Reads(Protocol):
+class Reads(Protocol):
     _shared: Shared
     error: str | None
 
@@ -48,7 +47,7 @@ class _Reads(Protocol):
 _T = TypeVar("_T")
 
 
-def _read(model: _Reads, look: Callable[[EventBook], _T], default: _T) -> _T:
+def read(model: Reads, look: Callable[[EventBook], _T], default: _T) -> _T:
     """``look`` at the store's event book under the store's lock; a store error becomes the
     model's ``error`` (one line) and ``default``."""
     try:
@@ -69,6 +68,16 @@ def _can_enter(shared: Shared) -> bool:
     return role is not None and role.can_enter
 
 
+def refused(model: Reads, act: Act, place: str | None = None, **facts: Any) -> bool:
+    """True (with the model's ``error`` set to why) when this browser may not do ``act``:
+    the one check of :mod:`scorekeeper.ui.shell.policy`."""
+    verdict = model._shared.may(act, place, **facts)
+    if verdict.allowed:
+        return False
+    model.error = verdict.words
+    return True
+
+
 class EventsModel(Model):
     """The list of events and the New event form."""
 
@@ -86,7 +95,12 @@ class EventsModel(Model):
         self.scoring: str | None = None
 
     def events(self) -> list[Event]:
-        return _read(self, lambda book: book.events(), [])
+        return read(self, lambda book: book.events(), [])
+
+    @property
+    def may_create(self) -> bool:
+        """This browser makes events (the host)."""
+        return self._shared.may(Act.EVENT_NEW).allowed
 
     def presets(self) -> list[tuple[str, str | None]]:
         """The game's presets, the first (its usual rules) chosen when the game is; a game with
@@ -108,18 +122,24 @@ class EventsModel(Model):
 
     def create(self) -> str | None:
         """Make the event from the form; its id, or None (``error`` says why)."""
-        if not _can_enter(self._shared):
-            self.error = refusal(self._shared.visitor.role)
+        if refused(self, Act.EVENT_NEW):
             self._changed()
             return None
         try:
             players = [p.strip() for p in self.players.replace("\n", ",").split(",") if p.strip()]
             teams: dict[str, list[str]] = {}
+            vices: dict[str, str] = {}
             for line in self.teams.splitlines():
                 if not line.strip():
                     continue
                 name, _, members = line.partition(":")
-                teams[name.strip()] = [m.strip() for m in members.split(",") if m.strip()]
+                team = teams[name.strip()] = []
+                for m in (m.strip() for m in members.split(",")):
+                    plain = m.removesuffix("(vice)").strip()
+                    if plain != m:
+                        vices[name.strip()] = plain
+                    if plain:
+                        team.append(plain)
             rounds = int(self.rounds) if self.rounds.strip().isdigit() else None
             target = int(self.target) if self.target.strip().isdigit() else None
             if self.target.strip() and target is None:
@@ -132,6 +152,7 @@ class EventsModel(Model):
                 preset=self.preset,
                 players=players if self.format != "league" else [],
                 teams=teams if self.format == "league" else None,
+                vices=vices if self.format == "league" else None,
                 scoring=self.scoring,
                 rounds=rounds if self.format == "swiss" else None,
                 target=target,
@@ -173,7 +194,7 @@ class EventModel(Model):
         self.note: str | None = None
 
     def event(self) -> Event | None:
-        return _read(self, lambda book: book.get(self.eid), None)
+        return read(self, lambda book: book.get(self.eid), None)
 
     @property
     def me(self) -> str | None:
@@ -181,7 +202,16 @@ class EventModel(Model):
         return self._shared.visitor.seat(seat_key(self.eid))
 
     def iam(self, name: str | None) -> None:
-        self._shared.visitor.take_seat(seat_key(self.eid), name)
+        """This phone is ``name``'s at the event ("I'm Ann"; None: "Change", the seat given
+        up). A seat another phone holds is refused, naming that phone."""
+        place = seat_key(self.eid)
+        leaving = name is None
+        if not refused(self, Act.LEAVE_SEAT if leaving else Act.TAKE_SEAT, place):
+            try:
+                self._shared.visitor.take_seat(place, name)
+                self.error = None
+            except ScorekeeperError as e:
+                self.error = str(e)
         self._changed()
 
     def tick(self) -> None:
@@ -190,17 +220,64 @@ class EventModel(Model):
 
     def sit(self, table: TableLine) -> None:
         """Going to a table of this phone's player: the phone is that player's there (it
-        lights up on their turn)."""
+        lights up on their turn), unless another phone holds that seat (the table then asks)."""
         me = self.me
-        if me is not None and table.mine and table.match is not None and self.can_enter:
-            self._shared.visitor.take_seat(table.match, next(p for p in table.players if _text.same_name(p, me)))
+        if me is None or not table.mine or table.match is None or not self.can_enter:
+            return
+        player = next(p for p in table.players if _text.same_name(p, me))
+        if self._shared.visitor.seat(table.match) == player:
+            return
+        try:
+            self._shared.visitor.take_seat(table.match, player)
+        except ScorekeeperError:
+            pass  # held by another phone: the table's players row says so when this one taps it
 
     @property
     def can_enter(self) -> bool:
         return _can_enter(self._shared)
 
+    @property
+    def runs_it(self) -> bool:
+        """This browser runs the night: it opens rounds, draws the next, changes the teams (the host)."""
+        return self._shared.may(Act.EVENT_ROUND).allowed
+
+    def delete(self) -> bool:
+        """Forget the event (its matches stay stored, in History): the host's act. True when done."""
+        if refused(self, Act.EVENT_DELETE):
+            self._changed()
+            return False
+        try:
+            with self._shared.lock:
+                book_of(self._shared).remove(self.eid)
+            self.error = None
+            return True
+        except ScorekeeperError as e:
+            self.error = message_of(e)
+            return False
+        finally:
+            self._changed()
+
+    def set_team(self, team: str, players: str, vice: str | None) -> bool:
+        """A league team's players (``"Ann, Cy, Ed"``: the captain first) and vice-captain
+        changed: the host's act. True when done."""
+        if refused(self, Act.EVENT_PLAYERS):
+            self._changed()
+            return False
+        try:
+            names = [p.strip() for p in players.replace("\n", ",").split(",") if p.strip()]
+            with self._shared.lock:
+                book_of(self._shared).set_team(self.eid, team, names, (vice or "").strip() or None)
+            self.note = f"{team} changed"
+            self.error = None
+            return True
+        except ScorekeeperError as e:
+            self.error = message_of(e)
+            return False
+        finally:
+            self._changed()
+
     def _played(self, event: Event) -> list[Played]:
-        return _read(self, lambda book: book.played(event), [])
+        return read(self, lambda book: book.played(event), [])
 
     def tables(self, event: Event) -> list[TableLine]:
         """Every table of every round, with its match (the last stored for it)."""
@@ -249,9 +326,8 @@ class EventModel(Model):
         return len(event.rounds)
 
     def open_round(self, number: int) -> None:
-        """Create every table's match of round ``number`` (the host's or a scorer's phone)."""
-        if not self.can_enter:
-            self.error = refusal(self._shared.visitor.role)
+        """Create every table's match of round ``number`` (the host's act)."""
+        if refused(self, Act.EVENT_ROUND):
             self._changed()
             return
         try:
@@ -264,8 +340,8 @@ class EventModel(Model):
         self._changed()
 
     def next_round(self) -> None:
-        if not self.can_enter:
-            self.error = refusal(self._shared.visitor.role)
+        """Draw the next round (Swiss, knockout): the host's act."""
+        if refused(self, Act.EVENT_ROUND):
             self._changed()
             return
         try:
@@ -279,7 +355,7 @@ class EventModel(Model):
 
     def waiting(self, event: Event) -> tuple[list[int], bool]:
         """The last round's tables without a result, and whether the event is over."""
-        results = _read(self, lambda book: book.results(event), None)
+        results = read(self, lambda book: book.results(event), None)
         if results is None:
             return [], False
         return unfinished(event, results), is_complete(event, results)
@@ -302,69 +378,10 @@ class StandingsModel(Model):
             return event, standings(event, book.results(event))
 
         nothing: tuple[Event | None, list[Standing]] = (None, [])
-        return _read(self, look, nothing)
+        return read(self, look, nothing)
 
     def tick(self) -> None:
         """A match changed somewhere: look again."""
-        self._changed()
-
-
-class SheetModel(Model):
-    """A fixture's result sheet and its confirmations."""
-
-    def __init__(self, shared: Shared, eid: str, round_number: int, fixture: int) -> None:
-        self._shared = shared
-        self.eid = eid
-        self.round = round_number
-        self.fixture = fixture
-        self.error: str | None = None
-        self.note: str | None = None
-
-    def sheet(self) -> Sheet | None:
-        def look(book: EventBook) -> Sheet | None:
-            event = book.get(self.eid)
-            return sheet_of(event, self.round, self.fixture, book.results(event))
-
-        return _read(self, look, None)
-
-    @property
-    def me(self) -> str | None:
-        return self._shared.visitor.seat(seat_key(self.eid))
-
-    def can_confirm(self, team: str) -> bool:
-        """Whether this phone is ``team``'s captain's (who confirms its sheet)."""
-        sheet_team = None
-        try:
-            with self._shared.lock:
-                sheet_team = book_of(self._shared).get(self.eid).team(team)
-        except ScorekeeperError:
-            return False
-        me = self.me
-        return (
-            _can_enter(self._shared)
-            and me is not None
-            and sheet_team is not None
-            and _text.same_name(me, sheet_team.captain)
-        )
-
-    def confirm(self, team: str) -> None:
-        """This phone's player confirms the sheet for ``team`` (a player of it)."""
-        me = self.me
-        if not _can_enter(self._shared):
-            self.error = refusal(self._shared.visitor.role)
-        elif me is None:
-            self.error = "say who you are on the event's page first (I'm ...)"
-        else:
-            try:
-                with self._shared.lock:
-                    c = book_of(self._shared).confirm(self.eid, self.round, self.fixture, team, me)
-                self.note = f"confirmed for {c.team} by {c.by} at {when(c.at)}"
-                self.error = None
-            except ScorekeeperError as e:
-                self.error = message_of(e)
-        self._changed()
-
-    def tick(self) -> None:
         self._changed()
 
 

@@ -9,7 +9,7 @@ import flet as ft
 
 from scorekeeper.events.sheets import when
 from scorekeeper.ui.events.common import back, told, use_any_change
-from scorekeeper.ui.events.model import SheetModel
+from scorekeeper.ui.events.sheet_model import SheetModel
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.widgets import error_box, go, on, top_bar
 
@@ -40,13 +40,15 @@ def SheetView(shared: Shared, eid: str, round_number: int, fixture: int) -> ft.C
     for team in (sheet.home, sheet.away):
         c = sheet.confirmed(team)
         found = sheet.event.team(team)
-        captain = found.captain if found is not None else team
+        leaders = found.leaders if found is not None else team
         if c is not None:
-            lines.append(ft.Text(f"Confirmed for {team} by {c.by} at {when(c.at)}", color=ft.Colors.PRIMARY))
+            lines.append(ft.Text(f"Confirmed for {team} by {c.words} at {when(c.at)}", color=ft.Colors.PRIMARY))
         elif vm.can_confirm(team):
+            me = vm.me
+            as_who = "as the host" if vm.can_reopen else f"as {me}"
             lines.append(
                 ft.FilledButton(
-                    content=f"Confirm for {team} as {captain}",
+                    content=f"Confirm for {team} {as_who}",
                     on_click=on(_confirm, vm, shared, team),
                     disabled=not sheet.complete,
                 )
@@ -54,7 +56,19 @@ def SheetView(shared: Shared, eid: str, round_number: int, fixture: int) -> ft.C
         else:
             old = sheet.stale(team)
             changed = f" (confirmed {old.games[0]}-{old.games[1]} before a change)" if old is not None else ""
-            lines.append(ft.Text(f"{team}: waiting for its captain, {captain}{changed}", italic=True))
+            lines.append(ft.Text(f"{team}: waiting for its captain, {leaders}{changed}", italic=True))
+    for r in sheet.reopenings:  # its captains see that the host re-opened it, and what it was
+        lines.append(ft.Text(r.words()[:1].upper() + r.words()[1:] + ".", italic=True, color=ft.Colors.ERROR))
+    if sheet.locked:
+        lines.append(ft.Text("Confirmed: its games cannot change until the host re-opens it.", italic=True))
+        if vm.can_reopen:
+            lines.append(
+                ft.OutlinedButton(
+                    content="Re-open the sheet", icon=ft.Icons.LOCK_OPEN, on_click=on(_reopen, vm, shared)
+                )
+            )
+    if vm.note:
+        lines.append(ft.Text(vm.note, italic=True))
     csv_text = sheet.csv()
     name = f"result-sheet-{eid}-round-{round_number}-fixture-{fixture}.csv"
 
@@ -101,6 +115,11 @@ def SheetView(shared: Shared, eid: str, round_number: int, fixture: int) -> ft.C
 
 def _confirm(vm: SheetModel, shared: Shared, team: str) -> None:
     vm.confirm(team)
+    told(shared, vm)
+
+
+def _reopen(vm: SheetModel, shared: Shared) -> None:
+    vm.reopen()
     told(shared, vm)
 
 

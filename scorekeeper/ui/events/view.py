@@ -24,6 +24,7 @@ from scorekeeper.ui.events.model import (
 )
 from scorekeeper.ui.events.sheet_view import SheetPrint, SheetView
 from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.policy import Act, check
 from scorekeeper.ui.shell.roles import Role
 from scorekeeper.ui.shell.widgets import PAD, choice_row, error_box, go, heading, labelled, on, top_bar
 
@@ -42,7 +43,7 @@ def Events(shared: Shared) -> ft.Control:
     items: list[ft.Control] = [top_bar("Events: club nights, tournaments, leagues")]
     if vm.error:
         items.append(error_box(vm.error))
-    if shared.visitor.role is not None and shared.visitor.role.can_enter:
+    if vm.may_create:
         items.append(
             ft.FilledTonalButton(content="New event", icon=ft.Icons.ADD, on_click=go("/events/new"), height=56)
         )
@@ -94,7 +95,14 @@ def NewEvent(shared: Shared) -> ft.Control:
         choice_row("Rules", vm.presets(), vm.preset, partial(vm.set, "preset")),
     ]
     if league:
-        items.append(field("Teams: one a line, the captain first", "teams", True, "Reds: Ann, Cy, Ed"))
+        items.append(
+            field(
+                "Teams: one a line, the captain first; (vice) after the vice-captain",
+                "teams",
+                True,
+                "Reds: Ann, Cy (vice), Ed",
+            )
+        )
         options = [(SCORING_TITLES[k], k) for k in ("league-2-1", "league-3-1")]
         items.append(choice_row("League points", options, vm.scoring or "league-2-1", partial(vm.set, "scoring")))
     else:
@@ -131,6 +139,89 @@ def _table_button(vm: EventModel, t: TableLine, prefix: str = "", in_round: bool
         on_click=open_it if t.match else None,
     )
     return labelled(tile, f"{label} ({status})", open_it if t.match else None)
+
+
+def _teams_card(vm: EventModel, event: Event) -> ft.Control:
+    """A league's teams, and for the host the way to change one (players, vice-captain)."""
+    rows: list[ft.Control] = [heading("Teams", 18)]
+    for team in event.teams:
+        words = ", ".join(
+            p + (" (captain)" if p == team.captain else " (vice-captain)" if p == team.vice else "")
+            for p in team.players
+        )
+        line: Any = TeamLine  # a component takes a key (its state stays with its team)
+        rows.append(line(vm, team.name, words, ", ".join(team.players), team.vice or "", key=team.name))
+    return ft.Card(content=ft.Container(ft.Column(rows, spacing=4), padding=PAD))
+
+
+@ft.component
+def TeamLine(vm: EventModel, name: str, words: str, players: str, vice: str) -> ft.Control:
+    """One team: its players in words; the host's Edit opens its players and vice-captain."""
+    editing, set_editing = ft.use_state(False)
+    typed, set_typed = ft.use_state((players, vice))
+    line = ft.Row(
+        [
+            ft.Text(f"{name}: {words}", expand=True),
+            *(
+                [ft.TextButton(content="Edit", on_click=lambda e: set_editing(True))]
+                if vm.runs_it and not editing
+                else []
+            ),
+        ],
+        wrap=True,
+    )
+    if not editing:
+        return line
+
+    def save(_: Any) -> None:
+        if vm.set_team(name, typed[0], typed[1]):
+            set_editing(False)
+
+    return ft.Column(
+        [
+            line,
+            ft.TextField(
+                label=f"{name}'s players, the captain first",
+                value=typed[0],
+                on_change=lambda e: set_typed((e.control.value, typed[1])),
+                dense=True,
+            ),
+            ft.TextField(
+                label="Vice-captain (empty: none)",
+                value=typed[1],
+                on_change=lambda e: set_typed((typed[0], e.control.value)),
+                dense=True,
+            ),
+            ft.Row(
+                [
+                    ft.FilledButton(content=f"Save {name}", on_click=save),
+                    ft.TextButton(content="Cancel", on_click=lambda e: set_editing(False)),
+                ]
+            ),
+        ]
+    )
+
+
+@ft.component
+def DeleteEvent(vm: EventModel, name: str) -> ft.Control:
+    """The host's way to forget an event: one tap asks, the second does it."""
+    asking, set_asking = ft.use_state(False)
+
+    def delete(_: Any) -> None:
+        if vm.delete():
+            told(vm._shared, vm)
+            ft.context.page.navigate("/events")
+
+    if not asking:
+        return ft.TextButton(content="Delete event", icon=ft.Icons.DELETE_OUTLINE, on_click=lambda e: set_asking(True))
+    return ft.Row(
+        [
+            ft.Text(f"Delete {name}? Its matches stay in History.", weight=ft.FontWeight.BOLD),
+            ft.FilledButton(content="Delete", on_click=delete),
+            ft.OutlinedButton(content="Keep it", on_click=lambda e: set_asking(False)),
+        ],
+        wrap=True,
+    )
 
 
 def _who_am_i(vm: EventModel, event: Event) -> ft.Control:
@@ -197,7 +288,7 @@ def EventPage(shared: Shared, eid: str) -> ft.Control:
     items.append(error_box(vm.error))
     if over:
         items.append(ft.Text("Every round is played: the standings are final.", weight=ft.FontWeight.BOLD))
-    elif vm.can_enter and event.format in ("swiss", "knockout") and not waiting:
+    elif vm.runs_it and event.format in ("swiss", "knockout") and not waiting:
         items.append(ft.FilledButton(content="Draw the next round", icon=ft.Icons.SHUFFLE, on_click=act(vm.next_round)))
     now = vm.current(event, tables)
     order = [r for r in event.rounds if r.number >= now] + [r for r in reversed(event.rounds) if r.number < now]
@@ -205,7 +296,7 @@ def EventPage(shared: Shared, eid: str) -> ft.Control:
         lines = [t for t in tables if t.round == rnd.number]
         played = " (played)" if rnd.number < now else (" (now)" if rnd.number == now else "")
         head: list[ft.Control] = [heading(f"Round {rnd.number}{played}", 18)]
-        if vm.can_enter and any(t.match is None for t in lines):
+        if vm.runs_it and any(t.match is None for t in lines):
             head.append(
                 ft.FilledButton(
                     content=f"Open round {rnd.number}",
@@ -225,6 +316,12 @@ def EventPage(shared: Shared, eid: str) -> ft.Control:
         if rnd.byes:
             body.append(ft.Text(f"Bye: {', '.join(rnd.byes)}", italic=True))
         items.append(ft.Card(content=ft.Container(ft.Column(body, spacing=4), padding=PAD)))
+    if event.is_league:
+        items.append(_teams_card(vm, event))
+    if vm.runs_it:
+        items.append(DeleteEvent(vm, event.name))
+    elif vm.can_enter and any(t.match is None for t in tables):
+        items.append(ft.Text("The host opens the rounds and draws the next.", italic=True))
     return ft.Column(items, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
 
 
@@ -297,6 +394,6 @@ def event_routes(shared: Shared, role: Role) -> list[ft.Route]:
         ft.Route(path="event/:eid/sheet/:round(\\d+)/:fixture(\\d+)", component=with_event(SheetView)),
         ft.Route(path="event/:eid/sheet/:round(\\d+)/:fixture(\\d+)/print", component=with_event(SheetPrint)),
     ]
-    if role.can_enter:
+    if check(Act.EVENT_NEW, role).allowed:
         routes.insert(1, ft.Route(path="events/new", component=lambda: NewEvent(shared)))
     return routes

@@ -20,7 +20,8 @@ from scorekeeper import boundary, registry
 from scorekeeper.errors import ScorekeeperError, internal_error
 from scorekeeper.stats.report import game_name
 from scorekeeper.store.errors import message_of
-from scorekeeper.ui.shell.base import Model, Shared, refusal
+from scorekeeper.ui.shell.base import Model, Shared
+from scorekeeper.ui.shell.policy import Act
 
 T = TypeVar("T")
 
@@ -76,10 +77,10 @@ class HistoryModel(Model):
 
     def _refused(self) -> bool:
         """True (with ``error`` set) for a browser that may not see the stored matches (a watcher)."""
-        role = self._shared.visitor.role
-        if role is not None and role.can_export:
+        verdict = self._shared.may(Act.HISTORY)
+        if verdict.allowed:
             return False
-        self._refuse(refusal(role))
+        self._refuse(verdict.words or "")
         return True
 
     def export(self, mid: str) -> str | None:
@@ -109,6 +110,10 @@ class HistoryModel(Model):
             record = boundary.loads(text)  # the command line's door: the same refusals, in the same words
         except ScorekeeperError as e:
             self._refuse(str(e))
+            return None
+        verdict = self._shared.may_import(record)
+        if not verdict.allowed:
+            self._refuse(f"not imported: {verdict.words}")
             return None
 
         def already(store: Any) -> dict[str, Any] | None:  # the stored match's summary, if it is stored
@@ -164,6 +169,10 @@ class HistoryModel(Model):
 
     def _store(self, record: Any) -> str | None:
         if self._refused():
+            return None
+        verdict = self._shared.may_import(record)
+        if not verdict.allowed:
+            self._refuse(f"not imported: {verdict.words}")
             return None
         done = self._importing(lambda store: store.import_record(record))
         if done is None:

@@ -53,7 +53,8 @@ from scorekeeper.ui.players.data import (
     unslug,
     who_slug,
 )
-from scorekeeper.ui.shell.base import Model, Shared, refusal
+from scorekeeper.ui.shell.base import Model, Shared
+from scorekeeper.ui.shell.policy import Act
 
 __all__ = ["PlayersModel"]
 
@@ -118,8 +119,7 @@ class PlayersModel(Model):
     @property
     def can_rename(self) -> bool:
         """Renaming is for the host and the scorers (a watcher may not)."""
-        role = self._shared.visitor.role
-        return role is not None and role.can_enter
+        return self._shared.may(Act.NAMES).allowed
 
     # ------------------------------------------------------------ who
     def name_of(self, members: tuple[str, ...]) -> str:
@@ -355,8 +355,9 @@ class PlayersModel(Model):
         return self._save_names(lambda names: names.split(spelling), spelling)
 
     def _save_names(self, change: Any, name: str) -> str | None:
-        if not self.can_rename:
-            self._refuse(refusal(self._shared.visitor.role))
+        verdict = self._shared.may(Act.NAMES)
+        if not verdict.allowed:
+            self._refuse(verdict.words or "")
             return None
         try:
             with self._shared.lock:

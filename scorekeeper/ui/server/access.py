@@ -42,6 +42,7 @@ from scorekeeper.ui.shell.roles import Role
 
 if TYPE_CHECKING:
     from scorekeeper.store import Store
+    from scorekeeper.ui.server.visitor import Visitor
 
 __all__ = [
     "Codes",
@@ -50,7 +51,6 @@ __all__ = [
     "Held",
     "JoinRefused",
     "Role",
-    "Visitor",
     "is_local",
     "spaced",
 ]
@@ -160,6 +160,21 @@ class Gate:
         with self._lock:
             self._watchers[visitor] = nudge
 
+    def free_seat(self, place: str, player: str) -> bool:
+        """Free ``player``'s seat at ``place`` (the host's act): the phones that held it are
+        told (their screens redraw). False where nobody held it."""
+        key = self.passes.free(place, player)
+        if key is None:
+            return False
+        with self._lock:
+            nudges = [n for v, n in self._watchers.items() if v.key == key]
+        for nudge in nudges:
+            try:
+                nudge()
+            except Exception:  # a session gone away: nothing to tell
+                pass
+        return True
+
     def _end_passes(self) -> None:
         self.epoch += 1
         self.passes.forget_all()
@@ -260,96 +275,3 @@ class Invite:
     def watcher_link(self) -> str:
         codes = self.codes
         return f"{self.base}/join/{codes.watcher}" if codes else f"{self.base}/"
-
-
-class Visitor:
-    """One browser (a session of the app): its address, its :class:`~scorekeeper.ui.server.access.Role`
-    (None until it gives a code or a pass) and the seat it took at each match ("I'm Ann")."""
-
-    def __init__(self, gate: Gate | None = None, address: str | None = None) -> None:
-        self.gate = gate
-        self.address = address or ""
-        self._role: Role | None = Role.HOST if gate is None else gate.arrive(address)
-        self._epoch = 0 if gate is None else gate.epoch
-        self.token: str | None = None  # its pass (see :mod:`scorekeeper.ui.server.passes`), once it joined
-        self.error: str | None = None
-        self._seats: dict[str, str | None] = {}  # match id -> player (None: asked, no seat)
-        self.revision = 0  # changes whenever a screen showing it should redraw
-        self.checking = False  # its browser is being asked for a pass (the join screen waits)
-
-    @property
-    def role(self) -> Role | None:
-        """What this browser may do now: a phone that joined is out once the host ends the
-        passes (new codes, or every phone forgotten)."""
-        role = self._role
-        if role is not None and role is not Role.HOST and self.gate is not None and not self.gate.open:
-            if self._epoch != self.gate.epoch:
-                return None
-        return role
-
-    @role.setter
-    def role(self, role: Role | None) -> None:
-        self._role = role
-        self._epoch = 0 if self.gate is None else self.gate.epoch
-
-    def changed(self) -> None:
-        """Screens showing this browser redraw."""
-        self.revision = self.revision + 1
-
-    def _let_in(self, role: Role) -> None:
-        if self.role is None:
-            self._seats = {}  # an ended pass's seats went with it
-        self.role = role
-        self.error = None
-
-    def join(self, code: str) -> bool:
-        """Give a code; True when it let this browser in (else ``error`` says why). A phone
-        let in gets a pass (``token``) for its browser to keep."""
-        if self.gate is None or self.role is not None:
-            return self.role is not None
-        try:
-            role = self.gate.join(self.address, code)
-            self._let_in(role)
-            if not self.gate.open and role is not Role.HOST:
-                self.token = self.gate.passes.issue(role)
-        except JoinRefused as e:
-            self.error = str(e)
-        self.changed()
-        return self.role is not None
-
-    def rejoin(self, token: object) -> bool:
-        """Come back with a pass this browser kept: its role and its seats, no code. False
-        (nothing changed) for a pass this table does not know (any more)."""
-        if self.gate is None or self.gate.open or self.role is not None:
-            return False
-        held = self.gate.passes.check(token)
-        if held is None:
-            return False
-        assert isinstance(token, str)
-        self._let_in(held.role)
-        self._seats = dict(held.seats)
-        self.token = token
-        self.changed()
-        return True
-
-    def seat(self, mid: str) -> str | None:
-        """The player this phone is at match ``mid`` (None: no seat taken)."""
-        return self._seats.get(mid)
-
-    def asked(self, mid: str) -> bool:
-        """Whether this phone has answered "which player are you?" at match ``mid``."""
-        return mid in self._seats
-
-    def take_seat(self, mid: str, player: str | None) -> None:
-        """This phone is ``player``'s at match ``mid`` (None: nobody's, it only scores)."""
-        self._seats[mid] = player
-        if self.gate is not None and self.role is not Role.HOST:
-            self.gate.passes.seat(self.token, mid, player)
-        self.changed()
-
-    def phone(self, mid: str) -> str:
-        """How other phones name this one: "Ann's phone", "the host", "another phone"."""
-        seat = self._seats.get(mid)
-        if seat:
-            return f"{seat}'s phone"
-        return "the host" if self.role is Role.HOST else "another phone"

@@ -57,6 +57,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 #: the peer address of the WebSocket being served (set by :class:`Guard` for the connection's task
 #: and the tasks it starts, such as the session's ``main``); None outside a guarded connection
 PEER: contextvars.ContextVar[str | None] = contextvars.ContextVar("scorekeeper_peer", default=None)
+#: the browser's ``User-Agent`` of that WebSocket (only to name its phone on the host's screen:
+#: a browser can send any, so nothing is decided by it)
+AGENT: contextvars.ContextVar[str] = contextvars.ContextVar("scorekeeper_agent", default="")
 
 #: the page properties the app's client may send (as measured from Flet 1.0's web client); the
 #: rest -- ``client_ip``, ``client_user_agent``, ``session_id``, anything unknown -- are dropped
@@ -93,6 +96,11 @@ _REGISTER, _EVENT, _PATCH, _INVOKE = 1, 3, 4, 5  # Flet's MessageAction values a
 def peer() -> str | None:
     """The peer address of the connection the caller serves (see :data:`PEER`)."""
     return PEER.get()
+
+
+def agent() -> str:
+    """The ``User-Agent`` of the connection the caller serves (see :data:`AGENT`; '' if none)."""
+    return AGENT.get()
 
 
 def _props(props: object, allowed: frozenset[str] | None) -> dict[str, Any]:
@@ -309,6 +317,7 @@ class Guard:
                 await send({"type": "websocket.close", "code": 1008})  # a stranger's flood: HTTP 403
                 return
             PEER.set(address)
+            AGENT.set((_header(scope, b"user-agent") or "")[:400])
             await self.app(scope, _filtered(receive, send), send)
         else:  # lifespan
             await self.app(scope, receive, send)

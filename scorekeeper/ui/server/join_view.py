@@ -10,8 +10,10 @@ from typing import Any
 import flet as ft
 import segno
 
-from scorekeeper.ui.server.access import Role, Visitor, spaced
+from scorekeeper.ui.server.access import Role, spaced
 from scorekeeper.ui.server.passes import PASS_KEY
+from scorekeeper.ui.server.seats_view import Seats
+from scorekeeper.ui.server.visitor import Visitor
 from scorekeeper.ui.shell.base import Shared, game_title
 from scorekeeper.ui.shell.typed import use_typed
 from scorekeeper.ui.shell.widgets import error_box, go, heading, svg_image
@@ -155,7 +157,7 @@ def Invite(shared: Shared) -> ft.Control:
             ),
         ]
     if invite is not None and invite.codes is not None and shared.visitor.role is Role.HOST:
-        body += [ft.Divider(), EndPasses(shared)]
+        body += [ft.Divider(), Seats(shared), ft.Divider(), EndPasses(shared)]
     return ft.Column(
         [ft.Row([back, heading("Phones at this table")]), *body],
         spacing=12,
@@ -177,10 +179,7 @@ def EndPasses(shared: Shared) -> ft.Control:
     phones = len(gate.passes)
 
     def do(what: str) -> None:
-        if what == "codes":
-            gate.renew()
-        else:
-            gate.forget_phones()
+        shared.end_passes(new_codes=what == "codes")
         set_asking("")
         set_done(gate.epoch)
 

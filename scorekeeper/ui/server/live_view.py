@@ -24,7 +24,16 @@ import flet as ft
 from scorekeeper.ui.shell.base import Model, Shared, TableModel
 from scorekeeper.ui.shell.widgets import on
 
-__all__ = ["catch_up", "in_session", "seat_question", "use_changes", "use_live", "watching", "your_turn"]
+__all__ = [
+    "asked_part",
+    "catch_up",
+    "in_session",
+    "seat_question",
+    "use_changes",
+    "use_live",
+    "watching",
+    "your_turn",
+]
 
 _acking: set[int] = set()  # tables waiting for their browser's answer
 
@@ -119,6 +128,33 @@ def seat_question(table: TableModel) -> ft.Control:
     buttons.append(ft.TextButton(content="Nobody's", on_click=on(table.take_seat, None), tooltip="It only scores"))
     # Wrapped, never scrolled: every name in sight, and nothing slides under the thumb.
     return ft.Row(buttons, spacing=6, run_spacing=4, wrap=True, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def asked_part(table: TableModel) -> list[ft.Control]:
+    """A change of this finished match that one side asked for (see
+    :mod:`scorekeeper.ui.shell.asks`): on a phone of a side it waits for (and the host's),
+    Agree and Refuse; on the asking phone, Take back; on the others, what is asked."""
+    asking = table.asks
+    question = asking.question()
+    if question is None:
+        return []
+    buttons: list[ft.Control] = []
+    if asking.can_answer:
+        buttons = [
+            ft.FilledButton(content="Agree", icon=ft.Icons.CHECK, on_click=on(asking.agree), height=48),
+            ft.OutlinedButton(content="Refuse", on_click=on(asking.decline), height=48),
+        ]
+    elif asking.is_mine:
+        buttons = [ft.OutlinedButton(content="Take it back", on_click=on(asking.decline), height=48)]
+    return [
+        ft.Container(
+            content=ft.Column([ft.Text(question, weight=ft.FontWeight.BOLD), ft.Row(buttons, wrap=True)], spacing=8),
+            bgcolor=ft.Colors.TERTIARY_CONTAINER,
+            padding=12,
+            border_radius=12,
+            key="asked",
+        )
+    ]
 
 
 def your_turn(table: TableModel, text: str | None) -> str | None:

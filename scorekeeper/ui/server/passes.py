@@ -3,8 +3,10 @@ codes) across a restart of the server the same evening. No Flet here.
 
 When a phone gives the right code it gets a **pass**: 32 random bytes (``secrets``),
 kept in its browser (local storage, under :data:`PASS_KEY`) and nowhere else in clear;
-the server keeps only its SHA-256, with the role it gives and the seat the phone took at
-each match. A page opened later in that browser (the same address, the home-screen
+the server keeps only its SHA-256, with the role it gives and the seat the phone holds at
+each match and event ("I'm Cy"). A seat is held by one phone: another phone asking for it
+is refused (:class:`SeatTaken`, naming the holder) until the holder gives it up or the host
+frees it; the host's own browsers hold seats under :data:`HOST`, without a pass. A page opened later in that browser (the same address, the home-screen
 shortcut, a new tab, the tab the phone's browser dropped) gives its pass instead of a
 code and is back at its table, in its seat. Passes end when the host makes new codes or
 forgets all phones (:meth:`~scorekeeper.ui.server.access.Gate.renew`,
@@ -14,8 +16,15 @@ forgets all phones (:meth:`~scorekeeper.ui.server.access.Gate.renew`,
 >>> token = passes.issue(Role.SCORER)
 >>> len(token) >= 43 and passes.check(token).role
 <Role.SCORER: 'scorer'>
->>> passes.seat(token, "m1", "Cy"); passes.check(token).seats
+>>> passes.take(digest(token), "m1", "Cy"); passes.check(token).seats
 {'m1': 'Cy'}
+>>> other = passes.issue(Role.SCORER, "Safari on iPhone")
+>>> passes.take(digest(other), "m1", "cy")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+scorekeeper.ui.server.passes.SeatTaken: Cy's seat is held by another phone (a phone, joined ...): that phone can tap Change to give it up, or the host can free it (Phones at this table)
+>>> passes.free("m1", "Cy") == digest(token), passes.holder("m1", "Cy")
+(True, None)
 >>> passes.check("not a pass") is None, passes.check(None) is None
 (True, True)
 >>> passes.forget_all(); passes.check(token) is None
@@ -39,14 +48,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from scorekeeper.errors import StoreError
+from scorekeeper.errors import ScorekeeperError, StoreError
+from scorekeeper.text import name_key
 from scorekeeper.ui.shell.roles import Role
 
 if TYPE_CHECKING:
     from scorekeeper.store import Store
     from scorekeeper.store.sidefile import SideFile
 
-__all__ = ["KEEP_FOR", "PASS_KEY", "Held", "Passes", "TableFile"]
+__all__ = ["HOST", "KEEP_FOR", "PASS_KEY", "Held", "Holder", "Passes", "SeatTaken", "TableFile", "digest"]
 
 #: The key of the pass in the browser's local storage (Flet's SharedPreferences).
 PASS_KEY = "scorekeeper.pass"
@@ -54,38 +64,90 @@ PASS_KEY = "scorekeeper.pass"
 KEEP_FOR = 12 * 3600.0
 _MAX_TOKEN = 200  # longer than any pass: not even hashed
 _MAX_SEATS = 500  # seats remembered per pass (the oldest go first)
+_MAX_LABEL = 60  # a phone's label, in characters
 
 
-def _digest(token: str) -> str:
+def digest(token: str) -> str:
+    """What the server keeps of a pass: its SHA-256, in hex (the key of its seats)."""
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
 @dataclass
 class Held:
-    """What a pass gives: a role, and the seat taken at each match (None: nobody's)."""
+    """What a pass gives: a role, the seat taken at each place (a match id, or an event's
+    ``event:<id>``; None: asked, nobody's), and how the host's screen names its phone: its
+    browser in a few words (``label``) and when it joined (``since``, seconds since the epoch)."""
 
     role: Role
     seats: dict[str, str | None] = field(default_factory=dict)
+    label: str = ""
+    since: float = 0.0
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who holds a seat: the key of its phone (a pass's digest, or :data:`HOST`), its role,
+    how it is named on the host's screen, and the seat's player."""
+
+    key: str
+    role: Role
+    label: str
+    since: float
+    player: str = ""  # the seat's player, as the holder named it
+
+    def words(self) -> str:
+        """``'Chrome on Android, joined 20:14'``; the host's own screen as ``'the host'``."""
+        if self.key == HOST:
+            return "the host's screen"
+        joined = time.strftime("%H:%M", time.localtime(self.since)) if self.since else "earlier"
+        return f"{self.label or 'a phone'}, joined {joined}"
+
+
+class SeatTaken(ScorekeeperError):
+    """A seat another phone holds: ``holder`` is who."""
+
+    def __init__(self, place: str, player: str, holder: Holder) -> None:
+        by = "the host's screen" if holder.key == HOST else f"another phone ({holder.words()})"
+        super().__init__(
+            f"{player}'s seat is held by {by}: that phone can tap Change to give it up, "
+            "or the host can free it (Phones at this table)"
+        )
+        self.place = place
+        self.player = player
+        self.holder = holder
+
+
+#: The key of the host's own seats (its browsers need no pass: the socket says who they are).
+HOST = "host"
 
 
 class Passes:
-    """The passes given out, by digest; ``save`` (if given) is called after every change
-    with :meth:`to_json`."""
+    """The passes given out, by digest, and the seats they hold; the host's seats under
+    :data:`HOST`. A seat of a place is held by one key at a time. ``save`` (if given) is
+    called after every change with :meth:`to_json`."""
 
-    def __init__(self, held: dict[str, Held] | None = None, save: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        held: dict[str, Held] | None = None,
+        save: Callable[[], None] | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self._held: dict[str, Held] = dict(held or {})
         self._lock = threading.Lock()
         self.save = save
+        self._clock = clock
 
     def _saved(self) -> None:
         if self.save is not None:
             self.save()
 
-    def issue(self, role: Role) -> str:
-        """A new pass for ``role`` (the token: the browser keeps it, the server its digest)."""
+    def issue(self, role: Role, label: str = "") -> str:
+        """A new pass for ``role`` (the token: the browser keeps it, the server its digest);
+        ``label``: its browser in a few words, for the host's screen."""
         token = secrets.token_urlsafe(32)
         with self._lock:
-            self._held[_digest(token)] = Held(role)
+            self._held[digest(token)] = Held(role, label=label[:_MAX_LABEL], since=self._clock())
         self._saved()
         return token
 
@@ -94,35 +156,95 @@ class Passes:
         if not isinstance(token, str) or not token or len(token) > _MAX_TOKEN:
             return None
         with self._lock:
-            held = self._held.get(_digest(token))
-            return None if held is None else Held(held.role, dict(held.seats))
+            held = self._held.get(digest(token))
+            return None if held is None else Held(held.role, dict(held.seats), held.label, held.since)
 
-    def seat(self, token: str | None, mid: str, player: str | None) -> None:
-        """The phone holding ``token`` is ``player``'s at match ``mid``."""
-        if token is None:
-            return
+    # ------------------------------------------------------------ seats, by key
+    def seat_of(self, key: str, place: str) -> str | None:
+        """The player whose seat ``key`` holds at ``place`` (None: none)."""
         with self._lock:
-            held = self._held.get(_digest(token))
+            held = self._held.get(key)
+            return None if held is None else held.seats.get(place)
+
+    def asked(self, key: str, place: str) -> bool:
+        """Whether the phone of ``key`` answered "which player are you?" at ``place``."""
+        with self._lock:
+            held = self._held.get(key)
+            return held is not None and place in held.seats
+
+    def _holder(self, place: str, player: str) -> Holder | None:
+        wanted = name_key(player)
+        for key, held in self._held.items():
+            name = held.seats.get(place)
+            if name is not None and name_key(name) == wanted:
+                return Holder(key, held.role, held.label, held.since, name)
+        return None
+
+    def holder(self, place: str, player: str) -> Holder | None:
+        """Who holds ``player``'s seat at ``place`` (None: it is free)."""
+        with self._lock:
+            return self._holder(place, player)
+
+    def take(self, key: str, place: str, player: str | None) -> None:
+        """The phone of ``key`` is ``player``'s at ``place`` (None: nobody's, it only scores),
+        giving up the seat it held there; :class:`SeatTaken` (nothing changed) when another
+        key holds that seat. The host's key takes a seat without a pass."""
+        with self._lock:
+            if player is not None:
+                other = self._holder(place, player)
+                if other is not None and other.key != key:
+                    raise SeatTaken(place, other.player, other)
+            held = self._held.get(key)
             if held is None:
-                return
-            held.seats.pop(mid, None)
-            held.seats[mid] = player
+                if key != HOST:
+                    return  # an ended pass: nothing to hold
+                held = self._held[HOST] = Held(Role.HOST, label="the host", since=self._clock())
+            held.seats.pop(place, None)
+            held.seats[place] = player
             while len(held.seats) > _MAX_SEATS:
                 del held.seats[next(iter(held.seats))]
         self._saved()
 
-    def forget_all(self) -> None:
-        """Every pass ends (their phones must join again)."""
+    def free(self, place: str, player: str) -> str | None:
+        """The host frees ``player``'s seat at ``place``: the key that held it (None: nobody)."""
         with self._lock:
+            other = self._holder(place, player)
+            if other is None:
+                return None
+            self._held[other.key].seats.pop(place, None)
+        self._saved()
+        return other.key
+
+    def seating(self) -> list[tuple[str, str, Holder]]:
+        """Every seat held: (place, player, holder), by place in the order they were taken."""
+        with self._lock:
+            out = [
+                (place, name, Holder(key, held.role, held.label, held.since, name))
+                for key, held in self._held.items()
+                for place, name in held.seats.items()
+                if name is not None
+            ]
+        return out
+
+    def forget_all(self) -> None:
+        """Every pass ends (their phones must join again); the host keeps its own seats."""
+        with self._lock:
+            host = self._held.get(HOST)
             self._held.clear()
+            if host is not None:
+                self._held[HOST] = host
         self._saved()
 
     def __len__(self) -> int:
-        return len(self._held)
+        """How many phones joined (the host is not one)."""
+        return sum(1 for k in self._held if k != HOST)
 
     def to_json(self) -> dict[str, Any]:
         with self._lock:
-            return {d: {"role": h.role.value, "seats": dict(h.seats)} for d, h in self._held.items()}
+            return {
+                d: {"role": h.role.value, "seats": dict(h.seats), "label": h.label, "since": h.since}
+                for d, h in self._held.items()
+            }
 
     @staticmethod
     def from_json(data: object) -> dict[str, Held]:
@@ -130,14 +252,14 @@ class Passes:
         out: dict[str, Held] = {}
         if not isinstance(data, dict):
             return out
-        for digest, h in data.items():
-            if not (isinstance(digest, str) and len(digest) == 64 and isinstance(h, dict)):
+        for key, h in data.items():
+            if not (isinstance(key, str) and (len(key) == 64 or key == HOST) and isinstance(h, dict)):
                 continue
             try:
                 role = Role(h.get("role"))
             except ValueError:
                 continue
-            if role is Role.HOST:  # the host is who the socket says, never a pass
+            if (role is Role.HOST) != (key == HOST):  # the host is who the socket says, never a pass
                 continue
             seats = h.get("seats")
             kept = {
@@ -145,7 +267,14 @@ class Passes:
                 for m, p in (seats.items() if isinstance(seats, dict) else ())
                 if isinstance(m, str) and (p is None or isinstance(p, str))
             }
-            out[digest] = Held(role, kept)
+            label = h.get("label")
+            since = h.get("since")
+            out[key] = Held(
+                role,
+                kept,
+                label[:_MAX_LABEL] if isinstance(label, str) else "",
+                float(since) if isinstance(since, int | float) and not isinstance(since, bool) else 0.0,
+            )
         return out
 
 

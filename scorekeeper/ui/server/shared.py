@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.ui.server.access import Gate, Invite, Visitor
+from scorekeeper.ui.server.access import Gate, Invite
 from scorekeeper.ui.server.live import Hub
+from scorekeeper.ui.server.visitor import Visitor
 from scorekeeper.ui.shell.base import Shared
 
 __all__ = ["open_shared"]

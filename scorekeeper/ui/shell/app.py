@@ -39,17 +39,19 @@ from scorekeeper.ui.events.view import event_routes
 from scorekeeper.ui.history.view import History, StoredMatch
 from scorekeeper.ui.players.lists_view import player_routes
 from scorekeeper.ui.score.view import Score
-from scorekeeper.ui.server.access import Role, Visitor
-from scorekeeper.ui.server.guard import peer
+from scorekeeper.ui.server.access import Role
+from scorekeeper.ui.server.guard import agent, peer
 from scorekeeper.ui.server.join_view import Invite, Join, WatchHome, keep_pass, kept_pass
 from scorekeeper.ui.server.live_view import catch_up, in_session
 from scorekeeper.ui.server.strangers import STRANGERS
+from scorekeeper.ui.server.visitor import Visitor
 from scorekeeper.ui.shell.base import Shared, game_of, game_title
 from scorekeeper.ui.shell.home_view import Home
+from scorekeeper.ui.shell.policy import Act, check
 from scorekeeper.ui.shell.screens import GameScreens, games_with_screens, screens_of
 from scorekeeper.ui.shell.widgets import PAD, Viewport, ViewportContext, cannot_open
 
-__all__ = ["App", "GameTable", "make_main"]
+__all__ = ["App", "GameTable", "make_main", "paths", "shows_join"]
 
 
 @ft.component
@@ -80,7 +82,7 @@ def App(
     """The app as one browser sees it (``visitor``: who it is; the join screen until it is in).
     ``above``: a component always shown above every screen (the phone's storage line)."""
     role = (visitor or shared.visitor).role
-    if role is None:
+    if role is None or shows_join(shared):  # a stranger: the join screen, whatever it opens
         body: ft.Control = Join(visitor or shared.visitor)
     else:
         body = ViewportContext(
@@ -89,6 +91,19 @@ def App(
     if above is not None:
         body = ft.Column([above(), ft.Container(content=body, expand=True)], spacing=0, expand=True)
     return ft.SafeArea(content=ft.Container(content=body, padding=PAD, expand=True), expand=True)
+
+
+def shows_join(shared: Shared) -> bool:
+    """A browser that may not see the table (it gave no code) sees the join screen only."""
+    return not shared.may(Act.WATCH).allowed
+
+
+def paths(shared: Shared) -> list[str]:
+    """The routes this browser has (none but the join screen's for a stranger)."""
+    role = shared.visitor.role
+    if role is None or shows_join(shared):
+        return []
+    return [r.path or "" for r in _routes(shared, role)]
 
 
 def _home(shared: Shared, role: Role) -> Callable[[], Any]:
@@ -112,21 +127,26 @@ def _routes(shared: Shared, role: Role) -> list[ft.Route]:
         ft.Route(path="score/:mid", component=param_screen(Score)),
     ]
     routes += event_routes(shared, role)
-    if role is Role.WATCHER:
-        return routes
-    for g in games_with_screens():
-        screens = screens_of(g.id)
-        assert screens is not None
-        if not any(r.path == "new" for r in routes):
-            routes.append(ft.Route(path="new", component=_new_match(screens, shared)))
-        routes.append(ft.Route(path=f"new/{g.id}", component=_new_match(screens, shared)))
-    return [
-        *routes,
-        ft.Route(path="history", component=lambda: History(shared)),
-        ft.Route(path="history/:mid", component=param_screen(StoredMatch)),
-        *([ft.Route(path="invite", component=lambda: Invite(shared))] if shared.invite is not None else []),
-        *player_routes(shared),  # not a watcher's: the figures of every stored match, as History
-    ]
+
+    def may(act: Act) -> bool:
+        return check(act, role).allowed
+
+    if may(Act.START):
+        for g in games_with_screens():
+            screens = screens_of(g.id)
+            assert screens is not None
+            if not any(r.path == "new" for r in routes):
+                routes.append(ft.Route(path="new", component=_new_match(screens, shared)))
+            routes.append(ft.Route(path=f"new/{g.id}", component=_new_match(screens, shared)))
+    if may(Act.HISTORY):  # not a watcher's: every stored match, and the figures of them all
+        routes += [
+            ft.Route(path="history", component=lambda: History(shared)),
+            ft.Route(path="history/:mid", component=param_screen(StoredMatch)),
+            *player_routes(shared),
+        ]
+    if shared.invite is not None and may(Act.INVITE):
+        routes.append(ft.Route(path="invite", component=lambda: Invite(shared)))
+    return routes
 
 
 JOIN_ROUTE = re.compile(r"^/join/([0-9 .-]{1,20})/?$")
@@ -148,7 +168,7 @@ def make_main(shared: Shared, above: Callable[[], Any] | None = None) -> Callabl
         # browser can set the page's properties, ``client_ip`` among them. A desktop window has
         # no socket and no gate: it is the host's own. (Served without the guard, a browser has
         # no address: it must give a code.)
-        view = shared.visit(peer(), visitor_class)
+        view = shared.visit(peer(), visitor_class, agent())
         visitor = view.visitor
         gate = shared.gate
         joining = JOIN_ROUTE.match(page.route or "")

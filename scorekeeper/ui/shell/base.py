@@ -1,10 +1,7 @@
 """What every screen's view-model shares, without any Flet: the store of the running
-app and the base of the table view-models (how a game's screens are found:
+app (:class:`~scorekeeper.ui.shell.state.Shared`, kept in :mod:`scorekeeper.ui.shell.state`
+and named here too) and the base of the table view-models (how a game's screens are found:
 :mod:`scorekeeper.ui.shell.screens`).
-
-The shell imports nothing of the server: the hub that keeps the phones in step, the
-gate of the table codes and the browsers' :class:`Visitor` are handed to :class:`Shared`
-by whoever starts the app (:func:`scorekeeper.ui.server.shared.open_shared`).
 
 Every view-model method that changes something goes through the
 :class:`~scorekeeper.store.Store` at once (so a killed app resumes exactly
@@ -22,25 +19,22 @@ in the UI: whether an entry is legal and what it scores is the engine's.
 
 from __future__ import annotations
 
-import copy
-import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.eventbook import EventBook
+from scorekeeper.eventbook import sides_of
 from scorekeeper.store import Store, message_of
+from scorekeeper.ui.shell.asks import Asking
 from scorekeeper.ui.shell.drafts import DraftBook
+from scorekeeper.ui.shell.policy import Act, Verdict
 from scorekeeper.ui.shell.roles import NOT_JOINED, STALE, WATCHING, Role, refusal, stale
-from scorekeeper.ui.shell.screens import screens_of
+from scorekeeper.ui.shell.state import Shared
 
 if TYPE_CHECKING:  # the server's parts, handed to Shared (never imported by the shell)
-    from scorekeeper.ui.server.access import Gate, Invite, Visitor
     from scorekeeper.ui.server.live import Hub
-
-    #: How a browser's Visitor is made: from the gate and its address.
-    Visitors = Callable[[Gate | None, str | None], Visitor]
+    from scorekeeper.ui.server.visitor import Visitor
 
 __all__ = [
     "NOT_JOINED",
@@ -64,87 +58,6 @@ class Model:
 
     def _changed(self) -> None:
         self.revision = self.revision + 1
-
-
-# ---------------------------------------------------------------- shared state
-class Shared:
-    """The one store of a running app, shared by every session (browser tab) of the
-    process, behind a lock (the store is not thread-safe), with the ``hub`` that keeps
-    their screens in step and the ``gate`` of the table codes (None: every browser is the
-    host, as in the desktop app), both handed over by whoever starts the app, and
-    ``visitors``, what makes a browser's Visitor (from the gate and its address).
-    :meth:`visit`: each session's own view, with its Visitor; ``visitor`` is the app's own
-    (the host's, as the desktop app and the tests see it)."""
-
-    def __init__(
-        self,
-        path: Any = None,
-        gate: Gate | None = None,
-        invite: Invite | None = None,
-        *,
-        hub: Hub,
-        visitors: Visitors,
-    ) -> None:
-        self.store = Store(path, wait=0)  # another app holding the database: say so at once
-        self.lock = threading.RLock()
-        self.events = EventBook(self.store)  # the events kept beside the matches (under the lock)
-        self._notices: dict[str, str] = {}
-        self.hub = hub
-        self.drafts = DraftBook()
-        self.gate = gate
-        self.invite = invite
-        #: How the page reaches the server it came from (the phone's own site only: its
-        #: finished matches sent to the table's laptop, :mod:`scorekeeper.ui.history.send`); None
-        #: where the app is served by the table's laptop itself.
-        self.post: Any = None
-        self.visitors = visitors
-        self.visitor = visitors(None, None)
-
-    def visit(self, address: str | None, visitor: Visitors | None = None) -> Shared:
-        """The app as one browser sees it: the same store, lock, notices and hub, with a
-        Visitor of its own (``visitor``: what makes it, e.g. an observable class; else
-        :attr:`visitors`)."""
-        view = copy.copy(self)
-        view.visitor = (visitor or self.visitors)(self.gate, address)
-        return view
-
-    def announce(self, mid: str, note: str) -> None:
-        """A word for the next screen that opens match ``mid`` (e.g. who won the lots)."""
-        with self.lock:
-            self._notices[mid] = note
-
-    def take_notice(self, mid: str) -> str | None:
-        """The word left for match ``mid``: every screen that opens it is told, until its
-        first change (so every phone says who won the lots, not only the one that drew them)."""
-        with self.lock:
-            return self._notices.get(mid)
-
-    def drop_notice(self, mid: str) -> None:
-        with self.lock:
-            self._notices.pop(mid, None)
-
-    def close(self) -> None:
-        with self.lock:
-            self.store.close()
-
-    def names(self) -> list[str]:
-        """Player names from earlier matches, most recent first, each once."""
-        with self.lock:
-            seen: dict[str, None] = {}
-            for m in self.store.list(0, 50):
-                for n in m.get("players") or []:
-                    seen.setdefault(n, None)
-            return list(seen)
-
-    def resume(self) -> dict[str, Any] | None:
-        """The unfinished match to resume in one tap (its list entry), or None (also while it cannot be read)."""
-        with self.lock:
-            try:
-                mid = self.store.latest_unfinished()
-                summary = None if mid is None else self.store.summary(mid)
-            except ScorekeeperError:  # Home does not offer it now; History lists it and opening it says why
-                return None
-            return summary if summary is not None and screens_of(summary.get("game")) is not None else None
 
 
 def game_of(shared: Shared, mid: str) -> str | None:
@@ -198,6 +111,7 @@ class TableModel(Model):
         # is shown here (it arrives after the refusal), until this phone's next entry
         self._refusal: str | None = None
         self._version = shared.hub.version(mid)  # the change of the match this screen shows
+        self.asks = Asking(self, shared.asks)  # a change of the finished match, asked of the other side
         with shared.lock:
             self._match = open_match(shared, mid, self.game)
 
@@ -249,8 +163,19 @@ class TableModel(Model):
         return v.role is Role.SCORER and self._shared.gate is not None and not v.asked(self.mid)
 
     def take_seat(self, player: str | None) -> None:
-        """This phone is ``player``'s (tapping the seat it has gives it up)."""
-        self._shared.visitor.take_seat(self.mid, None if player == self.seat else player)
+        """This phone is ``player``'s (tapping the seat it has gives it up). A seat another
+        phone holds is refused, naming that phone (``error``)."""
+        mine = self.seat
+        giving_up = player is None or player == mine
+        verdict = self._shared.may(Act.LEAVE_SEAT if giving_up and mine else Act.TAKE_SEAT, self.mid)
+        if not verdict.allowed:
+            self.error = verdict.words
+        else:
+            try:
+                self._shared.visitor.take_seat(self.mid, None if giving_up else player)
+                self.error = None
+            except ScorekeeperError as e:
+                self.error = str(e)
         self._changed()
 
     # ------------------------------------------------------------ acting
@@ -262,8 +187,9 @@ class TableModel(Model):
     def refused(self) -> bool:
         """True (with ``error`` set) when this phone may not act now: a watcher, or a screen
         that does not show another phone's change yet. Every entry asks first."""
-        if not self.can_enter:
-            self.error = refusal(self._shared.visitor.role)
+        verdict = self._shared.may(Act.ENTER, self.mid)
+        if not verdict.allowed:
+            self.error = verdict.words
         elif self.behind:  # a change it was not told of yet
             self._catch_up()
             self.refuse_stale(self._stale())
@@ -303,9 +229,15 @@ class TableModel(Model):
 
         return say
 
-    def _apply(self, fn: Callable[[Store], Any], then: Callable[[], Any] | None = None) -> bool:
+    def _apply(
+        self, fn: Callable[[Store], Any], then: Callable[[], Any] | None = None, what: str = "undo the last entry"
+    ) -> bool:
         """Run one store change; on failure keep the message; always redraw. A change that
         went in is published to the other screens of the match.
+
+        A change of a finished match is the host's, or waits for the other side (``what``: it
+        in words, for the question their phones show; see :mod:`scorekeeper.ui.shell.asks`); a
+        match of a confirmed result sheet is not changed at all until the host re-opens it.
 
         The screen's version is checked again while the store is held, and the new one taken
         before it is let go: of two phones that passed :meth:`refused` at the same moment,
@@ -313,6 +245,18 @@ class TableModel(Model):
         ``then`` runs, still holding it, once the change is in (it says what it did)."""
         if self.refused():
             return False
+        if getattr(self._match, "over", False):  # the result both sides walked away with
+            verdict = self._shared.may(Act.CHANGE_FINISHED, self.mid, locked=self.sheet_lock())
+            if verdict.ask:
+                return self.asks.ask(fn, what)
+            if not verdict.allowed:
+                self.error = verdict.words
+                self._changed()
+                return False
+        return self._apply_now(fn, then)
+
+    def _apply_now(self, fn: Callable[[Store], Any], then: Callable[[], Any] | None = None) -> bool:
+        """:meth:`_apply` once the rules said yes."""
         try:
             with self._shared.lock:
                 if self.behind:  # another phone's entry got in since refused() looked
@@ -346,6 +290,27 @@ class TableModel(Model):
             return message_of(e)
         return None
 
+    # ------------------------------------------------------------ a finished match
+    def may(self, act: Act, **facts: Any) -> Verdict:
+        """May this phone do ``act`` at this match (the one check of the rules)?"""
+        return self._shared.may(act, self.mid, **facts)
+
+    def sheet_lock(self) -> str | None:
+        """Why this match may not change at all: its event's result sheet is confirmed."""
+        try:
+            with self._shared.lock:
+                return self._shared.events.sheet_lock(self._shared.store.record(self.mid))
+        except ScorekeeperError:
+            return None  # an unreadable events file: its screens say so
+
+    def match_sides(self) -> tuple[tuple[str, ...], ...]:
+        """The match's sides, each its players, in the record's order."""
+        return sides_of(self.stored_record())
+
+    def apply_agreed(self, fn: Callable[[Store], Any], then: Callable[[], Any] | None = None) -> bool:
+        """A change of this finished match that the other side agreed to: made from here."""
+        return self._apply_now(fn, then)
+
     # ------------------------------------------------------------ for its parts
     # What the small view-models a table may be made of (All Fives': ui/allfives/part.py)
     # use of it: they never reach its private members.
@@ -368,9 +333,11 @@ class TableModel(Model):
     def redraw(self) -> None:
         self._changed()
 
-    def change(self, fn: Callable[[Store], Any], then: Callable[[], Any] | None = None) -> bool:
+    def change(
+        self, fn: Callable[[Store], Any], then: Callable[[], Any] | None = None, what: str = "undo the last entry"
+    ) -> bool:
         """One change of the stored match (see :meth:`_apply`): True when it went in."""
-        return self._apply(fn, then)
+        return self._apply(fn, then, what)
 
     def saying(self, words: str) -> Callable[[], None]:
         """A ``then`` for :meth:`change` that names the change (see :meth:`_saying`)."""

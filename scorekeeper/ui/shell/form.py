@@ -15,7 +15,7 @@ from scorekeeper import text
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import message_of
 from scorekeeper.ui.shell.base import Model, Shared
-from scorekeeper.ui.shell.roles import refusal
+from scorekeeper.ui.shell.policy import Act
 
 __all__ = ["FormModel", "names_problem"]
 
@@ -68,9 +68,9 @@ class FormModel(Model):
 
     def _create(self, problem: str | None, make_record: Callable[[], dict[str, Any]]) -> str | None:
         """Store the record ``make_record()`` unless ``problem``; its id, or None with ``error`` set."""
-        role = self._shared.visitor.role
-        if problem is None and (role is None or not role.can_enter):
-            problem = refusal(role)
+        verdict = self._shared.may(Act.START)
+        if problem is None and not verdict.allowed:
+            problem = verdict.words
         if problem is None:
             try:
                 with self._shared.lock:

@@ -1,0 +1,199 @@
+"""A change of a finished match that waits for the other side: asked on one side's phone,
+agreed on a phone of every other side (or done by the host). No Flet.
+
+A match that is over is the result both sides walked away with: a seated phone that undoes
+or corrects an entry of it only *asks* (:class:`Ask`); every phone of the match shows the
+question, and the change is made once a phone holding a seat of each other side agrees. Any
+other change of the match meanwhile (another phone's entry, the host's own change) voids the
+question: it was about the match as it stood.
+
+>>> book = AskBook()
+>>> ask = Ask("m1", "undo the last entry", "Ann's phone", "k1", 0, frozenset({1}), 3, lambda st: None)
+>>> book.put(ask); book.get("m1", 3) is ask, book.get("m1", 4)
+(True, None)
+>>> ask.agree(1), ask.waiting_for
+(True, frozenset())
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from scorekeeper.ui.shell.policy import Act
+from scorekeeper.ui.shell.roles import Role
+
+if TYPE_CHECKING:
+    from scorekeeper.ui.shell.base import TableModel
+
+__all__ = ["Ask", "AskBook", "Asking"]
+
+
+@dataclass
+class Ask:
+    """One side's request to change a finished match: ``what`` it is in words, ``by`` whom
+    ("Ann's phone"), the key of the phone that asked, its side (an index of the record's
+    sides), the sides that must agree, the match's version it was asked at, and the change."""
+
+    mid: str
+    what: str
+    by: str
+    key: str | None
+    side: int
+    need: frozenset[int]
+    version: int
+    change: Callable[[Any], Any]
+    agreed: set[int] = field(default_factory=set)
+
+    @property
+    def waiting_for(self) -> frozenset[int]:
+        """The sides that have not agreed yet."""
+        return self.need - self.agreed
+
+    def agree(self, side: int) -> bool:
+        """``side`` agrees; True once every side it waited for has."""
+        if side in self.need:
+            self.agreed.add(side)
+        return not self.waiting_for
+
+
+class AskBook:
+    """The question open at each match (one at a time), thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._asks: dict[str, Ask] = {}
+
+    def put(self, ask: Ask) -> None:
+        """``ask`` is the match's question (an earlier one is replaced)."""
+        with self._lock:
+            self._asks[ask.mid] = ask
+
+    def get(self, mid: str, version: int) -> Ask | None:
+        """The question open at ``mid`` while the match is still at ``version`` (else None:
+        the match changed since, and the question went with it)."""
+        with self._lock:
+            ask = self._asks.get(mid)
+            if ask is not None and ask.version != version:
+                del self._asks[mid]
+                return None
+            return ask
+
+    def drop(self, mid: str) -> Ask | None:
+        """Close the question at ``mid`` (agreed, refused or taken back); it, if there was one."""
+        with self._lock:
+            return self._asks.pop(mid, None)
+
+
+class Asking:
+    """A table's side of the questions (a part of its view-model): asking the other sides,
+    and the phones of those sides agreeing or refusing. It reaches the table through its
+    public interface only (``mid``, ``hub``, ``visitor``, ``seat``, ``may``, ``sheet_lock``,
+    ``match_sides``, ``apply_agreed``, ``redraw``), and the app's book of questions."""
+
+    def __init__(self, table: TableModel, book: AskBook) -> None:
+        self.t = table
+        self._book = book
+
+    def _side_of(self, player: str | None) -> int | None:
+        return next((i for i, side in enumerate(self.t.match_sides()) if player in side), None)
+
+    def _words(self, which: frozenset[int]) -> str:
+        sides = self.t.match_sides()
+        return " and ".join(" & ".join(sides[i]) for i in sorted(which) if i < len(sides))
+
+    def _mine(self, ask: Ask) -> bool:
+        return ask.key is not None and ask.key == self.t.visitor.key
+
+    def ask(self, fn: Callable[[Any], Any], what: str) -> bool:
+        """Ask the other sides to agree to ``fn`` (a change of this finished match, ``what`` in
+        words); never applied here: False."""
+        t = self.t
+        visitor = t.visitor
+        mine = self._side_of(t.seat)
+        sides = t.match_sides()
+        others = frozenset(i for i in range(len(sides)) if i != mine)
+        empty = [i for i in sorted(others) if not any(visitor.held(t.mid, p) for p in sides[i])]
+        if mine is None or empty:
+            who = " & ".join(sides[empty[0]]) if empty else "the other side"
+            t.error = f"the match is over: a change needs the host, or a phone holding a seat of {who}"
+            t.redraw()
+            return False
+        self._book.put(Ask(t.mid, what, visitor.phone(t.mid), visitor.key, mine, others, t.hub.version(t.mid), fn))
+        t.error = None
+        t.note = f"the match is over: asked {self._words(others)} to agree to {what}"
+        t.redraw()
+        t.hub.deliver(t.mid, t)  # their phones show the question
+        return False
+
+    @property
+    def open(self) -> Ask | None:
+        """The question open at this match, if any (a change of the match closes it)."""
+        return self._book.get(self.t.mid, self.t.hub.version(self.t.mid))
+
+    @property
+    def can_answer(self) -> bool:
+        """This phone may agree to the open question: the host's, or a seat of a side it waits for."""
+        ask = self.open
+        return ask is not None and self.t.may(Act.AGREE, own=self._side_of(self.t.seat) in ask.waiting_for).allowed
+
+    @property
+    def is_mine(self) -> bool:
+        """The open question was asked on this phone (it may take it back)."""
+        ask = self.open
+        return ask is not None and self._mine(ask)
+
+    def question(self) -> str | None:
+        """The open question in words, for this phone: what it asks and who must agree."""
+        ask = self.open
+        if ask is None:
+            return None
+        if self._mine(ask):
+            return f"Waiting for {self._words(ask.waiting_for)} to agree to {ask.what} (the match is over)."
+        return f"{ask.by} asks to {ask.what} of this finished match: {self._words(ask.waiting_for)} to agree."
+
+    def agree(self) -> bool:
+        """Agree to the open question: the change is made once every side it waits for has
+        agreed (at once when the host agrees). True when it was made."""
+        t = self.t
+        ask = self.open
+        if ask is None:
+            t.error = "nothing is asked now: the match changed meanwhile"
+            t.redraw()
+            return False
+        side = self._side_of(t.seat)
+        verdict = t.may(Act.AGREE, own=side in ask.waiting_for, locked=t.sheet_lock())
+        if not verdict.allowed:
+            t.error = verdict.words
+            t.redraw()
+            return False
+        if t.visitor.role is not Role.HOST and side is not None and not ask.agree(side):
+            t.note = f"agreed; waiting for {self._words(ask.waiting_for)}"
+            t.redraw()
+            t.hub.deliver(t.mid, t)
+            return False
+        self._book.drop(t.mid)
+        words = f"{ask.by}'s request to {ask.what}, agreed on {t.visitor.phone(t.mid)}"
+
+        def said() -> None:
+            t.note = f"done: {words}"
+            t.saying(words)()  # what a phone that raced it is told
+
+        return t.apply_agreed(ask.change, said)
+
+    def decline(self) -> None:
+        """Refuse the open question (a phone that may answer it), or take back one's own."""
+        t = self.t
+        ask = self.open
+        mine = ask is not None and self._mine(ask)
+        if ask is None or not (mine or self.can_answer):
+            t.error = "nothing is asked of this phone now"
+            t.redraw()
+            return
+        self._book.drop(t.mid)
+        t.note = "taken back" if mine else f"refused on {t.visitor.phone(t.mid)}: {ask.what}"
+        t.error = None
+        t.redraw()
+        t.hub.deliver(t.mid, t)
