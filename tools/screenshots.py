@@ -54,7 +54,7 @@ writes:
 * ``event.png``         a club night of sixteen players: two teams of eight, four
                         doubles tables; Ann's phone shows her own table first
 * ``event-wall.png``    the standings on the wall (a watcher's screen), large
-* ``event-sheet.png``   the fixture's result sheet, confirmed by the home captain
+* ``event-sheet.png``   the fixture's result sheet, confirmed by the away captain on his phone
 
 The tally and pegboard shots are matches of the engine's random legal games (the first seed
 that fits), imported into a fresh database before the server starts, then
@@ -664,8 +664,8 @@ def event_shots(browser, out: Path, scale: float) -> list[Path]:
     """A club night of sixteen players on four tables (two teams of eight, four doubles),
     from its own database and server: event.png (Ann's phone: her table first, three
     tables won, one in play), event-wall.png (a watcher's standings on the wall, once the
-    last table is won) and event-sheet.png (the result sheet, the home captain's
-    confirmation in). The watcher is a browser in a network namespace of its own."""
+    last table is won) and event-sheet.png (the result sheet, the away captain's
+    confirmation in, made on his own phone; the host may confirm for the home team). The watcher is a browser in a network namespace of its own."""
     from e2e import netns
 
     from scorekeeper.eventbook import EventBook
@@ -720,10 +720,20 @@ def event_shots(browser, out: Path, scale: float) -> list[Path]:
                 wait_text(wall, "Standing 2. Blues: score 0, won 0, played 1")
                 shot(wall, out / "event-wall.png", top="Home")
                 written.append(out / "event-wall.png")
+                # the away captain confirms on his own phone (the seat he holds at the event)
+                ben = harness.open_app(
+                    harness.new_context(phones, device_scale_factor=scale),
+                    ns.url(port, f"/join/{served_code(server, 'table')}"),
+                )
+                click(ben, "Event: Friday club night")
+                click(ben, "I'm Ben")
+                click(ben, "Fixture 1: Reds v Blues · result sheet")
+                click(ben, "Confirm for Blues as Ben")
+                wait_text(ben, re.compile(r"^Confirmed for Blues by Ben \(captain\) at "))
             host.goto(server.url + "event/club/sheet/1/1")
             harness.enable_semantics(host)
-            click(host, "Confirm for Reds as Ann")
-            wait_text(host, re.compile(r"^Confirmed for Reds by Ann at "))
+            wait_text(host, re.compile(r"^Confirmed for Blues by Ben \(captain\) at "))
+            wait_text(host, "Confirm for Reds as the host")
             shot(host, out / "event-sheet.png", top="Home")
             written.append(out / "event-sheet.png")
         finally:

@@ -154,6 +154,20 @@ def test_two_joined_phones_see_each_others_entries_at_once(table, host, phone):
     assert [t.get("play") for t in stored(table, mid)["hands"][0]["turns"]] == ["5-5"]
     assert seen_after < 5.0  # (not a timing claim: benchmarks/table_load.py measures it)
 
+    # a seat is one phone's (issue 43): the host cannot be Ben while Ben's phone is; its list of
+    # the seats names that phone, and its Free gives the seat back (the phone is asked again)
+    chip = harness.button_starting(host, "Ben holds")
+    harness.settle(host, chip)
+    chip.click()
+    wait_text(host, re.compile(r"^Ben's seat is held by another phone \(Chrome on Linux, joined \d\d:\d\d\)"))
+    go_to(host, "/invite", "Seats")
+    wait_text(host, re.compile(r"^Ben: Chrome on Linux, joined \d\d:\d\d$"))
+    tap(host, "Free")
+    wait_text(host, "No phone holds a seat yet: a phone says who it is at its table (I'm Ann).")
+    wait_text(phone, "This phone is:")  # asked again
+    go_to(host, f"/table/{mid}", re.compile(r"^Hand 1, Ben to play"))
+    take_seat(host, "Ben")
+
 
 class HeldSocket:
     """Holds what the server sends a page (its websocket) until released: a phone whose
