@@ -146,8 +146,8 @@ def test_a_finished_match_changes_when_the_other_side_agrees_and_not_before(serv
     asker.undo()
     agreeing = TableModel(ben, mid)
     assert agreeing.asks.agree() and turns(served, mid) == 0
-    assert agreeing.note == "done: Ann's phone's request to undo the last entry, agreed on Ben's phone"
-    assert served.hub.last(mid) == "Ann's phone's request to undo the last entry, agreed on Ben's phone"
+    assert agreeing.note == "agreed: undo the last entry, as Ann's phone asked"
+    assert served.hub.last(mid) == "the agreed change (undo the last entry)"
 
 
 def test_partners_need_each_other_side_and_a_change_meanwhile_drops_the_question(served):

@@ -175,11 +175,9 @@ class Asking:
             t.hub.deliver(t.mid, t)
             return False
         self._book.drop(t.mid)
-        words = f"{ask.by}'s request to {ask.what}, agreed on {t.visitor.phone(t.mid)}"
-
         def said() -> None:
-            t.note = f"done: {words}"
-            t.saying(words)()  # what a phone that raced it is told
+            t.note = f"agreed: {ask.what}, as {ask.by} asked"
+            t.saying(f"the agreed change ({ask.what})")()  # what a phone that raced it is told
 
         return t.apply_agreed(ask.change, said)
 
