@@ -83,7 +83,7 @@ def welcome(invite: Invite, gate: Gate, host: str, port: int) -> str:
     if gate.codes is None:
         lines.append("Open table (--open): no code is asked; every phone on this network can enter and change.")
     else:
-        lines.append(f"Phones join at {link}  (table code {spaced(gate.codes.scorer)})")
+        lines.append(f"Phones join at {link}  (table code {spaced(gate.codes.scorer)}, typed at {invite.base}/)")
         if len(gate.passes):
             lines.append(
                 f"The same codes as earlier this evening: {len(gate.passes)} phone(s) that joined come back"
