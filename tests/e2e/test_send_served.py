@@ -1,8 +1,8 @@
 """``scorekeeper web`` takes a phone's finished match at ``/matches`` (issue 29), through its guard:
-a phone on the network (a network namespace: another address) sends with the table code, a
-stranger without it is refused, the host on loopback needs none. No browser: the phone's
-site does the same request with the browser's fetch (tests/ui/test_send_to_table.py has the
-rest of what is said and refused)."""
+a phone on the network (a network namespace: another address) sends with the table code in a
+header, a stranger without it is refused before its match is read, the host on loopback needs
+none. No browser: the phone's site does the same request with the browser's fetch
+(tests/ui/test_send_to_table.py has the rest of what is said and refused)."""
 
 from __future__ import annotations
 
@@ -22,11 +22,12 @@ RECORD = {
     "hands": [{"leader": "Ann", "turns": [{"play": "5-0"}]}],
 }
 
-#: POST a body from inside the namespace, printing "<status> <answer>" (urllib raises on 4xx).
+#: POST a body from inside the namespace, with headers (JSON), printing "<status> <answer>"
+#: (urllib raises on 4xx).
 _POST = """
 import json, sys, urllib.error, urllib.request
-url, body = sys.argv[1], sys.argv[2].encode()
-req = urllib.request.Request(url, data=body, headers={"content-type": "application/json"}, method="POST")
+url, body, headers = sys.argv[1], sys.argv[2].encode(), json.loads(sys.argv[3])
+req = urllib.request.Request(url, data=body, headers={"content-type": "application/json", **headers}, method="POST")
 try:
     with urllib.request.urlopen(req, timeout=20) as r:
         print(r.status, r.read().decode())
@@ -45,21 +46,24 @@ def test_a_phone_on_the_network_sends_with_the_table_code_and_a_stranger_is_refu
         assert code, harness.server_log(server)
         with netns.remote_namespace() as ns:
 
-            def post(body: dict) -> tuple[int, dict]:
-                done = ns.run(sys.executable, "-c", _POST, ns.url(port, "/matches"), json.dumps(body))
+            def post(body: dict, headers: dict) -> tuple[int, dict]:
+                done = ns.run(
+                    sys.executable, "-c", _POST, ns.url(port, "/matches"), json.dumps(body), json.dumps(headers)
+                )
                 status, answer = done.stdout.split(" ", 1)
                 return int(status), json.loads(answer)
 
-            status, answer = post({"record": RECORD})
+            table = {"X-Scorekeeper-Code": code.group(1) + code.group(2)}
+            status, answer = post(RECORD, {})
             assert status == 403 and answer["error"].startswith("give the table code")
-            status, answer = post({"code": code.group(1) + code.group(2), "record": RECORD})
+            status, answer = post(RECORD, table)
             assert status == 200 and answer["result"] == "stored"
-            assert post({"code": code.group(1) + code.group(2), "record": RECORD})[1]["result"] == "already"
+            assert post(RECORD, table)[1]["result"] == "already"
         # the host, on loopback, needs no code
         second = {**RECORD, "players": ["Cy", "Di"], "hands": [{"leader": "Cy", "turns": [{"play": "5-0"}]}]}
         req = urllib.request.Request(
             f"http://127.0.0.1:{port}/matches",
-            data=json.dumps({"record": second}).encode(),
+            data=json.dumps(second).encode(),
             headers={"content-type": "application/json"},
             method="POST",
         )

@@ -12,6 +12,9 @@
   in a browser at the table, cannot drive the app.
 * **Paths**: FastAPI's ``/docs``, ``/redoc`` and ``/openapi.json`` (and Flet's unused OAuth
   callback) answer ``404``.
+* **Bodies**: a request with a body, to any path, is asked who sends before a byte of it is
+  read, and is read in a slot and in time, or refused and its connection closed (see
+  :mod:`scorekeeper.ui.server.door`); only the paths given as ``bodies`` take one.
 * **Who is connected** comes from the socket: the peer address of the WebSocket (the ASGI
   scope's ``client``, fixed when the socket opens) is put in :data:`PEER` for the app's session
   to read (:func:`peer`); nothing the browser sends can change it.
@@ -40,12 +43,15 @@ import hashlib
 import ipaddress
 import re
 import socket
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.ui.server.door import DEADLINE, SENDER, Refused, Slots, answer, has_body, read_body, replay, sender
 
 if TYPE_CHECKING:
+    from scorekeeper.ui.server.access import Gate
     from scorekeeper.ui.server.bounds import Rate
 
 Scope = MutableMapping[str, Any]
@@ -245,10 +251,28 @@ def csp(script_hashes: Iterable[str], ws_host: str | None, site: bool = False) -
 class Guard:
     """ASGI middleware: see the module's docstring. ``hosts``: the names and addresses the
     server answers to besides :data:`LOOPBACK` and the machine's own addresses; ``port``:
-    the port it listens on."""
+    the port it listens on; ``gate``: who may send a body (None: the host only); ``bodies``:
+    the paths that take one, each with its largest size in bytes and the words of its refusal
+    past it (no other path takes a body); ``slots``, ``deadline``: see
+    :mod:`scorekeeper.ui.server.door`."""
 
-    def __init__(self, app: ASGIApp, *, hosts: Iterable[str] = (), port: int, sockets: Rate | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        hosts: Iterable[str] = (),
+        port: int,
+        sockets: Rate | None = None,
+        gate: Gate | None = None,
+        bodies: Mapping[str, tuple[int, str]] | None = None,
+        slots: Slots | None = None,
+        deadline: float = DEADLINE,
+    ) -> None:
         self.app = app
+        self.gate = gate
+        self.bodies = dict(bodies or {})
+        self.slots = slots or Slots()
+        self.deadline = deadline
         if sockets is None:
             from scorekeeper.ui.server.bounds import SOCKET_BURST, SOCKET_PER_SECOND, Rate
 
@@ -337,7 +361,47 @@ class Guard:
         if scope["path"] in NOT_SERVED or scope["path"].startswith("/docs/"):
             await self._plain(send, 404, "not found\n", host)
             return
+        if has_body(scope):
+            await self._body(scope, receive, send, host)
+            return
+        await self._pass_on(scope, receive, send, host)
 
+    async def _body(self, scope: Scope, receive: Receive, send: Send, host: str | None) -> None:
+        """A request with a body: who sends, where, a slot, then the body in time (see
+        :mod:`scorekeeper.ui.server.door`); the app gets it whole, and the sender's role in the
+        scope (:data:`~scorekeeper.ui.server.door.SENDER`)."""
+        until = time.monotonic() + self.deadline
+        client = scope.get("client")
+        address = (_ip(client[0]) or client[0]) if client else ""
+        try:
+            role = sender(self.gate, scope)  # from the headers: nothing of the body is read yet
+            taken = self.bodies.get(scope["path"])
+            if taken is None:
+                raise Refused(413, "this address takes no request body")
+            if not await self.slots.take(address, until - time.monotonic()):
+                raise Refused(503, "the table is busy taking other matches: send again in a moment")
+        except Refused as r:
+            await self._refuse(send, r, host)
+            return
+        try:
+            limit, too_large = taken
+            try:
+                body = await read_body(receive, limit, until, too_large=too_large)
+            except Refused as r:
+                await self._refuse(send, r, host)
+                return
+            await self._pass_on({**scope, SENDER: role}, replay(body, receive), send, host)
+        finally:
+            self.slots.give_back(address)
+
+    async def _refuse(self, send: Send, refused: Refused, host: str | None) -> None:
+        """``refused`` as JSON, and the connection closed after it (what is left of the body is
+        never read on it)."""
+        extra = [(b"connection", b"close"), *self._headers(host)]
+        await answer(send, refused.status, {"error": refused.words}, extra)
+
+    async def _pass_on(self, scope: Scope, receive: Receive, send: Send, host: str | None) -> None:
+        """The request to the app, its answer with this server's headers."""
         held: Message | None = None  # the start of an HTML page, sent with its body
         chunks: list[bytes] = []
 
