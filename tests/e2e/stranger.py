@@ -12,6 +12,7 @@ in count and in time. Prints one JSON object.
     python stranger.py half-open HOST PORT N SECONDS # connections that never finish their headers
     python stranger.py oversized HOST PORT BYTES     # a page patch of that size
     python stranger.py hold HOST PORT N SECONDS      # N code-less sessions kept open
+    python stranger.py join HOST PORT ROUTE          # a session opened at ROUTE (a join link)
     python stranger.py flood-bodies HOST PORT CONNS SECONDS BYTES  # POST /matches bodies, no code
     python stranger.py half-bodies HOST PORT N SECONDS CODE  # bodies with the code, half sent
 """
@@ -35,6 +36,8 @@ HOST_WORDS = "Phones at this table"  # on the host's Home only
 JOIN_WORDS = "Join the table"  # a browser without a code
 WRONG = "that is not this table's code"
 WAIT = "too many wrong codes"
+SCORER_WORDS = "New match"  # a scorer's Home (and the host's)
+WATCHER_WORDS = "Watching: you see the table"  # a watcher's Home
 
 
 def frame(payload: bytes) -> bytes:
@@ -316,6 +319,14 @@ def _closed(conn: Conn) -> bool:
         return True
 
 
+def join(host: str, port: int, route: str) -> dict[str, Any]:
+    """A session opened at ``route`` (``/join/<secret or code>``): what it is let see."""
+    with open_ws(host, port) as s:
+        s.sendall(register(route=route))
+        got = read_until(s, (WATCHER_WORDS, SCORER_WORDS, JOIN_WORDS), 15)
+    return {"sees": {WATCHER_WORDS: "watcher", SCORER_WORDS: "scorer", JOIN_WORDS: "join screen"}.get(got or "", "?")}
+
+
 def _post_head(host: str, port: int, size: int, code: str | None = None) -> bytes:
     extra = f"X-Scorekeeper-Code: {code}\r\n" if code else ""
     return (
@@ -435,6 +446,9 @@ def half_bodies(host: str, port: int, n: int, seconds: float, code: str) -> dict
 
 def main(argv: list[str]) -> int:
     cmd, host, port = argv[0], argv[1], int(argv[2])
+    if cmd == "join":
+        print(json.dumps(join(host, port, argv[3])), flush=True)
+        return 0
     if cmd == "half-bodies":
         print(json.dumps(half_bodies(host, port, int(argv[3]), float(argv[4]), argv[5])), flush=True)
         return 0

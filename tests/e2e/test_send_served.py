@@ -2,7 +2,9 @@
 a phone on the network (a network namespace: another address) sends with the table code in a
 header, a stranger without it is refused before its match is read, the host on loopback needs
 none. No browser: the phone's site does the same request with the browser's fetch
-(tests/ui/test_send_to_table.py has the rest of what is said and refused)."""
+(tests/ui/test_send_to_table.py has the rest of what is said and refused). And the join links
+the server prints (issue 43): their secrets let a phone in from the network, the table's as a
+scorer and the watchers' as a watcher; a typed code in a link still works."""
 
 from __future__ import annotations
 
@@ -10,8 +12,9 @@ import json
 import re
 import sys
 import urllib.request
+from pathlib import Path
 
-from e2e import harness, netns
+from e2e import harness, netns, stranger
 from scorekeeper.store import Store
 
 RECORD = {
@@ -21,6 +24,8 @@ RECORD = {
     "rules": {"target": 5},
     "hands": [{"leader": "Ann", "turns": [{"play": "5-0"}]}],
 }
+
+STRANGER = str(Path(stranger.__file__).resolve())
 
 #: POST a body from inside the namespace, with headers (JSON), printing "<status> <answer>"
 #: (urllib raises on 4xx).
@@ -36,7 +41,7 @@ except urllib.error.HTTPError as e:
 """
 
 
-def test_a_phone_on_the_network_sends_with_the_table_code_and_a_stranger_is_refused(tmp_path):
+def test_a_phone_on_the_network_sends_with_the_table_code_and_joins_by_the_links_secret(tmp_path):
     db = str(tmp_path / "db")
     port = harness.free_port()
     cmd = [sys.executable, "-m", "scorekeeper.cli", "--db", db, "web", "--host", "0.0.0.0", "--port", str(port)]
@@ -59,6 +64,21 @@ def test_a_phone_on_the_network_sends_with_the_table_code_and_a_stranger_is_refu
             status, answer = post(RECORD, table)
             assert status == 200 and answer["result"] == "stored"
             assert post(RECORD, table)[1]["result"] == "already"
+
+            def sees(route: str) -> str:
+                done = ns.run(sys.executable, STRANGER, "join", ns.host_ip, str(port), route, timeout=60)
+                assert done.returncode == 0, done.stderr[-2000:]
+                return json.loads(done.stdout.strip().splitlines()[-1])["sees"]
+
+            # the join links printed (and in the QR codes): their secrets, not the typed codes
+            log = harness.server_log(server)
+            scorer = re.search(r"Phones join at http://\S+/join/([A-Za-z0-9_-]{22,})\s", log)
+            watcher = re.search(r"Watchers join at http://\S+/join/([A-Za-z0-9_-]{22,})\s", log)
+            assert scorer and watcher, log
+            assert sees(f"/join/{scorer.group(1)}") == "scorer"
+            assert sees(f"/join/{watcher.group(1)}") == "watcher"
+            assert sees(f"/join/{code.group(1)}{code.group(2)}") == "scorer"  # a typed code in a link
+            assert sees(f"/join/{scorer.group(1)[:-2]}xy") == "join screen"
         # the host, on loopback, needs no code
         second = {**RECORD, "players": ["Cy", "Di"], "hands": [{"leader": "Cy", "turns": [{"play": "5-0"}]}]}
         req = urllib.request.Request(
