@@ -259,7 +259,8 @@ def test_bodies_without_a_code_cost_the_table_nothing(lan):
     assert refused == result["requests"], result
     assert result["bytes_sent"] < result["requests"] * 2_000_000, result  # none was read whole
     log = log_of(lan)[before:]
-    assert "Traceback" not in log and len(log) < 2000, log[-2000:]
+    lines = [ln for ln in log.splitlines() if "session" not in ln.lower() and "FletApp" not in ln]
+    assert "Traceback" not in log and len("\n".join(lines)) < 2000, lines[:20]  # a line a minute, not one each
 
 
 def test_half_sent_bodies_are_closed_in_time_and_cost_little_memory(lan):
