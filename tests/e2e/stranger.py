@@ -345,12 +345,26 @@ def _status(s: socket.socket) -> int | None:
     return int(parts[1]) if head.startswith(b"HTTP/1.1 ") and len(parts) > 1 and parts[1].isdigit() else None
 
 
+def _closed_after(s: socket.socket, seconds: float = 3.0) -> bool:
+    """True when the server closes ``s`` (its end, or a reset) within ``seconds``."""
+    s.settimeout(seconds)
+    try:
+        while s.recv(65536):
+            pass
+    except TimeoutError:
+        return False
+    except OSError:
+        pass
+    return True
+
+
 def flood_bodies(host: str, port: int, conns: int, seconds: float, size: int) -> dict[str, Any]:
     """``conns`` connections at once, for ``seconds``, each posting a body of ``size`` bytes to
     /matches with no code as fast as it can, and again on a new connection once the server
-    refuses (the most a client without the code can make the server read)."""
+    refuses (the most a client without the code can make the server read); ``kept_open``:
+    refused connections the server did not close."""
     stop = time.monotonic() + seconds
-    seen: dict[str, int] = {"requests": 0, "bytes_sent": 0, "no_answer": 0}
+    seen: dict[str, int] = {"requests": 0, "bytes_sent": 0, "no_answer": 0, "kept_open": 0}
     lock = threading.Lock()
     item = b'{"a": [1, 2, 3]},'  # valid JSON, slow to parse: what a server that parses first pays most for
     n = (size - 4) // len(item)
@@ -371,9 +385,11 @@ def flood_bodies(host: str, port: int, conns: int, seconds: float, size: int) ->
                     except OSError:
                         pass  # the server closed it: what answer came is read below
                     status = _status(s)
+                    kept = status is not None and not _closed_after(s)  # the rest of its body read?
             except OSError:
-                pass
+                kept = False
             with lock:
+                seen["kept_open"] += kept
                 seen["requests"] += 1
                 seen["bytes_sent"] += sent
                 key = str(status) if status is not None else "no_answer"
