@@ -262,6 +262,10 @@ def test_a_body_without_a_code_or_with_a_wrong_one_is_refused_before_it_is_read(
         status, answer, seen = exchange(guarded(laptop), body, headers=headers, chunk=1000)
         assert status == 403 and seen["read"] == 0, (headers, answer)  # not a byte of it asked for
         assert seen["headers"]["connection"] == "close"  # the rest of it is not read on this connection
+    watching = laptop.gate.passes.issue(Role.WATCHER)
+    for headers in ({"x-scorekeeper-code": WATCH}, {"x-scorekeeper-pass": watching}):  # no body is a watcher's
+        status, answer, seen = exchange(guarded(laptop), body, headers=headers, chunk=1000)
+        assert (status, seen["read"]) == (403, 0) and answer["error"].startswith("the watch code sees the table")
     assert laptop.gate.wrong == 1  # the wrong code counted, as at the join screen
     # any path: Flet's app takes no body; the check comes first (a wrong code counts there too)
     for path in ("/", "/ws", "/app/index.html", "/upload"):

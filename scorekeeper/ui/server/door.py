@@ -7,8 +7,9 @@ Of everything ``scorekeeper web`` answers, only ``POST /matches`` (a phone's fin
 1. **Who sends**, from the request's headers alone (:func:`sender`): the host (its socket is
    loopback) needs nothing; a phone gives its pass (``X-Scorekeeper-Pass``) or a code
    (``X-Scorekeeper-Code``). When both are given the code decides, so a browser that joined as
-   a watcher sends with the table code. No header, an unknown pass or a wrong code: ``403``
-   before the body is read, and a wrong code counts against the address as at the join screen
+   a watcher sends with the table code. No header, an unknown pass, a wrong code or a
+   watcher's (no body is a watcher's to send): ``403`` before the body is read, and a wrong
+   code counts against the address as at the join screen
    (:meth:`~scorekeeper.ui.server.access.Gate.join`).
 2. **Where**: a path that takes no body refuses one (``413``), unread.
 3. **A slot** (:class:`Slots`): a few bodies are read at once across all clients
@@ -47,6 +48,7 @@ __all__ = [
     "PASS_HEADER",
     "SENDER",
     "SLOTS",
+    "WATCHING",
     "Refused",
     "Slots",
     "answer",
@@ -67,6 +69,8 @@ SLOTS = 4
 SENDER = "scorekeeper.sender"
 
 _NO_CREDENTIAL = "give the table code (on the host's screen) to send matches here"
+#: What a watcher (its code or its pass) is told when it sends.
+WATCHING = "the watch code sees the table; it sends no match: give the table code"
 
 
 class Refused(Exception):

@@ -48,7 +48,18 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMappi
 from typing import TYPE_CHECKING, Any
 
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.ui.server.door import DEADLINE, SENDER, Refused, Slots, answer, has_body, read_body, replay, sender
+from scorekeeper.ui.server.door import (
+    DEADLINE,
+    SENDER,
+    WATCHING,
+    Refused,
+    Slots,
+    answer,
+    has_body,
+    read_body,
+    replay,
+    sender,
+)
 
 if TYPE_CHECKING:
     from scorekeeper.ui.server.access import Gate
@@ -375,6 +386,8 @@ class Guard:
         address = (_ip(client[0]) or client[0]) if client else ""
         try:
             role = sender(self.gate, scope)  # from the headers: nothing of the body is read yet
+            if not role.can_enter:
+                raise Refused(403, WATCHING)
             taken = self.bodies.get(scope["path"])
             if taken is None:
                 raise Refused(413, "this address takes no request body")

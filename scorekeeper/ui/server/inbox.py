@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from scorekeeper import boundary, registry
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import message_of
-from scorekeeper.ui.server.door import DEADLINE, SENDER, Refused, answer, read_body, sender
+from scorekeeper.ui.server.door import DEADLINE, SENDER, WATCHING, Refused, answer, read_body, sender
 from scorekeeper.ui.shell.roles import Role
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ class Inbox:
         if not isinstance(role, Role):
             role = sender(self.shared.gate, scope)
         if not role.can_enter:
-            raise Refused(403, "the watch code sees the table; it sends no match: give the table code")
+            raise Refused(403, WATCHING)
         return role
 
     def _store(self, data: bytes, sent_by: Role) -> dict[str, Any]:
