@@ -92,10 +92,8 @@ class EventBook:
         try:
             data = side.read(LIMIT)
         except OSError as e:
-            raise EventsFileError(
-                f"the events file {side.path} could not be read ({e.strerror or e}); nothing was changed",
-                plain=f"could not read the events ({e.strerror or e}); nothing was changed",
-            ) from e
+            words = f"the events file {side.path} cannot be read ({e.strerror or e}); nothing was changed"
+            raise EventsFileError(words, plain=words) from None  # never "no events"
         if data is None:
             return []
         if self._parsed is not None and self._parsed[0] == data:

@@ -177,17 +177,18 @@ async def take_tab_lock(name: str) -> bool:
     return str(await _js().lock(name)) == "held"
 
 
-async def post_json(path: str, body: dict[str, Any]) -> tuple[int, Any]:
-    """POST ``body`` as JSON to ``path`` of the server the site came from: (status, its JSON
-    answer, or None). A server that does not answer (the phone off the table's Wi-Fi, a site
-    served by a plain web server) raises :class:`OSError` with the browser's words."""
+async def post_json(path: str, body: Any, headers: dict[str, str]) -> tuple[int, Any]:
+    """POST ``body`` as JSON to ``path`` of the server the site came from, with ``headers``
+    (who sends: the same origin, so the browser asks the server nothing first): (status, its
+    JSON answer, or None). A server that does not answer (the phone off the table's Wi-Fi, a
+    site served by a plain web server) raises :class:`OSError` with the browser's words."""
     import json
 
     from pyodide.http import pyfetch  # type: ignore[import-not-found]
 
     try:
         response = await pyfetch(
-            path, method="POST", headers={"content-type": "application/json"}, body=json.dumps(body)
+            path, method="POST", headers={**headers, "content-type": "application/json"}, body=json.dumps(body)
         )
     except Exception as e:  # the browser's fetch failed: no server there
         raise OSError(str(e) or "no answer") from None

@@ -64,11 +64,13 @@ class SideFile:
 
     def read(self, limit: int = 1 << 20) -> bytes | None:
         """The file's bytes, or None when there is none. A file that cannot be read, is no
-        regular file (a FIFO is never waited on) or holds more than ``limit`` bytes raises
-        OSError."""
+        regular file (a FIFO is never waited on), is a link to nothing or holds more than
+        ``limit`` bytes raises OSError: something is there, and it is not "no file"."""
         try:
             fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
         except FileNotFoundError:
+            if os.path.lexists(self.path):  # a symbolic link whose target is not there
+                raise OSError(errno.ENOENT, "a link to a file that is not there") from None
             return None
         try:
             st = os.fstat(fd)

@@ -263,3 +263,19 @@ def test_new_with_standard_output_closed_makes_no_event(tmp_path):
     assert p.stderr.decode().strip() == "error: standard output: cannot be written (it is closed); no event was made"
     names = [e["name"] for e in json.loads(run_cli("--db", db, "event", "list", "--json").stdout)["events"]]
     assert names == ["N"]
+
+
+def test_an_events_file_that_is_a_link_to_nothing_cannot_be_read(tmp_path):
+    """A dangling symbolic link where ``events.json`` should be is not "no events" (issue 43):
+    one line naming the file, and nothing written over it."""
+    db = tmp_path / "db"
+    new(db, "N", "--players", "A,B", "--format", "knockout")
+    (db / "events.json").unlink()
+    (db / "events.json").symlink_to(tmp_path / "gone.json")
+    for args in (("list",), ("new", "M", "--players", "A,B", "--format", "knockout")):
+        line = error_line(run_cli("--db", db, "event", *args))
+        assert line == (
+            f"error: the events file {db / 'events.json'} cannot be read (a link to a file that is not there);"
+            " nothing was changed"
+        )
+    assert (db / "events.json").is_symlink() and not (tmp_path / "gone.json").exists()

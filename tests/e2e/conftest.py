@@ -78,6 +78,13 @@ class LanServer(Server):
         assert found, harness.server_log(self.proc)
         return found.group(1) + found.group(2)
 
+    def secret(self, kind: str) -> str:
+        """The secret of the join link it printed (the QR code's): ``table`` or ``watch``."""
+        who = {"table": "Phones", "watch": "Watchers"}[kind]
+        found = re.search(rf"{who} join at http://\S+/join/([A-Za-z0-9_-]+)\s", harness.server_log(self.proc))
+        assert found, harness.server_log(self.proc)
+        return found.group(1)
+
 
 @pytest.fixture(scope="session")
 def browser():

@@ -12,6 +12,9 @@ in count and in time. Prints one JSON object.
     python stranger.py half-open HOST PORT N SECONDS # connections that never finish their headers
     python stranger.py oversized HOST PORT BYTES     # a page patch of that size
     python stranger.py hold HOST PORT N SECONDS      # N code-less sessions kept open
+    python stranger.py join HOST PORT ROUTE          # a session opened at ROUTE (a join link)
+    python stranger.py flood-bodies HOST PORT CONNS SECONDS BYTES  # POST /matches bodies, no code
+    python stranger.py half-bodies HOST PORT N SECONDS CODE  # bodies with the code, half sent
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import os
 import socket
 import struct
 import sys
+import threading
 import time
 from typing import Any
 
@@ -32,6 +36,8 @@ HOST_WORDS = "Phones at this table"  # on the host's Home only
 JOIN_WORDS = "Join the table"  # a browser without a code
 WRONG = "that is not this table's code"
 WAIT = "too many wrong codes"
+SCORER_WORDS = "New match"  # a scorer's Home (and the host's)
+WATCHER_WORDS = "Watching: you see the table"  # a watcher's Home
 
 
 def frame(payload: bytes) -> bytes:
@@ -313,10 +319,159 @@ def _closed(conn: Conn) -> bool:
         return True
 
 
+def join(host: str, port: int, route: str) -> dict[str, Any]:
+    """A session opened at ``route`` (``/join/<secret or code>``): what it is let see."""
+    with open_ws(host, port) as s:
+        s.sendall(register(route=route))
+        got = read_until(s, (WATCHER_WORDS, SCORER_WORDS, JOIN_WORDS), 15)
+    return {"sees": {WATCHER_WORDS: "watcher", SCORER_WORDS: "scorer", JOIN_WORDS: "join screen"}.get(got or "", "?")}
+
+
+def _post_head(host: str, port: int, size: int, code: str | None = None) -> bytes:
+    extra = f"X-Scorekeeper-Code: {code}\r\n" if code else ""
+    return (
+        f"POST /matches HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {size}\r\n{extra}\r\n"
+    ).encode()
+
+
+def _status(s: socket.socket) -> int | None:
+    """The status of the answer on ``s`` (None: closed or reset without one)."""
+    try:
+        head = s.recv(64)
+    except OSError:
+        return None
+    parts = head.split(b" ", 2)
+    return int(parts[1]) if head.startswith(b"HTTP/1.1 ") and len(parts) > 1 and parts[1].isdigit() else None
+
+
+def _closed_after(s: socket.socket, seconds: float = 3.0) -> bool:
+    """True when the server closes ``s`` (its end, or a reset) within ``seconds``."""
+    s.settimeout(seconds)
+    try:
+        while s.recv(65536):
+            pass
+    except TimeoutError:
+        return False
+    except OSError:
+        pass
+    return True
+
+
+def flood_bodies(host: str, port: int, conns: int, seconds: float, size: int) -> dict[str, Any]:
+    """``conns`` connections at once, for ``seconds``, each posting a body of ``size`` bytes to
+    /matches with no code as fast as it can, and again on a new connection once the server
+    refuses (the most a client without the code can make the server read); ``kept_open``:
+    refused connections the server did not close."""
+    stop = time.monotonic() + seconds
+    seen: dict[str, int] = {"requests": 0, "bytes_sent": 0, "no_answer": 0, "kept_open": 0}
+    lock = threading.Lock()
+    item = b'{"a": [1, 2, 3]},'  # valid JSON, slow to parse: what a server that parses first pays most for
+    n = (size - 4) // len(item)
+    body = b"[" + item * n + b"{}" + b" " * (size - 4 - len(item) * n) + b"]"
+    assert len(body) == size and json.loads(body)
+
+    def worker() -> None:
+        while time.monotonic() < stop:
+            sent = 0
+            status = None
+            try:
+                with socket.create_connection((host, port), timeout=5) as s:
+                    s.sendall(_post_head(host, port, size))
+                    try:
+                        while sent < size and time.monotonic() < stop:
+                            s.sendall(body[sent : sent + 65_536])
+                            sent += min(65_536, size - sent)
+                    except OSError:
+                        pass  # the server closed it: what answer came is read below
+                    status = _status(s)
+                    kept = status is not None and not _closed_after(s)  # the rest of its body read?
+            except OSError:
+                kept = False
+            with lock:
+                seen["kept_open"] += kept
+                seen["requests"] += 1
+                seen["bytes_sent"] += sent
+                key = str(status) if status is not None else "no_answer"
+                seen[key] = seen.get(key, 0) + 1
+
+    threads = [threading.Thread(target=worker) for _ in range(conns)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(seconds + 30)
+    return seen
+
+
+def half_bodies(host: str, port: int, n: int, seconds: float, code: str) -> dict[str, Any]:
+    """``n`` connections that give the right code and then half a body (of 100 KB) and
+    nothing more; each watched for up to ``seconds``: when the server closed it, and with
+    what status."""
+    size, half = 100_000, 50_000
+    socks: list[tuple[socket.socket, float]] = []
+    failed = 0
+    for _ in range(n):
+        try:
+            s = socket.create_connection((host, port), timeout=2)
+            s.sendall(_post_head(host, port, size, code) + b"[" * half)
+            socks.append((s, time.monotonic()))
+        except OSError:
+            failed += 1
+    statuses: dict[str, int] = {}
+    took: list[float] = []
+    waiting = list(socks)
+    late = time.monotonic() + seconds
+    for s, _ in socks:
+        s.setblocking(False)
+    buffers: dict[socket.socket, bytes] = {}
+    while waiting and time.monotonic() < late:
+        still = []
+        for s, opened in waiting:
+            try:
+                got = s.recv(4096)
+            except BlockingIOError:
+                still.append((s, opened))
+                continue
+            except OSError:
+                got = b""
+            if got:
+                buffers[s] = buffers.get(s, b"") + got
+                still.append((s, opened))  # an answer: the end of the connection comes next
+                continue
+            took.append(time.monotonic() - opened)
+            head = buffers.get(s, b"")
+            status = head.split(b" ", 2)[1].decode() if head.startswith(b"HTTP/1.1 ") else "none"
+            statuses[status] = statuses.get(status, 0) + 1
+            s.close()
+        waiting = still
+        if waiting:
+            time.sleep(0.05)
+    for s, _ in waiting:
+        s.close()
+    took.sort()
+    return {
+        "opened": len(socks),
+        "failed": failed,
+        "closed_by_server": len(took),
+        "still_open": len(waiting),
+        "statuses": statuses,
+        "max_s": round(took[-1], 2) if took else None,
+        "median_s": round(took[len(took) // 2], 2) if took else None,
+    }
+
+
 def main(argv: list[str]) -> int:
     cmd, host, port = argv[0], argv[1], int(argv[2])
+    if cmd == "join":
+        print(json.dumps(join(host, port, argv[3])), flush=True)
+        return 0
+    if cmd == "half-bodies":
+        print(json.dumps(half_bodies(host, port, int(argv[3]), float(argv[4]), argv[5])), flush=True)
+        return 0
     nums = [float(a) for a in argv[3:]]
-    if cmd == "host-probe":
+    if cmd == "flood-bodies":
+        out = flood_bodies(host, port, int(nums[0]), nums[1], int(nums[2]))
+    elif cmd == "host-probe":
         out = host_probe(host, port, int(nums[0]))
     elif cmd == "codes":
         out = codes(host, port, int(nums[0]), nums[1])

@@ -13,6 +13,7 @@ import json
 import re
 import shutil
 import socket
+import statistics
 import sys
 import threading
 import time
@@ -24,7 +25,7 @@ from e2e import harness, netns, stranger
 from e2e.conftest import Server
 from scorekeeper.ui.server.bounds import HEADER_TIMEOUT, PER_CLIENT, SOCKET_BURST, SOCKET_PER_SECOND
 
-pytestmark = pytest.mark.slow  # a server of its own and network namespaces (root): about 45 s
+pytestmark = pytest.mark.slow  # a server of its own and network namespaces (root): about 55 s
 
 STRANGER = str(Path(stranger.__file__).resolve())
 FD_LIMIT = 1024
@@ -184,6 +185,111 @@ def test_a_fake_address_per_try_is_slowed_like_one_address(lan):
         seen = run_stranger(ns, "codes", str(lan.port), "400", "6")
     assert seen["checked"] <= 3 + 4, seen  # 3 free, then at 1, 2, 4 s (+ 1 for timing)
     assert seen["slowed"] >= 10, seen  # of the sessions it was let open (SOCKET_BURST at once)
+
+
+# ------------------------------------------------------------------- bodies (issue 43)
+RECORD = {
+    "format": "scorekeeper/1",
+    "game": "all-fives",
+    "players": ["Ann", "Ben"],
+    "rules": {"target": 5},
+    "hands": [{"leader": "Ann", "turns": [{"play": "5-0"}]}],
+}
+
+
+def host_requests(port: int, until: float) -> list[float]:
+    """The host's own requests from loopback until ``until`` (``time.monotonic``), one after
+    another, each on a new connection as a browser's often are: GET / and a small POST
+    /matches in turn. The seconds each took (to its whole answer)."""
+    body = json.dumps(RECORD).encode()
+    post = (
+        f"POST /matches HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode() + body
+    get = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode()
+    took = []
+    n = 0
+    while time.monotonic() < until:
+        request = post if n % 2 else get
+        n += 1
+        t0 = time.monotonic()
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            s.sendall(request)
+            answer = b""
+            while chunk := s.recv(65536):
+                answer += chunk
+        took.append(time.monotonic() - t0)
+        assert answer.startswith(b"HTTP/1.1 200"), answer[:300]
+        time.sleep(0.02)
+    return took
+
+
+def p95(times: list[float]) -> float:
+    return statistics.quantiles(times, n=20)[-1]
+
+
+def rss_mb(pid: int) -> float:
+    """The resident memory of process ``pid`` (Linux: /proc), in MB."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as f:
+        kb = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+    return kb / 1024
+
+
+def test_bodies_without_a_code_cost_the_table_nothing(lan):
+    """8 connections posting 2 MB bodies to /matches with no code, as fast as they can for
+    15 s: each is refused (403) before its body is read and its connection closed, and the
+    host's own requests (GET / and a small POST /matches from loopback) keep a p95 under
+    150 ms (before the door: 1,665 ms)."""
+    before = len(log_of(lan))
+    quiet = p95(host_requests(lan.port, time.monotonic() + 2))
+    result: dict = {}
+    with netns.remote_namespace() as ns:
+        t = threading.Thread(
+            target=lambda: result.update(run_stranger(ns, "flood-bodies", str(lan.port), "8", "15", "2000000"))
+        )
+        t.start()
+        time.sleep(1.0)  # the flood is on
+        during = host_requests(lan.port, time.monotonic() + 13.5)
+        t.join(60)
+        assert not t.is_alive()
+    print(f"host p95: {quiet * 1000:.0f} ms quiet, {p95(during) * 1000:.0f} ms during the flood; stranger {result}")
+    assert p95(during) < 0.150, (sorted(during)[-10:], result)
+    assert result["requests"] >= 8 and result.get("200", 0) == 0, result
+    refused = result.get("403", 0) + result.get("503", 0) + result["no_answer"]
+    assert refused == result["requests"], result
+    assert result["kept_open"] == 0, result  # every refused connection closed by the server, its body unread
+    log = log_of(lan)[before:]
+    lines = [ln for ln in log.splitlines() if "session" not in ln.lower() and "FletApp" not in ln]
+    assert "Traceback" not in log and len("\n".join(lines)) < 2000, lines[:20]  # a line a minute, not one each
+
+
+def test_half_sent_bodies_are_closed_in_time_and_cost_little_memory(lan):
+    """40 connections from one address give the right code and then half a body, and nothing
+    more: every one is closed within 30 s (the deadline is 10 s: 408 for the one being read,
+    503 for those waiting their turn, 503 at once past the address's 32 connections), and the
+    server's memory grows by less than 40 MB."""
+    code = re.search(r"\(table code (\d{3}) (\d{3})", log_of(lan))
+    assert code, log_of(lan)
+    pid = lan.proc.pid
+    start = rss_mb(pid)
+    peak = start
+    result: dict = {}
+    with netns.remote_namespace() as ns:
+        t = threading.Thread(
+            target=lambda: result.update(
+                run_stranger(ns, "half-bodies", str(lan.port), "40", "30", code.group(1) + code.group(2))
+            )
+        )
+        t.start()
+        while t.is_alive():
+            peak = max(peak, rss_mb(pid))
+            time.sleep(0.2)
+    print(f"half-sent bodies: {result}; server memory {start:.0f} MB -> peak {peak:.0f} MB")
+    assert result["opened"] + result["failed"] == 40, result
+    assert result["still_open"] == 0 and result["closed_by_server"] == result["opened"], result
+    assert result["max_s"] < 30, result
+    assert result["statuses"].get("408", 0) >= 1 and set(result["statuses"]) <= {"408", "503"}, result
+    assert peak - start < 40, (start, peak)
 
 
 class TinyServer(FloodServer):

@@ -325,7 +325,8 @@ def test_the_host_shows_the_codes_as_qr_codes(table, host):
     wait_text(host, f"Players code {code}")
     wait_text(host, f"Watchers code {table.code('watch')}")
     qr = [t for t in read_texts(host) if t.startswith("QR code: http://")]
-    assert len(qr) == 3 and qr[0].endswith(f"/join/{code}"), qr
+    assert len(qr) == 3 and qr[0].endswith(f"/join/{table.secret('table')}"), qr  # the link's secret (issue 43)
+    assert qr[1].endswith(f"/join/{table.secret('watch')}"), qr
     assert qr[2].endswith("/app/"), qr  # Install on this phone: the phone's own app (issue 29)
 
 

@@ -317,7 +317,7 @@ def test_an_events_file_that_cannot_be_read_and_unknown_events(db):
     (db / FILE).mkdir()  # no file of ours: nothing read, nothing written over
     with Store(db) as store, pytest.raises(EventsFileError) as e:
         EventBook(store).events()
-    assert "could not be read (not a regular file); nothing was changed" in str(e.value)
+    assert "cannot be read (not a regular file); nothing was changed" in str(e.value)
     assert (db / FILE).is_dir()
 
 

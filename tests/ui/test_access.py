@@ -10,7 +10,19 @@ import pytest
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.history.model import HistoryModel
-from scorekeeper.ui.server.access import FREE_TRIES, MAX_WAIT, Codes, Gate, JoinRefused, Role, is_local, spaced
+from scorekeeper.ui.server.access import (
+    FREE_TRIES,
+    GUESS_BURST,
+    GUESS_EVERY,
+    GUESSING,
+    MAX_WAIT,
+    Codes,
+    Gate,
+    JoinRefused,
+    Role,
+    is_local,
+    spaced,
+)
 from scorekeeper.ui.server.shared import open_shared
 from scorekeeper.ui.server.visitor import Visitor
 from scorekeeper.ui.shell.base import Shared
@@ -102,6 +114,72 @@ def test_guessing_a_code_takes_longer_than_a_match():
             g.join("192.168.1.66", f"{tried:06d}" if f"{tried:06d}" not in (CODES.scorer, CODES.watcher) else "x1")
         tried += 1
     assert clock.now - 1000.0 > 9_000 * MAX_WAIT * 0.99  # about a week
+
+
+def test_the_whole_table_gets_few_wrong_codes_from_any_number_of_addresses():
+    """Issue 43: a guesser with a new address for every try (a /16, or more) is held to the
+    table's limit: 30 wrong codes, then one every 2 minutes. Over a 4-hour evening that is at
+    most 150 codes looked at, so with the two codes as targets its chance is under 0.1 %."""
+    g, clock = gate()
+    start = clock.now
+    looked = 0
+    i = 0
+    while clock.now - start < 4 * 3600:
+        address = f"10.{(i >> 16) & 255}.{(i >> 8) & 255}.{i & 255}"  # a fresh one each try
+        i += 1
+        clock.now += g.wait(address)  # the guesser waits exactly as long as it must
+        guess = f"{i % 10**6:06d}"
+        if guess in (CODES.scorer, CODES.watcher):
+            continue
+        with pytest.raises(JoinRefused, match="^that is not this table's code"):
+            g.join(address, guess)
+        looked += 1
+    assert looked == GUESS_BURST + int(4 * 3600 / GUESS_EVERY)  # 30 + 120
+    assert 2 * looked / 10**6 < 0.001  # the chance that either code was among them
+    assert g.wrong == looked and g.guessing
+
+
+def test_while_the_table_limit_holds_a_typed_code_waits_and_the_links_secret_does_not():
+    g, clock = gate()
+    for i in range(GUESS_BURST):
+        with pytest.raises(JoinRefused, match="not this table's code"):
+            g.join(f"10.0.0.{i}", "000000")
+    with pytest.raises(
+        JoinRefused,
+        match=r"^too many wrong codes at this table: scan the QR code on the host's screen, or type the code again in 120 s$",
+    ):
+        g.join("192.168.1.7", CODES.scorer)  # the right code, typed, from a phone never wrong before
+    assert g.held_back == 1 and g.wait("192.168.1.7") == pytest.approx(GUESS_EVERY)
+    assert g.join("192.168.1.7", CODES.scorer_secret) is Role.SCORER  # the QR code's link
+    assert g.join("192.168.1.8", f" {CODES.watcher_secret} ") is Role.WATCHER
+    with pytest.raises(JoinRefused, match="too many wrong codes at this table"):
+        g.join("192.168.1.9", CODES.scorer_secret[:-1] + "x")  # nearly the secret: a typed code
+    clock.now += GUESS_EVERY  # one earned back
+    assert g.join("192.168.1.7", CODES.scorer) is Role.SCORER  # a right code takes none
+    assert g.join("192.168.1.10", CODES.scorer) is Role.SCORER
+    with pytest.raises(JoinRefused, match="not this table's code"):
+        g.join("192.168.1.9", CODES.scorer_secret[:-1] + "x")  # looked at now: wrong, and it took it
+    assert g.held_back == 2 and g.wrong == GUESS_BURST + 1
+    g.renew()  # new codes: the count starts again, the limit is not filled again
+    assert (g.wrong, g.held_back) == (0, 0) and not g.guessing
+    with pytest.raises(JoinRefused, match="too many wrong codes at this table"):
+        g.join("192.168.1.12", g.codes.scorer)
+    assert g.join("192.168.1.12", g.codes.scorer_secret) is Role.SCORER
+    with pytest.raises(JoinRefused):
+        g.join("192.168.1.13", CODES.scorer_secret)  # the old link's secret lets nobody in
+
+
+def test_the_host_is_told_when_codes_are_being_guessed():
+    from scorekeeper.ui.server.join_view import guessing
+
+    g, _ = gate()
+    for i in range(GUESSING - 1):  # a few typos at the table: nothing to tell
+        with pytest.raises(JoinRefused):
+            g.join(f"10.0.0.{i}", "000000")
+    assert guessing(g) is None
+    with pytest.raises(JoinRefused):
+        g.join("10.0.1.1", "000000")
+    assert guessing(g).startswith(f"Someone may be guessing the codes: {GUESSING} wrong codes typed since")
 
 
 def test_an_open_table_lets_every_browser_in_as_a_scorer():

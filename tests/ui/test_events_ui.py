@@ -201,3 +201,20 @@ def test_a_phone_whose_player_has_the_bye_is_told_so_with_its_next_table(shared)
     playing = next(p for p in ("Ann", "Ben", "Cy") if p != sits_out)
     page.iam(playing)
     assert page.my_bye(event, page.tables(event)) is None
+
+
+def test_an_events_file_that_is_a_link_to_nothing_is_said_with_its_path(shared, tmp_path):
+    """The app's Events screen says the file cannot be read, naming it: never an empty list
+    that a new event would then write over (issue 43)."""
+    path = shared.store.path / "events.json"
+    path.symlink_to(tmp_path / "gone.json")
+    vm = EventsModel(shared)
+    assert vm.events() == []
+    assert (
+        vm.error == f"the events file {path} cannot be read (a link to a file that is not there); nothing was changed"
+    )
+    make_refused = EventsModel(shared)
+    for k, v in {"name": "Club night", "players": "Ann, Ben, Cy, Di"}.items():
+        make_refused.set(k, v)
+    assert make_refused.create() is None and "cannot be read" in make_refused.error
+    assert path.is_symlink()

@@ -406,7 +406,7 @@ def _unpack(data):
 
 
 def test_page_properties_a_client_may_not_set_are_dropped():
-    from scorekeeper.ui.server.guard import filter_message
+    from scorekeeper.ui.server.messages import filter_message
 
     register = _msg(
         1,
@@ -436,7 +436,7 @@ def test_page_properties_a_client_may_not_set_are_dropped():
 
 
 def test_messages_outside_the_protocol_or_too_long_are_refused():
-    from scorekeeper.ui.server.guard import MAX_MESSAGE, filter_message
+    from scorekeeper.ui.server.messages import MAX_MESSAGE, filter_message
 
     assert filter_message(b"") is None
     assert filter_message(b"\x00\xc1") is None  # not msgpack
@@ -516,9 +516,9 @@ def test_a_client_opening_live_connections_too_fast_is_refused_before_the_app_se
 
 
 def test_a_websocket_that_never_registers_is_closed(monkeypatch):
-    from scorekeeper.ui.server import guard as guard_module
+    from scorekeeper.ui.server import messages
 
-    monkeypatch.setattr(guard_module, "REGISTER_TIMEOUT", 0.05)
+    monkeypatch.setattr(messages, "REGISTER_TIMEOUT", 0.05)
     seen = {}
 
     async def app(scope, receive, send):

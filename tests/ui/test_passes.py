@@ -74,6 +74,27 @@ def test_the_same_codes_and_passes_after_a_restart_the_same_evening_new_ones_lat
     assert not Visitor(fresh, PHONE).rejoin(phone.token)  # --new-codes ends the passes
 
 
+def test_the_join_links_secrets_are_kept_across_a_restart_and_renewed_with_the_codes(store, tmp_path):
+    """Issue 43: the QR codes printed and shown stay good after a restart the same evening;
+    new codes make new secrets; a table file written before the secrets keeps its codes."""
+    gate = Gate.kept(store)
+    c = gate.codes
+    assert len(c.scorer_secret) >= 22 and len({c.scorer_secret, c.watcher_secret, c.scorer, c.watcher}) == 4
+    again = Gate.kept(store)  # the server started again
+    assert (again.codes.scorer_secret, again.codes.watcher_secret) == (c.scorer_secret, c.watcher_secret)
+    assert Visitor(again, PHONE).join(c.scorer_secret)
+    assert stat.S_IMODE(os.stat(tmp_path / TableFile.NAME).st_mode) & 0o077 == 0  # the owner's only
+    again.renew()
+    assert again.codes.scorer_secret != c.scorer_secret
+    assert Gate.kept(store).codes.scorer_secret == again.codes.scorer_secret
+    data = json.loads((tmp_path / TableFile.NAME).read_text())
+    del data["links"]  # as an earlier Scorekeeper wrote it
+    (tmp_path / TableFile.NAME).write_text(json.dumps(data))
+    older = Gate.kept(store)
+    assert older.codes.scorer == again.codes.scorer and older.problem is None
+    assert Gate.kept(store).codes.scorer_secret == older.codes.scorer_secret  # made once, then kept
+
+
 def test_codes_older_than_an_evening_are_not_kept(store):
     keep = TableFile.of(store)
     gate = Gate.kept(store)

@@ -3,10 +3,13 @@
 Shown on History by the phone's own site (:mod:`scorekeeper.site`) only, where
 :attr:`~scorekeeper.ui.shell.base.Shared.post` is how the page reaches the server it came from.
 Each won match is one request to the laptop's ``/matches``
-(:mod:`scorekeeper.ui.server.inbox`): with the pass this browser kept when it joined the table
-(the same site as the table's app), else with the table code typed here. The laptop stores what
-it does not hold yet; what it holds already is counted, never stored twice. Nothing on the
-phone changes: its matches stay, and sending again sends nothing new.
+(:mod:`scorekeeper.ui.server.inbox`), the record as its body and who sends in a header: the
+pass this browser kept when it joined the table (the same site as the table's app,
+``X-Scorekeeper-Pass``) and the table code typed here (``X-Scorekeeper-Code``), either or both
+(the code then decides: a browser that joined as a watcher sends with the table code). The
+laptop asks for them before it reads the match, stores what it does not hold yet; what it
+holds already is counted, never stored twice. Nothing on the phone changes: its matches stay,
+and sending again sends nothing new.
 """
 
 from __future__ import annotations
@@ -18,14 +21,18 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import message_of
 from scorekeeper.ui.shell.base import Model, Shared
 
-__all__ = ["INBOX", "Post", "SendModel"]
+__all__ = ["CODE_HEADER", "INBOX", "PASS_HEADER", "Post", "SendModel"]
 
 #: The laptop's address for a sent match (:data:`scorekeeper.ui.server.inbox.PATH`).
 INBOX = "/matches"
 
-#: POST a JSON body to a path of the server the page came from: (status, its JSON answer or
-#: None); :class:`OSError` when nothing answers.
-Post = Callable[[str, dict[str, Any]], Awaitable[tuple[int, Any]]]
+#: The headers of who sends (:mod:`scorekeeper.ui.server.door`).
+PASS_HEADER = "X-Scorekeeper-Pass"
+CODE_HEADER = "X-Scorekeeper-Code"
+
+#: POST a value as JSON to a path of the server the page came from, with headers: (status, its
+#: JSON answer or None); :class:`OSError` when nothing answers.
+Post = Callable[[str, Any, dict[str, str]], Awaitable[tuple[int, Any]]]
 
 
 class SendModel(Model):
@@ -37,6 +44,8 @@ class SendModel(Model):
         self.line: str | None = None  # what the last sending did
         self.error: str | None = None
         self.busy = False
+        #: the table refused this browser's pass (a watcher's, or one that ended): ask for the code
+        self.ask_code = False
 
     def finished(self) -> list[str]:
         """The ids of the won matches this phone holds, oldest first."""
@@ -46,12 +55,17 @@ class SendModel(Model):
 
     async def send(self, code: str = "", kept_pass: str | None = None) -> None:
         """Send every finished match with ``kept_pass`` (this browser's, from joining the
-        table), else ``code`` (the table code typed). Stops at the first refusal of the sender
-        (a wrong code, a watch code) or when the laptop does not answer."""
+        table) and ``code`` (the table code typed), either or both. Stops at the first refusal
+        of the sender (a wrong code, a watch code), of the laptop (too busy, too slow) or when
+        it does not answer."""
         if self.busy:
             return
-        credential: dict[str, Any] = {"pass": kept_pass} if kept_pass else {"code": code.strip()}
-        if not kept_pass and not credential["code"]:
+        headers: dict[str, str] = {}
+        if kept_pass:
+            headers[PASS_HEADER] = kept_pass
+        if code.strip():
+            headers[CODE_HEADER] = code.strip()
+        if not headers:
             self._say(None, "type the table code first: six digits, on the table laptop's screen")
             return
         ids = self.finished()
@@ -72,7 +86,7 @@ class SendModel(Model):
                     refused.append(f"{mid}: {message_of(e)}")
                     continue
                 try:
-                    status, answer = await self._post(INBOX, {**credential, "record": record})
+                    status, answer = await self._post(INBOX, record, headers)
                 except OSError as e:
                     error = (
                         f"the table's laptop does not answer ({e}): send them when this phone is on "
@@ -85,10 +99,11 @@ class SendModel(Model):
                     stored += 1
                 elif status == 200 and result == "already":
                     already += 1
-                elif status == 400 and said:
+                elif status in (400, 413) and said:
                     refused.append(f"{mid}: {said}")
-                elif said and status in (403, 429):
+                elif said and status in (403, 408, 429, 503):
                     error = str(said)
+                    self.ask_code = self.ask_code or (status == 403 and CODE_HEADER not in headers)
                     break
                 else:
                     error = f"the server at this address is not a table's laptop (it answered {status})"

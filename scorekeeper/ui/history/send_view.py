@@ -47,7 +47,7 @@ def SendToTable(shared: Shared) -> ft.Control:
             size=13,
         ),
     ]
-    if held == "":  # this browser never joined the table: the code, once
+    if held == "" or vm.ask_code:  # never joined the table (or as a watcher, or its pass ended): the code
         controls.append(
             ft.TextField(
                 label="Table code",

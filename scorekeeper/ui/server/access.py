@@ -22,18 +22,29 @@ Traceback (most recent call last):
 scorekeeper.ui.server.access.JoinRefused: that is not this table's code: check it on the host's screen
 >>> Gate(None).arrive("192.168.1.7")
 <Role.SCORER: 'scorer'>
+
+The join link and the QR code carry a longer secret than the typed code (:data:`SECRET_BYTES`
+random bytes, one for each code): a phone that scans or opens the link never meets the limits
+on wrong codes, and nobody guesses it. The typed code stays six digits, read across a table;
+wrong typed codes are limited per address and for the whole table together
+(:data:`GUESS_BURST`, :data:`GUESS_EVERY`): the arithmetic is in docs/security.md.
+
+>>> codes = Codes("123456", "654321", "s" * 22, "w" * 22)
+>>> Gate(codes).join("192.168.1.7", "s" * 22), Gate(codes).join("192.168.1.7", "w" * 22)
+(<Role.SCORER: 'scorer'>, <Role.WATCHER: 'watcher'>)
 """
 
 from __future__ import annotations
 
 import hmac
 import ipaddress
+import math
 import secrets
 import threading
 import time
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from scorekeeper.errors import ScorekeeperError
@@ -59,6 +70,15 @@ CODE_DIGITS = 6
 FREE_TRIES = 3  # wrong codes from one address before it has to wait
 MAX_WAIT = 60.0  # the longest wait, in seconds (it doubles with every wrong code past the free ones)
 FORGET_AFTER = 3600.0  # an address's wrong codes are forgotten after an hour without one
+#: wrong typed codes the whole table may have looked at in one go (every address together) ...
+GUESS_BURST = 30
+#: ... and the seconds it takes to earn one more back: at most 30 + 120 in 4 hours, 30 + 360 in
+#: the 12 hours codes are kept (docs/security.md has the arithmetic)
+GUESS_EVERY = 120.0
+#: wrong typed codes (since the codes were made) from which the host is told codes are being guessed
+GUESSING = 10
+#: random bytes of a join link's secret (the QR code's): 128 bits, never guessed
+SECRET_BYTES = 16
 
 
 class JoinRefused(ScorekeeperError):
@@ -83,12 +103,20 @@ def is_local(address: str | None) -> bool:
     return ip.is_loopback
 
 
+def new_secret() -> str:
+    """A join link's secret: :data:`SECRET_BYTES` random bytes (``secrets``), URL-safe text."""
+    return secrets.token_urlsafe(SECRET_BYTES)
+
+
 @dataclass(frozen=True)
 class Codes:
-    """The table code (scorers) and the watch code (watchers): six digits each, different."""
+    """The table code (scorers) and the watch code (watchers): six digits each, different;
+    and the secrets of their join links (the QR codes), new ones unless given."""
 
     scorer: str
     watcher: str
+    scorer_secret: str = field(default_factory=new_secret, repr=False)
+    watcher_secret: str = field(default_factory=new_secret, repr=False)
 
     @classmethod
     def new(cls) -> Codes:
@@ -109,7 +137,10 @@ class Gate:
 
     ``codes`` None: an open table (``--open``), where every browser is a scorer. Wrong
     codes are counted per address: past :data:`FREE_TRIES` the address waits 1, 2, 4 ...
-    seconds (at most :data:`MAX_WAIT`) before its next code is even looked at.
+    seconds (at most :data:`MAX_WAIT`) before its next code is even looked at. And for the
+    whole table: :data:`GUESS_BURST` wrong typed codes, then one every :data:`GUESS_EVERY`
+    seconds (a token bucket over every address together); while none is left, no typed code
+    is looked at, the right one included. A join link's secret is never limited.
     """
 
     def __init__(
@@ -125,6 +156,11 @@ class Gate:
         self._clock = clock
         self._lock = threading.Lock()
         self._wrong: dict[str, tuple[int, float]] = {}  # address -> (wrong codes, when the last one came)
+        self._guesses = (float(GUESS_BURST), clock())  # the table's wrong codes left, when counted
+        #: wrong typed codes since these codes were made, from every address
+        self.wrong = 0
+        #: typed codes not looked at since these codes were made: the table's limit was reached
+        self.held_back = 0
         self._keep = keep
         self._made = time.time() if made is None else made
         self.passes = Passes(passes, save=self._save)
@@ -143,8 +179,12 @@ class Gate:
             gate = cls(Codes.new(), keep=keep)
             gate._save()
             return gate
-        scorer, watcher, made, passes = found
-        return cls(Codes(scorer, watcher), keep=keep, passes=passes, made=made)
+        scorer, watcher, made, passes, links = found
+        codes = Codes(scorer, watcher) if links is None else Codes(scorer, watcher, *links)
+        gate = cls(codes, keep=keep, passes=passes, made=made)
+        if links is None:  # a table file of a Scorekeeper before the links' secrets
+            gate._save()
+        return gate
 
     @property
     def problem(self) -> str | None:
@@ -153,7 +193,8 @@ class Gate:
 
     def _save(self) -> None:
         if self._keep is not None and self.codes is not None:
-            self._keep.save(self.codes.scorer, self.codes.watcher, self._made, self.passes)
+            c = self.codes
+            self._keep.save(c.scorer, c.watcher, self._made, self.passes, (c.scorer_secret, c.watcher_secret))
 
     def watch(self, visitor: Visitor, nudge: Callable[[], None]) -> None:
         """Call ``nudge`` when ``visitor``'s pass ends (its screen must show the join screen)."""
@@ -192,6 +233,8 @@ class Gate:
             return
         self.codes = Codes.new()
         self._made = time.time()
+        with self._lock:  # (the table's limit is not filled again: it bounds the evening)
+            self.wrong = self.held_back = 0
         self._end_passes()
 
     def forget_phones(self) -> None:
@@ -211,9 +254,11 @@ class Gate:
         return None
 
     def wait(self, address: str) -> float:
-        """Seconds before ``address`` may try a code again (0: now)."""
+        """Seconds before ``address`` may try a typed code again (0: now): its own wait, or the
+        whole table's when that is longer."""
         with self._lock:
-            return self._wait(address, self._clock())
+            now = self._clock()
+            return max(self._wait(address, now), max(0.0, 1.0 - self._guesses_left(now)) * GUESS_EVERY)
 
     def _wait(self, address: str, now: float) -> float:
         wrong, last = self._wrong.get(address, (0, 0.0))
@@ -221,11 +266,26 @@ class Gate:
             return 0.0
         return max(0.0, last + min(MAX_WAIT, 2.0 ** min(wrong - FREE_TRIES, 16)) - now)
 
+    @property
+    def guessing(self) -> bool:
+        """True when the host should be told that someone seems to be guessing the codes."""
+        return self.wrong >= GUESSING or self.held_back > 0
+
+    def _guesses_left(self, now: float) -> float:
+        left, then = self._guesses
+        return min(float(GUESS_BURST), left + max(0.0, now - then) / GUESS_EVERY)
+
     def join(self, address: str, code: str) -> Role:
-        """The role ``code`` gives; :class:`JoinRefused` (with words for the join screen)
-        for a wrong code or one given too soon after wrong ones."""
-        if self.codes is None:
+        """The role ``code`` gives (a typed code, or a join link's secret); :class:`JoinRefused`
+        (with words for the join screen) for a wrong code, or a typed code given too soon after
+        wrong ones (from this address, or from the whole table)."""
+        codes = self.codes
+        if codes is None:
             return Role.SCORER
+        given = code.strip().encode("utf-8", "replace")
+        for role, secret in ((Role.SCORER, codes.scorer_secret), (Role.WATCHER, codes.watcher_secret)):
+            if hmac.compare_digest(given, secret.encode()):  # the link's: never limited, never guessed
+                return role
         digits = "".join(c for c in code if not c.isspace() and c not in "-.")
         if not digits:
             raise JoinRefused("type the table code first: six digits, on the host's screen")
@@ -235,10 +295,20 @@ class Gate:
             left = self._wait(address, now)
             if left > 0:
                 raise JoinRefused(f"too many wrong codes from this phone: wait {int(left) + 1} s and try again")
-            for role, right in ((Role.SCORER, self.codes.scorer), (Role.WATCHER, self.codes.watcher)):
-                if hmac.compare_digest(digits.encode(), right.encode()):
+            guesses = self._guesses_left(now)
+            if guesses < 1.0 - 1e-9:  # (a guesser that waited exactly as long as :meth:`wait` said is let in)
+                self.held_back += 1
+                wait = math.ceil((1.0 - guesses) * GUESS_EVERY)
+                raise JoinRefused(
+                    "too many wrong codes at this table: scan the QR code on the host's screen,"
+                    f" or type the code again in {wait} s"
+                )
+            for role, right in ((Role.SCORER, codes.scorer), (Role.WATCHER, codes.watcher)):
+                if hmac.compare_digest(digits.encode("utf-8", "replace"), right.encode()):
                     self._wrong.pop(address, None)
                     return role
+            self._guesses = (guesses - 1.0, now)
+            self.wrong += 1
             wrong = self._wrong.get(address, (0, 0.0))[0] + 1
             self._wrong[address] = (wrong, now)
         raise JoinRefused("that is not this table's code: check it on the host's screen")
@@ -263,8 +333,9 @@ class Invite:
 
     @property
     def scorer_link(self) -> str:
+        """The table's join link (and QR code): its secret, not the typed code."""
         codes = self.codes
-        return f"{self.base}/join/{codes.scorer}" if codes else f"{self.base}/"
+        return f"{self.base}/join/{codes.scorer_secret}" if codes else f"{self.base}/"
 
     @property
     def site_link(self) -> str:
@@ -273,5 +344,6 @@ class Invite:
 
     @property
     def watcher_link(self) -> str:
+        """The watchers' join link (and QR code): its secret, not the watch code."""
         codes = self.codes
-        return f"{self.base}/join/{codes.watcher}" if codes else f"{self.base}/"
+        return f"{self.base}/join/{codes.watcher_secret}" if codes else f"{self.base}/"

@@ -12,6 +12,9 @@
   in a browser at the table, cannot drive the app.
 * **Paths**: FastAPI's ``/docs``, ``/redoc`` and ``/openapi.json`` (and Flet's unused OAuth
   callback) answer ``404``.
+* **Bodies**: a request with a body, to any path, is asked who sends before a byte of it is
+  read, and is read in a slot and in time, or refused and its connection closed (see
+  :mod:`scorekeeper.ui.server.door`); only the paths given as ``bodies`` take one.
 * **Who is connected** comes from the socket: the peer address of the WebSocket (the ASGI
   scope's ``client``, fixed when the socket opens) is put in :data:`PEER` for the app's session
   to read (:func:`peer`); nothing the browser sends can change it.
@@ -21,10 +24,10 @@
   session for it.
 * **What the browser may set**: the app's client sends its page's properties (size, route,
   platform ...) and the values typed into fields. A message whose page properties are not in
-  :data:`PAGE_PROPS` (``client_ip``, ``client_user_agent`` among them) has those dropped; a
+  :data:`~scorekeeper.ui.server.messages.PAGE_PROPS` (``client_ip``, ``client_user_agent`` among them) has those dropped; a
   property starting with ``_`` or ``on_`` is dropped from any control; a message longer than
-  :data:`MAX_MESSAGE` bytes, or one that is not the app's protocol, closes the connection; so
-  does a WebSocket that sends nothing for :data:`REGISTER_TIMEOUT` seconds after it opened.
+  :data:`~scorekeeper.ui.server.messages.MAX_MESSAGE` bytes, or one that is not the app's protocol, closes the connection; so
+  does a WebSocket that sends nothing for a few seconds after it opened (:mod:`scorekeeper.ui.server.messages`).
 * **Headers** on every HTTP response: ``Content-Security-Policy`` (see :func:`csp`),
   ``X-Frame-Options: DENY``, ``X-Content-Type-Options: nosniff``, ``Referrer-Policy:
   no-referrer``; Flet's ``Access-Control-Allow-Origin: *`` is taken off (the app reads only
@@ -33,19 +36,34 @@
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextvars
 import hashlib
 import ipaddress
 import re
 import socket
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.ui.server.door import (
+    DEADLINE,
+    SENDER,
+    WATCHING,
+    Refused,
+    Slots,
+    answer,
+    has_body,
+    read_body,
+    replay,
+    sender,
+)
+from scorekeeper.ui.server.messages import filtered
+from scorekeeper.ui.shell.policy import Act, check
 
 if TYPE_CHECKING:
+    from scorekeeper.ui.server.access import Gate
     from scorekeeper.ui.server.bounds import Rate
 
 Scope = MutableMapping[str, Any]
@@ -61,37 +79,6 @@ PEER: contextvars.ContextVar[str | None] = contextvars.ContextVar("scorekeeper_p
 #: a browser can send any, so nothing is decided by it)
 AGENT: contextvars.ContextVar[str] = contextvars.ContextVar("scorekeeper_agent", default="")
 
-#: the page properties the app's client may send (as measured from Flet 1.0's web client); the
-#: rest -- ``client_ip``, ``client_user_agent``, ``session_id``, anything unknown -- are dropped
-PAGE_PROPS = frozenset(
-    {
-        "route",
-        "pwa",
-        "web",
-        "debug",
-        "wasm",
-        "test",
-        "multi_view",
-        "pyodide",
-        "platform_brightness",
-        "width",
-        "height",
-        "platform",
-        "window",
-        "media",
-        "locale_configuration",
-    }
-)
-PAGE_ID = 1  # Flet's page is control 1 of every session
-
-#: seconds a WebSocket has to send its first message (the app's registration) once it is open
-REGISTER_TIMEOUT = 10.0
-
-#: the longest message a client may send, in bytes (a pasted match record is far below it)
-MAX_MESSAGE = 1024 * 1024
-
-_REGISTER, _EVENT, _PATCH, _INVOKE = 1, 3, 4, 5  # Flet's MessageAction values a client sends
-
 
 def peer() -> str | None:
     """The peer address of the connection the caller serves (see :data:`PEER`)."""
@@ -101,52 +88,6 @@ def peer() -> str | None:
 def agent() -> str:
     """The ``User-Agent`` of the connection the caller serves (see :data:`AGENT`; '' if none)."""
     return AGENT.get()
-
-
-def _props(props: object, allowed: frozenset[str] | None) -> dict[str, Any]:
-    """``props`` without what a client may not set: names outside ``allowed`` (None: any),
-    and private (``_``) or handler (``on_``) names."""
-    if not isinstance(props, dict):
-        return {}
-    return {
-        k: v
-        for k, v in props.items()
-        if isinstance(k, str) and not k.startswith(("_", "on_")) and (allowed is None or k in allowed)
-    }
-
-
-def filter_message(data: bytes) -> bytes | None:
-    """A client's WebSocket message as the app may see it: page properties outside
-    :data:`PAGE_PROPS` and private or handler properties taken out (see the module's
-    docstring). None: not a message of the app's protocol, or too long (the connection is
-    then closed)."""
-    if len(data) > MAX_MESSAGE or not data:
-        return None
-    if data[0] != 0:  # 0x01: a data channel frame (the app opens none: Flet drops unknown ones)
-        return data
-    import msgpack  # type: ignore[import-untyped]
-
-    try:
-        message = msgpack.unpackb(data[1:], strict_map_key=False)
-    except Exception:
-        return None
-    if not (isinstance(message, list) and len(message) == 2 and isinstance(message[1], dict)):
-        return None
-    action, body = message
-    if action in (_EVENT, _INVOKE):
-        return data
-    allowed: frozenset[str] | None
-    if action == _REGISTER:
-        key, allowed = "page", PAGE_PROPS
-    elif action == _PATCH:
-        key, allowed = "props", PAGE_PROPS if body.get("id") == PAGE_ID else None
-    else:
-        return None
-    props = body.get(key)
-    kept = _props(props, allowed)
-    if isinstance(props, dict) and len(kept) == len(props):
-        return data
-    return b"\x00" + bytes(msgpack.packb([action, {**body, key: kept}]))
 
 
 #: the names every server answers to (it is always reachable from this machine)
@@ -253,10 +194,28 @@ def csp(script_hashes: Iterable[str], ws_host: str | None, site: bool = False) -
 class Guard:
     """ASGI middleware: see the module's docstring. ``hosts``: the names and addresses the
     server answers to besides :data:`LOOPBACK` and the machine's own addresses; ``port``:
-    the port it listens on."""
+    the port it listens on; ``gate``: who may send a body (None: the host only); ``bodies``:
+    the paths that take one, each with its largest size in bytes and the words of its refusal
+    past it (no other path takes a body); ``slots``, ``deadline``: see
+    :mod:`scorekeeper.ui.server.door`."""
 
-    def __init__(self, app: ASGIApp, *, hosts: Iterable[str] = (), port: int, sockets: Rate | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        hosts: Iterable[str] = (),
+        port: int,
+        sockets: Rate | None = None,
+        gate: Gate | None = None,
+        bodies: Mapping[str, tuple[int, str]] | None = None,
+        slots: Slots | None = None,
+        deadline: float = DEADLINE,
+    ) -> None:
         self.app = app
+        self.gate = gate
+        self.bodies = dict(bodies or {})
+        self.slots = slots or Slots()
+        self.deadline = deadline
         if sockets is None:
             from scorekeeper.ui.server.bounds import SOCKET_BURST, SOCKET_PER_SECOND, Rate
 
@@ -318,7 +277,7 @@ class Guard:
                 return
             PEER.set(address)
             AGENT.set((_header(scope, b"user-agent") or "")[:400])
-            await self.app(scope, _filtered(receive, send), send)
+            await self.app(scope, filtered(receive, send), send)
         else:  # lifespan
             await self.app(scope, receive, send)
 
@@ -346,7 +305,49 @@ class Guard:
         if scope["path"] in NOT_SERVED or scope["path"].startswith("/docs/"):
             await self._plain(send, 404, "not found\n", host)
             return
+        if has_body(scope):
+            await self._body(scope, receive, send, host)
+            return
+        await self._pass_on(scope, receive, send, host)
 
+    async def _body(self, scope: Scope, receive: Receive, send: Send, host: str | None) -> None:
+        """A request with a body: who sends, where, a slot, then the body in time (see
+        :mod:`scorekeeper.ui.server.door`); the app gets it whole, and the sender's role in the
+        scope (:data:`~scorekeeper.ui.server.door.SENDER`)."""
+        until = time.monotonic() + self.deadline
+        client = scope.get("client")
+        address = (_ip(client[0]) or client[0]) if client else ""
+        try:
+            role = sender(self.gate, scope)  # from the headers: nothing of the body is read yet
+            if not check(Act.IMPORT, role).allowed:  # a body is a match sent: the rules' one check
+                raise Refused(403, WATCHING)
+            taken = self.bodies.get(scope["path"])
+            if taken is None:
+                raise Refused(413, "this address takes no request body")
+            if not await self.slots.take(address, until - time.monotonic()):
+                raise Refused(503, "the table is busy taking other matches: send again in a moment")
+        except Refused as r:
+            await self._refuse(send, r, host)
+            return
+        try:
+            limit, too_large = taken
+            try:
+                body = await read_body(receive, limit, until, too_large=too_large)
+            except Refused as r:
+                await self._refuse(send, r, host)
+                return
+            await self._pass_on({**scope, SENDER: role}, replay(body, receive), send, host)
+        finally:
+            self.slots.give_back(address)
+
+    async def _refuse(self, send: Send, refused: Refused, host: str | None) -> None:
+        """``refused`` as JSON, and the connection closed after it (what is left of the body is
+        never read on it)."""
+        extra = [(b"connection", b"close"), *self._headers(host)]
+        await answer(send, refused.status, {"error": refused.words}, extra)
+
+    async def _pass_on(self, scope: Scope, receive: Receive, send: Send, host: str | None) -> None:
+        """The request to the app, its answer with this server's headers."""
         held: Message | None = None  # the start of an HTML page, sent with its body
         chunks: list[bytes] = []
 
@@ -373,37 +374,6 @@ class Guard:
 
         extensions = {k: v for k, v in (scope.get("extensions") or {}).items() if k != "http.response.pathsend"}
         await self.app({**scope, "extensions": extensions}, receive, guarded_send)  # bodies as bytes: see HTML
-
-
-def _filtered(receive: Receive, send: Send) -> Receive:
-    """``receive`` of a WebSocket, each message from the client passed through
-    :func:`filter_message`; one it refuses closes the connection (1008, or 1009 too long)."""
-
-    state = {"connected": False, "spoken": False}
-
-    async def guarded_receive() -> Message:
-        if state["connected"] and not state["spoken"]:
-            try:
-                message = await asyncio.wait_for(receive(), REGISTER_TIMEOUT)
-            except TimeoutError:  # a socket that never registers holds a connection for nothing
-                await send({"type": "websocket.close", "code": 1008})
-                return {"type": "websocket.disconnect", "code": 1008}
-        else:
-            message = await receive()
-        state["connected"] = state["connected"] or message["type"] == "websocket.connect"
-        if message["type"] != "websocket.receive":
-            return message
-        state["spoken"] = True
-        data = message.get("bytes")
-        if data is None:  # text frames are not the app's protocol
-            data = b""
-        kept = filter_message(data)
-        if kept is None:
-            await send({"type": "websocket.close", "code": 1009 if len(data) > MAX_MESSAGE else 1008})
-            return {"type": "websocket.disconnect", "code": 1008}
-        return {**message, "bytes": kept, "text": None}
-
-    return guarded_receive
 
 
 def _header(scope: Scope, name: bytes) -> str | None:

@@ -10,7 +10,7 @@ from typing import Any
 import flet as ft
 import segno
 
-from scorekeeper.ui.server.access import Role, spaced
+from scorekeeper.ui.server.access import Gate, Role, spaced
 from scorekeeper.ui.server.passes import PASS_KEY
 from scorekeeper.ui.server.seats_view import Seats
 from scorekeeper.ui.server.visitor import Visitor
@@ -18,7 +18,7 @@ from scorekeeper.ui.shell.base import Shared, game_title
 from scorekeeper.ui.shell.typed import use_typed
 from scorekeeper.ui.shell.widgets import error_box, go, heading, svg_image
 
-__all__ = ["Invite", "Join", "WatchHome", "keep_pass", "kept_pass", "qr_svg"]
+__all__ = ["Invite", "Join", "WatchHome", "guessing", "keep_pass", "kept_pass", "qr_svg"]
 
 
 def qr_svg(text: str, border: int = 2) -> str:
@@ -132,7 +132,7 @@ def Invite(shared: Shared) -> ft.Control:
                 invite.scorer_link,
                 invite.codes.scorer,
                 260,
-                "Scan it with the phone's camera, or open the address and type the code.",
+                f"Scan it with the phone's camera (or open the link), or open {invite.base}/ and type the code.",
             ),
             ft.Divider(),
             _code_block(
@@ -167,6 +167,28 @@ def Invite(shared: Shared) -> ft.Control:
     )
 
 
+def guessing(gate: Gate) -> str | None:
+    """What the host is told when someone seems to be guessing the codes (None: nothing to tell).
+
+    >>> from scorekeeper.ui.server.access import Codes
+    >>> gate = Gate(Codes("482913", "771204"))
+    >>> guessing(gate) is None
+    True
+    >>> gate.wrong = 57
+    >>> print(guessing(gate))
+    Someone may be guessing the codes: 57 wrong codes typed since these codes were made. Phones that scan the QR code (or open the link) still join. New codes below makes new ones.
+    >>> gate.held_back = 3
+    >>> print(guessing(gate))  # doctest: +ELLIPSIS
+    Someone may be guessing the codes: 57 wrong codes typed ... made; typed codes wait for now (3 held back). Phones ...
+    """
+    if not gate.guessing:
+        return None
+    words = f"Someone may be guessing the codes: {gate.wrong} wrong codes typed since these codes were made"
+    if gate.held_back:
+        words += f"; typed codes wait for now ({gate.held_back} held back)"
+    return words + ". Phones that scan the QR code (or open the link) still join. New codes below makes new ones."
+
+
 @ft.component
 def EndPasses(shared: Shared) -> ft.Control:
     """The host's way to shut phones out: new codes, or the same codes with every phone
@@ -177,6 +199,7 @@ def EndPasses(shared: Shared) -> ft.Control:
     gate = shared.gate
     assert gate is not None
     phones = len(gate.passes)
+    guessed = guessing(gate)
 
     def do(what: str) -> None:
         shared.end_passes(new_codes=what == "codes")
@@ -208,6 +231,7 @@ def EndPasses(shared: Shared) -> ft.Control:
         )
     return ft.Column(
         [
+            *([ft.Text(guessed, weight=ft.FontWeight.BOLD, color=ft.Colors.ERROR)] if guessed else []),
             ft.Text(
                 f"{phones} phone(s) joined: each comes back to its seat without a code"
                 " (a closed tab, a phone that slept, a restart of the app this evening)."

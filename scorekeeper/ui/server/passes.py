@@ -31,7 +31,8 @@ scorekeeper.ui.server.passes.SeatTaken: Cy's seat is held by another phone (a ph
 True
 
 The **table file** (``table.json``, a side file of the database: see
-:meth:`~scorekeeper.store.Store.side_file`; readable by its owner only) holds the codes, when they were made, and the passes' digests. ``scorekeeper web``
+:meth:`~scorekeeper.store.Store.side_file`; readable by its owner only) holds the codes, the
+secrets of their join links, when they were made, and the passes' digests. ``scorekeeper web``
 started again within :data:`KEEP_FOR` of that time takes the same codes and passes, so
 nobody joins again after a restart; later (or with ``--new-codes``) it makes new ones.
 A table file that cannot be read is set aside: new codes, one line on stderr.
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 import threading
 import time
@@ -303,10 +305,11 @@ class TableFile:
         """What went wrong with the file, in words (None: nothing)."""
         return self._unwritten or self._unread
 
-    def load(self) -> tuple[str, str, float, dict[str, Held]] | None:
-        """(table code, watch code, when they were made, passes) if this evening's file is
-        there; None if there is none, it is older than :data:`KEEP_FOR`, or unreadable
-        (``problem`` says so; the file is moved aside)."""
+    def load(self) -> tuple[str, str, float, dict[str, Held], tuple[str, str] | None] | None:
+        """(table code, watch code, when they were made, passes, the secrets of the table's and
+        the watchers' join links) if this evening's file is there; None if there is none, it is
+        older than :data:`KEEP_FOR`, or unreadable (``problem`` says so; the file is moved
+        aside). The secrets are None in a file written before they were kept."""
         try:
             raw = self._side.read(limit=1 << 20)
         except OSError as e:
@@ -327,15 +330,37 @@ class TableFile:
             return None
         if not 0 <= self._clock() - made <= KEEP_FOR:
             return None
-        return scorer, watcher, made, Passes.from_json(data.get("passes"))
+        return scorer, watcher, made, Passes.from_json(data.get("passes")), _secrets(data.get("links"))
 
-    def save(self, scorer: str, watcher: str, made: float, passes: Passes) -> None:
-        """Write the file (owner-only, whole or not at all); a failure is kept in
-        ``problem`` (the table goes on: only a restart would forget the passes)."""
-        data = {"codes": {"scorer": scorer, "watcher": watcher}, "made": made, "passes": passes.to_json()}
+    def save(
+        self, scorer: str, watcher: str, made: float, passes: Passes, links: tuple[str, str] | None = None
+    ) -> None:
+        """Write the file (owner-only, whole or not at all), ``links``: the secrets of the
+        table's and the watchers' join links; a failure is kept in ``problem`` (the table goes
+        on: only a restart would forget the passes)."""
+        data: dict[str, Any] = {"codes": {"scorer": scorer, "watcher": watcher}, "made": made}
+        if links is not None:
+            data["links"] = {"scorer": links[0], "watcher": links[1]}
+        data["passes"] = passes.to_json()
         try:
             self._side.save(json.dumps(data).encode())
             self._unwritten = None
         except (OSError, StoreError) as e:
             why = getattr(e, "strerror", None) or e
             self._unwritten = f"cannot write {self.path} ({why}): phones must join again after a restart"
+
+
+_SECRET = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def _secrets(links: object) -> tuple[str, str] | None:
+    """The two join links' secrets of a table file, or None (none there, or not two that could
+    be ours: new ones are made)."""
+    if not isinstance(links, dict):
+        return None
+    scorer, watcher = links.get("scorer"), links.get("watcher")
+    if not (isinstance(scorer, str) and isinstance(watcher, str)) or scorer == watcher:
+        return None
+    if not (_SECRET.fullmatch(scorer) and _SECRET.fullmatch(watcher)):
+        return None
+    return scorer, watcher

@@ -83,7 +83,7 @@ def welcome(invite: Invite, gate: Gate, host: str, port: int) -> str:
     if gate.codes is None:
         lines.append("Open table (--open): no code is asked; every phone on this network can enter and change.")
     else:
-        lines.append(f"Phones join at {link}  (table code {spaced(gate.codes.scorer)})")
+        lines.append(f"Phones join at {link}  (table code {spaced(gate.codes.scorer)}, typed at {invite.base}/)")
         if len(gate.passes):
             lines.append(
                 f"The same codes as earlier this evening: {len(gate.passes)} phone(s) that joined come back"
@@ -172,6 +172,7 @@ def run(
                 timeout=timeout,
                 site=site,
                 inbox=Inbox(shared),
+                gate=gate,
             )
             print(welcome(invite, gate, host, port), flush=True)
             if open_browser and (
@@ -214,32 +215,36 @@ def web_app(
     timeout: int = SESSION_TIMEOUT,
     site: Any = None,
     inbox: Any = None,
+    gate: Gate | None = None,
 ) -> ASGIApp:
     """The app as served by ``scorekeeper web``: Flet's web app (its client from the
     ``flet-web`` package, ``no_cdn``) at ``/``, without FastAPI's API docs, the phone's
     site at ``/app/`` (``site``: a :class:`~scorekeeper.ui.server.phone_site.PhoneSite`) and
-    the matches phones send at ``/matches`` (``inbox``: an :class:`~scorekeeper.ui.server.inbox.Inbox`),
-    behind :class:`~scorekeeper.ui.server.guard.Guard` (``hosts``, ``port``: see there), keeping
-    a closed session ``timeout`` seconds."""
+    the matches phones send at ``/matches`` (``inbox``: an :class:`~scorekeeper.ui.server.inbox.Inbox`,
+    the one path that takes a request body), behind :class:`~scorekeeper.ui.server.guard.Guard`
+    (``hosts``, ``port``, ``gate``: see there), keeping a closed session ``timeout`` seconds."""
     import flet_web.fastapi as flet_fastapi  # type: ignore[import-untyped]
     from flet_web import get_package_web_dir
 
     from scorekeeper.ui.server.guard import SITE, Guard
 
     outer = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)  # its lifespan runs Flet's sweeper
+    bodies: dict[str, tuple[int, str]] = {}
     if site is not None:  # before Flet's app, which answers every other path
         from starlette.responses import RedirectResponse
 
         outer.add_route(SITE, lambda request: RedirectResponse(f"{SITE}/", status_code=308))  # links are relative
         outer.mount(SITE, site)
     if inbox is not None:
+        from scorekeeper.ui.server.inbox import LIMIT, TOO_LARGE
         from scorekeeper.ui.server.inbox import PATH as INBOX
 
         outer.add_route(INBOX, inbox)  # an ASGI app at exactly this path, every method (it answers 405 itself)
+        bodies[INBOX] = (LIMIT, TOO_LARGE)
     outer.add_route(FONTS, _font_list(Path(get_package_web_dir()) / "assets" / "FontManifest.json"))
     # (Flet's own app inside builds its FastAPI with the docs on: the Guard answers 404 for them.)
     outer.mount("/", flet_fastapi.app(main, no_cdn=True, session_timeout_seconds=timeout))
-    return Guard(outer, hosts=hosts, port=port)
+    return Guard(outer, hosts=hosts, port=port, gate=gate, bodies=bodies)
 
 
 def _font_list(flets: Path) -> Any:
@@ -283,7 +288,7 @@ def _serve(app: ASGIApp, host: str, port: int) -> None:
         quiet_floods,
         raise_open_file_limit,
     )
-    from scorekeeper.ui.server.guard import MAX_MESSAGE
+    from scorekeeper.ui.server.messages import MAX_MESSAGE
 
     level = os.environ.get("FLET_LOG_LEVEL", "").strip().upper()  # what ft.run made of it
     if level and isinstance(logging.getLevelName(level), int):

@@ -14,7 +14,7 @@ that changes one redraws the screen. ``ft.Router`` maps the routes
     /invite           the QR codes and codes that let phones in (host, scorers; served to phones only)
     /players ...      Players: standings, one player, the matches behind a figure,
                       head-to-head, rename or merge (:mod:`scorekeeper.ui.players.data`)
-    /join/<code>      a join link: gives the code, then Home
+    /join/<secret>    a join link (the QR code's): gives its secret (or a code), then Home
     /events ...       Events: the list, New event, an event's page, its standings (the
                       wall's), a fixture's result sheet and its print view
 
@@ -149,7 +149,8 @@ def _routes(shared: Shared, role: Role) -> list[ft.Route]:
     return routes
 
 
-JOIN_ROUTE = re.compile(r"^/join/([0-9 .-]{1,20})/?$")
+#: a join link: ``/join/<the link's secret>`` (the QR code's), or ``/join/<a typed code>``
+JOIN_ROUTE = re.compile(r"^/join/([A-Za-z0-9_ .-]{1,64})/?$")
 
 
 def make_main(shared: Shared, above: Callable[[], Any] | None = None) -> Callable[[ft.Page], Any]:

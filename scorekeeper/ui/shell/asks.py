@@ -175,6 +175,7 @@ class Asking:
             t.hub.deliver(t.mid, t)
             return False
         self._book.drop(t.mid)
+
         def said() -> None:
             t.note = f"agreed: {ask.what}, as {ask.by} asked"
             t.saying(f"the agreed change ({ask.what})")()  # what a phone that raced it is told

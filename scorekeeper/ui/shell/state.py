@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.eventbook import EventBook
@@ -22,6 +22,7 @@ from scorekeeper.ui.shell import policy
 from scorekeeper.ui.shell.asks import AskBook
 from scorekeeper.ui.shell.drafts import DraftBook
 from scorekeeper.ui.shell.policy import Act, Verdict
+from scorekeeper.ui.shell.roles import Role
 from scorekeeper.ui.shell.screens import screens_of
 
 if TYPE_CHECKING:  # the server's parts, handed to Shared (never imported by the shell)
@@ -105,9 +106,10 @@ class Shared:
             self.gate.forget_phones()
         return None
 
-    def may_import(self, record: Any) -> Verdict:
-        """May this browser import (or be sent) ``record``? A match of an event's table is
-        the host's to import, and not while its result sheet is confirmed."""
+    def may_import(self, record: Any, role: Role | None | Literal["mine"] = "mine") -> Verdict:
+        """May this browser (or one of ``role``: a phone sending a match, which has no
+        session) import ``record``? A match of an event's table is the host's to import, and
+        not while its result sheet is confirmed."""
         belongs, locked = False, None
         if isinstance(record, dict) and isinstance(record.get("event"), dict):
             try:
@@ -116,7 +118,10 @@ class Shared:
                     locked = self.events.sheet_lock(record) if belongs else None
             except ScorekeeperError:  # the events cannot be read: whose it is cannot be told
                 belongs = True
-        return self.may(Act.IMPORT_EVENT if belongs else Act.IMPORT, locked=locked)
+        act = Act.IMPORT_EVENT if belongs else Act.IMPORT
+        if role != "mine":
+            return policy.check(act, role, locked=locked)
+        return self.may(act, locked=locked)
 
     def announce(self, mid: str, note: str) -> None:
         """A word for the next screen that opens match ``mid`` (e.g. who won the lots)."""
