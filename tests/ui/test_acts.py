@@ -306,3 +306,28 @@ def test_an_own_act_for_another_seat_is_refused(tmp_path, act):
 def test_docs_security_shows_the_rules_as_the_code_has_them():
     text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
     assert markdown_table() in text
+
+
+@pytest.mark.parametrize("who", [Who.HOST, Who.UNSEATED, Who.WATCHER, Who.STRANGER], ids=lambda w: w.name.lower())
+@pytest.mark.parametrize("act", [Act.IMPORT, Act.IMPORT_EVENT], ids=lambda a: a.name.lower())
+def test_a_match_sent_to_the_table_meets_the_same_rules(tmp_path, act, who):
+    """``POST /matches`` (a phone's finished match, sent with its pass or a code in a header)
+    through the guard as it is served: the same cells as History -> Import (a sender holds
+    no seat: a scorer's pass is an unseated scorer)."""
+    from ui.test_send_to_table import call, guarded
+
+    from scorekeeper.ui.shell.roles import Role
+
+    world = World(tmp_path)
+    try:
+        record = won(("Eve", "Fay")) if act is Act.IMPORT else won_record(world.event, 1, 1, winner=1)
+        role = {Who.UNSEATED: Role.SCORER, Who.WATCHER: Role.WATCHER}.get(who)
+        headers = {"x-scorekeeper-pass": world.shared.gate.passes.issue(role)} if role else {}
+        address = "127.0.0.1" if who is Who.HOST else "192.168.1.40"
+        status, answer = call(guarded(world.shared), json.dumps(record).encode(), address=address, headers=headers)
+        done = "yes" if status == 200 and answer.get("result") == "stored" else "no"
+        assert done == EXPECTED[RULES[act][who]], answer
+        if done == "no" and who is Who.UNSEATED:
+            assert answer["error"].startswith("not stored: a match of an event's table is imported by the host only")
+    finally:
+        world.shared.close()
