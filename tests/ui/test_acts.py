@@ -29,6 +29,8 @@ from scorekeeper.ui.server.shared import open_shared
 from scorekeeper.ui.shell.app import paths, shows_join
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.policy import RULES, Act, Cell, Who, markdown_table
+from scorekeeper.ui.shell.roles import Role
+from ui.test_send_to_table import call, guarded
 
 CODES = Codes("482913", "771204")
 ROOT = Path(__file__).resolve().parents[2]
@@ -314,10 +316,6 @@ def test_a_match_sent_to_the_table_meets_the_same_rules(tmp_path, act, who):
     """``POST /matches`` (a phone's finished match, sent with its pass or a code in a header)
     through the guard as it is served: the same cells as History -> Import (a sender holds
     no seat: a scorer's pass is an unseated scorer)."""
-    from ui.test_send_to_table import call, guarded
-
-    from scorekeeper.ui.shell.roles import Role
-
     world = World(tmp_path)
     try:
         record = won(("Eve", "Fay")) if act is Act.IMPORT else won_record(world.event, 1, 1, winner=1)
