@@ -137,11 +137,11 @@ class Slots:
     thread-safe (it needs no lock: nothing here awaits between a test and a change).
 
     >>> slots = Slots(total=2)
-    >>> asyncio.run(slots.take("10.0.0.9", 0)), asyncio.run(slots.take("10.0.0.9", 0))
+    >>> slots.try_take("10.0.0.9"), slots.try_take("10.0.0.9")
     (True, False)
-    >>> asyncio.run(slots.take("10.0.0.8", 0)), asyncio.run(slots.take("10.0.0.7", 0))
+    >>> slots.try_take("10.0.0.8"), slots.try_take("10.0.0.7")
     (True, False)
-    >>> slots.give_back("10.0.0.9"); asyncio.run(slots.take("10.0.0.7", 0))
+    >>> slots.give_back("10.0.0.9"); slots.try_take("10.0.0.7")
     True
     """
 
@@ -161,11 +161,19 @@ class Slots:
             return False
         return is_local(address) or self._by_address.get(address, 0) < self.per_address
 
+    def try_take(self, address: str) -> bool:
+        """Take a slot for ``address`` if one is free now (no waiting)."""
+        if not self._free_for(address):
+            return False
+        self._busy += 1
+        self._by_address[address] = self._by_address.get(address, 0) + 1
+        return True
+
     async def take(self, address: str, timeout: float) -> bool:
         """Take a slot for ``address``, waiting up to ``timeout`` seconds; False when none came."""
         loop = asyncio.get_running_loop()
         until = loop.time() + timeout
-        while not self._free_for(address):
+        while not self.try_take(address):
             left = until - loop.time()
             if left <= 0:
                 return False
@@ -178,8 +186,6 @@ class Slots:
             finally:
                 if woken in self._waiters:
                     self._waiters.remove(woken)
-        self._busy += 1
-        self._by_address[address] = self._by_address.get(address, 0) + 1
         return True
 
     def give_back(self, address: str) -> None:
