@@ -168,7 +168,6 @@ def TeamLine(vm: EventModel, name: str, words: str, players: str, vice: str) -> 
                 else []
             ),
         ],
-        wrap=True,
     )
     if not editing:
         return line
