@@ -24,7 +24,7 @@ from scorekeeper.events.model import (
     Team,
 )
 from scorekeeper.events.reading import read_event
-from scorekeeper.events.standings import Result, Standing, result_for, standings
+from scorekeeper.events.standings import Result, Standing, result_for, standings, tie_breaks
 
 __all__ = [
     "FORMATS",
@@ -48,5 +48,6 @@ __all__ = [
     "read_event",
     "result_for",
     "standings",
+    "tie_breaks",
     "unfinished",
 ]

@@ -20,8 +20,8 @@ won. Ranked by the score, the games difference, the points difference, head to h
 >>> from scorekeeper.events.draw import new_event
 >>> e = new_event("e", "Club night", "round-robin", "all-fives", players=["Ann", "Ben", "Cy"])
 >>> r = result_for(e, 1, 1, [("Ben",), ("Ann",)], (61, 40), 0)
->>> [(s.rank, s.name, s.score) for s in standings(e, [r])]
-[(1, 'Ben', 1), (2, 'Cy', 0), (3, 'Ann', 0)]
+>>> [(s.rank, s.name, s.score, s.decided_by) for s in standings(e, [r])]
+[(1, 'Ben', 1, ''), (2, 'Cy', 0, 'score'), (3, 'Ann', 0, 'points difference')]
 """
 
 from __future__ import annotations
@@ -61,6 +61,20 @@ class Standing:
     score: int = 0
     #: Head to head among the entrants level with it (filled while ranking).
     h2h: int = field(default=0, repr=False)
+    #: What put it below the line above (filled while ranking): ``"score"``, ``"games
+    #: difference"``, ``"points difference"``, ``"head to head"``; ``"level"`` where it shares
+    #: that line's place; ``""`` for the first line.
+    decided_by: str = field(default="", repr=False)
+
+    @property
+    def difference(self) -> int:
+        """The points difference: for minus against."""
+        return self.points_for - self.points_against
+
+    @property
+    def games_difference(self) -> int:
+        """A league's games difference: won minus lost."""
+        return self.games_for - self.games_against
 
     def to_json(self, league: bool) -> dict[str, int | str]:
         out: dict[str, int | str] = {
@@ -216,7 +230,23 @@ def _league(
     return h2h
 
 
+#: The order of the tie-breaks, in words, for people (the wall, the sheets).
+TIE_BREAKS = {
+    False: "Ranked by score, then points difference (for minus against), then head to head "
+    "(the score in the matches among those still level); still level: the same place.",
+    True: "Ranked by score, then games difference, then points difference (for minus against), "
+    "then head to head (the score in the fixtures among those still level); still level: the same place.",
+}
+
+
+def tie_breaks(event: Event) -> str:
+    """How the standings of ``event`` are ranked, in words."""
+    return TIE_BREAKS[event.is_league]
+
+
 def _ranked(rows: list[Standing], h2h: dict[tuple[str, str], int], league: bool) -> list[Standing]:
+    names = ("score", "games difference", "points difference") if league else ("score", "points difference")
+
     def level(r: Standing) -> tuple[int, ...]:
         diff = r.points_for - r.points_against
         return (-r.score, -(r.games_for - r.games_against), -diff) if league else (-r.score, -diff)
@@ -234,6 +264,13 @@ def _ranked(rows: list[Standing], h2h: dict[tuple[str, str], int], league: bool)
         group.sort(key=lambda r: -r.h2h)  # stable: names in order within a level
         for k, r in enumerate(group):
             r.rank = out[-1].rank if out and k and r.h2h == group[k - 1].h2h else len(out) + 1
+            if not out:
+                r.decided_by = ""
+            elif k:
+                r.decided_by = "level" if r.rank == out[-1].rank else "head to head"
+            else:
+                above = level(out[-1])
+                r.decided_by = next(n for n, a, b in zip(names, above, level(r), strict=True) if a != b)
             out.append(r)
         i = j
     return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.events import new_event, result_for, standings
+from scorekeeper.events import new_event, result_for, standings, tie_breaks
 from scorekeeper.events.sheets import sheet_of
 
 FOUR = ["Ann", "Ben", "Cy", "Di"]
@@ -55,18 +55,23 @@ def test_head_to_head_breaks_a_tie_of_score_and_difference():
     ]
     rows = standings(e, results)
     # Cy 2 wins +71; Ann and Ben 2 wins, +1 each: Ann beat Ben
-    assert [(r.rank, r.name, r.score, r.points_for - r.points_against) for r in rows] == [
-        (1, "Cy", 2, 71),
-        (2, "Ann", 2, 1),
-        (3, "Ben", 2, 1),
-        (4, "Di", 0, -73),
+    assert [(r.rank, r.name, r.score, r.difference, r.decided_by) for r in rows] == [
+        (1, "Cy", 2, 71, ""),
+        (2, "Ann", 2, 1, "points difference"),
+        (3, "Ben", 2, 1, "head to head"),  # what put Ben below Ann: the tie-break, named
+        (4, "Di", 0, -73, "score"),
     ]
+    assert tie_breaks(e).startswith("Ranked by score, then points difference (for minus against), then head to head")
 
 
 def test_players_level_after_every_tie_break_share_the_rank():
     e = new_event("rr", "Three", "round-robin", "all-fives", players=["Ann", "Ben", "Cy"])
     results = [play(e, 1, "Ann", "Ben", 61, 51), play(e, 2, "Ben", "Cy", 61, 51), play(e, 3, "Cy", "Ann", 61, 51)]
-    assert [(r.rank, r.name) for r in standings(e, results)] == [(1, "Ann"), (1, "Ben"), (1, "Cy")]
+    assert [(r.rank, r.name, r.decided_by) for r in standings(e, results)] == [
+        (1, "Ann", ""),
+        (1, "Ben", "level"),
+        (1, "Cy", "level"),
+    ]
 
 
 def test_no_result_yet_is_everyone_level():
