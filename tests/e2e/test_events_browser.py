@@ -28,11 +28,16 @@ pytestmark = pytest.mark.browser
 tap, wait_text = harness.tap, harness.wait_text
 
 
-def play_own_table(page, me: str, table: str) -> None:
-    """On the event's page: say who this phone is, open its own table, lead 5-0 and win."""
+def play_own_table(page, me: str, table: str, home: bool = False) -> None:
+    """On the event's page: say who this phone is, open its own table (``home``: from Home,
+    which leads with it), lead 5-0 and win."""
     tap(page, f"I'm {me}")
     mine = f"Your table: Round 1, {table} (in play · 0 - 0)"
     wait_text(page, mine)
+    if home:  # Home leads with the phone's own table now
+        harness.go_to(page, "/", "Your table at Friday club night")
+        assert "Resume match" not in harness.read_texts(page), "never another table's match"
+        mine = f"Round 1, {table} (in play · 0 - 0)"
     tap(page, mine)
     wait_text(page, "Hand 1: who leads?")
     wait_text(page, re.compile(rf"^{me} holds \d+ tiles, this phone$"))  # the phone is its player's at the table
@@ -83,10 +88,10 @@ def test_a_club_night_round_the_wall_follows_each_match(browser, tmp_path):
             wait_text(wall, "Standing 4. Di: score 0, won 0, played 1")
 
             # table 2: a phone that joined by the table code is Cy's
+            # (its Home leads with tonight's event, never the host's match or another table's)
             phone = harness.open_app(harness.new_context(remote), ns.url(server.port, f"/join/{server.code('table')}"))
-            tap(phone, "Events: club nights, leagues")
-            tap(phone, "Open Friday club night")
-            play_own_table(phone, "Cy", "table 2: Ben v Cy")
+            tap(phone, "Event: Friday club night")
+            play_own_table(phone, "Cy", "table 2: Ben v Cy", home=True)
             wait_text(wall, "Standing 1. Cy: score 1, won 1, played 1")
             wait_text(wall, "Standing 1. Ann: score 1, won 1, played 1")
             wait_text(wall, "Standing 3. Ben: score 0, won 0, played 1")
@@ -95,15 +100,15 @@ def test_a_club_night_round_the_wall_follows_each_match(browser, tmp_path):
             # the club night is Ben's at the league); the host cannot be Ben while that phone
             # holds his seat, confirms for the Reds as the host, and re-opens the sheet: the
             # captain's phone shows it was
-            tap(phone, "Home")
-            tap(phone, "Event: League night")  # Home offers the event made last
+            harness.go_to(phone, "/events", "Open League night")
+            tap(phone, "Open League night")
             tap(phone, "I'm Ben")
             tap(phone, "Fixture 1: Reds v Blues · result sheet")
             wait_text(phone, "Games: Reds 2, Blues 0")
             tap(phone, "Confirm for Blues as Ben")
             wait_text(phone, re.compile(r"^Confirmed for Blues by Ben \(captain\) at "))
-            tap(host, "Home")
-            tap(host, "Event: League night")
+            harness.go_to(host, "/events", "Open League night")
+            tap(host, "Open League night")
             tap(host, "I'm Ben")
             wait_text(host, re.compile(r"^Ben's seat is held by another phone \(Chrome on Linux, joined \d\d:\d\d\)"))
             tap(host, "Fixture 1: Reds v Blues · result sheet")

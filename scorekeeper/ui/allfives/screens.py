@@ -188,7 +188,8 @@ def _strip(table: TableModel) -> ft.Control:
         )
     elif table.error:
         body = error_box(table.error)
-    elif table.ask_seat and not (table.play.choosing or table.play.draws or table.fixes.active):
+    elif table.ask_seat and not (table.note or table.play.choosing or table.play.draws or table.fixes.active):
+        # asked before the first entry, never over a play's note (then the players' row takes a seat)
         body, asking = seat_question(table), True  # asked once: the strip grows to show every name
     else:
         body = ft.Text(

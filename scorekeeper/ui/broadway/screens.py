@@ -165,7 +165,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
         ft.Container(content=_seats(t), key="seats"),
         ft.Container(
             content=seat_question(t)
-            if t.ask_seat
+            if t.ask_seat and not t.note  # never over a play's note
             else ft.Text(note or "", semantics_label=(note if t.my_turn else f"Note: {note}") if note else None),
             visible=bool(note) or t.ask_seat,
             bgcolor=ft.Colors.PRIMARY_CONTAINER if t.my_turn else None,

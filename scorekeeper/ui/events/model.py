@@ -23,8 +23,20 @@ from scorekeeper.events.draw import is_complete, unfinished
 from scorekeeper.store import StoreError, message_of
 from scorekeeper.ui.shell.base import Model, Shared
 from scorekeeper.ui.shell.policy import Act
+from scorekeeper.ui.shell.roles import Role
 
-__all__ = ["EventModel", "EventsModel", "StandingsModel", "TableLine", "book_of", "refused", "seat_key"]
+__all__ = [
+    "EventModel",
+    "EventsModel",
+    "Lead",
+    "StandingsModel",
+    "TableLine",
+    "book_of",
+    "home_lead",
+    "refused",
+    "seat_key",
+    "tonight",
+]
 
 FORMAT_TITLES = {
     "round-robin": "Round robin",
@@ -56,6 +68,50 @@ def read(model: Reads, look: Callable[[EventBook], _T], default: _T) -> _T:
     except ScorekeeperError as e:
         model.error = message_of(e)
         return default
+
+
+def tonight(shared: Shared) -> tuple[Event, list[TableLine]] | None:
+    """The event being played, and this phone's tables in it (none: it has not said who it
+    is, or sits nowhere now): the newest event not finished yet where this phone said who it
+    is, else the newest not finished; None when there is none (or the events cannot be read:
+    the Events screen says why)."""
+    try:
+        with shared.lock:
+            book = book_of(shared)
+            playing = [e for e in reversed(book.events()) if not is_complete(e, book.results(e))]
+    except ScorekeeperError:
+        return None
+    if not playing:
+        return None
+    visitor = shared.visitor
+    event = next((e for e in playing if visitor.seat(seat_key(e.id)) is not None), playing[0])
+    return event, [t for t in EventModel(shared, event.id).my_tables(event) if t.status != "won"]
+
+
+@dataclass(frozen=True)
+class Lead:
+    """What Home leads with on this browser: the match to resume (``match``, its list entry),
+    tonight's event and this phone's tables in it (in play, or not opened yet)."""
+
+    match: dict[str, Any] | None
+    event: Event | None
+    tables: tuple[TableLine, ...] = ()
+
+
+def home_lead(shared: Shared) -> Lead:
+    """Home's first card. The host's screen (or a table with no codes): the match changed
+    last. A phone that joined: the match where it holds a seat; else, while an event is
+    played, its own tables there (or the event, to say who it is), never another table's
+    match; with no event, the match in play (a kitchen table has one)."""
+    night = tonight(shared)
+    event, tables = night if night is not None else (None, [])
+    gate = shared.gate
+    if shared.visitor.role is Role.HOST or gate is None or gate.open:
+        return Lead(shared.resume(), event, tuple(tables))
+    mine = shared.my_match()
+    if mine is not None or event is not None:
+        return Lead(mine, event, tuple(tables))
+    return Lead(shared.resume(), None)
 
 
 def seat_key(eid: str) -> str:
@@ -300,12 +356,25 @@ class EventModel(Model):
     def my_table(self, event: Event) -> TableLine | None:
         """This phone's player's table now: the first in play, else the first not opened
         yet, else the last played."""
-        mine = [t for t in self.tables(event) if t.mine]
+        mine = self.my_tables(event)
+        return mine[0] if mine else None
+
+    def my_tables(self, event: Event, tables: list[TableLine] | None = None) -> list[TableLine]:
+        """This phone's player's tables now: every one of the round being played (a league
+        player may be drawn at several at once), those in play first; else the first not
+        opened yet, else the last played."""
+        tables = self.tables(event) if tables is None else tables
+        mine = [t for t in tables if t.mine]
+        now = self.current(event, tables)
+        order = {"in play": 0, "not opened": 1, "won": 2}
+        this_round = sorted((t for t in mine if t.round == now), key=lambda t: order.get(t.status, 3))
+        if this_round and any(t.status != "won" for t in this_round):
+            return this_round
         for status in ("in play", "not opened"):
-            now = [t for t in mine if t.status == status]
-            if now:
-                return now[0]
-        return mine[-1] if mine else None
+            later = [t for t in mine if t.status == status]
+            if later:
+                return later[:1]
+        return this_round or mine[-1:]
 
     def my_bye(self, event: Event, tables: list[TableLine]) -> int | None:
         """The round being played, when this phone's player sits it out (a bye) and has no

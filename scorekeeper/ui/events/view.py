@@ -266,14 +266,13 @@ def EventPage(shared: Shared, eid: str) -> ft.Control:
     ]
     if shared.visitor.role is not Role.WATCHER:
         items.append(_who_am_i(vm, event))
-    mine = vm.my_table(event)
+    mine = vm.my_tables(event, tables)
     bye = vm.my_bye(event, tables)
-    if mine is not None or bye is not None:
-        card: list[ft.Control] = [ft.Text("Your table", weight=ft.FontWeight.BOLD)]
+    if mine or bye is not None:
+        card: list[ft.Control] = [ft.Text("Your table" if len(mine) < 2 else "Your tables", weight=ft.FontWeight.BOLD)]
         if bye is not None:
             card.append(ft.Text(f"Round {bye}: {vm.me} has the bye (no match this round).", size=16))
-        if mine is not None:
-            card.append(_table_button(vm, mine, "Your table: ", in_round=False))
+        card += [_table_button(vm, t, "Your table: ", in_round=False) for t in mine]
         items.append(
             ft.Container(
                 content=ft.Column(card),

@@ -158,7 +158,9 @@ class TableModel(Model):
 
     @property
     def ask_seat(self) -> bool:
-        """Ask which player this phone is: a phone that joined by the table code, until it answers."""
+        """Ask which player this phone is: a phone that joined by the table code, until it
+        answers, or enters without answering (a phone the table shares: nobody's; its seat is
+        still taken from the players' row)."""
         v = self._shared.visitor
         return v.role is Role.SCORER and self._shared.gate is not None and not v.asked(self.mid)
 
@@ -272,6 +274,8 @@ class TableModel(Model):
                 if then is not None:
                     then()
                 self._version = self.hub.bump(self.mid, self._words())
+            if self.ask_seat:  # it entered without saying whose it is: the table's shared phone
+                self._shared.visitor.take_seat(self.mid, None)
             self.hub.deliver(self.mid, self)
             return True
         except ScorekeeperError as e:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import flet as ft
 
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.ui.events.model import EventModel, Lead, TableLine, home_lead
 from scorekeeper.ui.shell.base import Shared, game_title
 from scorekeeper.ui.shell.screens import games_with_screens, screens_of
 from scorekeeper.ui.shell.widgets import PAD, go, heading
@@ -32,10 +36,39 @@ def latest_event(shared: Shared) -> tuple[str, str] | None:
     return (events[-1].id, events[-1].name) if events else None
 
 
+def _my_tables(shared: Shared, lead: Lead) -> ft.Control:
+    """This phone's tables at tonight's event, each opened in one tap (the phone then is its
+    player's there); a table not opened yet says so."""
+    assert lead.event is not None
+    page = EventModel(shared, lead.event.id)
+
+    def open_it(t: TableLine) -> Callable[[Any], None]:
+        def run(_: Any) -> None:
+            page.sit(t)
+            ft.context.page.navigate(f"/table/{t.match}")
+
+        return run
+
+    rows: list[ft.Control] = [
+        ft.Text(f"Your table{'s' if len(lead.tables) > 1 else ''} at {lead.event.name}", weight=ft.FontWeight.BOLD)
+    ]
+    for t in lead.tables:
+        label = f"Round {t.round}, table {t.number}: {t.title}"
+        if t.match is None:
+            rows.append(ft.Text(f"{label}: not opened yet (the host opens the round)"))
+        else:
+            scores = f" · {t.scores}" if t.scores else ""
+            rows.append(ft.FilledButton(content=f"{label} ({t.status}{scores})", on_click=open_it(t), height=56))
+    return ft.Card(content=ft.Container(padding=PAD, content=ft.Column(rows)))
+
+
 @ft.component
 def Home(shared: Shared) -> ft.Control:
-    resume = shared.resume()
+    lead = home_lead(shared)
+    resume = lead.match
     items: list[ft.Control] = [heading("Scorekeeper", 28), ft.Text(blurb())]
+    if lead.tables and not resume:
+        items.append(_my_tables(shared, lead))
     if resume:
         scores = ", ".join(f"{k} {v}" for k, v in (resume.get("scores") or {}).items())
         title = resume.get("title") or game_title(resume.get("game"))
@@ -59,7 +92,7 @@ def Home(shared: Shared) -> ft.Control:
                 )
             )
         )
-    latest = latest_event(shared)
+    latest = (lead.event.id, lead.event.name) if lead.event is not None else latest_event(shared)
     if latest is not None:  # tonight's event: a phone goes straight to its own table from there
         eid, name = latest
         items.append(

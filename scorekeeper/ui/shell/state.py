@@ -151,6 +151,18 @@ class Shared:
                     seen.setdefault(n, None)
             return list(seen)
 
+    def my_match(self) -> dict[str, Any] | None:
+        """The unfinished match where this browser holds a seat (the newest of them), or None."""
+        with self.lock:
+            try:
+                rows = self.store.list(0, 50)
+            except ScorekeeperError:
+                return None
+        for m in rows:
+            if m.get("status") != "won" and self.visitor.seat(m["id"]) and screens_of(m.get("game")) is not None:
+                return m
+        return None
+
     def resume(self) -> dict[str, Any] | None:
         """The unfinished match to resume in one tap (its list entry), or None (also while it cannot be read)."""
         with self.lock:
