@@ -30,9 +30,11 @@ def test_the_games_with_presets_and_a_game_without():
 @pytest.mark.parametrize(("game_id", "preset"), every_preset(), ids=lambda x: getattr(x, "id", x))
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_preset_makes_a_match_its_game_takes(game_id, preset, players):
-    rules = dict(preset.rules)
-    if players in preset.hand_sizes:
-        rules["hand_size"] = preset.hand_sizes[players]
+    rules = registry.rules_for(game_id, preset.id, players)  # the preset's rules and its deal
+    assert rules == {
+        **preset.rules,
+        **({"hand_size": preset.hand_sizes[players]} if players in preset.hand_sizes else {}),
+    }
     game = registry.get(game_id)
     match = game.load({**new_record(game_id, PLAYERS[:players], rules=rules), "hands": []})
     assert match.scores == [0] * players
