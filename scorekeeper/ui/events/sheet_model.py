@@ -38,7 +38,8 @@ class SheetModel(Model):
     def sheet(self) -> Sheet | None:
         def look(book: EventBook) -> Sheet | None:
             event = book.get(self.eid)
-            return sheet_of(event, self.round, self.fixture, book.results(event))
+            played = book.played(event)
+            return sheet_of(event, self.round, self.fixture, book.results(event, played), book.in_play(event, played))
 
         return read(self, look, None)
 
