@@ -16,7 +16,7 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.eventbook import EventBook
 from scorekeeper.events.sheets import Sheet, sheet_of, when
 from scorekeeper.store import message_of
-from scorekeeper.ui.events.model import book_of, read, refused, seat_key
+from scorekeeper.ui.events.book import book_of, read, refused, seat_key
 from scorekeeper.ui.shell.base import Model, Shared
 from scorekeeper.ui.shell.policy import Act
 from scorekeeper.ui.shell.roles import Role
