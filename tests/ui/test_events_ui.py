@@ -133,6 +133,10 @@ def test_opening_a_round_and_the_phones_own_table(shared):
     assert {t.status for t in page.tables(event)} == {"not opened"}
     page.open_round(1)
     assert page.note == "round 1 is open: 2 tables ready" and page.error is None
+    page.tick(page)  # its own change, told back: the note stays
+    assert page.note == "round 1 is open: 2 tables ready"
+    page.tick(object())  # a change made elsewhere (a table's play): the note is out of date
+    assert page.note is None
     assert page.my_table(event) is None
     page.iam("Di")
     mine = page.my_table(event)

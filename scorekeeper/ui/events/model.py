@@ -83,8 +83,12 @@ class EventModel(Model):
                 self.error = str(e)
         self._changed()
 
-    def tick(self) -> None:
-        """A match or an event changed somewhere: look again."""
+    def tick(self, origin: object = None) -> None:
+        """A match or an event changed somewhere (``origin``: the screen that changed it):
+        look again. The note of what this page did last ("round 1 is open: 8 tables ready")
+        is said until then: a change made elsewhere puts it out of date."""
+        if origin is not self:
+            self.note = None
         self._changed()
 
     def sit(self, table: TableLine) -> None:
@@ -254,6 +258,6 @@ class StandingsModel(Model):
         nothing: tuple[Event | None, list[Standing]] = (None, [])
         return read(self, look, nothing)
 
-    def tick(self) -> None:
+    def tick(self, origin: object = None) -> None:
         """A match changed somewhere: look again."""
         self._changed()

@@ -111,5 +111,6 @@ class SheetModel(Model):
                 self.error = message_of(e)
         self._changed()
 
-    def tick(self) -> None:
+    def tick(self, origin: object = None) -> None:
+        """A match or an event changed somewhere: look again."""
         self._changed()
