@@ -4,6 +4,7 @@ matches its engine takes, and the new-match forms offer them as the registry has
 from __future__ import annotations
 
 import pytest
+from support import ROOT
 
 from scorekeeper import registry
 from scorekeeper.envelope import new_record
@@ -58,3 +59,25 @@ def test_the_all_fours_form_offers_each_variant_as_a_preset(shared):
     form = FoursNewMatchForm(shared, names=["Ann", "Ben"])
     form.set_variant("seven-up")
     assert form.record()["title"] == "All Fours - Seven Up"
+
+
+def preset_table() -> str:
+    """docs/events.md's table of the games' presets, as the registry has them."""
+    rows = [
+        "| game (`--game`) | preset (`--preset`) | its name in the app | tiles dealt each, by players at the table |",
+        "| --- | --- | --- | --- |",
+    ]
+    for game in (registry.get(g) for g in registry.BUILTIN):
+        presets = registry.presets_of(game)
+        if not presets:
+            rows.append(f"| `{game.id}` | (none) | {game.title}'s own rules | the game's |")
+        for i, p in enumerate(presets):
+            deal = ", ".join(f"{size} at {n}" for n, size in sorted(p.hand_sizes.items())) or "the game's"
+            rows.append(f"| `{game.id}` | `{p.id}`{' (the default)' if i == 0 else ''} | {p.title} | {deal} |")
+    return "\n".join(rows) + "\n"
+
+
+def test_the_events_doc_lists_every_preset_by_its_id_beside_its_name():
+    doc = (ROOT / "docs" / "events.md").read_text(encoding="utf-8")
+    table = preset_table()
+    assert table in doc, f"docs/events.md should hold this table, as the registry has it:\n{table}"
