@@ -243,6 +243,18 @@ class EventBook:
                 out.append(r)
         return out
 
+    def in_play(self, event: Event, played: Iterable[Played] | None = None) -> list[Result]:
+        """The matches being played: unfinished matches whose sides are their table's, with
+        their scores so far (in the table's order of sides)."""
+        out = []
+        for p in self.played(event) if played is None else played:
+            if p.finished:
+                continue
+            r = result_for(event, p.round, p.table, p.sides, p.scores, None)
+            if r is not None:
+                out.append(r)
+        return out
+
     def standings(self, eid: str) -> list[Standing]:
         event = self.get(eid)
         return standings(event, self.results(event))

@@ -189,6 +189,7 @@ def _cmd_new(args: argparse.Namespace) -> int:
 
 def _cmd_list(args: argparse.Namespace) -> int:
     from scorekeeper.eventbook import EventBook
+    from scorekeeper.events.summary import count, planned_rounds, rules_title, summary, targets
 
     with _reading(args) as store:
         events = EventBook(store).events()
@@ -199,8 +200,12 @@ def _cmd_list(args: argparse.Namespace) -> int:
             "format": e.format,
             "game": e.game,
             "preset": e.preset,
+            "rules": rules_title(e),
+            "targets": targets(e),
             "entrants": list(e.entrants),
             "rounds": len(e.rounds),
+            "planned_rounds": planned_rounds(e),
+            "summary": summary(e),
             "created": e.created,
         }
         for e in events
@@ -211,11 +216,9 @@ def _cmd_list(args: argparse.Namespace) -> int:
     if not rows:
         print("no events")
         return 0
-    for r in rows:
-        line = (
-            f"{r['id']}  {r['name']}  {r['format']}, {r['game']}, {len(r['entrants'])} entrants, {r['rounds']} rounds"
-        )
-        print(_text.escape(line))
+    for e, r in zip(events, rows, strict=True):
+        entrants = count(len(e.entrants), "team" if e.is_league else "player")
+        print(_text.escape(f"{r['id']}  {r['name']}  {r['summary']} · {entrants}"))
     return 0
 
 

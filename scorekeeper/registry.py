@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from scorekeeper.errors import RecordFormatError, short
+from scorekeeper.errors import RecordFormatError, RulesError, short
 
 if TYPE_CHECKING:
     from scorekeeper.tally.timeline import Timeline
@@ -51,8 +51,11 @@ __all__ = [
     "kind_title",
     "kinds",
     "kinds_of",
+    "find_preset",
+    "player_counts",
     "presets_of",
     "register",
+    "rules_for",
     "ui_module",
     "unregister",
 ]
@@ -248,6 +251,12 @@ class GameSpec:
     kinds: tuple[Kind, ...] = ()
     #: Optional: the rule sets offered by name when a match is made, the default first.
     presets: tuple[Preset, ...] = ()
+    #: Optional: how many players a match may have, as the new-match form offers them
+    #: (none: whatever the engine takes).
+    players: tuple[int, ...] = ()
+    #: Optional: the rules a preset (None: the game's default) gives a new match of so many
+    #: players, where the game deals otherwise than :func:`rules_for`'s default does.
+    deal: Callable[[Preset | None, int], Mapping[str, Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -334,6 +343,63 @@ def presets_of(game: Game) -> tuple[Preset, ...]:
     """
     declared: tuple[Preset, ...] = getattr(game, "presets", ())
     return declared
+
+
+def player_counts(game: Game) -> tuple[int, ...]:
+    """How many players a match of ``game`` may have (:attr:`GameSpec.players`; none said: ``()``).
+
+    >>> player_counts(get("all-fours")), player_counts(get("broadway"))
+    ((2, 3, 4, 6), (4,))
+    """
+    declared: tuple[int, ...] = getattr(game, "players", ())
+    return declared
+
+
+def find_preset(game: Game, preset_id: str | None) -> Preset | None:
+    """The game's preset ``preset_id``; None: the game's default, its first (None for a game
+    without presets). An id the game does not have is a RulesError naming those it has.
+
+    >>> find_preset(get("all-fours"), None).id, find_preset(get("broadway"), None)
+    ('trinidad', None)
+    >>> find_preset(get("broadway"), "muggins")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.errors.RulesError: preset: Broadway has no preset 'muggins' (presets: none)
+    """
+    offered = presets_of(game)
+    if preset_id is None:
+        return offered[0] if offered else None
+    for p in offered:
+        if p.id == preset_id:
+            return p
+    known = ", ".join(p.id for p in offered) or "none"
+    raise RulesError(f"{game.title} has no preset {short(preset_id)} (presets: {known})", field="preset")
+
+
+def rules_for(game: Game | str, preset_id: str | None, players: int) -> dict[str, Any]:
+    """The rules of a new match of ``game`` played by ``preset_id`` (None: the game's
+    default preset) at a table of ``players``: what every new match starts from, made in
+    the app's New match, for an event's table, on the command line or on the phone's site
+    (a form's own choices go on top). The game's :attr:`GameSpec.deal` where it has one;
+    else the preset's rules, and its ``hand_size`` where it deals that many players hands
+    of its own (:attr:`Preset.hand_sizes`).
+
+    >>> rules_for("all-fives", "sniff", 2)
+    {'spinner': 'sniff', 'target': 200, 'hand_size': 7}
+    >>> rules_for("all-fives", "sniff", 5), rules_for("all-fours", None, 4), rules_for("broadway", None, 4)
+    ({'spinner': 'sniff', 'target': 200}, {'variant': 'trinidad'}, {})
+    """
+    g = get(game) if isinstance(game, str) else game
+    preset = find_preset(g, preset_id)
+    deal: Callable[[Preset | None, int], Mapping[str, Any]] | None = getattr(g, "deal", None)
+    if deal is not None:
+        return dict(deal(preset, players))
+    if preset is None:
+        return {}
+    rules = dict(preset.rules)
+    if players in preset.hand_sizes:
+        rules["hand_size"] = preset.hand_sizes[players]
+    return rules
 
 
 def kinds() -> list[Kind]:

@@ -6,6 +6,7 @@ from scorekeeper.allfives.entries import AllFivesEntries
 from scorekeeper.allfives.presets import PRESETS
 from scorekeeper.allfives.record import load, result, score_record
 from scorekeeper.allfives.rows import rows
+from scorekeeper.allfives.rules import DEFAULT_HAND_SIZE
 from scorekeeper.allfives.stats import KINDS, facts, kind
 from scorekeeper.allfives.text import render
 from scorekeeper.allfives.timeline import timeline
@@ -25,4 +26,5 @@ GAME = GameSpec(
     kind=kind,
     rows=rows,
     presets=PRESETS,
+    players=tuple(DEFAULT_HAND_SIZE),  # two to five: the numbers of players the rules deal for
 )

@@ -24,4 +24,5 @@ GAME = GameSpec(
     kinds=KINDS,
     rows=rows,
     presets=PRESETS,
+    players=(2, 3, 4, 6),  # two or three sides: alone, or in teams of two
 )

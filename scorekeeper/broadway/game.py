@@ -22,4 +22,5 @@ GAME = GameSpec(
     facts=facts,
     kinds=KINDS,
     rows=rows,
+    players=(4,),  # North, East, South, West
 )

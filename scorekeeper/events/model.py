@@ -445,14 +445,16 @@ class Event:
 
     def record_for(self, round_number: int, table: int) -> dict[str, Any]:
         """The record of a new match for a table: its players in seating order (partners
-        opposite, as teams), the event's game and preset, and the ``event`` field."""
+        opposite, as teams), the rules the game gives its preset at a table of that many
+        players (:func:`registry.rules_for`: the rules a New match of that preset has, its
+        deal included), the event's target if it has one, and the ``event`` field."""
         t = self.table(round_number, table)
         game = registry.get(self.game)
         record: dict[str, Any] = {"format": "scorekeeper/1", "game": game.id, "players": list(t.players)}
         if len(t.sides[0]) > 1 or len(t.sides[1]) > 1:
             record["teams"] = {" & ".join(s): list(s) for s in t.sides}
-        preset = preset_of(self.game, self.preset)
-        rules = dict(preset.rules) if preset is not None else {}
+        preset_of(self.game, self.preset)  # an unknown preset said as an event's
+        rules = registry.rules_for(game, self.preset, len(t.players))
         if self.target is not None:
             rules["target"] = self.target
         if rules:

@@ -10,8 +10,11 @@ holds the games score the sheet showed when it was given; if the sheet has chang
 >>> e = new_event("lg", "League", "league", "all-fives", teams={"Reds": ["Ann"], "Blues": ["Ben"]},
 ...               singles=1, legs=1)
 >>> s = sheet_of(e, 1, 1, [])
->>> s.complete, [g.title for g in s.games]
-(False, ['Ann v Ben'])
+>>> s.complete, [g.title for g in s.games], [g.state for g in s.games]
+(False, ['Ann v Ben'], ['not started'])
+>>> from scorekeeper.events.standings import Result
+>>> [g.state for g in sheet_of(e, 1, 1, [], [Result(1, 1, (5, 3), None)]).games]
+['in play (5 - 3)']
 """
 
 from __future__ import annotations
@@ -47,13 +50,25 @@ def when(at: str, tz: _dt.tzinfo | None = None) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SheetGame:
-    """One game of the sheet: its table, its number in the fixture, the sides, the result."""
+    """One game of the sheet: its table, its number in the fixture, the sides, the result;
+    ``playing``: the scores so far of its match in play (no result yet)."""
 
     table: int
     game: int
     home: tuple[str, ...]
     away: tuple[str, ...]
     result: Result | None
+    playing: Result | None = None
+
+    @property
+    def state(self) -> str:
+        """Where the game is, in words: ``'5 - 3'`` (finished), ``'in play (5 - 3)'`` (its
+        match is being played), ``'not started'`` (no match for its table yet)."""
+        if self.result is not None:
+            return f"{self.result.scores[0]} - {self.result.scores[1]}"
+        if self.playing is not None:
+            return f"in play ({self.playing.scores[0]} - {self.playing.scores[1]})"
+        return "not started"
 
     @property
     def title(self) -> str:
@@ -291,14 +306,19 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
-def sheet_of(event: Event, round_number: int, fixture: int, results: Iterable[Result]) -> Sheet:
-    """The result sheet of a fixture from the event's results."""
+def sheet_of(
+    event: Event, round_number: int, fixture: int, results: Iterable[Result], playing: Iterable[Result] = ()
+) -> Sheet:
+    """The result sheet of a fixture from the event's results (and, for the games without
+    one, the scores so far of the matches in play: ``playing``, their sides as the tables')."""
     f = event.fixture(round_number, fixture)
     done = latest(results)
+    now = latest(playing)
     rnd = event.round(round_number)
     games = []
     for n in f.tables:
         t = rnd.tables[n - 1]
-        games.append(SheetGame(n, t.game or 0, t.sides[0], t.sides[1], done.get((round_number, n))))
+        key = (round_number, n)
+        games.append(SheetGame(n, t.game or 0, t.sides[0], t.sides[1], done.get(key), now.get(key)))
     mine = tuple(c for c in event.confirmations if (c.round, c.fixture) == (round_number, fixture))
     return Sheet(event, round_number, fixture, f.home, f.away, tuple(games), mine)

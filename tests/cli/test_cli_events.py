@@ -155,6 +155,14 @@ def test_a_secretarys_swiss_night(tmp_path):
     assert out["round"]["round"] == 2 and len(out["round"]["tables"]) == 2 and len(out["round"]["byes"]) == 1
     listed = json.loads(ok(run_cli("--db", db, "event", "list", "--json")))
     assert listed["events"][0]["rounds"] == 2 and listed["events"][0]["preset"] == "muggins"
+    e = listed["events"][0]
+    assert (e["rules"], e["targets"], e["planned_rounds"]) == ("All Fives: Muggins (no spinner)", {"singles": 250}, 2)
+    line = f"{eid}  Swiss night  Swiss · All Fives: Muggins (no spinner) · to 250 · 2 rounds · 5 players\n"
+    assert (
+        ok(run_cli("--db", db, "event", "list"))
+        == line
+        == e["summary"].join([f"{eid}  Swiss night  ", " · 5 players\n"])
+    )
 
 
 def test_a_league_night_result_sheet_and_the_captains(tmp_path):

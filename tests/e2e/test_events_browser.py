@@ -2,7 +2,8 @@
 robin, and the wall -- a watcher's screen, joined by the watch code from another address --
 shows the standings change the moment each match is won; then a league fixture's result
 sheet is confirmed by a captain on his own phone (whose seat no other phone can take) and by
-the host, marked as the host's, and re-opened by the host: the captain's phone shows it.
+the host, marked as the host's, and re-opened by the host: the captain's phone shows it; last,
+the host makes a partners league in the app's New event (issue 44).
 
 The host's browser (loopback) opens the round; each table's phone says who it is and finds
 its own table first; the phone of the second table is a scorer that joined by the table
@@ -25,7 +26,7 @@ from scorekeeper.store import Store
 
 pytestmark = pytest.mark.browser
 
-tap, wait_text = harness.tap, harness.wait_text
+tap, wait_text, enter = harness.tap, harness.wait_text, harness.enter
 
 
 def play_own_table(page, me: str, table: str, home: bool = False) -> None:
@@ -74,6 +75,7 @@ def test_a_club_night_round_the_wall_follows_each_match(browser, tmp_path):
             # the host opens round 1: every table's match is made ready
             host = harness.open_app(harness.new_context(browser), server.url + "event/club")
             wait_text(host, "Round 1 (now)")
+            wait_text(host, "Round robin · All Fives · to 5 · 3 rounds · a point a match won")  # what it plays
             # the page's first screens settled: once, in a fresh-clone run, this tap showed no
             # effect in 10 s (no note, the round still "not opened", nothing in the server's
             # log); most likely the button was drawn again under the tap (not reproduced in 3
@@ -120,11 +122,25 @@ def test_a_club_night_round_the_wall_follows_each_match(browser, tmp_path):
                 phone, re.compile(r"^Re-opened by the host at .*: it was confirmed 2-0 for Blues by Ben \(captain\); ")
             )
             wait_text(phone, "Confirm for Blues as Ben")  # its captain confirms it again
+
+            # the host makes a partners league in the app, with the options the command line has
+            harness.go_to(host, "/events/new", expect="New event")
+            tap(host, "Format: League (teams)")
+            wait_text(host, re.compile(r"^Ranked by score, then games difference, "))  # the tie-breaks, in words
+            # (a field's name takes its hint once focused: "Name of the event\nFriday club night")
+            enter(host, re.compile(r"^Name of the event"), "Pairs night")
+            enter(host, re.compile(r"^Teams: one a line"), "Reds: Ann, Cy\nBlues: Ben, Di")
+            enter(host, re.compile(r"^Doubles games a fixture"), "1")
+            tap(host, "The teams meet: Once")
+            tap(host, "Make the event")
+            wait_text(host, "League · All Fives · to 200 · 1 round · 2 a match won + 1 a game won")
     finally:
         server.stop()
     with Store(db, read_only=True) as store:
         rows = {r.name: r for r in EventBook(store).standings("club")}
         league = EventBook(store).get("league")
+        pairs = next(e for e in EventBook(store).events() if e.name == "Pairs night")
+    assert (pairs.sheet.singles, pairs.sheet.doubles, pairs.legs, pairs.teams[1].players) == (0, 1, 1, ("Ben", "Di"))
     assert league.confirmations == ()
     assert {(c.team, c.by, c.role, len(c.phone or "")) for r in league.reopened for c in r.was} == {
         ("Blues", "Ben", "captain", 16),

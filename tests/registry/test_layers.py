@@ -49,6 +49,8 @@ VIEW_MODELS = [
     "scorekeeper.ui.shell.policy",
     "scorekeeper.ui.shell.asks",
     "scorekeeper.ui.events.model",
+    "scorekeeper.ui.events.book",
+    "scorekeeper.ui.events.new_event",
     "scorekeeper.ui.events.sheet_model",
     "scorekeeper.ui.history.model",
     "scorekeeper.ui.score.model",

@@ -4,6 +4,7 @@ matches its engine takes, and the new-match forms offer them as the registry has
 from __future__ import annotations
 
 import pytest
+from support import ROOT
 
 from scorekeeper import registry
 from scorekeeper.envelope import new_record
@@ -30,9 +31,11 @@ def test_the_games_with_presets_and_a_game_without():
 @pytest.mark.parametrize(("game_id", "preset"), every_preset(), ids=lambda x: getattr(x, "id", x))
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_preset_makes_a_match_its_game_takes(game_id, preset, players):
-    rules = dict(preset.rules)
-    if players in preset.hand_sizes:
-        rules["hand_size"] = preset.hand_sizes[players]
+    rules = registry.rules_for(game_id, preset.id, players)  # the preset's rules and its deal
+    assert rules == {
+        **preset.rules,
+        **({"hand_size": preset.hand_sizes[players]} if players in preset.hand_sizes else {}),
+    }
     game = registry.get(game_id)
     match = game.load({**new_record(game_id, PLAYERS[:players], rules=rules), "hands": []})
     assert match.scores == [0] * players
@@ -56,3 +59,25 @@ def test_the_all_fours_form_offers_each_variant_as_a_preset(shared):
     form = FoursNewMatchForm(shared, names=["Ann", "Ben"])
     form.set_variant("seven-up")
     assert form.record()["title"] == "All Fours - Seven Up"
+
+
+def preset_table() -> str:
+    """docs/events.md's table of the games' presets, as the registry has them."""
+    rows = [
+        "| game (`--game`) | preset (`--preset`) | its name in the app | tiles dealt each, by players at the table |",
+        "| --- | --- | --- | --- |",
+    ]
+    for game in (registry.get(g) for g in registry.BUILTIN):
+        presets = registry.presets_of(game)
+        if not presets:
+            rows.append(f"| `{game.id}` | (none) | {game.title}'s own rules | the game's |")
+        for i, p in enumerate(presets):
+            deal = ", ".join(f"{size} at {n}" for n, size in sorted(p.hand_sizes.items())) or "the game's"
+            rows.append(f"| `{game.id}` | `{p.id}`{' (the default)' if i == 0 else ''} | {p.title} | {deal} |")
+    return "\n".join(rows) + "\n"
+
+
+def test_the_events_doc_lists_every_preset_by_its_id_beside_its_name():
+    doc = (ROOT / "docs" / "events.md").read_text(encoding="utf-8")
+    table = preset_table()
+    assert table in doc, f"docs/events.md should hold this table, as the registry has it:\n{table}"

@@ -62,6 +62,70 @@ def test_a_league_from_the_form(shared):
     assert [t.name for t in event.teams] == ["Reds", "Blues"] and event.scoring.preset == "league-2-1"
 
 
+def test_a_partners_league_from_the_form_with_every_option_and_its_sheet_in_play(shared):
+    """Issue 44: New event offers what ``event new`` does -- doubles games, legs, a league's
+    scoring, the preset and the points to win -- states the tie-breaks, and the event's
+    matches are dealt the preset's hands for their tables; the sheet says which game is in
+    play (its score so far) and which has no match yet."""
+    vm = EventsModel(shared)
+    assert vm.tie_breaks().startswith("Ranked by score, then points difference") and vm.scorings() == [
+        ("a point a match won", "singles")
+    ]
+    vm.set("format", "league")
+    assert "games difference" in vm.tie_breaks() and vm.scoring_chosen == "league-2-1"
+    typed = {"name": "Pairs league", "teams": "Reds: Ann, Cy (vice)\nBlues: Ben, Di", "singles": "1"}
+    typed |= {"doubles": "1", "legs": 1, "scoring": "league-3-1", "preset": "sniff", "target": ""}
+    for k, v in typed.items():
+        vm.set(k, v)
+    eid = vm.create()
+    assert vm.error is None
+    (event,) = vm.events()
+    assert (event.id, event.sheet.singles, event.sheet.doubles, event.legs) == (eid, 1, 1, 1)
+    assert (event.teams[0].vice, event.scoring.preset, event.preset) == ("Cy", "league-3-1", "sniff")
+    singles, doubles = (event.record_for(1, n) for n in (1, 2))
+    assert (singles["rules"]["hand_size"], doubles["rules"]["hand_size"]) == (7, 5)  # the sniff's deal
+    assert {frozenset(side) for side in doubles["teams"].values()} == {
+        frozenset(("Ann", "Cy")),
+        frozenset(("Ben", "Di")),
+    }
+    assert vm.line(event) == "League · All Fives: Sniff · to 200 · 1 round · 2 teams"
+    page = EventModel(shared, eid)
+    assert page.heading(event) == "League · All Fives: Sniff · to 200 · 1 round · 3 a win, 1 for a 5-4 loss"
+    home = event.table(1, 1).sides[0][0]
+    playing = dict(singles, rules={"target": 15}, hands=[{"leader": home, "turns": [{"play": "5-0"}]}])
+    with shared.lock:
+        shared.store.import_record(playing)
+    sheet = SheetModel(shared, eid, 1, 1).sheet()
+    assert [g.state for g in sheet.games] == ["in play (5 - 0)", "not started"]
+
+
+def test_the_forms_errors_are_in_its_own_words(shared):
+    """No error of New event names a command line's flag (``--doubles``)."""
+    vm = EventsModel(shared)
+    vm.set("name", "League")
+    vm.set("format", "league")
+    steps = [
+        ({}, "teams: a league needs at least 2 teams, not 0"),
+        (
+            {"teams": "Reds: Ann\nBlues: Ben", "doubles": "2"},
+            "doubles: doubles games need at least 2 players in every team",
+        ),
+        ({"doubles": "x"}, "a fixture's doubles games must be a whole number (or left empty)"),
+        ({"doubles": "", "singles": "0"}, "singles: a fixture has 1 to 30 games, not 0"),
+        ({"singles": "31"}, "singles: must be 0 to 30, not 31"),
+        ({"singles": "", "game": "broadway"}, "game: Broadway cannot be played 1 v 1 at a table ("),
+        (
+            {"game": "all-fives", "format": "swiss", "players": "Ann, Ben", "rounds": "2"},
+            "rounds: must be 1 to 1, not 2",
+        ),
+    ]
+    for fields, said in steps:
+        for k, v in fields.items():
+            vm.set(k, v)
+        assert vm.create() is None
+        assert vm.error.startswith(said) and "--" not in vm.error, vm.error
+
+
 def test_opening_a_round_and_the_phones_own_table(shared):
     eid = make(shared, target="5")
     page = EventModel(shared, eid)
@@ -69,6 +133,10 @@ def test_opening_a_round_and_the_phones_own_table(shared):
     assert {t.status for t in page.tables(event)} == {"not opened"}
     page.open_round(1)
     assert page.note == "round 1 is open: 2 tables ready" and page.error is None
+    page.tick(page)  # its own change, told back: the note stays
+    assert page.note == "round 1 is open: 2 tables ready"
+    page.tick(object())  # a change made elsewhere (a table's play): the note is out of date
+    assert page.note is None
     assert page.my_table(event) is None
     page.iam("Di")
     mine = page.my_table(event)

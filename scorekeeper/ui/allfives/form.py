@@ -38,10 +38,13 @@ from scorekeeper.registry import Preset
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.form import FormModel, names_problem
 
-__all__ = ["PRESETS", "RULE_CHOICES", "RULE_WORDS", "NewMatchForm", "RuleWords"]
+__all__ = ["COUNTS_OFFERED", "PRESETS", "RULE_CHOICES", "RULE_WORDS", "NewMatchForm", "RuleWords"]
 
 #: The game's rule presets (its ``GameSpec``'s: the rules, the hands they deal), by id.
 PRESETS: dict[str, Preset] = {p.id: p for p in registry.presets_of(registry.get(GAME_ID))}
+
+#: The numbers of players the form offers: the game's (its ``GameSpec``'s).
+COUNTS_OFFERED: tuple[int, ...] = registry.player_counts(registry.get(GAME_ID))
 
 #: Choices of every rule option with a fixed set of values (the rest are numbers).
 RULE_CHOICES: dict[str, tuple[Any, ...]] = {
@@ -163,18 +166,19 @@ class NewMatchForm(FormModel):
         self.partners = len(self.names) == 4  # four players play in partnerships, unless told not to
         self.preset = next(iter(PRESETS))  # the plain game
         self.hand_sizes = "default"
-        self.overrides: dict[str, Any] = {}
+        self.overrides: dict[str, Any] = self._deal()
         self.leader: str | None = None  # None: draw lots
         self.lots: str | None = None  # who the lots named, once drawn
 
     # -- players
     def set_count(self, n: int) -> None:
-        n = max(2, min(5, n))
+        n = max(COUNTS_OFFERED[0], min(COUNTS_OFFERED[-1], n))
+        dealt = self._deal()
         self._resize(n)
         self.partners = n == 4
         if self.leader not in self.names:
             self.leader = None
-        self._set_hand_sizes(self.hand_sizes)
+        self._redeal(dealt)
         self._changed()
 
     def use_known(self, name: str) -> None:
@@ -197,9 +201,26 @@ class NewMatchForm(FormModel):
         return {f"{n[0]} & {n[2]}": [n[0], n[2]], f"{n[1]} & {n[3]}": [n[1], n[3]]}
 
     # -- rules
+    def _deal(self) -> dict[str, Any]:
+        """The rules the game gives the chosen preset at a table of this many players (its
+        deal included): :func:`registry.rules_for`, as an event's match has them."""
+        return registry.rules_for(GAME_ID, self.preset, len(self.names))
+
+    def _redeal(self, before: dict[str, Any]) -> None:
+        """The number of players changed: the preset's rules for the old number give way to
+        its rules for the new one (a rule changed here stays); the hand-size table again."""
+        after = self._deal()
+        for key, value in before.items():
+            if key not in after and self.overrides.get(key) == value:
+                del self.overrides[key]
+        for key, value in after.items():
+            if key not in self.overrides or self.overrides[key] == before.get(key):
+                self.overrides[key] = value
+        self._set_hand_sizes(self.hand_sizes)
+
     def set_preset(self, key: str) -> None:
         self.preset = key
-        self.overrides = dict(PRESETS[key].rules)
+        self.overrides = self._deal()
         self._set_hand_sizes(self.hand_sizes)
         self._changed()
 
@@ -220,13 +241,17 @@ class NewMatchForm(FormModel):
         return " · ".join(bits)
 
     def _set_hand_sizes(self, key: str) -> None:
+        """The hand-size table ``key``: its size for this many players, on top of the preset's
+        deal ("default": the preset's own hands where it deals them, else the game's)."""
         self.hand_sizes = key
-        own = PRESETS[self.preset].hand_sizes.get(len(self.names))
-        if key == "default" and own is not None:  # the preset deals its own hands
-            self.overrides["hand_size"] = own
-            return
-        size = HAND_SIZE_PRESETS[key].get(len(self.names))
-        if key == "default" or size is None or size == DEFAULT_HAND_SIZE.get(len(self.names)):
+        n = len(self.names)
+        dealt = self._deal().get("hand_size")
+        size = None if key == "default" else HAND_SIZE_PRESETS[key].get(n)
+        if size is None:
+            size = dealt
+        elif dealt is None and size == DEFAULT_HAND_SIZE.get(n):
+            size = None  # the game's own: the record need not say it
+        if size is None:
             self.overrides.pop("hand_size", None)
         else:
             self.overrides["hand_size"] = size

@@ -8,7 +8,7 @@ from typing import Any
 import flet as ft
 
 from scorekeeper.allfives.presets import HAND_SIZE_TABLES
-from scorekeeper.ui.allfives.form import PRESETS, RULE_CHOICES, RULE_WORDS, NewMatchForm
+from scorekeeper.ui.allfives.form import COUNTS_OFFERED, PRESETS, RULE_CHOICES, RULE_WORDS, NewMatchForm
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.widgets import choice_row, error_box, game_choice, go, heading, name_field, on
 
@@ -90,7 +90,7 @@ def NewMatch(shared: Shared) -> ft.Control:
     controls: list[ft.Control] = [
         ft.Row([ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip="Back", on_click=go("/")), heading("New match")]),
         game_choice("all-fives"),
-        choice_row("Players", [(str(k), k) for k in range(2, 6)], n, form.set_count),
+        choice_row("Players", [(str(k), k) for k in COUNTS_OFFERED], n, form.set_count),
         *[
             name_field(f"Player {i + 1}", name, partial(form.set_name, i), f"name-{i}-{n}")
             for i, name in enumerate(form.typed)

@@ -32,8 +32,8 @@ __all__ = ["PLAYER_COUNTS", "VARIANT_CHOICES", "FoursNewMatchForm", "variant_lin
 
 #: The game's presets (its ``GameSpec``'s: a variant each, in the spec's order), as choices: (title, name).
 VARIANT_CHOICES = [(p.title, p.id) for p in registry.presets_of(registry.get(GAME_ID))]
-#: Two or three sides: 2 or 3 players alone, 4 or 6 in partnerships.
-PLAYER_COUNTS = (2, 3, 4, 6)
+#: Two or three sides: 2 or 3 players alone, 4 or 6 in partnerships (the game's ``GameSpec`` says so).
+PLAYER_COUNTS = registry.player_counts(registry.get(GAME_ID))
 
 
 def variant_line(spec: Variant, target: int) -> str:
@@ -120,7 +120,8 @@ class FoursNewMatchForm(FormModel):
         teams = self.teams()
         if teams:
             rec["teams"] = teams
-        rules: dict[str, Any] = {"variant": self.variant}
+        # the variant's rules for this many players, as an event's match has them; the target on top
+        rules = registry.rules_for(GAME_ID, self.variant, len(names))
         if self.target_text:
             rules["target"] = int(self.target_text)
         rec["rules"] = rules

@@ -60,12 +60,12 @@ class BroadwayNewMatchForm(FormModel):
     def record(self) -> dict[str, Any]:
         """The record of the new match (rules only where they differ from the defaults)."""
         names = self.names
-        rules: dict[str, Any] = {}
+        game = registry.get("broadway")
+        rules = registry.rules_for(game, None, len(names))  # the game's rules for four, as an event's match has them
         if self.orientation == "free":
             rules["orientation"] = "free"
         if self.penalty != "subtract":
             rules["unplayed_penalty"] = self.penalty
-        game = registry.get("broadway")
         rec: dict[str, Any] = {"format": "scorekeeper/1", "game": game.id, "players": names}
         if rules:
             rec["rules"] = rules

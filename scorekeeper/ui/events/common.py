@@ -16,17 +16,18 @@ from scorekeeper.ui.shell.widgets import go
 __all__ = ["back", "told", "use_any_change"]
 
 
-def use_any_change(shared: Shared, redraw: Callable[[], Any]) -> None:
+def use_any_change(shared: Shared, redraw: Callable[[object], Any]) -> None:
     """Draw the calling screen again whenever any match changes on any phone, or an event
-    does (a round opened, a sheet confirmed)."""
+    does (a round opened, a sheet confirmed): ``redraw(origin)``, ``origin`` the screen that
+    made the change (this one's own, after what it did itself)."""
     page = ft.context.page
 
-    async def tick() -> None:
-        redraw()
+    async def tick(origin: object) -> None:
+        redraw(origin)
 
     def subscribe() -> Any:
         def deliver(origin: object) -> None:
-            in_session(page, tick)
+            in_session(page, tick, origin)
 
         return shared.hub.subscribe(ANY, redraw, deliver, owner=shared.visitor)
 

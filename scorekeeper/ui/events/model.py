@@ -1,7 +1,8 @@
-"""The events' screens' view-models, without any Flet: the list and New event, an event's
-page (its rounds, the tables' matches, opening a round, the next round, "I'm Ann": the
-phone's own table first), the standings (the wall's and every phone's); a fixture's
-result sheet is :mod:`scorekeeper.ui.events.sheet_model`'s.
+"""The events' screens' view-models, without any Flet: an event's page (its rounds, the
+tables' matches, opening a round, the next round, "I'm Ann": the phone's own table first)
+and the standings (the wall's and every phone's). The list and New event are
+:mod:`scorekeeper.ui.events.new_event`'s, a fixture's result sheet
+:mod:`scorekeeper.ui.events.sheet_model`'s; what they share, :mod:`scorekeeper.ui.events.book`'s.
 
 Every action goes through the store at once (the events' file is a side file of it), under
 the app's lock; an error is kept in ``error`` for the screen to say in place. Nothing here
@@ -10,17 +11,18 @@ raises to the UI.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
-from scorekeeper import registry
 from scorekeeper import text as _text
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.eventbook import EventBook, Played, new_id
-from scorekeeper.events import FORMATS, SCORING_TITLES, Event, Standing, new_event, standings
+from scorekeeper.eventbook import EventBook, Played
+from scorekeeper.events import SCORING_TITLES, Event, Standing, standings
 from scorekeeper.events.draw import is_complete, unfinished
-from scorekeeper.store import StoreError, message_of
+from scorekeeper.events.summary import summary
+from scorekeeper.store import message_of
+from scorekeeper.ui.events.book import book_of, can_enter, read, refused, seat_key
+from scorekeeper.ui.events.new_event import EventsModel, format_title, formats
 from scorekeeper.ui.shell.base import Model, Shared
 from scorekeeper.ui.shell.policy import Act
 from scorekeeper.ui.shell.roles import Role
@@ -32,198 +34,14 @@ __all__ = [
     "StandingsModel",
     "TableLine",
     "book_of",
+    "format_title",
+    "formats",
     "home_lead",
+    "read",
     "refused",
     "seat_key",
     "tonight",
 ]
-
-FORMAT_TITLES = {
-    "round-robin": "Round robin",
-    "swiss": "Swiss",
-    "knockout": "Knockout",
-    "league": "League (teams)",
-}
-
-
-def book_of(shared: Shared) -> EventBook:
-    """The running app's one book of events (it remembers which stored records it read)."""
-    return shared.events
-
-
-class Reads(Protocol):
-    _shared: Shared
-    error: str | None
-
-
-_T = TypeVar("_T")
-
-
-def read(model: Reads, look: Callable[[EventBook], _T], default: _T) -> _T:
-    """``look`` at the store's event book under the store's lock; a store error becomes the
-    model's ``error`` (one line) and ``default``."""
-    try:
-        with model._shared.lock:
-            return look(book_of(model._shared))
-    except ScorekeeperError as e:
-        model.error = message_of(e)
-        return default
-
-
-def tonight(shared: Shared) -> tuple[Event, list[TableLine]] | None:
-    """The event being played, and this phone's tables in it (none: it has not said who it
-    is, or sits nowhere now): the newest event not finished yet where this phone said who it
-    is, else the newest not finished; None when there is none (or the events cannot be read:
-    the Events screen says why)."""
-    try:
-        with shared.lock:
-            book = book_of(shared)
-            playing = [e for e in reversed(book.events()) if not is_complete(e, book.results(e))]
-    except ScorekeeperError:
-        return None
-    if not playing:
-        return None
-    visitor = shared.visitor
-    event = next((e for e in playing if visitor.seat(seat_key(e.id)) is not None), playing[0])
-    return event, [t for t in EventModel(shared, event.id).my_tables(event) if t.status != "won"]
-
-
-@dataclass(frozen=True)
-class Lead:
-    """What Home leads with on this browser: the match to resume (``match``, its list entry),
-    tonight's event and this phone's tables in it (in play, or not opened yet)."""
-
-    match: dict[str, Any] | None
-    event: Event | None
-    tables: tuple[TableLine, ...] = ()
-
-
-def home_lead(shared: Shared) -> Lead:
-    """Home's first card. The host's screen (or a table with no codes): the match changed
-    last. A phone that joined: the match where it holds a seat; else, while an event is
-    played, its own tables there (or the event, to say who it is), never another table's
-    match; with no event, the match in play (a kitchen table has one)."""
-    night = tonight(shared)
-    event, tables = night if night is not None else (None, [])
-    gate = shared.gate
-    if shared.visitor.role is Role.HOST or gate is None or gate.open:
-        return Lead(shared.resume(), event, tuple(tables))
-    mine = shared.my_match()
-    if mine is not None or event is not None:
-        return Lead(mine, event, tuple(tables))
-    return Lead(shared.resume(), None)
-
-
-def seat_key(eid: str) -> str:
-    """Where a phone keeps who it is at an event (its "I'm Ann")."""
-    return f"event:{eid}"
-
-
-def _can_enter(shared: Shared) -> bool:
-    role = shared.visitor.role
-    return role is not None and role.can_enter
-
-
-def refused(model: Reads, act: Act, place: str | None = None, **facts: Any) -> bool:
-    """True (with the model's ``error`` set to why) when this browser may not do ``act``:
-    the one check of :mod:`scorekeeper.ui.shell.policy`."""
-    verdict = model._shared.may(act, place, **facts)
-    if verdict.allowed:
-        return False
-    model.error = verdict.words
-    return True
-
-
-class EventsModel(Model):
-    """The list of events and the New event form."""
-
-    def __init__(self, shared: Shared) -> None:
-        self._shared = shared
-        self.error: str | None = None
-        self.name = ""
-        self.format = "round-robin"
-        self.game = registry.ids()[0]
-        self.preset: str | None = self._first_preset()
-        self.players = ""
-        self.teams = ""
-        self.rounds = ""
-        self.target = ""
-        self.scoring: str | None = None
-
-    def events(self) -> list[Event]:
-        return read(self, lambda book: book.events(), [])
-
-    @property
-    def may_create(self) -> bool:
-        """This browser makes events (the host)."""
-        return self._shared.may(Act.EVENT_NEW).allowed
-
-    def presets(self) -> list[tuple[str, str | None]]:
-        """The game's presets, the first (its usual rules) chosen when the game is; a game with
-        none plays its rules as they are."""
-        game = registry.get(self.game)
-        return [(p.title, p.id) for p in registry.presets_of(game)] or [("Its usual rules", None)]
-
-    def _first_preset(self) -> str | None:
-        return self.presets()[0][1]
-
-    def set(self, field: str, value: Any) -> None:
-        setattr(self, field, value)
-        if field == "game":
-            self.preset = self._first_preset()
-        if field == "format":
-            self.scoring = None
-        self.error = None
-        self._changed()
-
-    def create(self) -> str | None:
-        """Make the event from the form; its id, or None (``error`` says why)."""
-        if refused(self, Act.EVENT_NEW):
-            self._changed()
-            return None
-        try:
-            players = [p.strip() for p in self.players.replace("\n", ",").split(",") if p.strip()]
-            teams: dict[str, list[str]] = {}
-            vices: dict[str, str] = {}
-            for line in self.teams.splitlines():
-                if not line.strip():
-                    continue
-                name, _, members = line.partition(":")
-                team = teams[name.strip()] = []
-                for m in (m.strip() for m in members.split(",")):
-                    plain = m.removesuffix("(vice)").strip()
-                    if plain != m:
-                        vices[name.strip()] = plain
-                    if plain:
-                        team.append(plain)
-            rounds = int(self.rounds) if self.rounds.strip().isdigit() else None
-            target = int(self.target) if self.target.strip().isdigit() else None
-            if self.target.strip() and target is None:
-                raise ScorekeeperError("the points to win a match must be a whole number (or left empty)")
-            event = new_event(
-                new_id(),
-                self.name.strip(),
-                self.format,
-                self.game,
-                preset=self.preset,
-                players=players if self.format != "league" else [],
-                teams=teams if self.format == "league" else None,
-                vices=vices if self.format == "league" else None,
-                scoring=self.scoring,
-                rounds=rounds if self.format == "swiss" else None,
-                target=target,
-            )
-            with self._shared.lock:
-                book_of(self._shared).add(event)
-            self.error = None
-            return event.id
-        except ScorekeeperError as e:
-            # the form's words, not the command line's: "players: ...", not "--players: ..."
-            field = (e.field or "").lstrip("-")
-            self.error = f"{field}: {e.reason}" if field and not isinstance(e, StoreError) else message_of(e)
-            return None
-        finally:
-            self._changed()
 
 
 @dataclass(frozen=True)
@@ -270,8 +88,12 @@ class EventModel(Model):
                 self.error = str(e)
         self._changed()
 
-    def tick(self) -> None:
-        """A match or an event changed somewhere: look again."""
+    def tick(self, origin: object = None) -> None:
+        """A match or an event changed somewhere (``origin``: the screen that changed it):
+        look again. The note of what this page did last ("round 1 is open: 8 tables ready")
+        is said until then: a change made elsewhere puts it out of date."""
+        if origin is not self:
+            self.note = None
         self._changed()
 
     def sit(self, table: TableLine) -> None:
@@ -290,7 +112,7 @@ class EventModel(Model):
 
     @property
     def can_enter(self) -> bool:
-        return _can_enter(self._shared)
+        return can_enter(self._shared)
 
     @property
     def runs_it(self) -> bool:
@@ -432,6 +254,55 @@ class EventModel(Model):
     def scoring_title(self, event: Event) -> str:
         return SCORING_TITLES.get(event.scoring.preset, event.scoring.title)
 
+    def heading(self, event: Event) -> str:
+        """What the event is, under its name: ``'Swiss · All Fives: Fives and Threes (pub) ·
+        to 61 · 3 rounds · a point a match won'``."""
+        return f"{summary(event)} · {self.scoring_title(event)}"
+
+
+def tonight(shared: Shared) -> tuple[Event, list[TableLine]] | None:
+    """The event being played, and this phone's tables in it (none: it has not said who it
+    is, or sits nowhere now): the newest event not finished yet where this phone said who it
+    is, else the newest not finished; None when there is none (or the events cannot be read:
+    the Events screen says why)."""
+    try:
+        with shared.lock:
+            book = book_of(shared)
+            playing = [e for e in reversed(book.events()) if not is_complete(e, book.results(e))]
+    except ScorekeeperError:
+        return None
+    if not playing:
+        return None
+    visitor = shared.visitor
+    event = next((e for e in playing if visitor.seat(seat_key(e.id)) is not None), playing[0])
+    return event, [t for t in EventModel(shared, event.id).my_tables(event) if t.status != "won"]
+
+
+@dataclass(frozen=True)
+class Lead:
+    """What Home leads with on this browser: the match to resume (``match``, its list entry),
+    tonight's event and this phone's tables in it (in play, or not opened yet)."""
+
+    match: dict[str, Any] | None
+    event: Event | None
+    tables: tuple[TableLine, ...] = ()
+
+
+def home_lead(shared: Shared) -> Lead:
+    """Home's first card. The host's screen (or a table with no codes): the match changed
+    last. A phone that joined: the match where it holds a seat; else, while an event is
+    played, its own tables there (or the event, to say who it is), never another table's
+    match; with no event, the match in play (a kitchen table has one)."""
+    night = tonight(shared)
+    event, tables = night if night is not None else (None, [])
+    gate = shared.gate
+    if shared.visitor.role is Role.HOST or gate is None or gate.open:
+        return Lead(shared.resume(), event, tuple(tables))
+    mine = shared.my_match()
+    if mine is not None or event is not None:
+        return Lead(mine, event, tuple(tables))
+    return Lead(shared.resume(), None)
+
 
 class StandingsModel(Model):
     """The standings, worked out again from the stored matches at every look."""
@@ -449,15 +320,6 @@ class StandingsModel(Model):
         nothing: tuple[Event | None, list[Standing]] = (None, [])
         return read(self, look, nothing)
 
-    def tick(self) -> None:
+    def tick(self, origin: object = None) -> None:
         """A match changed somewhere: look again."""
         self._changed()
-
-
-def formats() -> list[tuple[str, str]]:
-    return [(FORMAT_TITLES[f], f) for f in FORMATS]
-
-
-def format_title(fmt: str) -> str:
-    """An event's format as a player reads it ("Round robin", not "round-robin")."""
-    return FORMAT_TITLES.get(fmt, fmt)

@@ -16,7 +16,7 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.eventbook import EventBook
 from scorekeeper.events.sheets import Sheet, sheet_of, when
 from scorekeeper.store import message_of
-from scorekeeper.ui.events.model import book_of, read, refused, seat_key
+from scorekeeper.ui.events.book import book_of, read, refused, seat_key
 from scorekeeper.ui.shell.base import Model, Shared
 from scorekeeper.ui.shell.policy import Act
 from scorekeeper.ui.shell.roles import Role
@@ -38,7 +38,8 @@ class SheetModel(Model):
     def sheet(self) -> Sheet | None:
         def look(book: EventBook) -> Sheet | None:
             event = book.get(self.eid)
-            return sheet_of(event, self.round, self.fixture, book.results(event))
+            played = book.played(event)
+            return sheet_of(event, self.round, self.fixture, book.results(event, played), book.in_play(event, played))
 
         return read(self, look, None)
 
@@ -110,5 +111,6 @@ class SheetModel(Model):
                 self.error = message_of(e)
         self._changed()
 
-    def tick(self) -> None:
+    def tick(self, origin: object = None) -> None:
+        """A match or an event changed somewhere: look again."""
         self._changed()

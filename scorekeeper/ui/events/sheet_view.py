@@ -31,8 +31,7 @@ def SheetView(shared: Shared, eid: str, round_number: int, fixture: int) -> ft.C
         ft.Text(f"{sheet.event.name}, round {sheet.round}, fixture {sheet.fixture}"),
     ]
     for g in sheet.games:
-        score = "not played yet" if g.result is None else f"{g.result.scores[0]} - {g.result.scores[1]}"
-        lines.append(ft.Text(f"Game {g.game} (table {g.table}): {g.title}: {score}"))
+        lines.append(ft.Text(f"Game {g.game} (table {g.table}): {g.title}: {g.state}"))
     h, a = sheet.games_won
     lh, la = sheet.league_points
     lines.append(ft.Text(f"Games: {sheet.home} {h}, {sheet.away} {a}", weight=ft.FontWeight.BOLD, size=18))

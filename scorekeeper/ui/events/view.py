@@ -1,4 +1,4 @@
-"""The events' screens: the list and New event, an event's page (rounds, tables, "I'm
+"""The events' screens: the list and New event (:mod:`scorekeeper.ui.events.new_view`), an event's page (rounds, tables, "I'm
 Ann", open a round, the next round), the standings (large on the wall's watcher screen,
 updated the moment a match changes) and a league fixture's result sheet (confirmed by
 both captains on their own phones; a print view; CSV)."""
@@ -6,115 +6,24 @@ both captains on their own phones; a print view; CSV)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 import flet as ft
 
-from scorekeeper import registry
 from scorekeeper.events import SCORING_TITLES, Event
 from scorekeeper.ui.events.common import back, told, use_any_change
-from scorekeeper.ui.events.model import (
-    EventModel,
-    EventsModel,
-    StandingsModel,
-    TableLine,
-    format_title,
-    formats,
-)
+from scorekeeper.ui.events.model import EventModel, StandingsModel, TableLine
+from scorekeeper.ui.events.new_view import Events, NewEvent
 from scorekeeper.ui.events.sheet_view import SheetPrint, SheetView
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.policy import Act, check
 from scorekeeper.ui.shell.roles import Role
-from scorekeeper.ui.shell.widgets import PAD, choice_row, error_box, go, heading, labelled, on, top_bar
+from scorekeeper.ui.shell.widgets import PAD, error_box, go, heading, labelled, on, top_bar
 
 __all__ = ["EventPage", "Events", "NewEvent", "Standings", "event_routes"]
 
-EventsVM = ft.observable(EventsModel)
 EventVM = ft.observable(EventModel)
 StandingsVM = ft.observable(StandingsModel)
-
-
-# ------------------------------------------------------------ the list, New event
-@ft.component
-def Events(shared: Shared) -> ft.Control:
-    vm, _ = ft.use_state(lambda: EventsVM(shared))
-    events = vm.events()
-    items: list[ft.Control] = [top_bar("Events: club nights, tournaments, leagues")]
-    if vm.error:
-        items.append(error_box(vm.error))
-    if vm.may_create:
-        items.append(
-            ft.FilledTonalButton(content="New event", icon=ft.Icons.ADD, on_click=go("/events/new"), height=56)
-        )
-    if not events:
-        items.append(ft.Text("No events yet.", italic=True))
-    for e in reversed(events):
-        what = f"{len(e.entrants)} {'teams' if e.is_league else 'players'} · {len(e.rounds)} rounds · {registry.get(e.game).title}"
-        tile = ft.ListTile(
-            title=ft.Text(e.name, weight=ft.FontWeight.BOLD),
-            subtitle=ft.Text(f"{format_title(e.format)} · {what}"),
-            on_click=go(f"/event/{e.id}"),
-        )
-        items.append(ft.Card(content=labelled(tile, f"Open {e.name}", go(f"/event/{e.id}"))))
-    return ft.Column(items, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
-
-
-@ft.component
-def NewEvent(shared: Shared) -> ft.Control:
-    vm, _ = ft.use_state(lambda: EventsVM(shared))
-
-    def create(_: Any) -> None:
-        eid = vm.create()
-        if eid is not None:
-            told(shared, vm)
-            ft.context.page.navigate(f"/event/{eid}")
-
-    def field(label: str, name: str, multiline: bool = False, hint: str | None = None) -> ft.Control:
-        box = ft.TextField(
-            label=label,
-            value=getattr(vm, name),
-            hint_text=hint,
-            multiline=multiline,
-            min_lines=3 if multiline else None,
-            keyboard_type=ft.KeyboardType.NUMBER
-            if name in ("rounds", "target")
-            else (ft.KeyboardType.MULTILINE if multiline else ft.KeyboardType.TEXT),
-            on_change=lambda e: vm.set(name, e.control.value),
-            dense=True,
-            expand=True,
-        )
-        return ft.Row([box])  # the screen's width: a long label on one line
-
-    league = vm.format == "league"
-    items: list[ft.Control] = [
-        top_bar("New event"),
-        field("Name of the event", "name", hint="Friday club night"),
-        choice_row("Format", formats(), vm.format, partial(vm.set, "format")),
-        choice_row("Game", [(g.title, g.id) for g in registry.games()], vm.game, partial(vm.set, "game")),
-        choice_row("Rules", vm.presets(), vm.preset, partial(vm.set, "preset")),
-    ]
-    if league:
-        items.append(
-            field(
-                "Teams: one a line, the captain first; (vice) after the vice-captain",
-                "teams",
-                True,
-                "Reds: Ann, Cy (vice), Ed",
-            )
-        )
-        options = [(SCORING_TITLES[k], k) for k in ("league-2-1", "league-3-1")]
-        items.append(choice_row("League points", options, vm.scoring or "league-2-1", partial(vm.set, "scoring")))
-    else:
-        items.append(field("Players, in seeding order (commas or one a line)", "players", True, "Ann, Ben, Cy, Di"))
-    if vm.format == "swiss":
-        items.append(field("Rounds", "rounds", hint="5"))
-    items.append(field("Points to win a match (empty: the rules')", "target", hint="61"))
-    items += [
-        error_box(vm.error),
-        ft.FilledButton(content="Make the event", icon=ft.Icons.CHECK, on_click=create, height=56),
-    ]
-    return ft.Column(items, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
 
 
 # ------------------------------------------------------------ an event's page
@@ -253,7 +162,7 @@ def EventPage(shared: Shared, eid: str) -> ft.Control:
 
     items: list[ft.Control] = [
         top_bar(event.name),
-        ft.Text(f"{format_title(event.format)} · {registry.get(event.game).title} · {vm.scoring_title(event)}"),
+        ft.Text(vm.heading(event)),
         ft.Row(
             [
                 ft.FilledTonalButton(

@@ -9,7 +9,7 @@ from typing import Any
 import flet as ft
 
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.ui.events.model import seat_key
+from scorekeeper.ui.events.book import seat_key
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.policy import Act
 from scorekeeper.ui.shell.widgets import heading
