@@ -165,6 +165,8 @@ class NightSheet:
             n = sum(k for _, k in later)
             more = f"{n} tables of rounds {later[0][0].number} to {later[-1][0].number}" if later else ""
         if not self.after:
+            if len(later) > 1:
+                return f"Standings so far: {n} tables played (round 1 is not finished)"
             return f"Standings so far: {more}" if more else "Standings: no table played yet"
         of = f" of {self.planned}" if self.planned >= self.after else ""
         return f"Standings after round {self.after}{of}" + (f", and {more}" if more else "")
