@@ -199,16 +199,19 @@ class NightSheet:
     def head(self) -> list[str]:
         return ["#", "name", "played", "won", *(["drawn"] if self.drawn else []), "lost", "points", "diff", "score", ""]
 
+    def table(self) -> list[tuple[list[str], str]]:
+        """The standings as printed: the head, then a row a standing, each as its cells and
+        as its line (the cells in columns as wide as their longest, two spaces apart)."""
+        rows = [self.head, *(self.row(s) for s in self.standings)]
+        widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+        return [(row, "  ".join(cell.ljust(widths[c]) for c, cell in enumerate(row)).rstrip()) for row in rows]
+
     def text(self) -> str:
         """The sheet as text for a terminal or a printer: the standings, then round by round."""
         lines = [self.title, self.subtitle]
         if self.champion is not None:
             lines.append(f"Winner: {self.champion}")
-        lines += ["", self.heading]
-        rows = [self.head, *(self.row(s) for s in self.standings)]
-        widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
-        for row in rows:
-            lines.append("  ".join(cell.ljust(widths[c]) for c, cell in enumerate(row)).rstrip())
+        lines += ["", self.heading, *(line for _, line in self.table())]
         lines += ["", *textwrap.wrap(self.tie_breaks, WIDTH)]
         for rnd in self.rounds:
             lines += ["", rnd.title, *(f"  {t.words}" for t in rnd.tables)]
