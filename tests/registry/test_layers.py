@@ -50,6 +50,7 @@ VIEW_MODELS = [
     "scorekeeper.ui.shell.asks",
     "scorekeeper.ui.events.model",
     "scorekeeper.ui.events.sheet_model",
+    "scorekeeper.ui.events.night_model",
     "scorekeeper.ui.history.model",
     "scorekeeper.ui.score.model",
     "scorekeeper.ui.players.model",
