@@ -37,6 +37,7 @@ from scorekeeper.errors import ScorekeeperError, one_line, short
 from scorekeeper.events import Confirmation, Event, Reopening, Result, Standing, read_event, result_for, standings
 from scorekeeper.events import next_round as _next_round
 from scorekeeper.events.model import CONFIRMERS, check_teams
+from scorekeeper.events.night import NightSheet, night_of
 from scorekeeper.events.sheets import sheet_of
 from scorekeeper.store import Store, StoreError
 from scorekeeper.store.storage import NotDurableError
@@ -258,6 +259,18 @@ class EventBook:
     def standings(self, eid: str) -> list[Standing]:
         event = self.get(eid)
         return standings(event, self.results(event))
+
+    def night(self, eid: str) -> NightSheet:
+        """The night sheet of a round robin, Swiss or knockout: its results, and the tables
+        whose match is stored but not finished ("in play"). A league's: an EventError."""
+        event = self.get(eid)
+        played = self.played(event)
+        in_play = {
+            (p.round, p.table)
+            for p in played
+            if not p.finished and result_for(event, p.round, p.table, p.sides, (0, 0), None) is not None
+        }
+        return night_of(event, self.results(event, played), in_play)
 
     def next_round(self, eid: str) -> Event:
         """Draw the next round (Swiss, knockout) and keep it."""

@@ -2,8 +2,9 @@
 
 ``event new NAME --players "Ann,Ben,Cy" --format round-robin`` prints the new event's id
 alone on a line; ``event rounds ID --json`` and ``event standings ID --json`` print every
-round drawn so far and the standings; ``list``, ``next``, ``open``, ``sheet`` and
-``confirm`` do the rest. The commands that only read open the database read-only, so they
+round drawn so far and the standings; ``sheet ID`` prints a round robin's, Swiss's or
+knockout's night sheet (a league fixture's result sheet with ``--round R --fixture F``);
+``list``, ``next``, ``open`` and ``confirm`` do the rest. The commands that only read open the database read-only, so they
 work while the app holds it; those that write are refused then, with the store's line.
 Errors are one line and status 2, as everywhere in :mod:`scorekeeper.cli`.
 """
@@ -72,10 +73,12 @@ def add_parser(sub: Any) -> None:
     o.add_argument("id", metavar="ID")
     o.add_argument("--round", type=int, required=True, metavar="R")
     o.add_argument("--json", action="store_true", help="print JSON")
-    sh = cmds.add_parser("sheet", help="a league fixture's result sheet")
+    sh = cmds.add_parser(
+        "sheet", help="a night's sheet (round robin, Swiss, knockout), or a league fixture's result sheet"
+    )
     sh.add_argument("id", metavar="ID")
-    sh.add_argument("--round", type=int, required=True, metavar="R")
-    sh.add_argument("--fixture", type=int, required=True, metavar="F")
+    sh.add_argument("--round", type=int, metavar="R", help="a league's round (with --fixture)")
+    sh.add_argument("--fixture", type=int, metavar="F", help="a league fixture of that round")
     sh.add_argument("--csv", action="store_true", help="print CSV for a spreadsheet")
     c = cmds.add_parser("confirm", help="the host confirms a fixture's result sheet for a team (marked as the host's)")
     c.add_argument("id", metavar="ID")
@@ -325,6 +328,8 @@ def _cmd_open(args: argparse.Namespace) -> int:
 
 
 def _cmd_sheet(args: argparse.Namespace) -> int:
+    """A round robin's, Swiss's or knockout's night sheet; a league fixture's result sheet
+    (``--round`` and ``--fixture``)."""
     from scorekeeper.cli import _write_utf8
     from scorekeeper.eventbook import EventBook
     from scorekeeper.events.sheets import sheet_of
@@ -332,7 +337,20 @@ def _cmd_sheet(args: argparse.Namespace) -> int:
     with _reading(args) as store:
         book = EventBook(store)
         event = book.get(args.id)
-        sheet = sheet_of(event, args.round, args.fixture, book.results(event))
+        if event.is_league:
+            if args.round is None or args.fixture is None:
+                raise ScorekeeperError(
+                    f"a league's result sheet is a fixture's: give --round R and --fixture F "
+                    f"(see 'scorekeeper event rounds {event.id}')"
+                )
+            sheet: Any = sheet_of(event, args.round, args.fixture, book.results(event))
+        elif args.round is not None or args.fixture is not None:
+            raise ScorekeeperError(
+                f"--round and --fixture are a league fixture's: a {event.format} has one sheet for the "
+                f"whole night (scorekeeper event sheet {event.id})"
+            )
+        else:
+            sheet = book.night(event.id)
     if args.csv:
         _write_utf8(sheet.csv())
     else:

@@ -55,6 +55,8 @@ writes:
                         doubles tables; Ann's phone shows her own table first
 * ``event-wall.png``    the standings on the wall (a watcher's screen), large
 * ``event-sheet.png``   the fixture's result sheet, confirmed by the away captain on his phone
+* ``night-sheet.png``   a Swiss club night's sheet: the final standings (a place decided by
+                        head to head), the rounds' tables and byes
 
 The tally and pegboard shots are matches of the engine's random legal games (the first seed
 that fits), imported into a fresh database before the server starts, then
@@ -514,7 +516,7 @@ def run(out: Path, scale: float) -> list[Path]:
                     written += table_shots(browser, out, scale)
                     written += fives_threes_shots(browser, out, scale)
                     written += players_shots(browser, out, scale)
-                    written += event_shots(browser, out, scale)
+                    written += all_event_shots(browser, out, scale)
                 finally:
                     browser.close()
         except BaseException:
@@ -742,6 +744,88 @@ def event_shots(browser, out: Path, scale: float) -> list[Path]:
     return written
 
 
+NIGHT = ["Ann", "Ben", "Cy", "Di", "Ed", "Flo", "Gus"]
+
+
+def _night_game(seed: int, sides) -> dict:
+    """A random legal All Fives match to 121 that was won (the first from ``seed`` on), its
+    players renamed the table's."""
+    import json
+
+    from scorekeeper.allfives.record import load
+    from scorekeeper.allfives.simulate import random_record
+
+    for s in range(seed, seed + 50 * 100_000, 100_000):
+        record = random_record(s, 2, target=121)
+        if load(record).winner is not None:
+            text = json.dumps(record).replace('"P1"', json.dumps(sides[0][0])).replace('"P2"', json.dumps(sides[1][0]))
+            return json.loads(text)
+    raise ShotError(f"no random match from seed {seed} is won")
+
+
+def _night_records(base: int):
+    """A Swiss club night of seven players over three rounds, every match a random legal
+    game from seed ``base`` on: the event and its matches' records, round by round."""
+    from scorekeeper.allfives.record import load
+    from scorekeeper.events import new_event, next_round, result_for
+
+    event = new_event("friday", "Friday club night", "swiss", "all-fives", players=NIGHT, rounds=3, target=121)
+    records, results = [], []
+    for _ in range(3):
+        if results:
+            event = next_round(event, results)
+        rnd = event.rounds[-1]
+        for t in rnd.tables:
+            record = _night_game(base * 10 + len(records), t.sides)
+            ref = event.record_for(rnd.number, t.number)
+            record["event"], record["title"] = ref["event"], ref["title"]
+            m = load(record)
+            records.append(record)
+            results.append(result_for(event, rnd.number, t.number, t.sides, m.scores, m.winner))
+    return event, records, results
+
+
+def night_shots(browser, out: Path, scale: float) -> list[Path]:
+    """night-sheet.png: a Swiss club night of seven players over three rounds (byes), every
+    match a random legal game to 121, the first night whose standings have a place decided
+    by head to head; the host's phone on its night sheet."""
+    from scorekeeper.eventbook import EventBook
+    from scorekeeper.events.night import night_of
+    from scorekeeper.store import Store
+
+    for base in range(500):
+        event, records, results = _night_records(base)
+        if any(s.decided_by == "head to head" for s in night_of(event, results).standings):
+            break
+    else:
+        raise ShotError("no night of the first 500 has a place decided by head to head")
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-shots-") as tmp:
+        db = str(Path(tmp) / "db")
+        with Store(db) as st:
+            book = EventBook(st)
+            book.add(event)  # every round drawn already, as the night's host drew them
+            for record in records:
+                st.import_record(record)
+        port = harness.free_port()
+        server = harness.start_server(web_command(db, port), port, cwd=str(ROOT))
+        ctx = harness.new_context(browser, device_scale_factor=scale)
+        try:
+            page = harness.open_app(ctx, server.url + "event/friday")
+            click(page, "Night sheet")
+            wait_text(page, "Final standings")
+            wait_text(page, re.compile(r"^\d\. \w+: played .* \(head to head\)$"))
+            shot(page, out / "night-sheet.png", top="Home")
+        finally:
+            ctx.close()
+            harness.stop_server(server)
+    return [out / "night-sheet.png"]
+
+
+def all_event_shots(browser, out: Path, scale: float) -> list[Path]:
+    """The events' screenshots: a league night's, then a Swiss night's sheet."""
+    return event_shots(browser, out, scale) + night_shots(browser, out, scale)
+
+
 def run_only(out: Path, scale: float, which) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
@@ -778,7 +862,7 @@ def main(argv=None) -> int:
             "only_table": table_shots,
             "only_fives": fives_threes_shots,
             "only_players": players_shots,
-            "only_events": event_shots,
+            "only_events": all_event_shots,
         }
         chosen = [which for flag, which in only.items() if getattr(args, flag)]
         if chosen:

@@ -205,10 +205,10 @@ def unfinished(event: Event, results: Iterable[Result]) -> list[int]:
     return [t.number for t in last.tables if (last.number, t.number) not in done]
 
 
-def is_complete(event: Event, results: Iterable[Result]) -> bool:
-    """Whether the event is over: every round drawn and played (a knockout: one left)."""
-    results = list(results)
-    if unfinished(event, results):
+def _all_drawn(event: Event) -> bool:
+    """No round is left to draw: a Swiss's planned rounds are, a knockout is down to its
+    final; a round robin and a league are drawn whole."""
+    if not event.rounds:
         return False
     if event.format == "swiss":
         return len(event.rounds) >= event.planned
@@ -216,6 +216,15 @@ def is_complete(event: Event, results: Iterable[Result]) -> bool:
         last = event.rounds[-1]
         return len(last.tables) + len(last.byes) == 1
     return True
+
+
+def is_complete(event: Event, results: Iterable[Result]) -> bool:
+    """Whether the event is over: every round drawn, and every table of every round played
+    (a round robin's round 3 played before round 2 is not the end of it)."""
+    done = latest(results)
+    if any((r.number, t.number) not in done for r in event.rounds for t in r.tables):
+        return False
+    return _all_drawn(event)
 
 
 def next_round(event: Event, results: Iterable[Result]) -> Event:
@@ -231,6 +240,8 @@ def next_round(event: Event, results: Iterable[Result]) -> Event:
     if waiting:
         tables = ", ".join(map(str, waiting))
         raise EventError(f"round {len(event.rounds)} is not finished: no result yet at table {tables}")
+    if _all_drawn(event):  # the last round is played, a table of an earlier one has lost its result
+        raise EventError(f"event {event.id} has every round drawn: there is no next round")
     number = len(event.rounds) + 1
     if event.format == "swiss":
         ranked = [s.name for s in standings(event, results)]

@@ -208,6 +208,41 @@ def test_a_league_night_result_sheet_and_the_captains(tmp_path):
     assert ok(run_cli("--db", db, "import", str(again))).strip()  # re-opened: it may change now
 
 
+def test_a_nights_sheet_and_which_sheet_needs_a_fixture(tmp_path):
+    db = tmp_path / "db"
+    eid = new(db, "Club night", "--players", "Ann,Ben,Cy", "--format", "round-robin", "--id", "club")
+    lg = new(db, "League", "--format", "league", "--team", "Reds=Di", "--team", "Blues=Ed", "--legs", "1")
+    with Store(db) as store:
+        from scorekeeper.eventbook import EventBook
+
+        event = EventBook(store).get(eid)
+        store.import_record(won_record(event, 1, 1, winner=0, big=True))  # Ann beats Ben 15-5
+        store.import_record(won_record(event, 2, 1, winner=1, big=True))  # Cy beats Ben 15-5
+    text = ok(run_cli("--db", db, "event", "sheet", eid))
+    assert text.startswith("Club night: night sheet\nRound robin · All Fives · a point a match won\n\n")
+    assert "\nStandings after round 2 of 3\n" in text and "\n  Table 1: Ann v Cy: not played\n" in text
+    assert re.search(r"^1\.\s+Ann\s+1\s+1\s+0\s+15-5\s+\+10\s+1$", text, re.M), text
+    assert re.search(r"^=\s+Cy\s+1\s+1\s+0\s+15-5\s+\+10\s+1\s+\(level\)$", text, re.M), text
+    assert "\nRound 1\n  Table 1: Ann v Ben: 15-5, Ann\n  Bye: Cy\n" in text
+    csv_text = ok(run_cli("--db", db, "event", "sheet", eid, "--csv"))
+    assert csv_text.startswith("event,row,round,table,player_a,player_b,score_a,score_b,winner,status,rank,")
+    assert "\r\nClub night,table,2,1,Ben,Cy,5,15,Cy,won,,,,,,,,,,,\r\n" in csv_text
+    assert "\r\nClub night,standing,,,,,,,,after round 2,1,Cy,1,1,0,0,15,5,10,1,level\r\n" in csv_text
+    line = error_line(run_cli("--db", db, "event", "sheet", eid, "--round", "1", "--fixture", "1"))
+    assert line == (
+        "error: --round and --fixture are a league fixture's: a round-robin has one sheet for the whole night "
+        "(scorekeeper event sheet club)"
+    )
+    line = error_line(run_cli("--db", db, "event", "sheet", lg, "--round", "1"))
+    assert (
+        line
+        == f"error: a league's result sheet is a fixture's: give --round R and --fixture F (see 'scorekeeper event rounds {lg}')"
+    )
+    assert "Reds (home) v Blues (away)" in ok(
+        run_cli("--db", db, "event", "sheet", lg, "--round", "1", "--fixture", "1")
+    )
+
+
 @pytest.mark.parametrize(
     "args, line",
     [

@@ -98,6 +98,19 @@ def test_a_club_night_round_the_wall_follows_each_match(browser, tmp_path):
             wait_text(wall, "Standing 1. Ann: score 1, won 1, played 1")
             wait_text(wall, "Standing 3. Ben: score 0, won 0, played 1")
 
+            # the night sheet of round 1: each table's result, the standings with what placed
+            # each line (Ann and Cy level after every tie-break), and its print view
+            tap(host, "Night sheet")
+            wait_text(host, "Standings after round 1 of 3")
+            wait_text(host, "Table 2: Ben v Cy: 0-5, Cy")
+            wait_text(host, "Table 2: Ann v Ben: not played")  # round 2's
+            wait_text(host, "= Cy: played 1, won 1, lost 0, points 5-0 (+5), score 1 (level)")
+            tap(host, "Print view")
+            wait_text(host, re.compile(r"^=\s+Cy\s+1\s+1\s+0\s+5-0\s+\+5\s+1\s+\(level\)$"))
+            wait_text(host, re.compile(r"^\s*Table 1: Ann v Di: 5-0, Ann$"))
+            tap(host, "Back")
+            wait_text(host, "Print view")
+
             # the league night's sheet: Blues' captain confirms on his own phone (Cy's phone at
             # the club night is Ben's at the league); the host cannot be Ben while that phone
             # holds his seat, confirms for the Reds as the host, and re-opens the sheet: the

@@ -11,7 +11,7 @@ import pytest
 
 from scorekeeper.envelope import Envelope
 from scorekeeper.errors import EventError, RecordFormatError, ScorekeeperError
-from scorekeeper.events import new_event, next_round, read_event, result_for
+from scorekeeper.events import is_complete, new_event, next_round, read_event, result_for
 from scorekeeper.events.pairing import knockout_order, round_robin, swiss, team_sheet
 
 FOUR = ["Ann", "Ben", "Cy", "Di"]
@@ -113,6 +113,20 @@ def test_next_round_refusals():
     ko = new_event("ko", "N", "knockout", "all-fives", players=FOUR)
     drawn = [result_for(ko, 1, t.number, t.sides, (5, 5), None) for t in ko.rounds[0].tables]
     refused(lambda: next_round(ko, drawn), "table 1 of round 1 was drawn: a knockout needs a winner")
+
+
+def test_an_event_is_over_only_when_every_round_is_played():
+    rr = new_event("rr", "N", "round-robin", "all-fives", players=FOUR)
+    last = [result_for(rr, 3, t.number, t.sides, (5, 0), 0) for t in rr.rounds[2].tables]
+    assert not is_complete(rr, last)  # round 3 played first: rounds 1 and 2 are still to play
+    everything = [result_for(rr, r.number, t.number, t.sides, (5, 0), 0) for r in rr.rounds for t in r.tables]
+    assert is_complete(rr, everything)
+    sw = new_event("sw", "N", "swiss", "all-fives", players=FOUR, rounds=2)
+    first = [result_for(sw, 1, t.number, t.sides, (5, 0), 0) for t in sw.rounds[0].tables]
+    sw = next_round(sw, first)
+    second = [result_for(sw, 2, t.number, t.sides, (5, 0), 0) for t in sw.rounds[1].tables]
+    assert is_complete(sw, first + second) and not is_complete(sw, first[1:] + second)
+    refused(lambda: next_round(sw, first[1:] + second), "event sw has every round drawn: there is no next round")
 
 
 # ------------------------------------------------------------ events.json read back

@@ -129,6 +129,28 @@ def test_doubles_tables_make_partnership_matches(db):
     assert record["players"][0] in ("Ann", "Cy") and record["players"][1] in ("Ben", "Di"), "partners sit opposite"
 
 
+def test_the_night_sheet_reads_the_stored_matches_won_and_in_play(db):
+    with Store(db) as store:
+        book = EventBook(store)
+        event = book.add(new_event("e1", "Night", "round-robin", "all-fives", players=FOUR))
+        store.import_record(won_record(event, 1, 1, winner=0, big=True))  # Ann beats Di 15-5
+        book.open_round("e1", 2)  # both tables of round 2: stored, not finished
+        store.import_record(won_record(event, 2, 2, winner=1))  # and one of them won since (5-0)
+        lg = book.add(new_event("lg", "L", "league", "all-fives", teams={"R": ["Ed"], "B": ["Flo"]}, singles=1))
+        sheet = book.night("e1")
+        with pytest.raises(ScorekeeperError, match="a league's result sheets are its fixtures'"):
+            book.night(lg.id)
+    assert [t.words for r in sheet.rounds for t in r.tables] == [
+        "Table 1: Ann v Di: 15-5, Ann",
+        "Table 2: Ben v Cy: not played",
+        "Table 1: Cy v Di: in play",
+        "Table 2: Ann v Ben: 0-5, Ben",
+        "Table 1: Ben v Di: not played",
+        "Table 2: Ann v Cy: not played",
+    ]
+    assert sheet.heading == "Standings so far: 2 tables played (round 1 is not finished)"
+
+
 def test_an_imported_match_counts_for_its_table_and_other_players_do_not(db):
     with Store(db) as store:
         book = EventBook(store)

@@ -52,6 +52,7 @@ VIEW_MODELS = [
     "scorekeeper.ui.events.book",
     "scorekeeper.ui.events.new_event",
     "scorekeeper.ui.events.sheet_model",
+    "scorekeeper.ui.events.night_model",
     "scorekeeper.ui.history.model",
     "scorekeeper.ui.score.model",
     "scorekeeper.ui.players.model",

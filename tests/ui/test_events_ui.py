@@ -9,6 +9,7 @@ import pytest
 from events.helpers import won_record
 
 from scorekeeper.ui.events.model import EventModel, EventsModel, StandingsModel
+from scorekeeper.ui.events.night_model import NightModel
 from scorekeeper.ui.events.sheet_model import SheetModel
 from scorekeeper.ui.server.access import Codes, Gate
 from scorekeeper.ui.server.live import ANY, Hub
@@ -219,6 +220,31 @@ def test_an_unknown_event_is_said_in_place(shared):
     assert page.event() is None and page.error == "no event 'nope' (see 'scorekeeper event list')"
     assert StandingsModel(shared, "nope").rows() == (None, [])
     assert SheetModel(shared, "nope", 1, 1).sheet() is None
+
+
+def test_the_night_sheet_follows_the_matches_and_a_league_is_told_in_place(shared):
+    eid = make(shared, target="5")
+    night = NightModel(shared, eid)
+    assert night.sheet().heading == "Standings: no table played yet" and night.error is None
+    page = EventModel(shared, eid)
+    page.open_round(1)
+    event = page.event()
+    with shared.lock:
+        shared.store.import_record(won_record(event, 1, 2, winner=1))  # Cy beats Ben 5-0
+    sheet = night.sheet()
+    assert [t.words for t in sheet.rounds[0].tables] == ["Table 1: Ann v Di: in play", "Table 2: Ben v Cy: 0-5, Cy"]
+    assert [night.label(s) for s in sheet.standings][:2] == [
+        "1. Cy: played 1, won 1, lost 0, points 5-0 (+5), score 1",
+        "2. Ann: played 0, won 0, lost 0, points 0-0 (0), score 0",
+    ]
+    assert night.csv_name == f"night-sheet-{eid}.csv"
+    league = make(shared, format="league", teams="Reds: Ann, Cy\nBlues: Ben, Di\n", players="")
+    told = NightModel(shared, league)
+    assert (
+        told.sheet() is None
+        and told.error == "a league's result sheets are its fixtures': give the round and the fixture"
+    )
+    assert NightModel(shared, "nope").sheet() is None
 
 
 def test_the_any_channel_hears_every_match_but_not_its_own_sender():

@@ -14,6 +14,7 @@ from scorekeeper.events import SCORING_TITLES, Event
 from scorekeeper.ui.events.common import back, told, use_any_change
 from scorekeeper.ui.events.model import EventModel, StandingsModel, TableLine
 from scorekeeper.ui.events.new_view import Events, NewEvent
+from scorekeeper.ui.events.night_view import NightPrint, NightView
 from scorekeeper.ui.events.sheet_view import SheetPrint, SheetView
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.policy import Act, check
@@ -168,6 +169,15 @@ def EventPage(shared: Shared, eid: str) -> ft.Control:
                 ft.FilledTonalButton(
                     content="Standings", icon=ft.Icons.LEADERBOARD, on_click=go(f"/event/{eid}/standings")
                 ),
+                *(
+                    []
+                    if event.is_league
+                    else [
+                        ft.OutlinedButton(
+                            content="Night sheet", icon=ft.Icons.ARTICLE, on_click=go(f"/event/{eid}/night")
+                        )
+                    ]
+                ),
                 back("/events", "Events"),
             ],
             wrap=True,
@@ -298,6 +308,8 @@ def event_routes(shared: Shared, role: Role) -> list[ft.Route]:
         ft.Route(path="events", component=lambda: Events(shared)),
         ft.Route(path="event/:eid", component=with_event(EventPage)),
         ft.Route(path="event/:eid/standings", component=with_event(Standings)),
+        ft.Route(path="event/:eid/night", component=with_event(NightView)),
+        ft.Route(path="event/:eid/night/print", component=with_event(NightPrint)),
         ft.Route(path="event/:eid/sheet/:round(\\d+)/:fixture(\\d+)", component=with_event(SheetView)),
         ft.Route(path="event/:eid/sheet/:round(\\d+)/:fixture(\\d+)/print", component=with_event(SheetPrint)),
     ]
