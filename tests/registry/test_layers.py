@@ -50,6 +50,8 @@ VIEW_MODELS = [
     "scorekeeper.ui.shell.asks",
     "scorekeeper.ui.events.model",
     "scorekeeper.ui.events.sheet_model",
+    "scorekeeper.ui.events.wall_fit",
+    "scorekeeper.ui.events.wall_model",
     "scorekeeper.ui.history.model",
     "scorekeeper.ui.score.model",
     "scorekeeper.ui.players.model",
