@@ -104,6 +104,14 @@ def test_a_phone_sized_wall_stacks_few_lines_and_cuts_nothing():
     fits(pages[0], room)
 
 
+@pytest.mark.parametrize(("width", "height"), [(0, 0), (100, 100), (300, 60)])
+def test_a_window_too_small_for_anything_still_has_a_wall(width, height):
+    event = singles(32)
+    _, pages = wall_of(event, standings(event, []), [], False, Room(width, height))
+    assert pages and all(b.fit.size >= 6 and b.fit.row > 0 for p in pages for b in p.blocks)
+    assert sum(len(p.blocks[0].lines) for p in pages if p.blocks[0].kind == "standings") == 32
+
+
 def test_the_round_heading_of_each_format():
     swiss = singles(8)
     assert round_heading(swiss, 1, False) == "Round 1 of 3"

@@ -52,6 +52,8 @@ STATE = 0.72
 #: How wide a character is, in sizes of the type: of a number or header, of a name or words.
 DIGIT = 0.62
 LETTER = 0.56
+#: The smallest type drawn at all.
+SMALLEST = 6.0
 #: A gap between two cells of a line, in sizes of the type.
 SPACING = 0.5
 
@@ -196,6 +198,12 @@ class Fit:
         return self.size * ROW
 
 
+def _sized(size: float) -> float:
+    """A size of type in half pixels, down; never under :data:`SMALLEST` (a window too small
+    for anything: its lines go past its edge rather than vanish)."""
+    return max(SMALLEST, math.floor(size * 2) / 2)
+
+
 def fit(
     count: int,
     styles: Sequence[Style],
@@ -216,7 +224,7 @@ def fit(
         for style in styles:
             per = max(1, math.ceil(count / (style.split * pages)))
             across = (width - (style.split - 1) * gutter) / style.split
-            size = math.floor(min(height / (per * style.row + ROW), across / style.em, most) * 2) / 2
+            size = _sized(min(height / (per * style.row + ROW), across / style.em, most))
             if best is None or size > best.size:
                 best = Fit(style, pages, per, size)
         if best is not None and best.size >= least:
@@ -278,7 +286,7 @@ def _together(standing: Style, tables: Style, notes: tuple[str, ...], room: Room
         out.append((size, Page(blocks, side_by_side=True, notes=notes)))
     rows = (len(standing.lines) + len(tables.lines) + 2) * ROW
     down = h - room.notes_height(notes, w) - room.gap
-    size = math.floor(min(down / rows, w / standing.em, w / tables.em, most) * 2) / 2
+    size = _sized(min(down / rows, w / standing.em, w / tables.em, most))
     blocks = (
         Block("standings", Fit(standing, 1, len(standing.lines), size), standing.lines, w),
         Block("tables", Fit(tables, 1, len(tables.lines), size), tables.lines, w),
