@@ -27,8 +27,9 @@ from dataclasses import dataclass, replace
 
 __all__ = [
     "LEAST",
-    "LETTER",
     "DIGIT",
+    "LETTER",
+    "STATE",
     "Block",
     "Col",
     "Fit",

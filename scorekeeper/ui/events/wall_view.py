@@ -10,7 +10,7 @@ import datetime as dt
 import flet as ft
 
 from scorekeeper.ui.events.common import back, use_any_change
-from scorekeeper.ui.events.wall_fit import Block, Line
+from scorekeeper.ui.events.wall_fit import STATE, Block, Line
 from scorekeeper.ui.events.wall_model import Wall, WallModel, turn_seconds
 from scorekeeper.ui.server.join_view import qr_svg
 from scorekeeper.ui.shell.base import Shared
@@ -75,25 +75,12 @@ def _line(block: Block, line: Line | None, shade: bool) -> ft.Control:
     dim = line is not None and line.dim
     cells: list[ft.Control] = []
     for i, (col, text) in enumerate(zip(style.cols, cells_text, strict=True)):
-        width = None if col.grow else col.em * size
-        if style.two_line and i == 1 and header:
-            cells.append(_cell(text, size, None, False, True, False))
+        if style.two_line and i == 1:  # the players, their table's state under them (a header: "Players")
+            under = [] if header else [_cell(cells_text[2], size * STATE, None, False, False, True)]
+            column = [_cell(text, size, None, False, header, dim), *under]
+            cells.append(ft.Column(column, spacing=0, expand=True, alignment=ft.MainAxisAlignment.CENTER))
             break
-        if style.two_line and i == 1:
-            state = cells_text[2]
-            cells.append(
-                ft.Column(
-                    [
-                        _cell(text, size, None, False, header, dim),
-                        _cell(state, size * 0.72, None, False, header, True),
-                    ],
-                    spacing=0,
-                    expand=True,
-                    alignment=ft.MainAxisAlignment.CENTER,
-                )
-            )
-            break
-        cells.append(_cell(text, size, width, col.right, header or col.bold, dim))
+        cells.append(_cell(text, size, None if col.grow else col.em * size, col.right, header or col.bold, dim))
     row = ft.Container(
         content=ft.Row(cells, spacing=0.5 * size, vertical_alignment=ft.CrossAxisAlignment.CENTER),
         height=block.fit.head if header else block.fit.row,
@@ -145,7 +132,7 @@ def _join(wall: Wall) -> ft.Control:
 def _title(wall: Wall) -> ft.Control:
     room = wall.room
     size = room.title
-    turn = f"  ({wall.index + 1} of {wall.pages})" if wall.pages > 1 else ""
+    turn = [ft.Text(f"({wall.index + 1} of {wall.pages})", size=size * 0.6, color=ft.Colors.ON_SURFACE_VARIANT)]
     return ft.Row(
         [
             ft.IconButton(icon=ft.Icons.HOME, tooltip="Home", on_click=go("/"), icon_size=max(20.0, size * 0.8)),
@@ -158,7 +145,7 @@ def _title(wall: Wall) -> ft.Control:
                 overflow=ft.TextOverflow.ELLIPSIS,
             ),
             ft.Text(wall.heading, size=size, weight=_BOLD, color=ft.Colors.PRIMARY),
-            ft.Text(turn, size=size * 0.6, color=ft.Colors.ON_SURFACE_VARIANT),
+            *(turn if wall.pages > 1 else []),
         ],
         height=room.title_height,
         spacing=room.gap,
