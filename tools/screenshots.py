@@ -53,7 +53,10 @@ writes:
 * ``head-to-head.png``  Ann against Ben, per game
 * ``event.png``         a club night of sixteen players: two teams of eight, four
                         doubles tables; Ann's phone shows her own table first
-* ``event-wall.png``    the standings on the wall (a watcher's screen), large
+* ``event-wall.png``    the wall (a watcher's standings, 1280x720): the standings and the
+                        round's tables with their states, the QR code for a late phone
+* ``event-wall-1080.png`` the wall of a Swiss of 32 players at 1920x1080: two columns
+* ``event-wall-tables.png`` its round's sixteen tables, on their turn
 * ``event-sheet.png``   the fixture's result sheet, confirmed by the away captain on his phone
 * ``night-sheet.png``   a Swiss club night's sheet: the final standings (a place decided by
                         head to head), the rounds' tables and byes
@@ -662,11 +665,65 @@ def _win(store, event, mid: str, table: int) -> None:
     store.append(mid, {"turn": {"play": "5-0"}})
 
 
+OPEN = (
+    "Ann Ben Cy Di Ed Flo Gus Hal Ivy Jo Kit Lou Mo Ned Ola Pip Quinn Rosa Sam Tess Uma Vic Wyn Xena "
+    "Yves Zoe Abigail Bartholomew Cecilia Dominic Evangeline Florence"
+).split()
+
+
+def _played(store, event, round_number: int, table: int, seed: int, finished: bool) -> None:
+    """A random legal match of All Fives (to 61) for the table, finished or a few hands in,
+    stored as the table's match."""
+    import json
+
+    from scorekeeper.allfives.record import load
+    from scorekeeper.allfives.simulate import random_record
+
+    base = event.record_for(round_number, table)
+    for s in range(seed, seed + 500):
+        record = random_record(s, 2, max_hands=40 if finished else 3, target=61)
+        if (load(record).winner is not None) == finished and (finished or min(load(record).scores) > 0):
+            break
+    text = json.dumps(record)
+    for i, name in enumerate(base["players"]):
+        text = text.replace(f'"P{i + 1}"', json.dumps(name))
+    record = {**json.loads(text), "title": base["title"], "event": base["event"]}
+    store.import_record(record)
+
+
+def _open_night(store, book):
+    """A Swiss of 32 players in its second round: round 1 played, ten tables of round 2 won
+    and six in play."""
+    from scorekeeper.events import new_event
+
+    event = book.add(new_event("open", "Spring open", "swiss", "all-fives", players=OPEN, rounds=5))
+    for t in event.rounds[0].tables:
+        _played(store, event, 1, t.number, 100 * t.number, True)
+    event = book.next_round("open")
+    for t in event.rounds[1].tables:
+        _played(store, event, 2, t.number, 7000 + 100 * t.number, t.number <= 10)
+    return event
+
+
+def wall_shots(browser, ns, port: int, code: str, out: Path) -> list[Path]:
+    """The wall of the Swiss of 32 at 1920x1080: its standings, then its tables on their turn."""
+    wall = harness.open_app(
+        harness.new_context(browser, viewport={"width": 1920, "height": 1080}), ns.url(port, f"/join/{code}")
+    )
+    harness.go_to(wall, "/event/open/standings", expect=re.compile(r"^Standing 1\. "))
+    wait_text(wall, "Round 2 of 5")
+    shot(wall, out / "event-wall-1080.png", top="Home")
+    wait_text(wall, re.compile(r"^Table 1: "), timeout=30)
+    shot(wall, out / "event-wall-tables.png", top="Home")
+    return [out / "event-wall-1080.png", out / "event-wall-tables.png"]
+
+
 def event_shots(browser, out: Path, scale: float) -> list[Path]:
     """A club night of sixteen players on four tables (two teams of eight, four doubles),
     from its own database and server: event.png (Ann's phone: her table first, three
-    tables won, one in play), event-wall.png (a watcher's standings on the wall, once the
-    last table is won) and event-sheet.png (the result sheet, the away captain's
+    tables won, one in play), event-wall.png (the wall, a watcher's standings at 1280x720,
+    while the last table is in play; then event-wall-1080.png and event-wall-tables.png, a
+    Swiss of 32 at 1920x1080) and event-sheet.png (the result sheet, the away captain's
     confirmation in, made on his own phone; the host may confirm for the home team). The watcher is a browser in a network namespace of its own."""
     from e2e import netns
 
@@ -679,6 +736,7 @@ def event_shots(browser, out: Path, scale: float) -> list[Path]:
         db = str(Path(tmp) / "db")
         with Store(db) as st:
             book = EventBook(st)
+            _open_night(st, book)  # (made first: Home offers the event made last, the club night)
             event = book.add(
                 new_event(
                     "club",
@@ -708,20 +766,23 @@ def event_shots(browser, out: Path, scale: float) -> list[Path]:
             written.append(out / "event.png")
             with netns.remote_browser(browser.playwright) as (ns, phones):
                 wall = harness.open_app(
-                    harness.new_context(phones, device_scale_factor=scale, viewport={"width": 960, "height": 540}),
+                    harness.new_context(phones, device_scale_factor=1.5, viewport={"width": 1280, "height": 720}),
                     ns.url(port, f"/join/{served_code(server, 'watch')}"),
                 )
                 click(wall, "Events: standings")
                 click(wall, "Open Friday club night")
                 click(wall, "Standings")
                 wait_text(wall, re.compile(r"^Standing 1\. Reds: "))
+                wait_text(wall, f"Table 4: {last.title}, in play 0-0")
+                shot(wall, out / "event-wall.png", top="Home")
+                written.append(out / "event-wall.png")
                 click(host, f"Round 1, table 4: {last.title} (in play · 0 - 0)")
                 click(host, f"{last.sides[0][0]} leads")
                 play(host, "5-0", None)
                 wait_text(wall, "Standing 1. Reds: score 6, won 1, played 1")
                 wait_text(wall, "Standing 2. Blues: score 0, won 0, played 1")
-                shot(wall, out / "event-wall.png", top="Home")
-                written.append(out / "event-wall.png")
+                wait_text(wall, "Final standings")
+                written += wall_shots(phones, ns, port, served_code(server, "watch"), out)
                 # the away captain confirms on his own phone (the seat he holds at the event)
                 ben = harness.open_app(
                     harness.new_context(phones, device_scale_factor=scale),

@@ -91,8 +91,13 @@ def test_a_club_night_round_the_wall_follows_each_match(browser, tmp_path):
 
             # table 2: a phone that joined by the table code is Cy's
             # (its Home leads with tonight's event, never the host's match or another table's)
-            phone = harness.open_app(harness.new_context(remote), ns.url(server.port, f"/join/{server.code('table')}"))
-            tap(phone, "Event: Friday club night")
+            # it comes as the wall's QR code sends a late phone: to the event's address, with no
+            # code; it types the table code and is taken on to the event
+            phone = harness.open_app(harness.new_context(remote), ns.url(server.port, "/event/club"))
+            wait_text(phone, "Join the table")
+            harness.fill(phone, "Table code", server.code("table"))
+            tap(phone, "Join")
+            wait_text(phone, "Round 1 (now)")
             play_own_table(phone, "Cy", "table 2: Ben v Cy", home=True)
             wait_text(wall, "Standing 1. Cy: score 1, won 1, played 1")
             wait_text(wall, "Standing 1. Ann: score 1, won 1, played 1")

@@ -53,6 +53,8 @@ VIEW_MODELS = [
     "scorekeeper.ui.events.new_event",
     "scorekeeper.ui.events.sheet_model",
     "scorekeeper.ui.events.night_model",
+    "scorekeeper.ui.events.wall_fit",
+    "scorekeeper.ui.events.wall_model",
     "scorekeeper.ui.history.model",
     "scorekeeper.ui.score.model",
     "scorekeeper.ui.players.model",

@@ -312,3 +312,16 @@ def test_an_events_file_that_is_a_link_to_nothing_is_said_with_its_path(shared, 
         make_refused.set(k, v)
     assert make_refused.create() is None and "cannot be read" in make_refused.error
     assert path.is_symlink()
+
+
+def test_every_events_screen_that_follows_any_change_takes_its_origin():
+    """``use_any_change`` calls a screen's ``tick(origin)``: a view-model whose ``tick`` takes
+    no origin would raise on every delivery, and the hub would drop it (the wall stood still)."""
+    import inspect
+
+    from scorekeeper.ui.events import model, night_model, sheet_model, wall_model
+
+    models = [model.EventModel, model.StandingsModel, sheet_model.SheetModel, night_model.NightModel]
+    models.append(wall_model.WallModel)
+    for cls in models:
+        inspect.signature(cls.tick).bind(object(), object())  # self, origin

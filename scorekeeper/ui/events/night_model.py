@@ -68,6 +68,6 @@ class NightModel(Model):
             + (f" ({why})" if why else "")
         )
 
-    def tick(self) -> None:
+    def tick(self, origin: object = None) -> None:
         """A match changed somewhere: look again."""
         self._changed()

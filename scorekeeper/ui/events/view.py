@@ -10,12 +10,14 @@ from typing import Any
 
 import flet as ft
 
-from scorekeeper.events import SCORING_TITLES, Event
+from scorekeeper.events import Event
 from scorekeeper.ui.events.common import back, told, use_any_change
-from scorekeeper.ui.events.model import EventModel, StandingsModel, TableLine
+from scorekeeper.ui.events.model import EventModel, TableLine
 from scorekeeper.ui.events.new_view import Events, NewEvent
 from scorekeeper.ui.events.night_view import NightPrint, NightView
 from scorekeeper.ui.events.sheet_view import SheetPrint, SheetView
+from scorekeeper.ui.events.standings_view import Standings
+from scorekeeper.ui.events.wall_view import WallScreen
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.policy import Act, check
 from scorekeeper.ui.shell.roles import Role
@@ -24,7 +26,6 @@ from scorekeeper.ui.shell.widgets import PAD, error_box, go, heading, labelled, 
 __all__ = ["EventPage", "Events", "NewEvent", "Standings", "event_routes"]
 
 EventVM = ft.observable(EventModel)
-StandingsVM = ft.observable(StandingsModel)
 
 
 # ------------------------------------------------------------ an event's page
@@ -242,53 +243,6 @@ def EventPage(shared: Shared, eid: str) -> ft.Control:
     return ft.Column(items, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
 
 
-# ------------------------------------------------------------ standings
-@ft.component
-def Standings(shared: Shared, eid: str) -> ft.Control:
-    vm, _ = ft.use_state(lambda: StandingsVM(shared, eid))
-    use_any_change(shared, vm.tick)
-    event, rows = vm.rows()
-    if event is None:
-        return ft.Column([top_bar("Standings"), error_box(vm.error), back("/events", "Events")])
-    wall = shared.visitor.role is Role.WATCHER  # the TV on the wall: large
-    size = 30 if wall else 16
-    league = event.is_league
-    head = (
-        ["#", "Team" if league else "Player", "P", "W"]
-        + (["D", "L", "Games"] if league else ["L"])
-        + ["Points", "Score"]
-    )
-    widths = [1, 5, 1, 1] + ([1, 1, 2] if league else [1]) + [3, 2]
-
-    def line(cells: list[str], label: str | None, bold: bool = False) -> ft.Control:
-        row = ft.Row(
-            [
-                ft.Text(c, size=size, expand=w, weight=ft.FontWeight.BOLD if bold or i == len(cells) - 1 else None)
-                for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-            ],
-            spacing=8,
-        )
-        return row if label is None else labelled(row, label)
-
-    table: list[ft.Control] = [line(head, None, bold=True)]
-    for r in rows:
-        cells = [str(r.rank), r.name, str(r.played), str(r.won)]
-        cells += [str(r.drawn), str(r.lost), f"{r.games_for}-{r.games_against}"] if league else [str(r.lost)]
-        cells += [f"{r.points_for}-{r.points_against}", str(r.score)]
-        table.append(line(cells, f"Standing {r.rank}. {r.name}: score {r.score}, won {r.won}, played {r.played}"))
-    return ft.Column(
-        [
-            top_bar(f"{event.name}: standings"),
-            ft.Text(SCORING_TITLES.get(event.scoring.preset, event.scoring.title), size=size * 0.8),
-            ft.Column(table, spacing=6),
-            back(f"/event/{eid}", "The event"),
-        ],
-        spacing=12,
-        scroll=ft.ScrollMode.AUTO,
-        expand=True,
-    )
-
-
 def event_routes(shared: Shared, role: Role) -> list[ft.Route]:
     """The events' routes (a watcher's: the list, the pages, the standings, the sheets)."""
 
@@ -307,7 +261,8 @@ def event_routes(shared: Shared, role: Role) -> list[ft.Route]:
     routes = [
         ft.Route(path="events", component=lambda: Events(shared)),
         ft.Route(path="event/:eid", component=with_event(EventPage)),
-        ft.Route(path="event/:eid/standings", component=with_event(Standings)),
+        # the wall's (a watcher's: a screen across the room) or a phone's
+        ft.Route(path="event/:eid/standings", component=with_event(WallScreen if role is Role.WATCHER else Standings)),
         ft.Route(path="event/:eid/night", component=with_event(NightView)),
         ft.Route(path="event/:eid/night/print", component=with_event(NightPrint)),
         ft.Route(path="event/:eid/sheet/:round(\\d+)/:fixture(\\d+)", component=with_event(SheetView)),

@@ -65,7 +65,7 @@ def Join(visitor: Visitor) -> ft.Control:
 
     async def join(e: Any = None) -> None:
         if visitor.join(code.text):
-            ft.context.page.navigate("/")
+            ft.context.page.navigate(visitor.wanted or "/")
             if visitor.token:
                 await keep_pass(visitor.token)
 

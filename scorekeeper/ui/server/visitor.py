@@ -105,6 +105,9 @@ class Visitor:
         self._seats: dict[str, str | None] = {}  # without a key: place -> player (None: asked, no seat)
         self.revision = 0  # changes whenever a screen showing it should redraw
         self.checking = False  # its browser is being asked for a pass (the join screen waits)
+        #: where a browser without a code was going (an event's page, from the wall's QR code):
+        #: it goes there once it has joined
+        self.wanted: str | None = None
 
     @property
     def role(self) -> Role | None:

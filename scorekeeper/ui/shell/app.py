@@ -150,6 +150,8 @@ def _routes(shared: Shared, role: Role) -> list[ft.Route]:
 
 
 #: a join link: ``/join/<the link's secret>`` (the QR code's), or ``/join/<a typed code>``
+#: The routes a browser without a code may be sent on to once it joins (nothing of them is shown before).
+WANTED_ROUTE = re.compile(r"^/event/[A-Za-z0-9][A-Za-z0-9._-]{0,63}(/standings)?/?$")
 JOIN_ROUTE = re.compile(r"^/join/([A-Za-z0-9_ .-]{1,64})/?$")
 
 
@@ -180,6 +182,8 @@ def make_main(shared: Shared, above: Callable[[], Any] | None = None) -> Callabl
         visitor.checking = asking
         if visitor.role is None and page.web:
             STRANGERS.arrive(page, visitor)  # few per client, deleted soon after they drop
+        if visitor.role is None and WANTED_ROUTE.match(page.route or ""):
+            visitor.wanted = page.route  # an event's page (the wall's QR code): there, once it has joined
         if joining or (visitor.role is None and not asking and (page.route or "/") != "/"):
             page.route = "/"  # the code is not left in the address bar; a stranger's route shows nothing
         viewport = Viewport(page.width, page.height)
