@@ -788,7 +788,7 @@ def event_shots(browser, out: Path, scale: float) -> list[Path]:
                     harness.new_context(phones, device_scale_factor=scale),
                     ns.url(port, f"/join/{served_code(server, 'table')}"),
                 )
-                click(ben, "Event: Friday club night")
+                harness.go_to(ben, "/event/club", "I'm Ben")  # (Home leads with the Spring open, still played)
                 click(ben, "I'm Ben")
                 click(ben, "Fixture 1: Reds v Blues · result sheet")
                 click(ben, "Confirm for Blues as Ben")

@@ -187,7 +187,7 @@ def test_each_tables_state_and_the_way_in_for_a_late_phone(served):
     assert watcher.visitor.join(served.gate.codes.watcher)
     on_the_wall = WallModel(watcher, "club").look(1280, 720)  # a watcher shows no code (issue 43)
     assert on_the_wall.qr == f"{served.invite.base}/event/club"
-    assert on_the_wall.join == ("Late? Scan this, type the table code", "the host gives you, and you are here.")
+    assert on_the_wall.join == ("Late? Scan this,", "type the table code from the host, and you are at the event.")
     assert WallModel(served, "nope").look(1280, 720) is None
 
 

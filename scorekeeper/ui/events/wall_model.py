@@ -243,7 +243,7 @@ class WallModel(Model):
         codes = invite.codes
         if not self._shared.may(Act.INVITE).allowed and codes is not None:
             address = f"{invite.base}/event/{event.id}"
-            return address, ("Late? Scan this, type the table code", "the host gives you, and you are here.")
+            return address, ("Late? Scan this,", "type the table code from the host, and you are at the event.")
         words = ["Late? Scan this to join,", f"then open Events: {event.name}."]
         if codes is not None:
             address = invite.base.removeprefix("http://")
