@@ -10,6 +10,7 @@ import flet as ft
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.events.model import EventModel, Lead, TableLine, home_lead
 from scorekeeper.ui.shell.base import Shared, game_title
+from scorekeeper.ui.shell.roles import Role
 from scorekeeper.ui.shell.screens import games_with_screens, screens_of
 from scorekeeper.ui.shell.widgets import PAD, go, heading
 
@@ -100,6 +101,8 @@ def Home(shared: Shared) -> ft.Control:
                 content=f"Event: {name}", icon=ft.Icons.EMOJI_EVENTS, on_click=go(f"/event/{eid}"), height=56
             )
         )
+        if lead.event is not None and not lead.match and not lead.tables and shared.visitor.role is Role.SCORER:
+            items.append(ft.Text("Say who you are there (I'm ...): your table then shows here.", italic=True))
     items += [
         ft.FilledTonalButton(content="New match", icon=ft.Icons.ADD, on_click=go("/new"), height=56),
         ft.OutlinedButton(
