@@ -153,8 +153,9 @@ def test_every_module_is_compiled_ahead_for_the_phones_python(built_site: Path) 
 
 def test_the_browser_packages_are_what_the_requirements_need_under_pyodide() -> None:
     """:data:`BROWSER_PACKAGES` is the closure of scorekeeper's requirements with Pyodide's
-    markers, less flet-web (the client, copied beside the archive) and platformdirs (it only
-    finds a laptop's data folder: the phone's store has its own)."""
+    markers, less flet-web (the client, copied beside the archive), platformdirs (it only
+    finds a laptop's data folder: the phone's store has its own) and filelock (the laptop's
+    lock of the store: the phone's store holds a Web Lock, ``scorekeeper.site.disk``)."""
     needed: set[str] = set()
     todo = ["scorekeeper"]
     while todo:
@@ -164,7 +165,7 @@ def test_the_browser_packages_are_what_the_requirements_need_under_pyodide() -> 
             if req.marker is not None and not Marker(str(req.marker)).evaluate(PYODIDE):
                 continue
             dep = canonicalize_name(req.name)
-            if dep in {"flet-web", "platformdirs"} or dep in needed:
+            if dep in {"flet-web", "platformdirs", "filelock"} or dep in needed:
                 continue
             needed.add(dep)
             todo.append(dep)

@@ -46,7 +46,7 @@ def test_a_lock_that_is_a_directory_is_moved_out_of_the_way_and_the_store_opens(
             assert asides == []
             done = "removed (it was empty)"
         assert problem == f"the lock file lock was a directory, not a lock anybody holds; it was {done}"
-        assert stat.S_ISREG(lock.lstat().st_mode) and lock.read_text() == str(os.getpid())
+        assert stat.S_ISREG(lock.lstat().st_mode) and lock.read_text(encoding="ascii") == f" {os.getpid()}"
         assert sorted(store.ids()) == sorted(recs)
         with pytest.raises(StoreLockedError):  # and it is a lock again
             Store(db, wait=0)
