@@ -95,8 +95,10 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     w.add_argument(
         "--browser",
-        action="store_true",
-        help="also open the app in this machine's browser (the host's screen: it shows the codes)",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also open the app in this machine's browser (the host's screen: it shows the codes); "
+        "the default on Windows and macOS, not on Linux",
     )
     w.add_argument(
         "--allow-host",

@@ -47,6 +47,7 @@ class FloodServer(Server):
             "--db",
             self.db,
             "web",
+            "--no-browser",
             "--host",
             "0.0.0.0",
             "--port",
