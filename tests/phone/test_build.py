@@ -21,6 +21,7 @@ from packaging.markers import Marker
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from scorekeeper import DISTRIBUTION
 from scorekeeper.site import build as site_build
 from scorekeeper.site.build import ARCHIVE, BROWSER_PACKAGES, MARK
 from scorekeeper.ui.server.guard import inline_script_hashes
@@ -157,7 +158,7 @@ def test_the_browser_packages_are_what_the_requirements_need_under_pyodide() -> 
     finds a laptop's data folder: the phone's store has its own) and filelock (the laptop's
     lock of the store: the phone's store holds a Web Lock, ``scorekeeper.site.disk``)."""
     needed: set[str] = set()
-    todo = ["scorekeeper"]
+    todo = [DISTRIBUTION]
     while todo:
         name = todo.pop()
         for spec in importlib.metadata.requires(name) or []:
