@@ -21,15 +21,13 @@ import shutil
 import subprocess
 import sys
 import tarfile
-import time
-import urllib.error
 import urllib.request
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support import RECORDS, ROOT
+from support import RECORDS, ROOT, web_server
 
 import scorekeeper
 from scorekeeper import DISTRIBUTION
@@ -38,8 +36,6 @@ pytestmark = pytest.mark.slow
 
 WHEEL = f"{DISTRIBUTION.replace('-', '_')}-{scorekeeper.__version__}-py3-none-any.whl"
 SDIST = f"{DISTRIBUTION.replace('-', '_')}-{scorekeeper.__version__}.tar.gz"
-#: seconds for the installed server to answer (it answers in about 1 s here)
-SERVER_START = 60.0
 
 
 def uv() -> str:
@@ -174,37 +170,13 @@ def test_the_installed_command_serves_the_first_screen(venv: Path, elsewhere: Pa
     port = free_port()
     log = elsewhere / "web.log"
     cmd = [scorekeeper_cmd(venv), "--db", str(elsewhere / "db"), "web", "--no-browser", "--host", "127.0.0.1"]
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [*cmd, "--port", str(port)], stdout=out, stderr=subprocess.STDOUT, cwd=elsewhere, env=outside_env()
-        )
-    try:
-        page = first_page(port, proc, log)
+    with web_server([*cmd, "--port", str(port)], port, log, cwd=elsewhere, env=outside_env()) as page:
         assert b"flutter_bootstrap.js" in page  # Flet's page, its client from the installed flet-web
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/main.dart.js", timeout=30) as r:
             assert r.status == 200 and len(r.read()) > 1_000_000
         with stranger.open_ws("127.0.0.1", port) as ws:  # the app's Python: the host's Home
             ws.sendall(stranger.register())
             assert stranger.read_until(ws, (stranger.HOST_WORDS,), 30) == stranger.HOST_WORDS
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
     said = log.read_text(encoding="utf-8", errors="replace")
     assert said.startswith(f"Scorekeeper is served at http://127.0.0.1:{port}/"), said
     assert "Traceback" not in said, said
-
-
-def first_page(port: int, proc: subprocess.Popen[bytes], log: Path) -> bytes:
-    """``/`` as soon as the server answers it (the server's output if it ends or never answers)."""
-    deadline = time.monotonic() + SERVER_START
-    while True:
-        if proc.poll() is not None:
-            raise AssertionError(f"exit {proc.returncode}: {log.read_text(encoding='utf-8', errors='replace')}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
-                return bytes(r.read())
-        except (urllib.error.URLError, OSError):
-            pass
-        if time.monotonic() > deadline:
-            raise AssertionError(f"no answer on /: {log.read_text(encoding='utf-8', errors='replace')}")
-        time.sleep(0.1)

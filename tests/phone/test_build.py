@@ -58,6 +58,8 @@ def _packages(site: Path) -> zipfile.ZipFile:
 def test_the_build_asks_nothing_of_any_network(site_built: dict[str, object]) -> None:
     """The run's site (``built_site``) was built by a new process in a network namespace of its
     own: no interface but a loopback that is down."""
+    if shutil.which("unshare") is None:
+        pytest.skip("no unshare here (Linux's util-linux): the site was built with the network in reach")
     assert site_built["cmd"] == ["unshare", "-n"]
     assert re.search(
         r"Built the phone's site in .*: \d+ files, \d+\.\d MB \(the app and its Python packages: ",

@@ -5,16 +5,28 @@ file for a moment, so the store tries again for about a second; it cannot open a
 so there is no ``fsync`` of one and a lock directory is moved aside under a lock file of its
 own; its lock of the lock file keeps the first byte from every other process, so the holder's
 pid is read from the second. Each is checked here by making this machine behave so.
+
+Then the store's durability tests (append, undo, import, a record saved with CRLF, a killed
+writer, a second writer refused, a lock that is a directory) run again in a new pytest
+process, and ``scorekeeper web`` is started and serves its first screen, with Scorekeeper's
+own modules seeing Windows: no ``fcntl``, ``resource``, ``termios``, ``pwd`` or ``grp``, an
+``os`` without ``O_DIRECTORY``, ``O_CLOEXEC``, ``O_NONBLOCK``, ``pread`` and the rest of
+what Windows lacks, Windows's signals only, and ``sys.platform`` read as ``"win32"``
+(``as_windows/sitecustomize.py``; the interpreter and the dependencies are unchanged).
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import re
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from support import build_db, full_record
+from support import ROOT, build_db, full_record, process_env, web_server
 
 from scorekeeper import system
 from scorekeeper.store import Store, StoreLockedError, entries_of, storage
@@ -170,3 +182,89 @@ def test_a_lock_file_of_an_older_scorekeeper_still_names_its_holder(tmp_path: Pa
         assert lock_module._holder(fd) == "4242"
     finally:
         os.close(fd)
+
+
+# ---------------------------------------------------------------- Scorekeeper seeing Windows
+AS_WINDOWS = Path(__file__).with_name("as_windows")
+#: True in a process started with ``as_windows`` first on PYTHONPATH
+SIMULATED = os.environ.get("SCOREKEEPER_AS_WINDOWS") == "1"
+#: the store's durability tests run again with Scorekeeper seeing Windows
+DURABILITY = [
+    "tests/store/test_store.py::test_entries_appended_one_by_one_are_the_record_after_reopening",
+    "tests/store/test_store.py::test_undo_and_redo",
+    "tests/store/test_store.py::test_cli_import_export_list_round_trip",
+    "tests/store/test_store.py::test_a_record_saved_on_windows_imports_and_exports_as_it_was",
+    "tests/store/test_store_safety.py::test_the_child_acknowledges_exactly_what_it_stored",
+    "tests/store/test_store_safety.py::test_rapid_kills_inside_the_append_loop_lose_nothing",
+    "tests/store/test_store_safety.py::test_a_second_app_instance_gets_a_clear_message_and_changes_nothing",
+    "tests/store/test_store_safety.py::test_only_one_of_several_instances_started_at_once_gets_the_database",
+    "tests/store/test_store_safety.py::test_a_second_store_in_the_same_process_is_refused_and_the_first_keeps_its_lock",
+    "tests/store/test_store_safety.py::test_the_context_manager_releases_the_lock",
+    "tests/store/test_store_lock.py",
+    "tests/store/test_portable.py::test_scorekeeper_sees_windows",
+]
+on_windows_itself = pytest.mark.skipif(
+    sys.platform == "win32", reason="on Windows the whole suite runs on Windows itself"
+)
+
+
+def as_windows_env() -> dict[str, str]:
+    """This environment with ``as_windows`` first on PYTHONPATH (then this tree)."""
+    env = process_env()
+    env["PYTHONPATH"] = str(AS_WINDOWS) + os.pathsep + env["PYTHONPATH"]
+    return env
+
+
+@pytest.mark.skipif(not SIMULATED, reason="runs where Scorekeeper sees Windows (the next test starts it)")
+def test_scorekeeper_sees_windows() -> None:
+    assert system.windows() and not system.can_open_directories()
+    assert system.O_CLOEXEC == system.O_NONBLOCK == 0
+    for name in ("fcntl", "resource", "termios", "pwd", "grp"):
+        with pytest.raises(ModuleNotFoundError):
+            __import__(name, globals())
+    assert not any(hasattr(os, n) for n in ("O_DIRECTORY", "O_CLOEXEC", "O_NONBLOCK", "pread", "pwrite", "killpg"))
+    assert not hasattr(signal, "SIGKILL") and hasattr(signal, "SIGTERM")
+    from filelock import has_fcntl  # the dependencies keep theirs: flock stands in for LockFileEx
+
+    assert has_fcntl and sys.platform == "win32"  # (this module's view of sys)
+
+
+@pytest.mark.slow  # about 10 s: a new pytest process, the store's children and the kills
+@on_windows_itself
+@pytest.mark.skipif(SIMULATED, reason="this is the test that runs it")
+def test_the_store_keeps_every_entry_with_scorekeeper_seeing_windows(tmp_path: Path) -> None:
+    cmd = [sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
+    ran = subprocess.run(
+        [*cmd, "--basetemp", str(tmp_path / "t"), *DURABILITY],
+        cwd=ROOT,
+        env=as_windows_env(),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=600,
+    )
+    assert ran.returncode == 0, ran.stdout[-6000:] + ran.stderr[-3000:]
+    summary = ran.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"\d+ passed in [\d.]+s", summary), ran.stdout[-3000:]  # nothing skipped
+    assert int(summary.split()[0]) >= len(DURABILITY)
+
+
+@pytest.mark.slow  # about 2 s: the server's start
+@on_windows_itself
+@pytest.mark.skipif(SIMULATED, reason="started by the test that runs the durability tests")
+def test_the_app_serves_with_scorekeeper_seeing_windows(tmp_path: Path) -> None:
+    from e2e import stranger
+    from e2e.harness import free_port
+
+    from scorekeeper.ui.server.serve import FIREWALL
+
+    port = free_port()
+    log = tmp_path / "web.log"
+    cmd = [sys.executable, "-m", "scorekeeper", "--db", str(tmp_path / "db"), "web", "--no-browser"]
+    with web_server([*cmd, "--host", "0.0.0.0", "--port", str(port)], port, log, cwd=ROOT, env=as_windows_env()):
+        with stranger.open_ws("127.0.0.1", port) as ws:  # the host's Home: the app and its store run
+            ws.sendall(stranger.register())
+            assert stranger.read_until(ws, (stranger.HOST_WORDS,), 30) == stranger.HOST_WORDS
+    said = log.read_text(encoding="utf-8", errors="replace")
+    assert said.startswith("Scorekeeper is served at http://") and "Traceback" not in said, said
+    assert said.rstrip().endswith(FIREWALL), said  # the platform was read as Windows
