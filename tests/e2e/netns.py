@@ -215,7 +215,7 @@ def _global_lock() -> Iterator[None]:
         if os.access(os.path.dirname(_LOCK_PATH), os.W_OK)
         else os.path.join(tempfile.gettempdir(), "scorekeeper-netns.lock")
     )
-    with open(path, "a") as f:
+    with open(path, "a", encoding="utf-8") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         try:
             yield
@@ -338,7 +338,7 @@ class NetNS:
         if self._tmpdir is None:
             self._tmpdir = tempfile.mkdtemp(prefix=f"{self.name}-")
         path = os.path.join(self._tmpdir, os.path.basename(executable) + "-in-netns")
-        with open(path, "w") as f:
+        with open(path, "w", encoding="utf-8") as f:
             f.write(f'#!/bin/sh\nexec {shlex.join(self.exec_args(executable))} "$@"\n')
         os.chmod(path, 0o755)
         return path

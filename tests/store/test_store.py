@@ -231,11 +231,11 @@ def test_a_record_saved_on_windows_imports_and_exports_as_it_was(tmp_path, bom):
 def test_cli_refuses_an_invalid_record_and_leaves_the_database_as_it_was(tmp_path, content):
     db = tmp_path / "db"
     ok = tmp_path / "ok.json"
-    ok.write_text(json.dumps(random_record(3, 2, max_hands=1)))
+    ok.write_text(json.dumps(random_record(3, 2, max_hands=1)), encoding="utf-8")
     assert run("--db", str(db), "import", str(ok)).returncode == 0
     before = snapshot(db)
     bad = tmp_path / "bad.json"
-    bad.write_text(content)
+    bad.write_text(content, encoding="utf-8")
     r = run("--db", str(db), "import", str(bad))
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
@@ -246,6 +246,6 @@ def test_cli_unknown_id_and_unusable_path(tmp_path):
     r = run("--db", str(tmp_path), "export", "no-such-match")
     assert r.returncode == 2 and "no match 'no-such-match'" in r.stderr and "Traceback" not in r.stderr
     blocker = tmp_path / "file"
-    blocker.write_text("x")
+    blocker.write_text("x", encoding="utf-8")
     r = run("--db", str(blocker), "list")
     assert r.returncode == 2 and r.stderr.startswith("error: ") and "Traceback" not in r.stderr

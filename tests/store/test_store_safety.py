@@ -218,7 +218,7 @@ class CrashHarness:
         proc.wait(timeout=30)
         assert alive and proc.returncode == KILLED, (
             f"run {self.runs}: the child was not alive when killed (exit {proc.returncode}); "
-            f"stderr: {err.read_text(errors='replace')[-2000:]}"
+            f"stderr: {err.read_text(errors='replace', encoding='utf-8')[-2000:]}"
         )
         self.check_after_kill(seed, out)
 
@@ -245,7 +245,7 @@ class CrashHarness:
             proc.wait()
             raise AssertionError(f"{syscall} #{nth} was never reached") from None
         assert proc.returncode in (-signal.SIGKILL, 128 + signal.SIGKILL), (
-            f"{syscall} #{nth}: exit {proc.returncode}; stderr: {err.read_text(errors='replace')[-2000:]}"
+            f"{syscall} #{nth}: exit {proc.returncode}; stderr: {err.read_text(errors='replace', encoding='utf-8')[-2000:]}"
         )
         self.check_after_kill(seed, out)
 
@@ -608,7 +608,7 @@ def audit_power_cut(tmp_path: Path, db: Path, limit: int) -> tuple[list[str], in
             if why:
                 violations.append(f"{line!r} printed while " + "; ".join(why))
 
-    for line in trace.read_text(errors="replace").splitlines():
+    for line in trace.read_text(errors="replace", encoding="utf-8").splitlines():
         model.feed(line, on_stdout)
     return violations, state["acks"], state["created"]
 
@@ -761,7 +761,7 @@ def test_a_corrupt_match_file_the_open_did_not_read_is_moved_aside_when_it_is_re
     for doc in index["matches"].values():
         if doc["id"] == victim:
             doc["sig"] = [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
-    index_path.write_text(json.dumps(index))
+    index_path.write_text(json.dumps(index), encoding="utf-8")
     with Store(tmp_path) as store:
         assert store.problems == []
         assert sorted(store.ids()) == sorted(recs)  # not read yet: still listed
@@ -854,7 +854,7 @@ def test_an_index_that_misses_a_match_still_lists_it(tmp_path):
             del table[key]
             removed += 1
     assert removed == 1, "the index does not list the match by its id"
-    index.write_text(json.dumps(doc))
+    index.write_text(json.dumps(doc), encoding="utf-8")
     with Store(tmp_path) as store:
         assert_all_readable(store, recs)
 
