@@ -399,3 +399,12 @@ def web_server(cmd: list[str], port: int, log: Path, **popen: object):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def make_fifo(path: Path) -> None:
+    """A named pipe at ``path``; the test is skipped where the system has none (Windows)."""
+    if not hasattr(os, "mkfifo"):
+        import pytest
+
+        pytest.skip("named pipes (os.mkfifo) are POSIX's: not on this system")
+    os.mkfifo(path)

@@ -34,7 +34,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import ROOT, HeldStore, build_db, full_record, list_row, process_env, rebuild, run_cli, run_cli_process
+from support import (
+    ROOT,
+    HeldStore,
+    build_db,
+    full_record,
+    list_row,
+    make_fifo,
+    process_env,
+    rebuild,
+    run_cli,
+    run_cli_process,
+)
 
 import scorekeeper.store.errors as store_errors
 import scorekeeper.store.storage as storage_module
@@ -313,7 +324,7 @@ def unstuck_cli(path: Path) -> Callable[..., Any]:
 def make_special(path: Path, kind: str) -> Any:
     """Put a FIFO, a directory or a socket where a file should be; returns what keeps it alive."""
     if kind == "FIFO":
-        os.mkfifo(path)
+        make_fifo(path)
     elif kind == "directory":
         path.mkdir()
         (path / "inside").write_text("x", encoding="utf-8")
@@ -321,6 +332,8 @@ def make_special(path: Path, kind: str) -> Any:
         short = Path(tempfile.mkdtemp(dir=path.parent)) / "s"
         if len(os.fsencode(short)) >= 100:
             pytest.skip("the path is too long for a Unix socket")
+        if not hasattr(socket, "AF_UNIX"):
+            pytest.skip("no Unix sockets (AF_UNIX) here")
         s = socket.socket(socket.AF_UNIX)
         s.bind(str(short))
         os.rename(short, path)
@@ -374,7 +387,7 @@ def test_a_fifo_index_is_moved_aside_and_rebuilt(tmp_path):
     recs = build_db(db)
     index = db / "index.json"
     index.unlink()
-    os.mkfifo(index)
+    make_fifo(index)
     warnings = assert_cli_lists_and_exports(
         db, recs, run=lambda *a: run_cli_process(*a, timeout=TIMEOUT), run_rest=unstuck_cli(index)
     )

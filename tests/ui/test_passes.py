@@ -8,6 +8,7 @@ import os
 import stat
 
 import pytest
+from support import make_fifo
 
 from scorekeeper.store import Store
 from scorekeeper.ui.server.access import Codes, Gate, Role
@@ -180,7 +181,7 @@ def test_forget_all_phones_keeps_the_codes(store):
 
 
 def test_a_fifo_or_a_directory_where_the_table_file_should_be_is_not_waited_on(store, tmp_path):
-    os.mkfifo(tmp_path / TableFile.NAME)
+    make_fifo(tmp_path / TableFile.NAME)
     gate = Gate.kept(store)  # would hang reading a FIFO
     assert gate.problem and "cannot" in gate.problem
 
