@@ -98,12 +98,9 @@ class Limits:
 
     @classmethod
     def for_this_process(cls) -> Limits:
-        resource = _resource()
-        if resource is None:  # Windows: sockets are no C file descriptors there
-            fds = WANTED_FDS
-        else:
-            soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-            fds = WANTED_FDS if soft == resource.RLIM_INFINITY else soft
+        resource = _resource()  # None on Windows: sockets are no C file descriptors there
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0] if resource is not None else WANTED_FDS
+        fds = WANTED_FDS if resource is None or soft == resource.RLIM_INFINITY else soft
         total = max(16, fds - FD_RESERVE)
         return cls(per_client=min(PER_CLIENT, max(4, total // 4)), total=total)
 
