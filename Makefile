@@ -26,7 +26,7 @@ VENV_HINT := error: '$(PYTHON) -m venv' is unusable (no ensurepip). On Debian/Ub
 
 # The core is type-checked with mypy --strict; the UI and the command line in mypy's default mode.
 STRICT := scorekeeper/allfives scorekeeper/allfours scorekeeper/broadway scorekeeper/dominoes \
-          scorekeeper/store scorekeeper/tally scorekeeper/stats/csv_rows.py scorekeeper/registry.py scorekeeper/envelope.py scorekeeper/errors.py scorekeeper/text.py \
+          scorekeeper/store scorekeeper/tally scorekeeper/stats/csv_rows.py scorekeeper/registry.py scorekeeper/envelope.py scorekeeper/errors.py scorekeeper/text.py scorekeeper/system.py \
           scorekeeper/events scorekeeper/eventbook.py
 
 .PHONY: run test test-fast lint bench site screenshots venv clean
@@ -89,7 +89,10 @@ $(STAMP): pyproject.toml
 	fi
 	@# A half-made venv (e.g. from an earlier failed attempt) is rebuilt.
 	@if [ ! -x $(BIN)/pip ]; then rm -rf $(VENV) && $(PYTHON) -m venv $(VENV); fi
-	@echo "make: installing scorekeeper (editable) with the test extra into $(VENV)"
+	@echo "make: installing scorekeeper-table (editable) with the test extra into $(VENV)"
+	@# Before 1.0.0 the distribution was named "scorekeeper" (another project's name on the
+	@# package index): a venv made then has it too, and loses it here.
+	@$(BIN)/python -m pip uninstall --yes --quiet scorekeeper > /dev/null 2>&1 || true
 	@# With uv (an installer from the same index, put in the venv by pip): ~10 s on this machine
 	@# against pip's ~40 (pip weighs every file of every release on each index it is given).
 	@# Either way every module is compiled to bytecode. If uv cannot be had, pip does it all.

@@ -83,7 +83,7 @@ def ensure_peer(peer_dir: str = DEFAULT_PEER_DIR, quiet: bool = False) -> str:
     os.makedirs(bench, exist_ok=True)
     gi = os.path.join(bench, ".gitignore")
     if os.path.basename(bench) == ".bench" and not os.path.exists(gi):
-        with open(gi, "w") as f:  # keep the installed peer out of git
+        with open(gi, "w", encoding="utf-8") as f:  # keep the installed peer out of git
             f.write("*\n")
     spec = f"{PEER_DIST}=={PEER_VERSION}"
     args = [

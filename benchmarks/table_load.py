@@ -562,7 +562,7 @@ def rss_kb(pid: int) -> int:
     total = 0
     for p in [pid, *_descendants(pid)]:
         try:
-            with open(f"/proc/{p}/status") as f:
+            with open(f"/proc/{p}/status", encoding="utf-8") as f:
                 for line in f:
                     if line.startswith("VmRSS:"):
                         total += int(line.split()[1])
@@ -576,7 +576,7 @@ def _descendants(pid: int) -> list[int]:
     for d in os.listdir("/proc"):
         if d.isdigit():
             try:
-                with open(f"/proc/{d}/stat") as f:
+                with open(f"/proc/{d}/stat", encoding="utf-8") as f:
                     ppid = int(f.read().rsplit(")", 1)[1].split()[1])
             except (OSError, IndexError, ValueError):
                 continue
@@ -600,7 +600,7 @@ def _cpu_of(pids: list[int]) -> float:
     ticks = 0
     for p in pids:
         try:
-            with open(f"/proc/{p}/stat") as f:
+            with open(f"/proc/{p}/stat", encoding="utf-8") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
@@ -610,7 +610,7 @@ def _cpu_of(pids: list[int]) -> float:
 
 def _cpu_busy() -> float:
     """CPU seconds the whole machine has been busy (all CPUs, since boot)."""
-    with open("/proc/stat") as f:
+    with open("/proc/stat", encoding="utf-8") as f:
         v = [int(x) for x in f.readline().split()[1:9]]
     return (sum(v) - v[3] - v[4]) / os.sysconf("SC_CLK_TCK")  # less idle and iowait
 
@@ -1209,7 +1209,7 @@ def main(argv=None) -> int:
             server_errors=errs,
             clock_spread_ms=spread,
         )
-        Path(args.json).write_text(json.dumps(result, indent=1))
+        Path(args.json).write_text(json.dumps(result, indent=1), encoding="utf-8")
     return 0
 
 

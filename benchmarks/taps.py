@@ -703,7 +703,7 @@ def serve_command(app_root: Path, db: str, port: int, host: str = "127.0.0.1") -
     """The command and environment of ``scorekeeper web`` of ``app_root`` (as
     ``app_driver.web_command``, through a wrapper that says which package it imported);
     run it with ``cwd=app_root`` and check it with :func:`check_imported`."""
-    cmd = [sys.executable, "-c", _SERVE, "--db", db, "web", "--host", host, "--port", str(port)]
+    cmd = [sys.executable, "-c", _SERVE, "--db", db, "web", "--no-browser", "--host", host, "--port", str(port)]
     pythonpath = os.pathsep.join([str(app_root), *filter(None, [os.environ.get("PYTHONPATH")])])
     return cmd, {"PYTHONPATH": pythonpath}
 

@@ -8,4 +8,8 @@ The package is layered so the architecture shows in the tree:
 * ``scorekeeper.cli`` -- the ``scorekeeper`` command.
 """
 
-__version__ = "0.1.0"
+#: The name Scorekeeper is installed by (``pipx install scorekeeper-table``): the package index's
+#: ``scorekeeper`` is another project. The package imported and the command stay ``scorekeeper``.
+DISTRIBUTION = "scorekeeper-table"
+
+__version__ = "1.0.0"

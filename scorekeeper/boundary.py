@@ -53,6 +53,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any, BinaryIO
 
+from scorekeeper import system
 from scorekeeper import text as _text
 from scorekeeper.errors import RecordFormatError, TextError, Where, one_line, short
 
@@ -290,11 +291,13 @@ def read_path(path: str) -> Any:
             if sys.stdin is None:  # closed when Python started (``<&-``)
                 raise RecordFormatError("standard input: cannot be read (it is closed)")
             return read(sys.stdin.buffer)
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a FIFO: no wait for a writer here
+        # a FIFO: no wait for a writer here (Windows has no O_NONBLOCK, and no FIFO among its files)
+        fd = os.open(path, os.O_RDONLY | system.O_BINARY | system.O_NONBLOCK | system.O_CLOEXEC)
         with open(fd, "rb", buffering=0, closefd=True) as f:
             if stat.S_ISFIFO(os.fstat(fd).st_mode):
                 return decode(_read_pipe(fd, path))
-            os.set_blocking(fd, True)  # a file or a device: read as it comes
+            if system.O_NONBLOCK:
+                os.set_blocking(fd, True)  # a file or a device: read as it comes
             return read(f)
     except FileNotFoundError:
         raise RecordFormatError(f"{shown}: no such file") from None

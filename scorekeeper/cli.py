@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
-from scorekeeper import __version__
+from scorekeeper import DISTRIBUTION, __version__
 from scorekeeper import text as _text
 from scorekeeper.errors import ScorekeeperError, one_line, short
 
@@ -53,7 +53,7 @@ class _KindsHelp(argparse.HelpFormatter):
 
 def _build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="scorekeeper", description="Table-side scorekeeping for domino and card games.")
-    p.add_argument("--version", action="version", version=f"scorekeeper {__version__}")
+    p.add_argument("--version", action="version", version=f"{DISTRIBUTION} {__version__}")
     p.add_argument("--db", metavar="PATH", help="the match database directory (default: the per-user data directory)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     s = sub.add_parser("score", help="check and score a match record")
@@ -95,8 +95,10 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     w.add_argument(
         "--browser",
-        action="store_true",
-        help="also open the app in this machine's browser (the host's screen: it shows the codes)",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also open the app in this machine's browser (the host's screen: it shows the codes); "
+        "the default on Windows and macOS, not on Linux",
     )
     w.add_argument(
         "--allow-host",

@@ -43,12 +43,15 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     process in a network namespace of its own (``unshare -n``: no interface but a loopback that
     is down), so the build is proved to ask nothing of any network. The test processes of a
     parallel run (pytest-xdist) share it, the first one builds it under a lock; what the build
-    printed is kept beside it (``site_built``)."""
-    import fcntl
+    printed is kept beside it (``site_built``). Where there is no ``unshare`` (Windows, macOS)
+    the site is built all the same, with the network there."""
     import json
     import os
+    import shutil
     import subprocess
     import sys
+
+    from filelock import FileLock
 
     from scorekeeper.site.build import MARK
 
@@ -56,13 +59,14 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if os.environ.get("PYTEST_XDIST_WORKER"):
         base = base.parent  # shared by the workers of this run
     site = base / "phone-site"
-    with open(base / "phone-site.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with FileLock(base / "phone-site.lock"):
         if not (site / MARK).is_file():
-            cmd = ["unshare", "-n", sys.executable, "-m", "scorekeeper", "site", str(site)]
-            ran = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+            isolated = ["unshare", "-n"] if shutil.which("unshare") else []
+            cmd = [*isolated, sys.executable, "-m", "scorekeeper", "site", str(site)]
+            ran = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8", timeout=600)
             assert ran.returncode == 0, ran.stderr
-            (base / "phone-site.ran.json").write_text(json.dumps({"cmd": cmd[:2], "stdout": ran.stdout}))
+            ran_json = json.dumps({"cmd": cmd[:2], "stdout": ran.stdout})
+            (base / "phone-site.ran.json").write_text(ran_json, encoding="utf-8")
     return site
 
 
@@ -71,4 +75,4 @@ def site_built(built_site: Path) -> dict[str, object]:
     """How the run's site was built: the command's first words and what it printed."""
     import json
 
-    return dict(json.loads((built_site.parent / "phone-site.ran.json").read_text()))
+    return dict(json.loads((built_site.parent / "phone-site.ran.json").read_text(encoding="utf-8")))

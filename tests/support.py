@@ -342,8 +342,13 @@ def build_db(path: Path, n: int = 4, seed: int = 500) -> dict[str, dict]:
 def finishes(within: float = 300.0):
     """A hang guard, not a timing: the block must *end* (a loop over 10**5000 strokes, a
     quadratic replay that takes hours) within a bound far beyond any machine's slowness;
-    past it the test fails instead of hanging the suite. Speed is measured by benchmarks/."""
+    past it the test fails instead of hanging the suite. Speed is measured by benchmarks/.
+    Where there is no SIGALRM (Windows) there is no guard: the CI job's own time limit is it."""
     import signal
+
+    if not hasattr(signal, "setitimer"):
+        yield
+        return
 
     def stop(signum, frame):
         raise AssertionError(f"did not finish within {within:.0f} s: a loop without end?")
@@ -355,3 +360,51 @@ def finishes(within: float = 300.0):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+#: seconds a ``scorekeeper web`` process has to answer ``/`` (it answers in about 1 s here)
+SERVER_START = 60.0
+
+
+@contextlib.contextmanager
+def web_server(cmd: list[str], port: int, log: Path, **popen: object):
+    """Run ``cmd`` (a ``scorekeeper web`` serving 127.0.0.1:``port``; its output to ``log``)
+    until the block ends, and give the block the body of ``/`` as soon as it answers. Stopped
+    with ``Popen.terminate`` (SIGTERM, or TerminateProcess on Windows). A server that ends
+    or never answers fails the test with what it printed."""
+    import time
+    import urllib.error
+    import urllib.request
+
+    def said() -> str:
+        return log.read_text(encoding="utf-8", errors="replace")
+
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, **popen)
+    try:
+        deadline = time.monotonic() + SERVER_START
+        while True:
+            if proc.poll() is not None:
+                raise AssertionError(f"{cmd}: exit {proc.returncode} before answering on /\n{said()}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+                    page = bytes(r.read())
+                break
+            except (urllib.error.URLError, OSError):
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{cmd}: no answer on / within {SERVER_START:.0f} s\n{said()}")
+            time.sleep(0.1)
+        yield page
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def make_fifo(path: Path) -> None:
+    """A named pipe at ``path``; the test is skipped where the system has none (Windows)."""
+    if not hasattr(os, "mkfifo"):
+        import pytest
+
+        pytest.skip("named pipes (os.mkfifo) are POSIX's: not on this system")
+    os.mkfifo(path)

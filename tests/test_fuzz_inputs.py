@@ -68,7 +68,7 @@ ALL_FOURS = {
         },
     ],
 }
-SAMPLES = [json.loads(p.read_text()) for p in sorted(RECORDS.glob("*.json"))] + [
+SAMPLES = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(RECORDS.glob("*.json"))] + [
     ALL_FOURS,
     broadway_record(3, max_hands=2),
 ]

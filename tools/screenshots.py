@@ -389,7 +389,17 @@ def table_shots(browser, out: Path, scale: float) -> list[Path]:
     written: list[Path] = []
     with tempfile.TemporaryDirectory(prefix="scorekeeper-shots-") as tmp:
         port = harness.free_port()
-        cmd = [sys.executable, "-m", "scorekeeper.cli", "--db", str(Path(tmp) / "db"), "web", "--host", "0.0.0.0"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "--db",
+            str(Path(tmp) / "db"),
+            "web",
+            "--no-browser",
+            "--host",
+            "0.0.0.0",
+        ]
         server = harness.start_server([*cmd, "--port", str(port)], port, cwd=str(ROOT))
         ctx = harness.new_context(browser, device_scale_factor=scale)
         try:
@@ -755,7 +765,19 @@ def event_shots(browser, out: Path, scale: float) -> list[Path]:
                 _win(st, event, tables[n], n)
         last = event.table(1, 4)
         port = harness.free_port()
-        cmd = [sys.executable, "-m", "scorekeeper.cli", "--db", db, "web", "--host", "0.0.0.0", "--port", str(port)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "--db",
+            db,
+            "web",
+            "--no-browser",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            str(port),
+        ]
         server = harness.start_server(cmd, port, cwd=str(ROOT))
         ctx = harness.new_context(browser, device_scale_factor=scale)
         try:

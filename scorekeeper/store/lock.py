@@ -1,22 +1,27 @@
 """The database's lock: one Store that writes at a time, and the pid of the one that does.
 
-``PATH/lock`` is held with an exclusive ``flock`` (:class:`Locking`) while a Store that writes is open;
-it holds the holder's pid, for the message of the next one. A read-only store never
-touches it. A directory where the lock file should be is no lock anybody holds: it is
-moved aside (see :meth:`Lock._dir_aside`).
+``PATH/lock`` is held with the operating system's exclusive lock of an open file
+(:class:`Locking`: ``flock`` on Linux and macOS, ``LockFileEx`` on Windows, both through the
+filelock library) while a Store that writes is open; it holds the holder's pid, for the
+message of the next one. A read-only store never touches it. A directory where the lock
+file should be is no lock anybody holds: it is moved aside (see :func:`_dir_aside`).
+
+Windows's lock is of the file's first byte, and keeps every other process from reading
+that byte: so the file holds a space, then the pid (``" 4242"``), and the pid is read from
+the second byte where the first cannot be read.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import errno
-import fcntl
 import os
 import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from scorekeeper import system
 from scorekeeper.store.errors import StoreError, StoreLockedError, reason
 from scorekeeper.store.layout import LOCK
 from scorekeeper.store.storage import fsync_dir
@@ -24,25 +29,35 @@ from scorekeeper.store.storage import fsync_dir
 #: How often (seconds) the lock is tried while another Store holds it.
 LOCK_POLL = 0.05
 
+#: Where no directory can be opened (Windows), the file held while a directory found where the
+#: lock file should be is moved aside (made only then, and left in place: it is empty).
+ASIDE_LOCK = "lock.aside"
+
+_FLAGS = os.O_RDWR | os.O_CREAT | system.O_BINARY | system.O_CLOEXEC
+
 
 class Locking:
     """How a lock file is held by one Store at a time: the one seam between the lock and the
-    platform. Here, POSIX: an exclusive, non-blocking ``flock``, let go when the descriptor
-    closes (so when the process dies). A platform where ``flock`` does not exclude anybody
-    puts its own in place with :func:`use_locking` (the browser, where every tab is a
-    process of its own with pid 42: a Web Lock, see :mod:`scorekeeper.site.disk`)."""
+    platform. Here, the operating system's exclusive lock of an open file, through the
+    filelock library's ``lock_descriptor`` (``flock`` on Linux and macOS, ``LockFileEx`` of
+    the first byte on Windows), never waited on, let go when the descriptor closes (so when
+    the process dies). filelock is imported when a store that writes first takes its lock,
+    not before (a read-only store, ``scorekeeper score`` and the engines never need it). A
+    platform where the system's lock does not exclude anybody puts its own in place with
+    :func:`use_locking` (the browser, where every tab is a process of its own with pid 42: a
+    Web Lock, see :mod:`scorekeeper.site.disk`)."""
 
     def try_lock(self, fd: int) -> bool:
         """Take the lock of the open file ``fd`` if nobody holds it: True when taken."""
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False
-        return True
+        from filelock import lock_descriptor
+
+        return lock_descriptor(fd, blocking=False)
 
     def unlock(self, fd: int) -> None:
         """Let the lock of ``fd`` go (an OSError: closing ``fd`` lets it go all the same)."""
-        fcntl.flock(fd, fcntl.LOCK_UN)
+        from filelock import unlock_descriptor
+
+        unlock_descriptor(fd)
 
     def busy(self, path: Path, holder: str) -> str:
         """Why the store at ``path`` cannot be opened: ``holder`` (a pid, or empty) has it."""
@@ -74,10 +89,12 @@ class Lock:
         help). ``note``: how a problem met on the way (a directory moved aside) is reported."""
         lock = path / LOCK
         try:
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        except IsADirectoryError:  # no Scorekeeper locks a directory: nobody holds it
+            fd = os.open(lock, _FLAGS, 0o644)
+        except OSError:  # a directory (Windows says "permission denied"): no Scorekeeper locks one
+            if not _is_dir(lock):
+                raise
             _dir_aside(path, lock, wait, note)
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            fd = os.open(lock, _FLAGS, 0o644)
         try:
             deadline = time.monotonic() + wait
             while not _locking.try_lock(fd):
@@ -89,9 +106,10 @@ class Lock:
         except BaseException:
             os.close(fd)
             raise
-        pid = str(os.getpid()).encode()
+        pid = b" " + str(os.getpid()).encode()
         try:  # who holds it, for the message of the next one: not worth failing over (a full disk)
-            os.pwrite(fd, pid, 0)
+            os.lseek(fd, 0, os.SEEK_SET)
+            os.write(fd, pid)
             os.ftruncate(fd, len(pid))
         except OSError:
             try:
@@ -116,21 +134,36 @@ class Lock:
 
 
 def _holder(fd: int) -> str:
-    """The pid the lock file names (empty if it names none)."""
+    """The pid the lock file names (empty if it names none): read from the first byte on, or
+    from the second where the holder's lock keeps the first from being read (Windows)."""
+    for start in (0, 1):
+        try:
+            os.lseek(fd, start, os.SEEK_SET)
+            return os.read(fd, 32).decode("ascii", "replace").strip()
+        except OSError:
+            continue
+    return ""
+
+
+def _is_dir(path: Path) -> bool:
     try:
-        return os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        return stat.S_ISDIR(os.lstat(path).st_mode)
     except OSError:
-        return ""
+        return False
 
 
 def _dir_aside(path: Path, lock: Path, wait: float, note: Callable[[str], None]) -> None:
     """A directory where the lock file should be is no lock anybody holds (no version of
     Scorekeeper makes one): an empty one is removed, any other moved aside to
     ``lock.corrupt-<timestamp>`` (nothing in it is deleted), and the lock file is made
-    anew. Done under an flock of the database directory, which only this takes, and
-    only while ``lock`` is still a directory: two Scorekeepers starting at once move it
-    once, and neither ever moves the other's lock file."""
-    dfd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    anew. Done under a lock of the database directory (of :data:`ASIDE_LOCK` where a
+    directory cannot be opened), which only this takes, and only while ``lock`` is still a
+    directory: two Scorekeepers starting at once move it once, and neither ever moves the
+    other's lock file."""
+    if system.can_open_directories():
+        dfd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | system.O_CLOEXEC)
+    else:
+        dfd = os.open(path / ASIDE_LOCK, _FLAGS, 0o644)
     try:
         deadline = time.monotonic() + max(wait, 1.0)
         while not _locking.try_lock(dfd):
@@ -139,11 +172,8 @@ def _dir_aside(path: Path, lock: Path, wait: float, note: Callable[[str], None])
                     f"the database {path} is in use by another Scorekeeper (its lock file is being made anew); try again"
                 ) from None
             time.sleep(LOCK_POLL)
-        try:
-            if not stat.S_ISDIR(os.lstat(lock).st_mode):
-                return  # made anew by another Scorekeeper meanwhile
-        except FileNotFoundError:
-            return
+        if not _is_dir(lock):
+            return  # made anew by another Scorekeeper meanwhile
         try:
             os.rmdir(lock)
             done = "removed (it was empty)"
@@ -163,7 +193,7 @@ def _dir_aside(path: Path, lock: Path, wait: float, note: Callable[[str], None])
             pass  # a power cut may bring the directory back: it is then moved aside again
         note(f"the lock file {lock.name} was a directory, not a lock anybody holds; it was {done}")
     finally:
-        os.close(dfd)  # lets the directory's flock go
+        os.close(dfd)  # lets the directory's lock go
 
 
 def _unusable(path: Path, lock: Path, e: OSError) -> StoreError:

@@ -32,6 +32,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from scorekeeper import system
 from scorekeeper.store.errors import StoreError
 from scorekeeper.store.layout import INDEX, LOCK, MATCHES
 from scorekeeper.store.storage import CorruptFileError, atomic_write, read_json_file
@@ -67,7 +68,7 @@ class SideFile:
         regular file (a FIFO is never waited on), is a link to nothing or holds more than
         ``limit`` bytes raises OSError: something is there, and it is not "no file"."""
         try:
-            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            fd = os.open(self.path, os.O_RDONLY | system.O_BINARY | system.O_NONBLOCK | system.O_CLOEXEC)
         except FileNotFoundError:
             if os.path.lexists(self.path):  # a symbolic link whose target is not there
                 raise OSError(errno.ENOENT, "a link to a file that is not there") from None

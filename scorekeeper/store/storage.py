@@ -5,9 +5,12 @@ file removed -- goes through this module.
 TinyDB's own ``JSONStorage`` rewrites its file in place: a crash in the middle
 leaves a torn file that cannot be opened (TinyDB issue 467). Here every write
 goes to a temporary file beside the target, is flushed to the disk
-(``fsync``), and replaces the target with ``os.replace`` -- atomic on POSIX --
-after which the directory is fsynced too, so the rename itself survives a
-power cut. A reader sees the old file or the new one, never a mix.
+(``fsync``), and replaces the target with ``os.replace`` -- atomic on POSIX and on
+Windows -- after which the directory is fsynced too, so the rename itself survives a
+power cut. A reader sees the old file or the new one, never a mix. Windows has no
+``fsync`` of a directory (:class:`Disk`), and another program there (an antivirus, the
+search indexer) may hold the target open for a moment: the replace is then tried
+again for about a second (:func:`replace`).
 
 The store holds an exclusive lock on its directory, so nobody else writes
 these files while it is open: :class:`AtomicJSONStorage` keeps the last state
@@ -29,14 +32,21 @@ import datetime as _dt
 import json
 import os
 import stat
+import time
 from pathlib import Path
 from typing import Any
 
 from tinydb.storages import Storage
 
+from scorekeeper import system
 from scorekeeper.store.errors import StoreError
 
 TEMP_MARK = ".tmp-"
+
+#: Seconds waited before each new try of a replace Windows refused (about a second in all):
+#: an antivirus or the search indexer opens a new file for a moment, and while it holds it
+#: Windows refuses to replace it (PermissionError).
+REPLACE_PAUSES = (0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.2, 0.3)
 
 
 class CorruptFileError(Exception):
@@ -56,13 +66,18 @@ class NotDurableError(OSError):
 class Disk:
     """What makes a directory's entries (a rename, a new file, a removal) durable: the one
     seam between the store and the platform's durability. Here, a POSIX disk: ``fsync`` of
-    the directory. A platform whose files live in memory until they are copied elsewhere
-    puts its own in place with :func:`use_disk` (the browser: Pyodide's file system, copied
-    into IndexedDB, see :mod:`scorekeeper.site.disk`). Every durable change of the store
-    ends here: :func:`atomic_write`, :func:`remove`, a new directory, an import taken back."""
+    the directory. Windows cannot open a directory as a file, so it has no such ``fsync``
+    (``os.O_DIRECTORY``): nothing is done there (NTFS journals the rename, which is whole or
+    not done, but it may not be on the disk yet when a power cut comes). A platform whose
+    files live in memory until they are copied elsewhere puts its own in place with
+    :func:`use_disk` (the browser: Pyodide's file system, copied into IndexedDB, see
+    :mod:`scorekeeper.site.disk`). Every durable change of the store ends here:
+    :func:`atomic_write`, :func:`remove`, a new directory, an import taken back."""
 
     def sync_dir(self, path: Path) -> None:
-        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        if not system.can_open_directories():
+            return
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | system.O_CLOEXEC)
         try:
             os.fsync(fd)
         finally:
@@ -102,7 +117,7 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
     file's permissions (less the umask)."""
     tmp = path.with_name(f".{path.name}{TEMP_MARK}{os.getpid()}")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, mode)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | system.O_BINARY | system.O_CLOEXEC, mode)
     except OSError as e:
         raise _naming(e, path) from e
     try:
@@ -113,7 +128,7 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
         os.fsync(fd)
         os.close(fd)
         fd = -1
-        os.replace(tmp, path)
+        replace(tmp, path)
     except BaseException as e:
         if fd >= 0:
             try:
@@ -133,13 +148,27 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
         raise NotDurableError(e.errno, e.strerror or str(e), str(path.parent)) from e
 
 
+def replace(src: Path, dst: Path) -> None:
+    """``os.replace(src, dst)``; on Windows, a PermissionError (another program holding
+    ``dst`` or ``src`` open for a moment) is tried again after each of
+    :data:`REPLACE_PAUSES`, and raised if it lasts."""
+    for pause in (*REPLACE_PAUSES, None):
+        try:
+            os.replace(src, dst)
+            return
+        except PermissionError:
+            if pause is None or not system.windows():
+                raise
+            time.sleep(pause)
+
+
 def move_aside(path: Path) -> Path:
     """Rename a damaged file to ``<name>.corrupt-<UTC time>`` beside it (nothing is deleted);
     returns the new path. A missing file raises FileNotFoundError; a rename the disk refuses,
     its OSError (the file is then where it was)."""
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
     aside = path.with_name(f"{path.name}.corrupt-{stamp}")
-    os.replace(path, aside)
+    replace(path, aside)
     return aside
 
 
@@ -180,7 +209,7 @@ def read_file(path: Path) -> tuple[bytes, os.stat_result]:
     st = os.stat(path)  # a socket cannot even be opened: tell what it is first
     if not stat.S_ISREG(st.st_mode):
         raise _not_regular(path, st.st_mode)
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a FIFO put here meanwhile: no wait
+    fd = os.open(path, os.O_RDONLY | system.O_BINARY | system.O_NONBLOCK | system.O_CLOEXEC)  # a FIFO put here: no wait
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):

@@ -591,7 +591,7 @@ def test_history_shows_each_game_its_own_way(shared):
     from scorekeeper import registry
     from scorekeeper.ui.shell.screens import history_blocks
 
-    fives = shared.store.import_record(json.loads((RECORDS / "two-hands.json").read_text()))
+    fives = shared.store.import_record(json.loads((RECORDS / "two-hands.json").read_text(encoding="utf-8")))
     fours = shared.store.import_record(
         {"format": "scorekeeper/1", "game": "all-fours", "players": ["Ann", "Ben"], "hands": [{"dealer": "Ann"}]}
     )

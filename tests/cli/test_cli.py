@@ -301,7 +301,7 @@ def test_big_numbers_do_not_crash(tmp_path):
 
 def test_deeply_nested_json_does_not_crash(tmp_path):
     p = tmp_path / "deep.json"
-    p.write_text("[" * 100000 + "]" * 100000)
+    p.write_text("[" * 100000 + "]" * 100000, encoding="utf-8")
     assert_error(run(p))
 
 

@@ -83,7 +83,7 @@ def test_import_while_the_app_holds_the_database_is_refused_and_writes_nothing(t
         before = tree_state(db)
         expected = f"error: the database {db} is in use by another Scorekeeper (pid {app.pid}); close that one first"
         assert one_error_line(run_cli("--db", db, "import", src)) == expected
-        assert one_error_line(run_cli("--db", db, "import", "-", stdin=src.read_text())) == expected
+        assert one_error_line(run_cli("--db", db, "import", "-", stdin=src.read_text(encoding="utf-8"))) == expected
         assert one_error_line(run_cli_process("--db", db, "import", src)) == expected
         assert tree_state(db) == before
         assert list(listed(db)) == [mid]  # reading goes on

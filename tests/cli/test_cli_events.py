@@ -292,7 +292,7 @@ def test_a_damaged_events_file_is_one_line(tmp_path):
     (db / "events.json").write_text("{", encoding="utf-8")
     line = error_line(run_cli("--db", db, "event", "list"))
     assert "events.json is damaged (not JSON:" in line and "nothing was changed" in line
-    assert (db / "events.json").read_text() == "{"
+    assert (db / "events.json").read_text(encoding="utf-8") == "{"
 
 
 def test_new_with_standard_output_closed_makes_no_event(tmp_path):

@@ -21,7 +21,7 @@ from scorekeeper import boundary
 from scorekeeper.cli import main
 from scorekeeper.errors import RecordFormatError
 
-WORKED = json.loads((RECORDS / "worked-example.json").read_text())
+WORKED = json.loads((RECORDS / "worked-example.json").read_text(encoding="utf-8"))
 ALL_FOURS = {
     "format": "scorekeeper/1",
     "game": "all-fours",
@@ -159,7 +159,9 @@ def test_a_refused_large_record_takes_little_memory(tmp_path):
     big = tmp_path / "big.json"
     big.write_bytes(b'{"notes": "' + b"x" * 10_000_000 + b'"}')
     small_lists = tmp_path / "lists.json"
-    small_lists.write_text('{"format": "scorekeeper/1", "notes": [' + ",".join(["[]"] * 600_000) + "]}")
+    small_lists.write_text(
+        '{"format": "scorekeeper/1", "notes": [' + ",".join(["[]"] * 600_000) + "]}", encoding="utf-8"
+    )
     for path, message in ((big, "larger than 2 MB"), (small_lists, "game")):
         tracemalloc.start()
         try:
@@ -208,7 +210,7 @@ def test_an_empty_db_path_is_refused(tmp_path, monkeypatch):
 def test_import_warns_of_a_file_it_read_around(tmp_path):
     db = tmp_path / "db"
     assert run_cli("--db", db, "import", str(RECORDS / "worked-example.json")).returncode == 0
-    (db / "matches" / "zzzzzzzz.json").write_text("{broken")
+    (db / "matches" / "zzzzzzzz.json").write_text("{broken", encoding="utf-8")
     proc = run_cli("--db", db, "import", str(RECORDS / "two-hands.json"))
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.startswith("warning: ") and len(proc.stdout.split()) == 1, proc

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from support import RECORDS, run_cli
 
-WORKED = json.loads((RECORDS / "worked-example.json").read_text())
+WORKED = json.loads((RECORDS / "worked-example.json").read_text(encoding="utf-8"))
 ALL_FOURS = {
     "format": "scorekeeper/1",
     "game": "all-fours",

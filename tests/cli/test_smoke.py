@@ -51,7 +51,7 @@ def test_a_bad_record_exits_2_with_one_error_line(tmp_path):
 
 def test_version():
     ran = run_cli_process("--version")
-    assert (ran.returncode, ran.stdout, ran.stderr) == (0, f"scorekeeper {scorekeeper.__version__}\n", "")
+    assert (ran.returncode, ran.stdout, ran.stderr) == (0, f"scorekeeper-table {scorekeeper.__version__}\n", "")
 
 
 def test_a_record_on_standard_input():

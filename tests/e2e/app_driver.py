@@ -17,7 +17,19 @@ _TEXT_RULES = ("hand_size", "target")
 
 def web_command(db: str, port: int) -> list[str]:
     """``scorekeeper web`` on 127.0.0.1:``port`` with the database ``db``."""
-    return [sys.executable, "-m", "scorekeeper.cli", "--db", db, "web", "--host", "127.0.0.1", "--port", str(port)]
+    return [
+        sys.executable,
+        "-m",
+        "scorekeeper.cli",
+        "--db",
+        db,
+        "web",
+        "--no-browser",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    ]
 
 
 def new_match(page, names, *, leader, partners=False, hand_sizes=None, rules=None, start=True, preset=None) -> None:

@@ -56,7 +56,10 @@ class Server:
         """SIGKILL: the process dies mid-whatever, as a phone killing the app would."""
         import signal
 
-        os.killpg(self.proc.pid, signal.SIGKILL)
+        if hasattr(os, "killpg"):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        else:  # Windows: TerminateProcess, as abrupt
+            self.proc.kill()
         self.proc.wait(10)
         self.proc = None
         profiles.release_port(self.port)

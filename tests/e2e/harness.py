@@ -193,7 +193,12 @@ def server_log(proc: subprocess.Popen) -> str:
 def stop_server(proc: subprocess.Popen, timeout: float = 10.0) -> None:
     """Stop a server from ``start_server``: SIGTERM its process group, wait,
     then SIGKILL if it is still there after ``timeout`` seconds.  Flet handles
-    SIGTERM gracefully (closes the uvicorn server)."""
+    SIGTERM gracefully (closes the uvicorn server). Windows has no process groups to
+    signal: the process itself is terminated there."""
+    if proc.poll() is None and not hasattr(os, "killpg"):
+        proc.terminate()
+        proc.wait(timeout=timeout)
+        return
     if proc.poll() is None:
         try:
             os.killpg(proc.pid, signal.SIGTERM)  # group id == pid (new session)

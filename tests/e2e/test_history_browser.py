@@ -58,7 +58,7 @@ def imported_id(page) -> str:
 def test_a_saved_file_imports_again_only_after_asking(host, tmp_path):
     page = host
     before = open_history(page)
-    paste(page, json.dumps(json.loads((RECORDS / "two-hands.json").read_text())))
+    paste(page, json.dumps(json.loads((RECORDS / "two-hands.json").read_text(encoding="utf-8"))))
     mid = imported_id(page)
     wait_text(page, count_text(before + 1))
 
@@ -110,7 +110,7 @@ def test_the_score_table_of_an_imported_match(host):
     page = host
     before = open_history(page)
     # the saved file's match with Ann and Ben renamed Cy and Di: another match than the first test's
-    text = (RECORDS / "two-hands.json").read_text().replace('"Ann"', '"Cy"').replace('"Ben"', '"Di"')
+    text = (RECORDS / "two-hands.json").read_text(encoding="utf-8").replace('"Ann"', '"Cy"').replace('"Ben"', '"Di"')
     paste(page, json.dumps(json.loads(text)))
     mid = imported_id(page)
     wait_text(page, count_text(before + 1))
@@ -127,7 +127,7 @@ def test_hostile_records_are_refused_in_place_and_the_session_goes_on(host, tmp_
     line in place, and a good record imports after them in the same session."""
     page = host
     before = open_history(page)
-    worked = json.loads((RECORDS / "worked-example.json").read_text())
+    worked = json.loads((RECORDS / "worked-example.json").read_text(encoding="utf-8"))
     fours = {
         "format": "scorekeeper/1",
         "game": "all-fours",
@@ -145,7 +145,7 @@ def test_hostile_records_are_refused_in_place_and_the_session_goes_on(host, tmp_
         wait_text(page, re.compile(re.escape(says)))
         assert not any("Error running app" in t for t in read_texts(page))
     deep = tmp_path / "deep.json"
-    deep.write_text("[" * 100_000 + "]" * 100_000)
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     with page.expect_file_chooser() as chooser:
         tap(page, "Import a file")
     chooser.value.set_files(str(deep))

@@ -44,7 +44,19 @@ except urllib.error.HTTPError as e:
 def test_a_phone_on_the_network_sends_with_the_table_code_and_joins_by_the_links_secret(tmp_path):
     db = str(tmp_path / "db")
     port = harness.free_port()
-    cmd = [sys.executable, "-m", "scorekeeper.cli", "--db", db, "web", "--host", "0.0.0.0", "--port", str(port)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "scorekeeper.cli",
+        "--db",
+        db,
+        "web",
+        "--no-browser",
+        "--host",
+        "0.0.0.0",
+        "--port",
+        str(port),
+    ]
     server = harness.start_server(cmd, port)
     try:
         code = re.search(r"\(table code (\d{3}) (\d{3})", harness.server_log(server))

@@ -154,7 +154,9 @@ def test_a_hand_on_the_phone_alone_survives_a_reload_offline_and_scores_the_same
     assert shown["Ann"] >= 10
 
     # the first visit installed the service worker, which keeps every file of the site
-    files = json.loads(re.search(r"const FILES = (\[.*?\]);", (built_site / "sw.js").read_text(), re.S).group(1))
+    files = json.loads(
+        re.search(r"const FILES = (\[.*?\]);", (built_site / "sw.js").read_text(encoding="utf-8"), re.S).group(1)
+    )
     assert _service_worker_ready(page) == len(files)
     # after the first screen the site keeps Python's started state (imports done) for the next start
     assert page.evaluate(
@@ -192,7 +194,7 @@ def test_a_hand_on_the_phone_alone_survives_a_reload_offline_and_scores_the_same
         harness.tap(page, "Save the record as a file")
     saved = tmp_path / download.value.suggested_filename
     download.value.save_as(saved)
-    record = json.loads(saved.read_text())
+    record = json.loads(saved.read_text(encoding="utf-8"))
     assert record["hands"][0]["turns"] == entries and record["hands"][0]["remaining"] == {"Ben": 8}
 
     # ... imported into a laptop's store: the laptop scores it as the phone did
@@ -202,7 +204,7 @@ def test_a_hand_on_the_phone_alone_survives_a_reload_offline_and_scores_the_same
     with Store(db) as store:
         (mid,) = store.ids()
         exported = tmp_path / "from-laptop.json"
-        exported.write_text(store.export(mid))
+        exported.write_text(store.export(mid), encoding="utf-8")
     scored = run_cli("score", exported)
     assert scored.returncode == 0, scored.stderr
     assert json.loads(scored.stdout)["scores"] == shown
@@ -221,10 +223,10 @@ def test_a_hand_on_the_phone_alone_survives_a_reload_offline_and_scores_the_same
     # a new version of the site at the same address: the next start takes it, the match is kept
     new = tmp_path / "site-v2"
     shutil.copytree(built_site, new)
-    sw = (new / "sw.js").read_text()
+    sw = (new / "sw.js").read_text(encoding="utf-8")
     version = re.search(r'const VERSION = "([^"]+)";', sw).group(1)
-    (new / "sw.js").write_text(sw.replace(version, version + "-2"))
-    with (new / "site.js").open("a") as f:
+    (new / "sw.js").write_text(sw.replace(version, version + "-2"), encoding="utf-8")
+    with (new / "site.js").open("a", encoding="utf-8") as f:
         f.write('globalThis.scorekeeperSite = "v2";\n')
     context.set_offline(False)
     site2 = StaticServer(new, port=urlsplit(site.url).port or 0)

@@ -25,7 +25,12 @@ from e2e import harness, netns, stranger
 from e2e.conftest import Server
 from scorekeeper.ui.server.bounds import HEADER_TIMEOUT, PER_CLIENT, SOCKET_BURST, SOCKET_PER_SECOND
 
-pytestmark = pytest.mark.slow  # a server of its own and network namespaces (root): about 55 s
+pytestmark = [
+    pytest.mark.slow,  # a server of its own and network namespaces (root): about 55 s
+    pytest.mark.skipif(
+        not sys.platform.startswith("linux"), reason="prlimit, /proc and network namespaces are Linux's"
+    ),
+]
 
 STRANGER = str(Path(stranger.__file__).resolve())
 FD_LIMIT = 1024
@@ -47,6 +52,7 @@ class FloodServer(Server):
             "--db",
             self.db,
             "web",
+            "--no-browser",
             "--host",
             "0.0.0.0",
             "--port",

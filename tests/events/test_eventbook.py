@@ -88,7 +88,7 @@ def test_a_damaged_events_file_is_one_line_and_is_never_written_over(db, content
 
 def test_a_newer_events_file_is_refused(db):
     Store(db).close()
-    (db / FILE).write_text('{"schema": 2, "events": []}')
+    (db / FILE).write_text('{"schema": 2, "events": []}', encoding="utf-8")
     with Store(db) as store, pytest.raises(EventsFileError, match="written by a newer Scorekeeper"):
         EventBook(store).events()
 

@@ -21,6 +21,7 @@ from packaging.markers import Marker
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from scorekeeper import DISTRIBUTION
 from scorekeeper.site import build as site_build
 from scorekeeper.site.build import ARCHIVE, BROWSER_PACKAGES, MARK
 from scorekeeper.ui.server.guard import inline_script_hashes
@@ -57,6 +58,8 @@ def _packages(site: Path) -> zipfile.ZipFile:
 def test_the_build_asks_nothing_of_any_network(site_built: dict[str, object]) -> None:
     """The run's site (``built_site``) was built by a new process in a network namespace of its
     own: no interface but a loopback that is down."""
+    if shutil.which("unshare") is None:
+        pytest.skip("no unshare here (Linux's util-linux): the site was built with the network in reach")
     assert site_built["cmd"] == ["unshare", "-n"]
     assert re.search(
         r"Built the phone's site in .*: \d+ files, \d+\.\d MB \(the app and its Python packages: ",
@@ -136,7 +139,7 @@ def _packages_main(site: Path) -> str:
 def test_every_module_is_compiled_ahead_for_the_phones_python(built_site: Path) -> None:
     """Node.js is on this machine: the app's modules and Pyodide's standard library are
     bytecode for Pyodide's Python (its magic number), the sources' hashes not checked again."""
-    assert json.loads((built_site / MARK).read_text())["compiled"] is True
+    assert json.loads((built_site / MARK).read_text(encoding="utf-8"))["compiled"] is True
     packages = _packages(built_site)
     names = set(packages.namelist())
     sources = {n for n in names if n.endswith(".py")}
@@ -153,10 +156,11 @@ def test_every_module_is_compiled_ahead_for_the_phones_python(built_site: Path) 
 
 def test_the_browser_packages_are_what_the_requirements_need_under_pyodide() -> None:
     """:data:`BROWSER_PACKAGES` is the closure of scorekeeper's requirements with Pyodide's
-    markers, less flet-web (the client, copied beside the archive) and platformdirs (it only
-    finds a laptop's data folder: the phone's store has its own)."""
+    markers, less flet-web (the client, copied beside the archive), platformdirs (it only
+    finds a laptop's data folder: the phone's store has its own) and filelock (the laptop's
+    lock of the store: the phone's store holds a Web Lock, ``scorekeeper.site.disk``)."""
     needed: set[str] = set()
-    todo = ["scorekeeper"]
+    todo = [DISTRIBUTION]
     while todo:
         name = todo.pop()
         for spec in importlib.metadata.requires(name) or []:
@@ -164,7 +168,7 @@ def test_the_browser_packages_are_what_the_requirements_need_under_pyodide() -> 
             if req.marker is not None and not Marker(str(req.marker)).evaluate(PYODIDE):
                 continue
             dep = canonicalize_name(req.name)
-            if dep in {"flet-web", "platformdirs"} or dep in needed:
+            if dep in {"flet-web", "platformdirs", "filelock"} or dep in needed:
                 continue
             needed.add(dep)
             todo.append(dep)
@@ -172,17 +176,17 @@ def test_the_browser_packages_are_what_the_requirements_need_under_pyodide() -> 
 
 
 def test_the_page_runs_python_from_the_folder_it_is_in(built_site: Path) -> None:
-    html = (built_site / "index.html").read_text()
+    html = (built_site / "index.html").read_text(encoding="utf-8")
     assert "<base" not in html  # the folder may be served at any path
     assert html.index('<script src="site.js">') < html.index('<script src="python.js">')
     assert "<title>Scorekeeper</title>" in html and 'rel="manifest" href="manifest.json"' in html
-    site_js = (built_site / "site.js").read_text()
+    site_js = (built_site / "site.js").read_text(encoding="utf-8")
     archive_hash = hashlib.sha256((built_site / ARCHIVE).read_bytes()).hexdigest()[:16]
     assert f'"app.zip?v={archive_hash}"' in site_js  # a new archive is never an old copy
     assert "flet.pyodide = true" in site_js and 'flet.routeUrlStrategy = "hash"' in site_js
     assert "navigator.storage.persist()" in site_js and 'register("sw.js"' in site_js
     # Flutter's own service worker (a stub that unregisters itself) is neither registered nor shipped
-    bootstrap = (built_site / "flutter_bootstrap.js").read_text()
+    bootstrap = (built_site / "flutter_bootstrap.js").read_text(encoding="utf-8")
     load = bootstrap[bootstrap.index("_flutter.loader.load({") :]
     assert "onEntrypointLoaded" in load and "serviceWorker" not in load
     assert not (built_site / "flutter_service_worker.js").exists()
@@ -190,10 +194,10 @@ def test_the_page_runs_python_from_the_folder_it_is_in(built_site: Path) -> None
     for f in ("pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "python-worker.js"):
         assert (built_site / f).is_file(), f
     assert not list((built_site / "pyodide").glob("*.whl"))
-    fonts = json.loads((built_site / "assets/FontManifest.json").read_text())
+    fonts = json.loads((built_site / "assets/FontManifest.json").read_text(encoding="utf-8"))
     assert {"family": "Roboto", "fonts": [{"asset": "fonts/roboto.woff2"}]} in fonts
     # the page's own policy: nothing from anywhere else, on any web host
-    html = (built_site / "index.html").read_text()
+    html = (built_site / "index.html").read_text(encoding="utf-8")
     policy = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', html)
     assert policy is not None and html.index(policy.group(0)) < html.index("<script")
     assert "default-src 'self'" in policy.group(1) and "connect-src 'self';" in policy.group(1)
@@ -205,7 +209,7 @@ def test_the_page_runs_python_from_the_folder_it_is_in(built_site: Path) -> None
 
 
 def test_the_site_is_installable_and_its_service_worker_keeps_every_file(built_site: Path) -> None:
-    manifest = json.loads((built_site / "manifest.json").read_text())
+    manifest = json.loads((built_site / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["name"] == "Scorekeeper" and manifest["display"] == "standalone"
     assert manifest["start_url"] == "./" and manifest["scope"] == "./"
     sizes = set()
@@ -216,12 +220,12 @@ def test_the_site_is_installable_and_its_service_worker_keeps_every_file(built_s
         assert icon["sizes"] == f"{width}x{height}"
         sizes.add((width, icon.get("purpose", "any")))
     assert {(192, "any"), (512, "any"), (192, "maskable"), (512, "maskable")} <= sizes
-    sw = (built_site / "sw.js").read_text()
+    sw = (built_site / "sw.js").read_text(encoding="utf-8")
     files = json.loads(re.search(r"const FILES = (\[.*?\]);", sw, re.S).group(1))  # type: ignore[union-attr]
     on_disk = set(_tree(built_site))
     assert set(files) == (on_disk - {"sw.js", MARK}) | {"./"}
     version = re.search(r'const VERSION = "([0-9a-f]{64})";', sw).group(1)  # type: ignore[union-attr]
-    assert json.loads((built_site / MARK).read_text())["version"] == version
+    assert json.loads((built_site / MARK).read_text(encoding="utf-8"))["version"] == version
     # nothing the phone never asks for
     assert not [f for f in on_disk if f.endswith((".symbols", ".map", ".whl", ".exe", ".bat"))]
     assert not (built_site / "canvaskit/wimp.wasm").exists()
@@ -236,14 +240,14 @@ def test_a_new_file_makes_a_new_version(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_a_folder_that_is_no_site_is_never_overwritten(tmp_path: Path, cli) -> None:
-    (tmp_path / "notes.txt").write_text("mine")
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
     ran = cli("site", tmp_path)
     assert ran.returncode == 2 and ran.stdout == ""
     assert (
         ran.stderr
         == f"error: {tmp_path} is not empty and holds no site built by Scorekeeper: give a new or empty folder\n"
     )
-    assert (tmp_path / "notes.txt").read_text() == "mine" and len(list(tmp_path.iterdir())) == 1
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine" and len(list(tmp_path.iterdir())) == 1
     file = tmp_path / "notes.txt"
     ran = cli("site", file)
     assert (
@@ -257,7 +261,7 @@ def test_a_site_built_before_is_replaced_whole(
 ) -> None:
     site = tmp_path / "site"
     shutil.copytree(built_site, site)
-    (site / "left-over.txt").write_text("from an older build")
+    (site / "left-over.txt").write_text("from an older build", encoding="utf-8")
     # the files of the site as built (a build costs half a minute: the second build above
     # checks that building gives them)
     files = {p.relative_to(built_site).as_posix(): p.read_bytes() for p in built_site.rglob("*") if p.is_file()}
@@ -271,7 +275,7 @@ def test_a_site_built_before_is_replaced_whole(
 def test_the_sites_own_worker_runs_the_app_from_its_zip(built_site: Path) -> None:
     """The site's worker (not flet-web's) fetches ``app.zip`` while Pyodide loads and writes it
     where the bytecode says its modules are: nothing unpacked in Python, no micropip."""
-    worker = (built_site / "python-worker.js").read_text()
+    worker = (built_site / "python-worker.js").read_text(encoding="utf-8")
     assert 'const APP = "/home/pyodide/__pypackages__"' in worker and "FS.writeFile(APP" in worker
     assert site_build.WHERE["app"] == "/home/pyodide/__pypackages__/"
     assert "micropip.install" not in worker and "loadPackage" not in worker and "unpack_archive" not in worker

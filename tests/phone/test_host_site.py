@@ -51,8 +51,8 @@ def test_the_first_request_starts_the_build_and_is_told_to_come_back(tmp_path: P
     def fake_build(folder: Path) -> None:  # what a build leaves, once the first request is answered
         assert asked.wait(10), "the first request was never answered"
         folder.mkdir(parents=True)
-        (folder / MARK).write_text("{}")
-        (folder / "index.html").write_text("<html></html>")
+        (folder / MARK).write_text("{}", encoding="utf-8")
+        (folder / "index.html").write_text("<html></html>", encoding="utf-8")
         built.append(folder)
 
     monkeypatch.setattr(site_build, "build", fake_build)

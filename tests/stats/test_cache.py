@@ -65,7 +65,7 @@ def test_a_deleted_match_leaves_the_figures(db):
         cache.load_all(s)
         s.delete(first)
         assert first not in {m.id for m in cache.load_all(s)}
-        assert first not in json.loads((db / "stats.json").read_text())["matches"]
+        assert first not in json.loads((db / "stats.json").read_text(encoding="utf-8"))["matches"]
 
 
 @pytest.mark.parametrize(
@@ -77,16 +77,16 @@ def test_a_damaged_or_old_cache_is_rebuilt(db, monkeypatch, damage):
         cache.load_all(s)
         (db / "stats.json").write_bytes(damage)
         assert len(built(s, monkeypatch)) == 3
-        assert json.loads((db / "stats.json").read_text())["version"] > 0
+        assert json.loads((db / "stats.json").read_text(encoding="utf-8"))["version"] > 0
 
 
 def test_a_cache_entry_of_the_wrong_shape_is_rebuilt(db, monkeypatch):
     with Store(db) as s:
         cache.load_all(s)
-        data = json.loads((db / "stats.json").read_text())
+        data = json.loads((db / "stats.json").read_text(encoding="utf-8"))
         mid = sorted(data["matches"])[0]
         data["matches"][mid] = {"sig": data["matches"][mid]["sig"], "facts": "nonsense"}
-        (db / "stats.json").write_text(json.dumps(data))
+        (db / "stats.json").write_text(json.dumps(data), encoding="utf-8")
         assert built(s, monkeypatch) == [mid]
 
 

@@ -98,7 +98,7 @@ def test_a_damaged_table_is_made_again(db, damage, monkeypatch):
         (db / table.FILE).write_bytes(damage)
         made = counted(monkeypatch)
         assert table.table(s) == fresh(s) and len(made) == 1
-        assert json.loads((db / table.FILE).read_text())["schema"] == table.SCHEMA
+        assert json.loads((db / table.FILE).read_text(encoding="utf-8"))["schema"] == table.SCHEMA
 
 
 def test_a_read_only_store_keeps_no_table(db):

@@ -194,6 +194,25 @@ def test_cli_import_export_list_round_trip(tmp_path):
     assert mid in table.stdout and "P1, P2, P3" in table.stdout
 
 
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"], ids=["crlf", "crlf and a BOM"])
+def test_a_record_saved_on_windows_imports_and_exports_as_it_was(tmp_path, bom):
+    """Windows's editors end lines with CRLF (Notepad may begin the file with a BOM too): the
+    record imports from a file and from standard input, and is the same record."""
+    rec = random_record(12, 2, max_hands=1)
+    rec["title"] = "Friday — Café"
+    text = json.dumps(rec, indent=2, ensure_ascii=False).replace("\n", "\r\n")
+    assert "\r\n" in text
+    src = tmp_path / "saved-on-windows.json"
+    src.write_bytes(bom + text.encode("utf-8"))
+    db = tmp_path / "db"
+    from_file = run("--db", str(db), "import", str(src))
+    from_stdin = run("--db", str(db), "import", "-", stdin=(bom + text.encode("utf-8")).decode("utf-8"))
+    assert (from_file.returncode, from_stdin.returncode) == (0, 0), from_file.stderr + from_stdin.stderr
+    for mid in (from_file.stdout.strip(), from_stdin.stdout.strip()):
+        assert json.loads(run("--db", str(db), "export", mid).stdout) == rec
+    assert json.loads(run("score", str(src)).stdout)["scores"] == score_record(rec)["scores"]
+
+
 @pytest.mark.parametrize(
     "content",
     [
@@ -212,11 +231,11 @@ def test_cli_import_export_list_round_trip(tmp_path):
 def test_cli_refuses_an_invalid_record_and_leaves_the_database_as_it_was(tmp_path, content):
     db = tmp_path / "db"
     ok = tmp_path / "ok.json"
-    ok.write_text(json.dumps(random_record(3, 2, max_hands=1)))
+    ok.write_text(json.dumps(random_record(3, 2, max_hands=1)), encoding="utf-8")
     assert run("--db", str(db), "import", str(ok)).returncode == 0
     before = snapshot(db)
     bad = tmp_path / "bad.json"
-    bad.write_text(content)
+    bad.write_text(content, encoding="utf-8")
     r = run("--db", str(db), "import", str(bad))
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
@@ -227,6 +246,6 @@ def test_cli_unknown_id_and_unusable_path(tmp_path):
     r = run("--db", str(tmp_path), "export", "no-such-match")
     assert r.returncode == 2 and "no match 'no-such-match'" in r.stderr and "Traceback" not in r.stderr
     blocker = tmp_path / "file"
-    blocker.write_text("x")
+    blocker.write_text("x", encoding="utf-8")
     r = run("--db", str(blocker), "list")
     assert r.returncode == 2 and r.stderr.startswith("error: ") and "Traceback" not in r.stderr

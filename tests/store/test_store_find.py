@@ -16,7 +16,7 @@ from scorekeeper.store import Store
 
 
 def two_hands() -> dict:
-    return json.loads((RECORDS / "two-hands.json").read_text())
+    return json.loads((RECORDS / "two-hands.json").read_text(encoding="utf-8"))
 
 
 def test_an_exported_record_is_found_again_whatever_its_id_title_and_notes(tmp_path: Path) -> None:

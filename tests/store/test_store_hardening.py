@@ -34,7 +34,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import ROOT, HeldStore, build_db, full_record, list_row, process_env, rebuild, run_cli, run_cli_process
+from support import (
+    ROOT,
+    HeldStore,
+    build_db,
+    full_record,
+    list_row,
+    make_fifo,
+    process_env,
+    rebuild,
+    run_cli,
+    run_cli_process,
+)
 
 import scorekeeper.store.errors as store_errors
 import scorekeeper.store.storage as storage_module
@@ -313,14 +324,16 @@ def unstuck_cli(path: Path) -> Callable[..., Any]:
 def make_special(path: Path, kind: str) -> Any:
     """Put a FIFO, a directory or a socket where a file should be; returns what keeps it alive."""
     if kind == "FIFO":
-        os.mkfifo(path)
+        make_fifo(path)
     elif kind == "directory":
         path.mkdir()
-        (path / "inside").write_text("x")
+        (path / "inside").write_text("x", encoding="utf-8")
     else:  # bound under a short name (a socket's path is short), then moved into place
         short = Path(tempfile.mkdtemp(dir=path.parent)) / "s"
         if len(os.fsencode(short)) >= 100:
             pytest.skip("the path is too long for a Unix socket")
+        if not hasattr(socket, "AF_UNIX"):
+            pytest.skip("no Unix sockets (AF_UNIX) here")
         s = socket.socket(socket.AF_UNIX)
         s.bind(str(short))
         os.rename(short, path)
@@ -374,7 +387,7 @@ def test_a_fifo_index_is_moved_aside_and_rebuilt(tmp_path):
     recs = build_db(db)
     index = db / "index.json"
     index.unlink()
-    os.mkfifo(index)
+    make_fifo(index)
     warnings = assert_cli_lists_and_exports(
         db, recs, run=lambda *a: run_cli_process(*a, timeout=TIMEOUT), run_rest=unstuck_cli(index)
     )
@@ -526,7 +539,7 @@ def test_an_index_of_the_wrong_shape_is_moved_aside_and_rebuilt(tmp_path, how):
 def test_a_meta_less_index_with_documents_of_any_shape_is_rebuilt_without_a_complaint(tmp_path):
     db = tmp_path / "db"
     recs = build_db(db)
-    (db / "index.json").write_text('{"matches": {"1": {"id": 5}, "x": [1]}}')
+    (db / "index.json").write_text('{"matches": {"1": {"id": 5}, "x": [1]}}', encoding="utf-8")
     assert assert_cli_lists_and_exports(db, recs) == []
     with Store(db) as store:
         assert store.problems == [f"the index was rebuilt from {len(recs)} match files"]
@@ -562,7 +575,7 @@ def test_a_match_document_of_the_wrong_shape_is_moved_aside(tmp_path, change):
     path = match_file(db, victim)
     doc = json.loads(path.read_bytes())
     change(doc["match"]["1"])
-    path.write_text(json.dumps(doc))
+    path.write_text(json.dumps(doc), encoding="utf-8")
     others = {mid: rec for mid, rec in recs.items() if mid != victim}
     (warning,) = assert_cli_lists_and_exports(db, others)
     assert warning.startswith(f"warning: {victim}.json could not be read (") and "left as it is" in warning
@@ -579,7 +592,7 @@ def test_a_match_file_under_another_document_number_is_still_written(tmp_path):
     path = match_file(db, mid)
     doc = json.loads(path.read_bytes())
     doc["match"] = {"7": doc["match"]["1"]}
-    path.write_text(json.dumps(doc))
+    path.write_text(json.dumps(doc), encoding="utf-8")
     full = full_record(1)
     nxt = entries_of(full)[len(entries_of(recs[mid]))]
     with Store(db) as store:
@@ -721,7 +734,7 @@ def test_a_delete_the_disk_refuses_says_the_match_is_still_stored(tmp_path, disk
 
 def test_an_unusable_database_directory_is_a_store_error(tmp_path):
     (tmp_path / "db").mkdir()
-    (tmp_path / "db" / "matches").write_text("not a directory")
+    (tmp_path / "db" / "matches").write_text("not a directory", encoding="utf-8")
     for read_only in (False, True):
         with pytest.raises(StoreError) as e:
             Store(tmp_path / "db", read_only=read_only)
@@ -909,7 +922,7 @@ def test_an_import_waits_for_another_import_instead_of_being_refused(tmp_path, m
 def test_the_app_holding_the_database_still_gets_the_message_after_the_wait(tmp_path, monkeypatch):
     db = tmp_path / "db"
     src = tmp_path / "rec.json"
-    src.write_text(json.dumps(random_record(3, 2, max_hands=1)))
+    src.write_text(json.dumps(random_record(3, 2, max_hands=1)), encoding="utf-8")
     wait = 0.3
     monkeypatch.setattr(store_module, "LOCK_WAIT", wait)
     with HeldStore(db) as app:

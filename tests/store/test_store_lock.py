@@ -26,7 +26,7 @@ def lock_dir(db: Path, with_file: bool) -> Path:
     lock.unlink(missing_ok=True)
     lock.mkdir()
     if with_file:
-        (lock / "note.txt").write_text("kept")
+        (lock / "note.txt").write_text("kept", encoding="utf-8")
     return lock
 
 
@@ -40,13 +40,13 @@ def test_a_lock_that_is_a_directory_is_moved_out_of_the_way_and_the_store_opens(
         asides = sorted(db.glob("lock.corrupt-*"))
         if with_file:
             (aside,) = asides
-            assert (aside / "note.txt").read_text() == "kept"
+            assert (aside / "note.txt").read_text(encoding="utf-8") == "kept"
             done = f"moved aside to {aside.name}"
         else:
             assert asides == []
             done = "removed (it was empty)"
         assert problem == f"the lock file lock was a directory, not a lock anybody holds; it was {done}"
-        assert stat.S_ISREG(lock.lstat().st_mode) and lock.read_text() == str(os.getpid())
+        assert stat.S_ISREG(lock.lstat().st_mode) and lock.read_text(encoding="ascii") == f" {os.getpid()}"
         assert sorted(store.ids()) == sorted(recs)
         with pytest.raises(StoreLockedError):  # and it is a lock again
             Store(db, wait=0)
@@ -93,4 +93,4 @@ def test_a_lock_directory_that_cannot_be_moved_is_one_clear_line(tmp_path, monke
     )
     ran = run_cli("--db", db, "import", "-", stdin=json.dumps(full_record(7)))
     assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and "remove it and start again" in ran.stderr
-    assert (db / "lock" / "note.txt").read_text() == "kept"
+    assert (db / "lock" / "note.txt").read_text(encoding="utf-8") == "kept"

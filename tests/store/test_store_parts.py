@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from support import build_db
+from support import build_db, make_fifo
 
 from scorekeeper.stats import names as _names
 from scorekeeper.stats import table as _table
@@ -58,7 +58,7 @@ def test_the_stores_own_files_are_no_side_files(tmp_path: Path, name: str) -> No
 
 
 def test_a_fifo_where_a_side_file_should_be_is_no_side_file_and_no_wait(tmp_path: Path) -> None:
-    os.mkfifo(tmp_path / "stats.json")
+    make_fifo(tmp_path / "stats.json")
     got: list[object] = []
     reader = threading.Thread(target=lambda: got.append(SideFile(tmp_path, "stats.json").load()), daemon=True)
     reader.start()
@@ -94,7 +94,7 @@ def test_a_side_file_of_its_owner_only_read_as_bytes_and_set_aside(tmp_path: Pat
             side.read(limit=4)
         side.set_aside("unreadable")
         assert side.read() is None and (tmp_path / "table.json.unreadable").read_bytes() == b'{"codes": 1}'
-        os.mkfifo(side.path)
+        make_fifo(side.path)
         with pytest.raises(OSError, match="not a regular file"):
             side.read()  # a FIFO: no wait
     with Store(tmp_path, read_only=True) as ro:

@@ -117,7 +117,7 @@ def test_a_missing_database_is_a_clear_error_and_is_not_made(tmp_path):
         assert str(e.value).startswith(f"no database at {db}"), str(e.value)
     assert list(tmp_path.iterdir()) == []
     blocker = tmp_path / "file"
-    blocker.write_text("x")
+    blocker.write_text("x", encoding="utf-8")
     with pytest.raises(StoreError, match="not a directory"):
         Store(blocker, read_only=True)
 
@@ -130,7 +130,7 @@ def test_an_empty_directory_lists_nothing_and_stays_empty(tmp_path):
             ro.export("20240101-000000-abcdef")
     assert tree_state(tmp_path) == before
     (tmp_path / "matches").mkdir()
-    (tmp_path / "index.json").write_text('{"meta": {"1": {"schema": 1}}, "matches": {}}')
+    (tmp_path / "index.json").write_text('{"meta": {"1": {"schema": 1}}, "matches": {}}', encoding="utf-8")
     with Store(tmp_path, read_only=True) as ro:
         assert ro.list() == []
 
@@ -245,7 +245,7 @@ def test_a_newer_schema_is_refused_as_by_a_store_that_writes(tmp_path, where):
         for d in table.values():
             if d.get("schema") == 1:
                 d["schema"] = 2
-    target.write_text(json.dumps(doc))
+    target.write_text(json.dumps(doc), encoding="utf-8")
     os.utime(target, ns=(1, 1))  # changed since the index saw it
     before = tree_state(tmp_path)
     with pytest.raises(StoreError, match="newer Scorekeeper"):
@@ -372,7 +372,7 @@ def test_reads_while_a_process_appends_are_always_a_prefix_of_what_it_appends(tm
         child.stderr.close()
     assert rounds_while_writing >= 3, "the reads did not overlap the writes"
     created = {}
-    for line in out.read_text().splitlines():
+    for line in out.read_text(encoding="utf-8").splitlines():
         if line.startswith("created "):
             _, mid, seed = line.split()
             created[mid] = int(seed)

@@ -22,7 +22,6 @@ fsynced in its directory.
 from __future__ import annotations
 
 import codecs
-import fcntl
 import importlib.util
 import json
 import os
@@ -37,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from filelock import lock_descriptor
 from support import build_db, full_record, rebuild
 
 from scorekeeper.allfives import random_record
@@ -52,6 +52,10 @@ _spec.loader.exec_module(store_child)
 record_for = store_child.record_for  # the child's records, seed for seed
 
 STRACE = shutil.which("strace")
+
+#: the exit status of a child ended by ``Popen.kill()``: SIGKILL (9) on Linux and macOS,
+#: TerminateProcess's 1 on Windows
+KILLED = -9 if os.name == "posix" else 1
 
 
 def _strace_usable() -> bool:
@@ -210,11 +214,11 @@ class CrashHarness:
         if left > 0:
             time.sleep(left)
         alive = proc.poll() is None
-        proc.send_signal(signal.SIGKILL)
+        proc.kill()
         proc.wait(timeout=30)
-        assert alive and proc.returncode == -signal.SIGKILL, (
+        assert alive and proc.returncode == KILLED, (
             f"run {self.runs}: the child was not alive when killed (exit {proc.returncode}); "
-            f"stderr: {err.read_text(errors='replace')[-2000:]}"
+            f"stderr: {err.read_text(errors='replace', encoding='utf-8')[-2000:]}"
         )
         self.check_after_kill(seed, out)
 
@@ -241,7 +245,7 @@ class CrashHarness:
             proc.wait()
             raise AssertionError(f"{syscall} #{nth} was never reached") from None
         assert proc.returncode in (-signal.SIGKILL, 128 + signal.SIGKILL), (
-            f"{syscall} #{nth}: exit {proc.returncode}; stderr: {err.read_text(errors='replace')[-2000:]}"
+            f"{syscall} #{nth}: exit {proc.returncode}; stderr: {err.read_text(errors='replace', encoding='utf-8')[-2000:]}"
         )
         self.check_after_kill(seed, out)
 
@@ -604,7 +608,7 @@ def audit_power_cut(tmp_path: Path, db: Path, limit: int) -> tuple[list[str], in
             if why:
                 violations.append(f"{line!r} printed while " + "; ".join(why))
 
-    for line in trace.read_text(errors="replace").splitlines():
+    for line in trace.read_text(errors="replace", encoding="utf-8").splitlines():
         model.feed(line, on_stdout)
     return violations, state["acks"], state["created"]
 
@@ -757,7 +761,7 @@ def test_a_corrupt_match_file_the_open_did_not_read_is_moved_aside_when_it_is_re
     for doc in index["matches"].values():
         if doc["id"] == victim:
             doc["sig"] = [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
-    index_path.write_text(json.dumps(index))
+    index_path.write_text(json.dumps(index), encoding="utf-8")
     with Store(tmp_path) as store:
         assert store.problems == []
         assert sorted(store.ids()) == sorted(recs)  # not read yet: still listed
@@ -850,7 +854,7 @@ def test_an_index_that_misses_a_match_still_lists_it(tmp_path):
             del table[key]
             removed += 1
     assert removed == 1, "the index does not list the match by its id"
-    index.write_text(json.dumps(doc))
+    index.write_text(json.dumps(doc), encoding="utf-8")
     with Store(tmp_path) as store:
         assert_all_readable(store, recs)
 
@@ -983,14 +987,19 @@ def test_the_context_manager_releases_the_lock(tmp_path):
     db = tmp_path / "db"
     with Store(db) as store:
         assert store.ids() == []
-        with pytest.raises(BlockingIOError):
-            with open(db / "lock", "rb") as f:  # a separate open file: flock conflicts with the store's
-                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    with open(db / "lock", "rb") as f:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free now
+        fd = os.open(db / "lock", os.O_RDWR)  # a separate open file: its lock conflicts with the store's
+        try:
+            assert not lock_descriptor(fd, blocking=False)
+        finally:
+            os.close(fd)
+    fd = os.open(db / "lock", os.O_RDWR)
+    try:
+        assert lock_descriptor(fd, blocking=False)  # free now
         with pytest.raises(StoreLockedError) as e:  # and Store honours a lock someone else holds on it
-            Store(db)
+            Store(db, wait=0)
         assert_locked_message(str(e.value), db)
+    finally:
+        os.close(fd)
     with Store(db) as store:
         assert store.ids() == []
 
@@ -1018,7 +1027,7 @@ def test_a_second_app_instance_gets_a_clear_message_and_changes_nothing(tmp_path
         assert snapshot(db) == before
         assert holder.poll() is None
     finally:
-        holder.send_signal(signal.SIGKILL)  # a lock held by a killed process is released
+        holder.kill()  # a lock held by a killed process is released
         holder.wait(timeout=30)
     with Store(db) as store:
         assert store.problems == []
@@ -1049,7 +1058,7 @@ def test_only_one_of_several_instances_started_at_once_gets_the_database(tmp_pat
     finally:
         for p in procs:
             if p.poll() is None:
-                p.send_signal(signal.SIGKILL)
+                p.kill()
             p.wait(timeout=30)
     with Store(db) as store:
         assert store.problems == [] and store.ids() == []

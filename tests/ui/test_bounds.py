@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
-import resource
 
+import pytest
+
+from scorekeeper.ui.server import bounds
 from scorekeeper.ui.server.bounds import ConnectionBook, Limits, OncePerMinute, http_protocol, raise_open_file_limit
 
 
@@ -75,6 +77,9 @@ def test_a_repeated_line_is_logged_once_a_minute_with_a_count_and_no_traceback()
 
 
 def test_the_open_file_limit_is_raised_towards_the_hard_limit():
+    resource = bounds._resource()
+    if resource is None:
+        pytest.skip("this system has no open-file limit (no resource module: Windows)")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     try:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(256, hard), hard))
@@ -83,6 +88,13 @@ def test_the_open_file_limit_is_raised_towards_the_hard_limit():
         assert Limits.for_this_process().total == max(16, got - 192)
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_without_an_open_file_limit_the_bounds_are_the_wanted_ones(monkeypatch):
+    """Windows has no ``resource`` module: the server starts, bounded by WANTED_FDS."""
+    monkeypatch.setattr(bounds, "_resource", lambda: None)
+    assert raise_open_file_limit() == bounds.WANTED_FDS
+    assert Limits.for_this_process() == Limits(total=bounds.WANTED_FDS - bounds.FD_RESERVE)
 
 
 def test_headers_not_complete_in_time_close_the_connection_and_complete_ones_do_not():

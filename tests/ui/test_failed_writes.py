@@ -25,7 +25,7 @@ from scorekeeper.ui.history.model import HistoryModel
 from scorekeeper.ui.server.shared import open_shared
 from scorekeeper.ui.shell.base import Shared
 
-WORKED = json.loads((RECORDS / "worked-example.json").read_text())
+WORKED = json.loads((RECORDS / "worked-example.json").read_text(encoding="utf-8"))
 
 
 def refuse_open(monkeypatch: pytest.MonkeyPatch, code: int) -> None:

@@ -15,7 +15,7 @@ from scorekeeper.ui.history.model import HistoryModel
 
 
 def two_hands_text() -> str:
-    return (RECORDS / "two-hands.json").read_text()
+    return (RECORDS / "two-hands.json").read_text(encoding="utf-8")
 
 
 # ------------------------------------------------------------------ draws

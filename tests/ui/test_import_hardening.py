@@ -20,7 +20,7 @@ from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.history.model import HistoryModel
 from scorekeeper.ui.score.model import score_displays
 
-WORKED = json.loads((RECORDS / "worked-example.json").read_text())
+WORKED = json.loads((RECORDS / "worked-example.json").read_text(encoding="utf-8"))
 ALL_FOURS = {
     "format": "scorekeeper/1",
     "game": "all-fours",

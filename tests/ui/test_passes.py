@@ -8,6 +8,7 @@ import os
 import stat
 
 import pytest
+from support import make_fifo
 
 from scorekeeper.store import Store
 from scorekeeper.ui.server.access import Codes, Gate, Role
@@ -87,9 +88,9 @@ def test_the_join_links_secrets_are_kept_across_a_restart_and_renewed_with_the_c
     again.renew()
     assert again.codes.scorer_secret != c.scorer_secret
     assert Gate.kept(store).codes.scorer_secret == again.codes.scorer_secret
-    data = json.loads((tmp_path / TableFile.NAME).read_text())
+    data = json.loads((tmp_path / TableFile.NAME).read_text(encoding="utf-8"))
     del data["links"]  # as an earlier Scorekeeper wrote it
-    (tmp_path / TableFile.NAME).write_text(json.dumps(data))
+    (tmp_path / TableFile.NAME).write_text(json.dumps(data), encoding="utf-8")
     older = Gate.kept(store)
     assert older.codes.scorer == again.codes.scorer and older.problem is None
     assert Gate.kept(store).codes.scorer_secret == older.codes.scorer_secret  # made once, then kept
@@ -109,7 +110,7 @@ def test_the_table_file_is_the_owners_and_holds_no_pass_in_clear(store, tmp_path
     phone = joined(gate, gate.codes.scorer)
     path = tmp_path / TableFile.NAME
     assert stat.S_IMODE(os.stat(path).st_mode) & 0o077 == 0
-    text = path.read_text()
+    text = path.read_text(encoding="utf-8")
     assert phone.token not in text and gate.codes.scorer in text
 
 
@@ -127,7 +128,7 @@ def test_a_table_file_that_cannot_be_read_is_set_aside_and_new_codes_made(store,
 
 def test_a_pass_for_the_host_role_in_the_file_is_ignored(store, tmp_path):
     Gate.kept(store)
-    data = json.loads((tmp_path / TableFile.NAME).read_text())
+    data = json.loads((tmp_path / TableFile.NAME).read_text(encoding="utf-8"))
     data["passes"] = {
         "a" * 64: {"role": "host", "seats": {}},
         "b" * 64: {"role": "owner"},
@@ -135,7 +136,7 @@ def test_a_pass_for_the_host_role_in_the_file_is_ignored(store, tmp_path):
         "d" * 64: {"role": "scorer", "seats": {"m1": "Ann", "m2": 7}, "label": "Chrome on Android", "since": 5},
         "host": {"role": "scorer", "seats": {"m3": "Ben"}},  # the host's key is the host's, never a phone's
     }
-    (tmp_path / TableFile.NAME).write_text(json.dumps(data))
+    (tmp_path / TableFile.NAME).write_text(json.dumps(data), encoding="utf-8")
     assert Gate.kept(store).passes.to_json() == {
         "d" * 64: {"role": "scorer", "seats": {"m1": "Ann"}, "label": "Chrome on Android", "since": 5.0}
     }
@@ -180,7 +181,7 @@ def test_forget_all_phones_keeps_the_codes(store):
 
 
 def test_a_fifo_or_a_directory_where_the_table_file_should_be_is_not_waited_on(store, tmp_path):
-    os.mkfifo(tmp_path / TableFile.NAME)
+    make_fifo(tmp_path / TableFile.NAME)
     gate = Gate.kept(store)  # would hang reading a FIFO
     assert gate.problem and "cannot" in gate.problem
 

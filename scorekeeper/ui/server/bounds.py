@@ -17,7 +17,9 @@ once the process has none left every phone times out (and asyncio logs a traceba
 * **Connections in all**: :attr:`Limits.total` at most, set from the process's open-file limit
   (raised to its hard limit at start, :func:`raise_open_file_limit`) with
   :data:`FD_RESERVE` descriptors kept for the store: the server refuses connections before the
-  process runs out, so ``accept()`` keeps working and the table recovers by itself.
+  process runs out, so ``accept()`` keeps working and the table recovers by itself. Windows
+  has no such limit for sockets (nor the ``resource`` module): there the bound is
+  :data:`WANTED_FDS`, less the reserve.
 * **Live connections opened, per client**: a WebSocket is a page of the app opening (a new
   session, a reload, a reconnect). One address (not loopback) may open :data:`SOCKET_BURST` at
   once and then one every ``1 / SOCKET_PER_SECOND`` seconds (a :class:`Rate`, in :class:`~scorekeeper.ui.server.guard.Guard`); one past that
@@ -49,7 +51,6 @@ import asyncio
 import functools
 import ipaddress
 import logging
-import resource
 import threading
 import time
 from dataclasses import dataclass
@@ -97,15 +98,29 @@ class Limits:
 
     @classmethod
     def for_this_process(cls) -> Limits:
-        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-        fds = WANTED_FDS if soft == resource.RLIM_INFINITY else soft
+        resource = _resource()  # None on Windows: sockets are no C file descriptors there
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0] if resource is not None else WANTED_FDS
+        fds = WANTED_FDS if resource is None or soft == resource.RLIM_INFINITY else soft
         total = max(16, fds - FD_RESERVE)
         return cls(per_client=min(PER_CLIENT, max(4, total // 4)), total=total)
 
 
+def _resource() -> Any:
+    """The ``resource`` module where the system has one (not on Windows), else None."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    return resource
+
+
 def raise_open_file_limit(wanted: int = WANTED_FDS) -> int:
     """Raise this process's soft open-file limit towards ``wanted`` (never past the hard
-    limit; a desktop's default soft limit is often 1024); returns the limit in force."""
+    limit; a desktop's default soft limit is often 1024); returns the limit in force
+    (``wanted`` where the system has no such limit: Windows)."""
+    resource = _resource()
+    if resource is None:
+        return wanted
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY or soft >= wanted:
         return wanted if soft == resource.RLIM_INFINITY else soft

@@ -79,14 +79,13 @@ class PhoneSite:
         return self._files is not None
 
     def _build(self) -> None:
-        import fcntl
+        from filelock import FileLock
 
         from scorekeeper.site.build import MARK, build
 
         try:
             self.folder.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.folder.parent / "phone-site.lock", "w") as lock:
-                fcntl.flock(lock, fcntl.LOCK_EX)  # another server building it: wait for it
+            with FileLock(self.folder.parent / "phone-site.lock"):  # another server building it: wait for it
                 if not (self.folder / MARK).is_file():
                     build(self.folder)
         except (ScorekeeperError, OSError) as e:

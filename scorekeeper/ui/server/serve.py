@@ -13,14 +13,17 @@ closed session for :data:`SESSION_TIMEOUT` seconds, not Flet's hour.
 from __future__ import annotations
 
 import importlib.util
+import ipaddress
 import logging
 import os
 import socket
 import sys
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scorekeeper import system
 from scorekeeper.ui.server.access import Gate, Invite, is_local, spaced
 from scorekeeper.ui.server.fonts import PATH as FONTS
 from scorekeeper.ui.server.fonts import patch_fonts
@@ -35,23 +38,90 @@ DEFAULT_PORT = 8550
 #: Flet sweeps expired sessions every 10 s.
 SESSION_TIMEOUT = 300
 
+#: seconds the machine's other addresses are looked for at start (a host name the resolver
+#: does not know can take long to be refused): past that, only the join address is printed
+ADDRESSES_WAIT = 1.0
+
+#: what ``scorekeeper web`` says on Windows, whose firewall asks the first time a program listens
+FIREWALL = (
+    "Windows asks once whether Python may accept connections: allow it on private networks"
+    " (phones cannot join otherwise)."
+)
+
 
 def desktop_available() -> bool:
     """True where a Flet desktop client can open a window here (never downloads one)."""
     if importlib.util.find_spec("flet_desktop") is None:
         return False
-    if sys.platform.startswith("linux"):
-        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    if system.linux():
+        return _has_display()
     return True
 
 
+def _has_display() -> bool:
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def opens_browser(asked: bool | None) -> bool:
+    """Whether ``scorekeeper web`` opens the app in this machine's browser: as ``asked``
+    (``--browser``, ``--no-browser``) where there is a screen to open it on; unasked, on
+    Windows and macOS (a laptop at the table), not on Linux (often a server without one)."""
+    if asked is None:
+        return system.windows() or system.macos()
+    return asked and (not system.linux() or _has_display())
+
+
 def _lan_address() -> str | None:
+    """The address of the interface with the default route: the one a phone on the same
+    network reaches (a route to a documentation address picks it; no packet is sent)."""
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the outgoing interface
-            return s.getsockname()[0]
+            s.connect(("192.0.2.1", 9))
+            return str(s.getsockname()[0])
     except OSError:
         return None
+
+
+def reachable(address: str) -> bool:
+    """True for an IPv4 address a phone could reach: not loopback, link-local (169.254/16:
+    an interface with no network), unspecified or multicast."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return ip.version == 4 and not (ip.is_loopback or ip.is_link_local or ip.is_unspecified or ip.is_multicast)
+
+
+def _host_addresses() -> list[str]:
+    """The IPv4 addresses this machine's name resolves to (every adapter's on Windows and
+    macOS; often only 127.0.1.1 on Linux), waited for :data:`ADDRESSES_WAIT` seconds at most."""
+    found: list[str] = []
+
+    def look() -> None:
+        try:
+            infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET, socket.SOCK_STREAM)
+        except (OSError, UnicodeError):
+            return
+        found.extend(str(info[4][0]) for info in infos)
+
+    t = threading.Thread(target=look, name="addresses", daemon=True)
+    t.start()
+    t.join(ADDRESSES_WAIT)
+    return list(found) if not t.is_alive() else []
+
+
+def lan_addresses(primary: str | None, others: Iterable[str]) -> list[str]:
+    """The addresses to print: ``primary`` (the default route's) first, then the reachable
+    ``others`` in their order, each once.
+
+    >>> lan_addresses("192.168.1.20", ["127.0.1.1", "10.8.0.2", "192.168.1.20", "169.254.3.4", "10.8.0.2"])
+    ['192.168.1.20', '10.8.0.2']
+    """
+    out: list[str] = []
+    for address in (primary, *others):
+        if address and reachable(address) and address not in out:
+            out.append(address)
+    return out
 
 
 def _check_port(host: str, port: int) -> None:
@@ -71,9 +141,11 @@ def _url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-def welcome(invite: Invite, gate: Gate, host: str, port: int) -> str:
+def welcome(invite: Invite, gate: Gate, host: str, port: int, others: Sequence[str] = ()) -> str:
     """What ``scorekeeper web`` prints when it starts: where it is served, how phones join
-    (the join address with the table code, and its QR code), the watchers' address."""
+    (the join address with the table code, and its QR code), the machine's ``others``
+    addresses (another network card, a VPN, a virtual machine's adapter: the join address is
+    the default route's), the watchers' address; on Windows, what its firewall asks."""
     lines = [f"Scorekeeper is served at {invite.base}/  (Ctrl+C stops it)"]
     if host in ("0.0.0.0", "::") or is_local(host):
         lines.append(f"On this machine (the host, no code needed): http://127.0.0.1:{port}/")
@@ -84,16 +156,22 @@ def welcome(invite: Invite, gate: Gate, host: str, port: int) -> str:
         lines.append("Open table (--open): no code is asked; every phone on this network can enter and change.")
     else:
         lines.append(f"Phones join at {link}  (table code {spaced(gate.codes.scorer)}, typed at {invite.base}/)")
-        if len(gate.passes):
-            lines.append(
-                f"The same codes as earlier this evening: {len(gate.passes)} phone(s) that joined come back"
-                " without a code (--new-codes ends that)."
-            )
+    if others:
+        where = "  ".join(f"http://{_url_host(a)}:{port}/" for a in others)
+        typed = " (the table code is typed there)" if gate.codes is not None else ""
+        lines.append(f"This machine's other addresses, for a phone on another of its networks: {where}{typed}")
+    if gate.codes is not None and len(gate.passes):
+        lines.append(
+            f"The same codes as earlier this evening: {len(gate.passes)} phone(s) that joined come back"
+            " without a code (--new-codes ends that)."
+        )
     lines.append(qr_text(link))
     if gate.codes is not None:
         lines.append(
             f"Watchers join at {invite.watcher_link}  (watch code {spaced(gate.codes.watcher)}: sees, changes nothing)"
         )
+    if system.windows() and not is_local(host):
+        lines.append(FIREWALL)
     return "\n".join(lines)
 
 
@@ -120,7 +198,7 @@ def run(
     web: bool,
     host: str | None,
     port: int | None,
-    open_browser: bool = False,
+    open_browser: bool | None = False,
     open_table: bool = False,
     new_codes: bool = False,
     allow_hosts: Iterable[str] = (),
@@ -129,7 +207,8 @@ def run(
         Served on the web, browsers other than the host's own need the table code
         (``open_table``: they do not; the codes and the phones' passes of earlier this evening
     are kept unless ``new_codes``: see :mod:`scorekeeper.ui.server.passes`); the server answers to the names in ``allow_hosts``
-        besides loopback and this machine's addresses (see :mod:`scorekeeper.ui.server.guard`)."""
+        besides loopback and this machine's addresses (see :mod:`scorekeeper.ui.server.guard`).
+        ``open_browser``: see :func:`opens_browser` (None: as the system goes)."""
     import flet as ft
 
     from scorekeeper.ui.server.shared import open_shared
@@ -147,7 +226,9 @@ def run(
         gate = Gate(None) if open_table else Gate.kept(shared.store, new=new_codes)
         if gate.problem:
             print(f"warning: {gate.problem}", file=sys.stderr)
-    shown = host if host not in ("0.0.0.0", "::") else (_lan_address() or "localhost")
+    everywhere = host in ("0.0.0.0", "::")
+    addresses = lan_addresses(_lan_address(), _host_addresses()) if everywhere else []
+    shown = host if not everywhere else (addresses[0] if addresses else "localhost")
     invite = Invite(f"http://{_url_host(shown)}:{port}", gate) if gate is not None else None
     shared.gate, shared.invite = gate, invite
     logging.getLogger("flet").setLevel(logging.WARNING)
@@ -174,11 +255,8 @@ def run(
                 inbox=Inbox(shared),
                 gate=gate,
             )
-            print(welcome(invite, gate, host, port), flush=True)
-            if open_browser and (
-                not sys.platform.startswith("linux") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-            ):
-                import threading
+            print(welcome(invite, gate, host, port, others=addresses[1:]), flush=True)
+            if opens_browser(open_browser):
                 import webbrowser
 
                 threading.Timer(1.5, lambda: webbrowser.open(f"http://127.0.0.1:{port}/")).start()
@@ -272,11 +350,19 @@ def freeze_startup_heap() -> None:
     gc.freeze()
 
 
+def stop_signals() -> list[int]:
+    """The signals that stop the server quietly: Ctrl+C's (SIGINT) and SIGTERM everywhere,
+    and Ctrl+Break's (SIGBREAK) where there is one (Windows)."""
+    import signal
+
+    names = ("SIGINT", "SIGTERM", "SIGBREAK")
+    return [getattr(signal, name) for name in names if hasattr(signal, name)]
+
+
 def _serve(app: ASGIApp, host: str, port: int) -> None:
     """Serve ``app`` until Ctrl+C or SIGTERM, which stop it quietly (status 0), as ``ft.run`` did."""
     import asyncio
     import signal
-    import threading
 
     import uvicorn
 
@@ -316,7 +402,7 @@ def _serve(app: ASGIApp, host: str, port: int) -> None:
         server.should_exit = True
 
     main_thread = threading.current_thread() is threading.main_thread()
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)} if main_thread else {}
+    previous = {sig: signal.signal(sig, stop) for sig in stop_signals()} if main_thread else {}
     freeze_startup_heap()
     try:
         asyncio.run(server.serve())
