@@ -901,7 +901,7 @@ def main(argv: list[str] | None = None) -> int:
         "both (default): the two one-phone hands, then the four-phone hand",
     )
     args = ap.parse_args(argv)
-    harness.MOTION = "no-preference"  # the full motion, as the figures in the README were taken
+    harness.MOTION = "no-preference"  # the full motion, as the figures in docs/benchmarks.md were taken
     app_root: Path = args.app_root.resolve()
     if not (app_root / "scorekeeper" / "__init__.py").is_file():
         ap.error(f"{app_root} holds no scorekeeper package")

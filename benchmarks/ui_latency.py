@@ -359,7 +359,7 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=1, help="rounds, ours and the baseline alternating (default 1)")
     ap.add_argument("--warmup", type=int, default=5, help="untimed taps first in each round (default 5)")
     args = ap.parse_args(argv)
-    harness.MOTION = "no-preference"  # the full motion, as the figures in the README were taken
+    harness.MOTION = "no-preference"  # the full motion, as the figures in docs/benchmarks.md were taken
     if args.taps < 1 or args.rounds < 1 or args.warmup < 0:
         ap.error("--taps and --rounds must be at least 1, --warmup at least 0")
     if not os.path.exists(harness.CHROMIUM):

@@ -9,6 +9,11 @@ import pytest
 from hypothesis import settings
 from support import RECORDS, Ran, run_cli
 
+#: Never imported into the test processes: its hooks make the project see Windows, for the
+#: child processes of tests/store/test_portable.py only (imported here, by the doctest
+#: collection, they broke every later test of that process).
+collect_ignore_glob = ["store/as_windows/*"]
+
 # No time limit per example: a deadline is a timed assertion, and it fails on a busy
 # machine (the suite runs beside browsers). Speed is measured in benchmarks/.
 settings.register_profile("scorekeeper", deadline=None)

@@ -29,6 +29,7 @@ from support import RECORDS, run_cli
 from scorekeeper import boundary
 from scorekeeper.broadway.simulate import random_record as broadway_record
 from scorekeeper.errors import RecordFormatError
+from scorekeeper.store import Store
 
 #: 150 inputs per target in every run of the suite, 450 in all: each of the six mutations,
 #: the five tails and the samples is drawn dozens of times a run (and an input lost in one run
@@ -232,7 +233,10 @@ def test_score_never_breaks(data: bytes) -> None:
 
 @pytest.fixture(scope="module")
 def fuzz_db(tmp_path_factory: pytest.TempPathFactory) -> str:
-    return str(tmp_path_factory.mktemp("fuzz") / "db")
+    """An empty database, made before the first example (which may be refused, storing nothing)."""
+    db = tmp_path_factory.mktemp("fuzz") / "db"
+    Store(db).close()
+    return str(db)
 
 
 @FUZZ

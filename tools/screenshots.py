@@ -1,4 +1,4 @@
-"""Regenerate the README screenshots from the real app, by clicks alone.
+"""Regenerate the screenshots of the README and docs/ from the real app, by clicks alone.
 
     .venv/bin/python tools/screenshots.py [--out screenshots] [--scale 2]
 
