@@ -18,8 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper import registry
-from scorekeeper.envelope import type_name
-from scorekeeper.errors import StoreError
+from scorekeeper.errors import StoreError, type_name
 
 __all__ = ["EntryCodecBase", "TurnEntries", "entries_of"]
 

@@ -25,8 +25,7 @@ from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand, re
 from scorekeeper.allfives.events import event_entry as event_entry
 from scorekeeper.dominoes import hands as _hands
 from scorekeeper.dominoes.tiles import Tile
-from scorekeeper.envelope import type_name
-from scorekeeper.errors import RecordFormatError, RemainingError, ScorekeeperError, Where, short
+from scorekeeper.errors import RecordFormatError, RemainingError, ScorekeeperError, Where, short, type_name
 
 HAND_KEYS = ("leader", "turns", "remaining")
 TURN_KEYS = ("player", "draw", "play", "on", "pass", "claim", "muggins", "sniff")

@@ -37,8 +37,8 @@ from scorekeeper.allfours.rules import (
     check_rank,
     check_side,
 )
-from scorekeeper.envelope import FORMAT, type_name
-from scorekeeper.errors import RecordFormatError, short
+from scorekeeper.envelope import FORMAT
+from scorekeeper.errors import RecordFormatError, short, type_name
 
 __all__ = [
     "BEGS",

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper.allfours.variants import DEFAULT_VARIANT, RANKS, VARIANTS, Variant
-from scorekeeper.envelope import Envelope, new_record, type_name
-from scorekeeper.errors import SHORT, IllegalEntryError, RecordFormatError, RulesError, short
+from scorekeeper.envelope import Envelope, new_record
+from scorekeeper.errors import SHORT, IllegalEntryError, RecordFormatError, RulesError, short, type_name
 
 __all__ = [
     "GAME_ID",

@@ -17,8 +17,8 @@ from scorekeeper.broadway.grid import Placement, parse_cells, parse_pips
 from scorekeeper.broadway.rules import Setup, double_of
 from scorekeeper.dominoes import hands as _hands
 from scorekeeper.dominoes.tiles import Tile
-from scorekeeper.envelope import FORMAT, type_name
-from scorekeeper.errors import LeaderError, RecordFormatError, ScorekeeperError, Where, short
+from scorekeeper.envelope import FORMAT
+from scorekeeper.errors import LeaderError, RecordFormatError, ScorekeeperError, Where, short, type_name
 
 __all__ = [
     "HAND_KEYS",

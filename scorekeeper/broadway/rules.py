@@ -10,7 +10,7 @@ from typing import Any
 
 from scorekeeper.broadway.grid import HIGHEST
 from scorekeeper.dominoes.tiles import Tile
-from scorekeeper.envelope import Envelope, new_record, type_name
+from scorekeeper.envelope import Envelope, new_record
 from scorekeeper.errors import (
     IllegalEntryError,
     IllegalPlacementError,
@@ -18,6 +18,7 @@ from scorekeeper.errors import (
     RecordFormatError,
     RulesError,
     short,
+    type_name,
 )
 
 __all__ = [

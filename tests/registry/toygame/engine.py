@@ -6,8 +6,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.envelope import FORMAT, Envelope, type_name
-from scorekeeper.errors import IllegalEntryError, LeaderError, MatchOverError, NothingToUndoError, RecordFormatError
+from scorekeeper.envelope import FORMAT, Envelope
+from scorekeeper.errors import (
+    IllegalEntryError,
+    LeaderError,
+    MatchOverError,
+    NothingToUndoError,
+    RecordFormatError,
+    type_name,
+)
 
 GAME_ID = "toy-tens"
 TARGET = 30
