@@ -26,7 +26,7 @@ VENV_HINT := error: '$(PYTHON) -m venv' is unusable (no ensurepip). On Debian/Ub
 
 # The core is type-checked with mypy --strict; the UI and the command line in mypy's default mode.
 STRICT := scorekeeper/allfives scorekeeper/allfours scorekeeper/broadway scorekeeper/dominoes \
-          scorekeeper/store scorekeeper/tally scorekeeper/stats/csv_rows.py scorekeeper/registry.py scorekeeper/envelope.py scorekeeper/setup.py scorekeeper/errors.py scorekeeper/text.py scorekeeper/system.py \
+          scorekeeper/store scorekeeper/tally scorekeeper/stats/csv_rows.py scorekeeper/registry.py scorekeeper/envelope.py scorekeeper/setup.py scorekeeper/scored.py scorekeeper/errors.py scorekeeper/text.py scorekeeper/system.py \
           scorekeeper/events scorekeeper/eventbook.py
 
 .PHONY: run test test-fast lint bench site screenshots venv clean

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from scorekeeper.errors import RecordFormatError, RulesError, short
+from scorekeeper.scored import Scored, ScoredHand
 
 if TYPE_CHECKING:
     from scorekeeper.tally.timeline import Timeline
@@ -40,6 +41,8 @@ __all__ = [
     "Preset",
     "Registration",
     "Row",
+    "Scored",
+    "ScoredHand",
     "SetupState",
     "game_of",
     "games",
@@ -200,15 +203,15 @@ class Game(Protocol):
         Returns the game's ``Match`` (a :class:`MatchState`)."""
         ...
 
-    def score(self, record: Any) -> Record:
+    def score(self, record: Any) -> Scored:
         """What ``scorekeeper score`` prints: the record checked (complete) and scored."""
         ...
 
-    def result(self, match: Any) -> Record:
-        """The scored object of a match (in progress or not)."""
+    def result(self, match: Any) -> Scored:
+        """The scored object of a match (in progress or not): :class:`~scorekeeper.scored.Scored`."""
         ...
 
-    def render(self, scored: Record) -> str:
+    def render(self, scored: Scored) -> str:
         """``scorekeeper score --text``: the scored object as a readable table."""
         ...
 
@@ -217,7 +220,7 @@ class Game(Protocol):
         ...
 
     @property
-    def rows(self) -> Callable[[Record, Record], list[Row]] | None:
+    def rows(self) -> Callable[[Record, Scored], list[Row]] | None:
         """``export --csv``: a record and its scored object (:meth:`result`) as rows, in
         order; None (or no ``rows`` at all): one row per hand from its scores."""
         ...
@@ -234,15 +237,15 @@ class GameSpec:
     title: str
     entries: EntryCodec
     load: Callable[[Any], Any]
-    score: Callable[[Any], Record]
-    result: Callable[[Any], Record]
-    render: Callable[[Record], str]
+    score: Callable[[Any], Scored]
+    result: Callable[[Any], Scored]
+    render: Callable[[Scored], str]
     timeline: Callable[[Any], Timeline]
     #: Optional: what the statistics take from a match, ``facts(record, scored)`` ->
     #: ``{"kind", "per", "best"}`` (see :mod:`scorekeeper.stats.facts`). A game
     #: without it still counts matches, wins, points and hands.
-    facts: Callable[[Record, Record], Record] | None = None
-    rows: Callable[[Record, Record], list[Row]] | None = None
+    facts: Callable[[Record, Scored], Record] | None = None
+    rows: Callable[[Record, Scored], list[Row]] | None = None
     #: Optional: the kind of game a record is, as people name it, where one game holds
     #: several: see :func:`kind_of`. Each kind it returns is one of :attr:`kinds`.
     kind: Callable[[Record], str] | None = None
