@@ -5,7 +5,8 @@ Everything that depends on the game -- reading and scoring a record, the
 the app's screens -- asks the registry for the record's game instead of
 testing the game's name. A new game is one package (its engine, with a
 ``GAME`` object that satisfies :class:`Game`; its screens under
-``scorekeeper/ui/<game>/``) plus one line in :data:`BUILTIN`.
+``scorekeeper/ui/<game>/``) plus one line in :data:`BUILTIN`; the game contract
+(``tests/registry/test_game_contract.py``) checks it on its :attr:`GameSpec.samples`.
 
 >>> [g.title for g in games()]
 ['All Fives', 'All Fours', 'Broadway']
@@ -59,6 +60,7 @@ __all__ = [
     "presets_of",
     "register",
     "rules_for",
+    "samples_of",
     "ui_module",
     "unregister",
 ]
@@ -260,6 +262,10 @@ class GameSpec:
     #: Optional: the rules a preset (None: the game's default) gives a new match of so many
     #: players, where the game deals otherwise than :func:`rules_for`'s default does.
     deal: Callable[[Preset | None, int], Mapping[str, Any]] | None = None
+    #: A few small records of the game by name (a finished match, one stopped mid-hand, one
+    #: with partners where the game has them), each as the game writes it back: the game
+    #: contract (``tests/registry/test_game_contract.py``) runs every check on each.
+    samples: Callable[[], Mapping[str, Record]] | None = None
 
 
 @dataclass(frozen=True)
@@ -346,6 +352,17 @@ def presets_of(game: Game) -> tuple[Preset, ...]:
     """
     declared: tuple[Preset, ...] = getattr(game, "presets", ())
     return declared
+
+
+def samples_of(game: Game) -> dict[str, Record]:
+    """A game's sample records by name (:attr:`GameSpec.samples`; none: ``{}``), made anew
+    at each call.
+
+    >>> sorted(samples_of(get("broadway")))
+    ['finished', 'mid-hand', 'partners']
+    """
+    make: Callable[[], Mapping[str, Record]] | None = getattr(game, "samples", None)
+    return {} if make is None else dict(make())
 
 
 def player_counts(game: Game) -> tuple[int, ...]:
