@@ -24,12 +24,14 @@ Small samples, one store per sample: the whole suite runs in a few seconds.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from support import ROOT
 
 from scorekeeper import registry
 from scorekeeper.codec import record_after
@@ -75,6 +77,20 @@ def sample(game_id: str, name: str) -> tuple[registry.Game, dict[str, Any]]:
 
 def shown(record: dict[str, Any]) -> str:
     return json.dumps(record)[:2000]
+
+
+# ---------------------------------------------------------------- the tree
+def test_every_game_package_is_registered_and_type_checked_strictly():
+    """A package with a ``game.py`` is a game: it is in ``BUILTIN``, and ``make lint``'s
+    strict paths (``tools/strict_paths.py``, from ``BUILTIN``) hold it."""
+    spec = importlib.util.spec_from_file_location("strict_paths", ROOT / "tools" / "strict_paths.py")
+    assert spec is not None and spec.loader is not None
+    strict_paths = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(strict_paths)
+    in_tree = {str(p.parent.relative_to(ROOT)) for p in (ROOT / "scorekeeper").glob("*/game.py")}
+    registered = {"/".join(reg.engine.split(".")[:-1]) for reg in registry.BUILTIN.values()}
+    assert in_tree == registered, "a game package not in registry.BUILTIN, or a registration without its package"
+    assert registered <= set(strict_paths.strict_paths()), "a game package left out of mypy --strict"
 
 
 # ---------------------------------------------------------------- per game
