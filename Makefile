@@ -25,9 +25,9 @@ RUN_CMD ?= $(BIN)/scorekeeper web --browser
 VENV_HINT := error: '$(PYTHON) -m venv' is unusable (no ensurepip). On Debian/Ubuntu run: sudo apt-get install python3-venv
 
 # The core is type-checked with mypy --strict; the UI and the command line in mypy's default mode.
-STRICT := scorekeeper/allfives scorekeeper/allfours scorekeeper/broadway scorekeeper/dominoes \
-          scorekeeper/store scorekeeper/tally scorekeeper/stats/csv_rows.py scorekeeper/registry.py scorekeeper/envelope.py scorekeeper/errors.py scorekeeper/text.py scorekeeper/system.py \
-          scorekeeper/events scorekeeper/eventbook.py
+# tools/strict_paths.py prints the core: every game package of the registry's BUILTIN (a new game
+# is checked strictly from its one line there) and the modules every game stands on.
+STRICT = $(shell $(BIN)/python tools/strict_paths.py)
 
 .PHONY: run test test-fast lint bench site screenshots venv clean
 

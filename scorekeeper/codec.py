@@ -15,13 +15,13 @@ live beside the registry so that a game package loads nothing of the store.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from scorekeeper import registry
-from scorekeeper.envelope import type_name
-from scorekeeper.errors import StoreError
+from scorekeeper.errors import StoreError, type_name
 
-__all__ = ["EntryCodecBase", "TurnEntries", "entries_of"]
+__all__ = ["EntryCodecBase", "TurnEntries", "entries_of", "record_after"]
 
 Record = dict[str, Any]
 Entry = dict[str, Any]
@@ -128,3 +128,21 @@ class TurnEntries(EntryCodecBase):
 def entries_of(record: Record) -> list[Entry]:
     """A record's entries in the order they were entered (the record's game decides how)."""
     return registry.game_of(record).entries.entries_of(record)
+
+
+def record_after(record: Record, n: int) -> Record:
+    """The record as it stood after its first ``n`` entries (a match stopped there), made
+    with the game's codec as the store makes it.
+
+    >>> rec = {"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"],
+    ...        "hands": [{"leader": "Ann", "turns": [{"play": "5-0"}, {"play": "5-5", "on": "5-0"}]}]}
+    >>> record_after(rec, 2)["hands"]
+    [{'leader': 'Ann', 'turns': [{'play': '5-0'}]}]
+    """
+    codec = registry.game_of(record).entries
+    record = copy.deepcopy(record)  # nothing of the result is shared with the record given
+    out: Record = {**record, "hands": []}
+    for entry in codec.entries_of(record)[:n]:
+        kind, value = codec.entry_kind(entry)
+        codec.apply(out, kind, value)
+    return out

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper import registry
-from scorekeeper.errors import RecordFormatError, short
+from scorekeeper.errors import RecordFormatError, short, type_name
 from scorekeeper.text import MAX_NAME, name_problem
 
 FORMAT = "scorekeeper/1"
@@ -55,23 +55,6 @@ def new_record(
     if rules is not None:
         record["rules"] = dict(rules)
     return record
-
-
-def type_name(value: Any) -> str:
-    """A JSON-ish name of a Python value's type, for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import reprlib
 from collections.abc import Callable
-from typing import TypedDict
+from typing import Any, TypedDict
 
 
 class Where(TypedDict, total=False):
@@ -44,13 +44,20 @@ def one_line(text: str, limit: int | None = None) -> str:
     if text.isprintable():
         out = text
     else:
-        out = "".join(c if c.isprintable() or c == " " else _escape(c) for c in text)
+        out = "".join(c if c.isprintable() or c == " " else escaped(c) for c in text)
     if limit is not None and len(out) > limit:
         out = out[: limit - 1] + "…"
     return out
 
 
-def _escape(c: str) -> str:
+def escaped(c: str) -> str:
+    """One character as a visible escape: ``\\n``, ``\\t``, ``\\r``, ``\\x1b``, ``\\u202e``,
+    ``\\U000e0041`` (the one escape of every message, table and file Scorekeeper writes;
+    :mod:`scorekeeper.text` says which characters get it).
+
+    >>> escaped("\\n"), escaped("\\x1b"), escaped("\\u202e"), escaped("\\U000e0041")
+    ('\\\\n', '\\\\x1b', '\\\\u202e', '\\\\U000e0041')
+    """
     code = ord(c)
     if c == "\n":
         return "\\n"
@@ -61,6 +68,28 @@ def _escape(c: str) -> str:
     if code < 0x100:
         return f"\\x{code:02x}"
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def type_name(value: Any) -> str:
+    """A JSON name of a value's type, for messages: ``null``, ``a boolean``, ``a number``
+    (whole or not), ``a string``, ``a list``, ``an object``; anything else by its Python name.
+
+    >>> type_name(None), type_name(True), type_name(1.5), type_name([]), type_name({})
+    ('null', 'a boolean', 'a number', 'a list', 'an object')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
 
 
 def internal_error(e: BaseException) -> str:

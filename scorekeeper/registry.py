@@ -5,7 +5,8 @@ Everything that depends on the game -- reading and scoring a record, the
 the app's screens -- asks the registry for the record's game instead of
 testing the game's name. A new game is one package (its engine, with a
 ``GAME`` object that satisfies :class:`Game`; its screens under
-``scorekeeper/ui/<game>/``) plus one line in :data:`BUILTIN`.
+``scorekeeper/ui/<game>/``) plus one line in :data:`BUILTIN`; the game contract
+(``tests/registry/test_game_contract.py``) checks it on its :attr:`GameSpec.samples`.
 
 >>> [g.title for g in games()]
 ['All Fives', 'All Fours', 'Broadway']
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from scorekeeper.errors import RecordFormatError, RulesError, short
+from scorekeeper.scored import Scored, ScoredHand
 
 if TYPE_CHECKING:
     from scorekeeper.tally.timeline import Timeline
@@ -40,6 +42,8 @@ __all__ = [
     "Preset",
     "Registration",
     "Row",
+    "Scored",
+    "ScoredHand",
     "SetupState",
     "game_of",
     "games",
@@ -56,6 +60,7 @@ __all__ = [
     "presets_of",
     "register",
     "rules_for",
+    "samples_of",
     "ui_module",
     "unregister",
 ]
@@ -200,15 +205,15 @@ class Game(Protocol):
         Returns the game's ``Match`` (a :class:`MatchState`)."""
         ...
 
-    def score(self, record: Any) -> Record:
+    def score(self, record: Any) -> Scored:
         """What ``scorekeeper score`` prints: the record checked (complete) and scored."""
         ...
 
-    def result(self, match: Any) -> Record:
-        """The scored object of a match (in progress or not)."""
+    def result(self, match: Any) -> Scored:
+        """The scored object of a match (in progress or not): :class:`~scorekeeper.scored.Scored`."""
         ...
 
-    def render(self, scored: Record) -> str:
+    def render(self, scored: Scored) -> str:
         """``scorekeeper score --text``: the scored object as a readable table."""
         ...
 
@@ -217,7 +222,7 @@ class Game(Protocol):
         ...
 
     @property
-    def rows(self) -> Callable[[Record, Record], list[Row]] | None:
+    def rows(self) -> Callable[[Record, Scored], list[Row]] | None:
         """``export --csv``: a record and its scored object (:meth:`result`) as rows, in
         order; None (or no ``rows`` at all): one row per hand from its scores."""
         ...
@@ -234,15 +239,15 @@ class GameSpec:
     title: str
     entries: EntryCodec
     load: Callable[[Any], Any]
-    score: Callable[[Any], Record]
-    result: Callable[[Any], Record]
-    render: Callable[[Record], str]
+    score: Callable[[Any], Scored]
+    result: Callable[[Any], Scored]
+    render: Callable[[Scored], str]
     timeline: Callable[[Any], Timeline]
     #: Optional: what the statistics take from a match, ``facts(record, scored)`` ->
     #: ``{"kind", "per", "best"}`` (see :mod:`scorekeeper.stats.facts`). A game
     #: without it still counts matches, wins, points and hands.
-    facts: Callable[[Record, Record], Record] | None = None
-    rows: Callable[[Record, Record], list[Row]] | None = None
+    facts: Callable[[Record, Scored], Record] | None = None
+    rows: Callable[[Record, Scored], list[Row]] | None = None
     #: Optional: the kind of game a record is, as people name it, where one game holds
     #: several: see :func:`kind_of`. Each kind it returns is one of :attr:`kinds`.
     kind: Callable[[Record], str] | None = None
@@ -257,6 +262,10 @@ class GameSpec:
     #: Optional: the rules a preset (None: the game's default) gives a new match of so many
     #: players, where the game deals otherwise than :func:`rules_for`'s default does.
     deal: Callable[[Preset | None, int], Mapping[str, Any]] | None = None
+    #: A few small records of the game by name (a finished match, one stopped mid-hand, one
+    #: with partners where the game has them), each as the game writes it back: the game
+    #: contract (``tests/registry/test_game_contract.py``) runs every check on each.
+    samples: Callable[[], Mapping[str, Record]] | None = None
 
 
 @dataclass(frozen=True)
@@ -343,6 +352,17 @@ def presets_of(game: Game) -> tuple[Preset, ...]:
     """
     declared: tuple[Preset, ...] = getattr(game, "presets", ())
     return declared
+
+
+def samples_of(game: Game) -> dict[str, Record]:
+    """A game's sample records by name (:attr:`GameSpec.samples`; none: ``{}``), made anew
+    at each call.
+
+    >>> sorted(samples_of(get("broadway")))
+    ['finished', 'mid-hand', 'partners']
+    """
+    make: Callable[[], Mapping[str, Record]] | None = getattr(game, "samples", None)
+    return {} if make is None else dict(make())
 
 
 def player_counts(game: Game) -> tuple[int, ...]:

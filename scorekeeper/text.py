@@ -56,7 +56,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-from scorekeeper.errors import TextError, short
+from scorekeeper.errors import TextError, escaped, short
 
 #: The longest name of a player or a side.
 MAX_NAME = 40
@@ -136,20 +136,6 @@ def _kind(c: str) -> str:
     return "an invisible format character"
 
 
-def _escaped(c: str) -> str:
-    """A character as a visible escape: ``\\n``, ``\\t``, ``\\r``, ``\\x1b``, ``\\u202e``, ``\\U000e0041``."""
-    if c == "\n":
-        return "\\n"
-    if c == "\t":
-        return "\\t"
-    if c == "\r":
-        return "\\r"
-    cp = ord(c)
-    if cp < 0x100:
-        return f"\\x{cp:02x}"
-    return f"\\u{cp:04x}" if cp < 0x10000 else f"\\U{cp:08x}"
-
-
 def text_problem(text: str, what: str | None = None) -> str | None:
     """Why ``text`` breaks the rule, or None: ``"must be printable text, not '…' (\\x1b is a
     terminal escape)"``; with ``what``, ``"{what} must be printable, not …"``."""
@@ -157,7 +143,7 @@ def text_problem(text: str, what: str | None = None) -> str | None:
         return None
     bad = next(c for c in text if refused(c))
     head = f"{what} must be printable" if what else "must be printable text"
-    return f"{head}, not {short(text)} ({_escaped(bad)} is {_kind(bad)})"
+    return f"{head}, not {short(text)} ({escaped(bad)} is {_kind(bad)})"
 
 
 def check_text(text: str, what: str | None = None, *, field: str | None = None) -> str:
@@ -274,7 +260,7 @@ def escape(text: str) -> str:
     """``text`` on one line with every refused character written as a visible escape."""
     if clean(text):
         return text
-    return "".join(_escaped(c) if refused(c) else c for c in text)
+    return "".join(escaped(c) if refused(c) else c for c in text)
 
 
 def terminal(text: str) -> str:
@@ -282,7 +268,7 @@ def terminal(text: str) -> str:
     written as a visible escape."""
     if clean(text.replace("\n", "")):
         return text
-    return "".join(_escaped(c) if c != "\n" and refused(c) else c for c in text)
+    return "".join(escaped(c) if c != "\n" and refused(c) else c for c in text)
 
 
 def _json_escaped(c: str) -> str:

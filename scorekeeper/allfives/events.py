@@ -21,9 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, final
 
-from scorekeeper.allfives.rules import GAME_ID, Setup
+from scorekeeper.allfives.rules import Setup
 from scorekeeper.dominoes.tiles import Tile
-from scorekeeper.envelope import FORMAT
 
 
 @final
@@ -97,14 +96,7 @@ def event_entry(event: Play | Pass) -> dict[str, Any]:
 
 def record_of(setup: Setup, events: Iterable[Event]) -> dict[str, Any]:
     """The events of a match as a ``scorekeeper/1`` record."""
-    env = setup.envelope
-    record: dict[str, Any] = {"format": FORMAT, "game": GAME_ID, "players": list(setup.players)}
-    if env is not None and env.teams is not None:
-        record["teams"] = {k: list(v) for k, v in env.teams.items()}
-    if setup.rules.given:
-        record["rules"] = dict(setup.rules.given)
-    if env is not None:
-        record.update(env.metadata_fields())
+    record = setup.head()
     hands: list[dict[str, Any]] = []
     for e in events:
         if type(e) is StartHand:

@@ -7,6 +7,7 @@ from scorekeeper.allfives.presets import PRESETS
 from scorekeeper.allfives.record import load, result, score_record
 from scorekeeper.allfives.rows import rows
 from scorekeeper.allfives.rules import DEFAULT_HAND_SIZE
+from scorekeeper.allfives.samples import samples
 from scorekeeper.allfives.stats import KINDS, facts, kind
 from scorekeeper.allfives.text import render
 from scorekeeper.allfives.timeline import timeline
@@ -27,4 +28,5 @@ GAME = GameSpec(
     rows=rows,
     presets=PRESETS,
     players=tuple(DEFAULT_HAND_SIZE),  # two to five: the numbers of players the rules deal for
+    samples=samples,
 )

@@ -18,15 +18,51 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Unpack
+from typing import Any, NotRequired, Unpack, cast
 
 from scorekeeper.allfives.engine import MAX_CLAIM, Hand, Match, Setup, Turn, shown_name
 from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand, record_of
 from scorekeeper.allfives.events import event_entry as event_entry
+from scorekeeper.allfives.rules import GAME_ID
 from scorekeeper.dominoes import hands as _hands
 from scorekeeper.dominoes.tiles import Tile
-from scorekeeper.envelope import type_name
-from scorekeeper.errors import RecordFormatError, RemainingError, ScorekeeperError, Where, short
+from scorekeeper.errors import RecordFormatError, RemainingError, ScorekeeperError, Where, short, type_name
+from scorekeeper.scored import Scored, ScoredHand
+
+
+class FivesHand(ScoredHand):
+    """A hand of an All Fives scored result: its leader, turns and settlement beside
+    what every game says of a hand."""
+
+    leader: str
+    turns: list[dict[str, Any]]
+    #: The side that won the hand (dominoed, or had the fewest pips at a block), or None.
+    winner: str | None
+    #: The pips each player held at the end (a hand settled by the pips).
+    pips: NotRequired[dict[str, int]]
+    #: The sides whose settlement an exact target voided.
+    voided: NotRequired[list[str]]
+
+
+class FivesScored(Scored):
+    """An All Fives scored result (``scorekeeper score``): the common part (with the
+    target), the teams and every rule as the match was played."""
+
+    teams: dict[str, list[str]]
+    rules: dict[str, Any]
+
+
+def own(scored: Scored) -> FivesScored:
+    """A scored result of All Fives (what :func:`result` made) as its own type."""
+    if scored["game"] != GAME_ID:
+        raise TypeError(f"not an All Fives result: {scored['game']!r}")
+    return cast(FivesScored, scored)
+
+
+def own_hands(scored: Scored) -> list[FivesHand]:
+    """The hands of an All Fives scored result, as :func:`result` made them."""
+    return cast(list[FivesHand], own(scored)["hands"])
+
 
 HAND_KEYS = ("leader", "turns", "remaining")
 TURN_KEYS = ("player", "draw", "play", "on", "pass", "claim", "muggins", "sniff")
@@ -180,10 +216,10 @@ def _turn_out(match: Match, t: Turn) -> dict[str, Any]:
     return out
 
 
-def _hand_out(match: Match, h: Hand, scores_after: list[int]) -> dict[str, Any]:
+def _hand_out(match: Match, h: Hand, scores_after: list[int]) -> FivesHand:
     s = match.setup
     sides = s.sides
-    out: dict[str, Any] = {
+    out: FivesHand = {
         "number": h.number,
         "leader": s.players[h.leader],
         "turns": [_turn_out(match, t) for t in h.turns],
@@ -199,17 +235,17 @@ def _hand_out(match: Match, h: Hand, scores_after: list[int]) -> dict[str, Any]:
     return out
 
 
-def result(match: Match) -> dict[str, Any]:
+def result(match: Match) -> FivesScored:
     """The ``scorekeeper score`` JSON object for a match."""
     s = match.setup
     hands = match.hands
-    outs = []
+    outs: list[ScoredHand] = []
     for i, h in enumerate(hands):
         after = list(hands[i + 1].scores_before) if i + 1 < len(hands) else match.scores
         outs.append(_hand_out(match, h, after))
     r = match.rules
     return {
-        "game": "all-fives",
+        "game": GAME_ID,
         "sides": list(s.sides),
         "teams": {side: [s.players[p] for p in s.members[i]] for i, side in enumerate(s.sides)},
         "target": r.target,
@@ -236,7 +272,7 @@ def result(match: Match) -> dict[str, Any]:
     }
 
 
-def score_record(record: Any) -> dict[str, Any]:
+def score_record(record: Any) -> FivesScored:
     """Check a record through the engine and return the scored JSON object.
 
     Raises a :class:`ScorekeeperError` naming the hand and turn on any fault.

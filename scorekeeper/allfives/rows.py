@@ -24,21 +24,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.allfives.record import FivesHand, own, own_hands
 from scorekeeper.envelope import Envelope
 from scorekeeper.registry import Row
+from scorekeeper.scored import Scored
 
 __all__ = ["rows"]
 
 Out = dict[str, Any]
 
 
-def rows(record: Out, scored: Out) -> list[Row]:
+def rows(record: Out, scored: Scored) -> list[Row]:
     """Every turn, muggins call and settlement of a scored All Fives match, in order."""
     env = Envelope.parse(record)
     side_of = {p: env.sides[s] for p, s in zip(env.players, env.side_of, strict=True)}
-    rules = scored["rules"]
+    fives = own(scored)
+    rules = fives["rules"]
     out: list[Row] = []
-    for h in scored["hands"]:
+    for h in own_hands(scored):
         n = h["number"]
         for i, t in enumerate(h["turns"], 1):
             out.append(_turn(n, i, t, side_of, rules))
@@ -47,7 +50,7 @@ def rows(record: Out, scored: Out) -> list[Row]:
                 note = "voided" if m.get("voided") else ""
                 out.append(Row(n, i, m["player"], m["side"], f"muggins on {t['player']}", m["points"], None, note))
         if "pips" in h and rules["hand_end"] in ("winner-takes", "each-subtracts"):
-            out += _settlement(h, side_of, scored["sides"], rules)
+            out += _settlement(h, side_of, fives["sides"], rules)
     return out
 
 
@@ -70,7 +73,7 @@ def _turn(n: int, i: int, t: Out, side_of: dict[str, str], rules: Out) -> Row:
     return Row(n, i, player, side_of[player], f"{drew}{t['tile']}{on}", t["points"], t["count"], "; ".join(notes))
 
 
-def _settlement(h: Out, side_of: dict[str, str], sides: list[str], rules: Out) -> list[Row]:
+def _settlement(h: FivesHand, side_of: dict[str, str], sides: list[str], rules: Out) -> list[Row]:
     """The rows of a settled hand: one per side whose score it moved (or voided), else one row."""
     n, pips, settlement = h["number"], h["pips"], h["settlement"]
     held = {s: sum(p for name, p in pips.items() if side_of[name] == s) for s in sides}

@@ -13,13 +13,14 @@ scorekeeper.errors.RulesError: rules.hand_size: 4 players x 8 tiles = 32 is more
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
+from scorekeeper import setup as _setup
 from scorekeeper.dominoes.tiles import set_size
-from scorekeeper.envelope import Envelope, new_record
-from scorekeeper.errors import RecordFormatError, RulesError, short
+from scorekeeper.envelope import Envelope
+from scorekeeper.errors import RulesError, short
 
 GAME_ID = "all-fives"
 
@@ -262,43 +263,21 @@ class Rules:
 
 
 @dataclass(frozen=True, slots=True)
-class Setup:
-    """Everything fixed for a whole match: who plays, on which sides, by which rules.
+class Setup(_setup.Setup[Rules]):
+    """Everything fixed for a whole match: who plays, on which sides, by which rules
+    (:class:`scorekeeper.setup.Setup` with All Fives' :class:`Rules`).
 
     >>> s = Setup.new(["Ann", "Ben", "Cy", "Di"], teams={"NS": ["Ann", "Cy"], "EW": ["Ben", "Di"]})
     >>> s.sides, s.side_of, s.rules.hand_size
     (('NS', 'EW'), (0, 1, 0, 1), 5)
     """
 
-    players: tuple[str, ...]
-    sides: tuple[str, ...]
-    side_of: tuple[int, ...]
-    rules: Rules
-    envelope: Envelope | None = None
-    #: Each player's seat by name (every check of a name is one look-up).
-    seat: Mapping[str, int] = field(init=False, repr=False, compare=False)
-    #: The seats of each side's players.
-    members: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "seat", {p: i for i, p in enumerate(self.players)})
-        members = tuple(tuple(i for i, s in enumerate(self.side_of) if s == side) for side in range(len(self.sides)))
-        object.__setattr__(self, "members", members)
+    GAME_ID: ClassVar[str] = GAME_ID
+    WHAT: ClassVar[str] = "an All Fives record"
 
     @classmethod
-    def of(cls, record: Any) -> Setup:
-        """The setup of an ``"game": "all-fives"`` record (envelope and rules checked)."""
-        env = Envelope.parse(record)
-        if env.game != GAME_ID:
-            raise RecordFormatError(f"not an All Fives record (game {env.game!r})", field="game")
-        return cls(env.players, env.sides, env.side_of, Rules.parse(record.get("rules"), len(env.players)), env)
+    def read_rules(cls, given: Any, env: Envelope) -> Rules:
+        return Rules.parse(given, len(env.players))
 
-    @classmethod
-    def new(
-        cls,
-        players: Iterable[str],
-        teams: Mapping[str, Iterable[str]] | None = None,
-        rules: Mapping[str, Any] | None = None,
-    ) -> Setup:
-        """A setup for a new match: the players in seating order, the sides, the rule options."""
-        return cls.of(new_record(GAME_ID, players, teams, rules))
+    def rules_json(self) -> Mapping[str, Any]:
+        return self.rules.given

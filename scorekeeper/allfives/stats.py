@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.allfives.record import own_hands
 from scorekeeper.registry import Counter, Kind
+from scorekeeper.scored import Scored
 
 Record = dict[str, Any]
 
@@ -49,11 +51,11 @@ def kind(record: Record) -> str:
     return "fives-and-threes" if count == "fives-and-threes" else "all-fives"
 
 
-def facts(record: Record, scored: Record) -> Record:
+def facts(record: Record, scored: Scored) -> Record:
     """Per-player counters and best plays of one match (see the module's docstring)."""
     players: list[str] = list(record.get("players") or [])
     seat = {p: i for i, p in enumerate(players)}
-    sides: list[str] = scored["sides"]
+    sides = scored["sides"]
     side_index = {s: i for i, s in enumerate(sides)}
     teams = record.get("teams")
     side_of = [side_index[s] for p in players for s, members in teams.items() if p in members] if teams else []
@@ -62,7 +64,7 @@ def facts(record: Record, scored: Record) -> Record:
     fives_threes = kind(record) == "fives-and-threes"
     per: list[Record] = [{"plays": 0, "own": 0, "dominoes": 0, "blocks": 0, "eights": 0} for _ in players]
     best: list[Record | None] = [None] * len(players)
-    for hand in scored["hands"]:
+    for hand in own_hands(scored):
         last_player = None
         for t_no, turn in enumerate(hand["turns"], 1):
             p = seat[turn["player"]]
@@ -94,7 +96,7 @@ def facts(record: Record, scored: Record) -> Record:
                     }
         if hand["end"] == "domino" and last_player is not None:
             per[last_player]["dominoes"] += 1
-        elif hand["end"] == "blocked" and hand.get("winner") in side_index:
+        elif hand["end"] == "blocked" and hand["winner"] is not None and hand["winner"] in side_index:
             won = side_index[hand["winner"]]
             for p, s in enumerate(side_of):
                 if s == won:

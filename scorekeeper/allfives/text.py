@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.allfives.record import own, own_hands
+from scorekeeper.scored import Scored
+
 
 def _entry(t: dict[str, Any], knock: bool) -> str:
     drew = f"drew {t['drew']}, " if t.get("drew") else ""
@@ -30,16 +33,18 @@ def _scores(d: dict[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in d.items())
 
 
-def render(out: dict[str, Any]) -> str:
+def render(scored: Scored) -> str:
     """Render the output of :func:`score_record` as text (a Fives and Threes match by that
     name; a pass with no drawing is a knock, a score past an exact target a bust, as the
     table says them)."""
-    rules = out.get("rules") or {}
+    out = own(scored)
+    rules = out["rules"]
     game = "Fives and Threes" if rules.get("count") == "fives-and-threes" else "All Fives"
     knock = rules.get("draw") is False
     lines = [f"{game}: {' vs '.join(out['sides'])}; target {out['target']}"]
-    last = out["hands"][-1] if out["hands"] else None
-    for h in out["hands"]:
+    hands = own_hands(out)
+    last = hands[-1] if hands else None
+    for h in hands:
         lines.append("")
         lines.append(f"Hand {h['number']} (leader {h['leader']})")
         rows = [("#", "player", "entry", "count", "points", "")]

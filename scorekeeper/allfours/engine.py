@@ -66,13 +66,13 @@ from scorekeeper.allfours.rules import (
     check_side,
 )
 from scorekeeper.allfours.variants import CARD_POINTS
-from scorekeeper.envelope import type_name
 from scorekeeper.errors import (
     HandOverError,
     MatchOverError,
     NothingToUndoError,
     RecordFormatError,
     short,
+    type_name,
 )
 
 __all__ = [

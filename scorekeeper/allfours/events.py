@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from scorekeeper.allfours.rules import (
-    GAME_ID,
     AllFoursError,
     Setup,
     check_award_points,
@@ -37,8 +36,7 @@ from scorekeeper.allfours.rules import (
     check_rank,
     check_side,
 )
-from scorekeeper.envelope import FORMAT, type_name
-from scorekeeper.errors import RecordFormatError, short
+from scorekeeper.errors import RecordFormatError, short, type_name
 
 __all__ = [
     "BEGS",
@@ -353,13 +351,7 @@ def iter_events(record: Any, setup: Setup) -> Iterator[Event]:
 # ---------------------------------------------------------------------- writing
 def record_of(setup: Setup, events: Iterable[Event]) -> dict[str, Any]:
     """The events of a match as a ``scorekeeper/1`` record."""
-    env = setup.envelope
-    record: dict[str, Any] = {"format": FORMAT, "game": GAME_ID, "players": list(setup.players)}
-    if env.teams is not None:
-        record["teams"] = {k: list(v) for k, v in env.teams.items()}
-    if setup.rules.given:
-        record["rules"] = dict(setup.rules.given)
-    record.update(env.metadata_fields())
+    record = setup.head()
     hands: list[dict[str, Any]] = []
     for e in events:
         if isinstance(e, Deal):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from scorekeeper.allfours.entries import AllFoursEntries
 from scorekeeper.allfours.record import load, result, score_record
 from scorekeeper.allfours.rows import rows
+from scorekeeper.allfours.samples import samples
 from scorekeeper.allfours.stats import KINDS, facts
 from scorekeeper.allfours.text import render
 from scorekeeper.allfours.timeline import timeline
@@ -25,4 +26,5 @@ GAME = GameSpec(
     rows=rows,
     presets=PRESETS,
     players=(2, 3, 4, 6),  # two or three sides: alone, or in teams of two
+    samples=samples,
 )

@@ -14,13 +14,61 @@ and then its facts, one event per key, in the order they were entered.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, cast
 
 from scorekeeper.allfours.engine import HandResult, Match
 from scorekeeper.allfours.events import iter_events, parse_deal, parse_fact, record_of
-from scorekeeper.allfours.rules import Setup
+from scorekeeper.allfours.rules import GAME_ID, Setup
+from scorekeeper.scored import Scored, ScoredHand
 
-__all__ = ["iter_events", "load", "parse_deal", "parse_fact", "result", "score_record", "to_record"]
+__all__ = [
+    "FoursHand",
+    "FoursScored",
+    "iter_events",
+    "load",
+    "own",
+    "own_hands",
+    "parse_deal",
+    "parse_fact",
+    "result",
+    "score_record",
+    "to_record",
+]
+
+
+class FoursHand(ScoredHand):
+    """A hand of an All Fours scored result: its dealer and the points credited, beside
+    what every game says of a hand (``end``: ``"scored"`` or ``"open"``)."""
+
+    dealer: str
+    #: Each item credited, in order: ``{"side", "points", "for"}`` and what the item says.
+    points: list[dict[str, Any]]
+    card_points: NotRequired[dict[str, int]]
+    #: The side that made all four (High, Low, Jack and Game) in the hand.
+    all_four: NotRequired[str]
+    #: The hand was a misdeal, dealt again.
+    void: NotRequired[bool]
+    #: The side an honour revoke lost the match.
+    honour_revoke: NotRequired[str]
+
+
+class FoursScored(Scored):
+    """An All Fours scored result (``scorekeeper score``): the common part (with the
+    target) and the variant."""
+
+    rules: dict[str, Any]
+
+
+def own(scored: Scored) -> FoursScored:
+    """A scored result of All Fours (what :func:`result` made) as its own type."""
+    if scored["game"] != GAME_ID:
+        raise TypeError(f"not an All Fours result: {scored['game']!r}")
+    return cast(FoursScored, scored)
+
+
+def own_hands(scored: Scored) -> list[FoursHand]:
+    """The hands of an All Fours scored result, as :func:`result` made them."""
+    return cast(list[FoursHand], own(scored)["hands"])
 
 
 def load(record: Any) -> Match:
@@ -39,9 +87,9 @@ def to_record(match: Match) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- scoring
-def _hand_out(m: Match, h: HandResult) -> dict[str, Any]:
+def _hand_out(m: Match, h: HandResult) -> FoursHand:
     sides = m.setup.sides
-    out: dict[str, Any] = {
+    out: dict[str, Any] = {  # the keys in the order they are printed: end and scores last
         "number": h.number,
         "dealer": m.setup.players[h.dealer],
         "points": [{"side": sides[i.side], "points": i.points, "for": i.label, **dict(i.extra)} for i in h.items],
@@ -56,14 +104,14 @@ def _hand_out(m: Match, h: HandResult) -> dict[str, Any]:
         out["honour_revoke"] = sides[h.honour_revoke]
     out["end"] = "scored" if h.complete else "open"
     out["scores"] = dict(zip(sides, h.scores_after, strict=True))
-    return out
+    return cast(FoursHand, out)
 
 
-def result(m: Match) -> dict[str, Any]:
+def result(m: Match) -> FoursScored:
     """The ``scorekeeper score`` JSON object of an All Fours match."""
     sides = m.setup.sides
     return {
-        "game": "all-fours",
+        "game": GAME_ID,
         "sides": list(sides),
         "target": m.rules.target,
         "rules": {"variant": m.rules.variant, "target": m.rules.target},
@@ -73,5 +121,5 @@ def result(m: Match) -> dict[str, Any]:
     }
 
 
-def score_record(record: Any) -> dict[str, Any]:
+def score_record(record: Any) -> FoursScored:
     return result(load(record))

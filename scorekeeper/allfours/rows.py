@@ -19,7 +19,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from scorekeeper.allfours.record import FoursHand, own_hands
 from scorekeeper.registry import Row
+from scorekeeper.scored import Scored
 
 __all__ = ["rows"]
 
@@ -29,11 +31,11 @@ Out = dict[str, Any]
 FOUR = ("high", "low", "jack", "hang-jack", "game")
 
 
-def rows(record: Out, scored: Out) -> list[Row]:
+def rows(record: Out, scored: Scored) -> list[Row]:
     """Every item credited in a scored All Fours match, in order (and an honour revoke)."""
     facts = record.get("hands", [])
     out: list[Row] = []
-    for h in scored["hands"]:
+    for h in own_hands(scored):
         n = h["number"]
         hand: Out = facts[n - 1] if n <= len(facts) else {}
         mine = [_item(n, i, p, h, hand) for i, p in enumerate(h["points"], 1)]
@@ -48,7 +50,7 @@ def rows(record: Out, scored: Out) -> list[Row]:
     return out
 
 
-def _item(n: int, i: int, p: Out, h: Out, hand: Out) -> Row:
+def _item(n: int, i: int, p: Out, h: FoursHand, hand: Out) -> Row:
     what = p["for"]
     player, entry = "", what
     if what == "turn-up":

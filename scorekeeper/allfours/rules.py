@@ -11,13 +11,14 @@ the checks of one value of a record (a player, a side, a rank, card and award po
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+from scorekeeper import setup as _setup
 from scorekeeper.allfours.variants import DEFAULT_VARIANT, RANKS, VARIANTS, Variant
-from scorekeeper.envelope import Envelope, new_record, type_name
-from scorekeeper.errors import SHORT, IllegalEntryError, RecordFormatError, RulesError, short
+from scorekeeper.envelope import Envelope
+from scorekeeper.errors import SHORT, IllegalEntryError, RecordFormatError, RulesError, short, type_name
 
 __all__ = [
     "GAME_ID",
@@ -93,29 +94,16 @@ class Rules:
         return cls(variant, target, dict(rules))
 
 
-@dataclass(frozen=True)
-class Setup:
-    """Who plays, as which sides, under which rules."""
+@dataclass(frozen=True, slots=True)
+class Setup(_setup.Setup[Rules]):
+    """Who plays, as which sides, under which rules (:class:`scorekeeper.setup.Setup` with
+    All Fours' :class:`Rules`): two or three sides of one or two players each."""
 
-    players: tuple[str, ...]
-    sides: tuple[str, ...]
-    side_of: tuple[int, ...]
-    rules: Rules
-    envelope: Envelope
-    #: Each player's seat and each side's index, by name (every check is one look-up).
-    seat: Mapping[str, int] = field(init=False, repr=False, compare=False)
-    side_index: Mapping[str, int] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "seat", {p: i for i, p in enumerate(self.players)})
-        object.__setattr__(self, "side_index", {s: i for i, s in enumerate(self.sides)})
+    GAME_ID: ClassVar[str] = GAME_ID
+    WHAT: ClassVar[str] = "an All Fours record"
 
     @classmethod
-    def of(cls, record: Any) -> Setup:
-        """The setup of a ``"game": "all-fours"`` record (envelope, sides, rules)."""
-        env = Envelope.parse(record)
-        if env.game != GAME_ID:
-            raise RecordFormatError(f"not an All Fours record (game {env.game!r})", field="game")
+    def seating(cls, env: Envelope) -> tuple[tuple[str, ...], tuple[int, ...]]:
         n, sides = len(env.players), len(env.sides)
         sizes = set(Counter(env.side_of).values())  # one pass: a record may list thousands of players
         if sides not in (2, 3) or len(sizes) != 1 or sizes.pop() > 2:
@@ -124,17 +112,14 @@ class Setup:
                 f"(here {n} players as {sides} sides)",
                 field="teams" if env.teams else "players",
             )
-        return cls(env.players, env.sides, env.side_of, Rules.parse(record.get("rules"), n), env)
+        return env.sides, env.side_of
 
     @classmethod
-    def new(
-        cls,
-        players: Iterable[str],
-        teams: Mapping[str, Iterable[str]] | None = None,
-        rules: Mapping[str, Any] | None = None,
-    ) -> Setup:
-        """A setup for a new match: the players in seating order, the teams, the rule options."""
-        return cls.of(new_record(GAME_ID, players, teams, rules))
+    def read_rules(cls, given: Any, env: Envelope) -> Rules:
+        return Rules.parse(given, len(env.players))
+
+    def rules_json(self) -> Mapping[str, Any]:
+        return self.rules.given
 
     def next_dealer(self, dealer: int) -> int:
         """The next dealer: to the right in Trinidad (counter-clockwise), else to the left."""

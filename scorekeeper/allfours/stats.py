@@ -21,7 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.allfours.record import own_hands
 from scorekeeper.registry import Counter, Kind
+from scorekeeper.scored import Scored
 
 Record = dict[str, Any]
 
@@ -41,16 +43,16 @@ KINDS = (
 )
 
 
-def facts(record: Record, scored: Record) -> Record:
+def facts(record: Record, scored: Scored) -> Record:
     """Per-player counters of one match (see the module's docstring)."""
     players: list[str] = list(record.get("players") or [])
     seat = {p: i for i, p in enumerate(players)}
-    sides: list[str] = scored["sides"]
+    sides = scored["sides"]
     teams = record.get("teams")
     side_name = {p: s for s, members in teams.items() for p in members} if teams else {p: p for p in players}
     per: list[Record] = [{"high": 0, "low": 0, "jacks": 0, "hang_jacks": 0, "all_fours": 0} for _ in players]
     entered = record.get("hands") or []
-    for hand, scored_hand in zip(entered, scored["hands"], strict=False):
+    for hand, scored_hand in zip(entered, own_hands(scored), strict=False):
         if not isinstance(hand, dict):
             continue
         credited = {(item["side"], item["for"]) for item in scored_hand["points"]}

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from scorekeeper.allfours.record import own, own_hands
+from scorekeeper.scored import Scored
 
 __all__ = ["render"]
 
 
-def render(out: dict[str, Any]) -> str:
+def render(scored: Scored) -> str:
     """``scorekeeper score --text`` for an All Fours match.
 
     >>> from scorekeeper.allfours.record import score_record
@@ -21,9 +22,10 @@ def render(out: dict[str, Any]) -> str:
       Ben  +1  game (card points Ann 10, Ben 30)
       scores: Ann 3, Ben 2
     """
+    out = own(scored)
     lines = [f"All Fours ({out['rules']['variant']}): {' vs '.join(out['sides'])}; target {out['target']}"]
     width = max(len(s) for s in out["sides"])
-    for h in out["hands"]:
+    for h in own_hands(out):
         lines += [
             "",
             f"Hand {h['number']} (dealer {h['dealer']})" + (" - misdeal, dealt again" if h.get("void") else ""),

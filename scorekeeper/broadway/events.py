@@ -17,8 +17,7 @@ from scorekeeper.broadway.grid import Placement, parse_cells, parse_pips
 from scorekeeper.broadway.rules import Setup, double_of
 from scorekeeper.dominoes import hands as _hands
 from scorekeeper.dominoes.tiles import Tile
-from scorekeeper.envelope import FORMAT, type_name
-from scorekeeper.errors import LeaderError, RecordFormatError, ScorekeeperError, Where, short
+from scorekeeper.errors import LeaderError, RecordFormatError, ScorekeeperError, Where, short, type_name
 
 __all__ = [
     "HAND_KEYS",
@@ -184,19 +183,7 @@ def event_entry(event: Play | Pass | Expose) -> dict[str, Any]:
 
 def record_of(setup: Setup, events: Iterable[Event]) -> dict[str, Any]:
     """The events of a match as a ``scorekeeper/1`` record (rules only where not the default)."""
-    env = setup.envelope
-    record: dict[str, Any] = {"format": FORMAT, "game": "broadway", "players": list(setup.players)}
-    if env is not None and env.teams is not None:
-        record["teams"] = {k: list(v) for k, v in env.teams.items()}
-    rules = {
-        k: v
-        for k, v in setup.rules.to_json().items()
-        if v != {"orientation": "seat", "unplayed_penalty": "subtract"}[k]
-    }
-    if rules:
-        record["rules"] = rules
-    if env is not None:
-        record.update(env.metadata_fields())
+    record = setup.head()
     hands: list[dict[str, Any]] = []
     for e in events:
         if type(e) is StartHand:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from scorekeeper.broadway.entries import BroadwayEntries
 from scorekeeper.broadway.record import load, result, score_record
 from scorekeeper.broadway.rows import rows
+from scorekeeper.broadway.samples import samples
 from scorekeeper.broadway.stats import KINDS, facts
 from scorekeeper.broadway.text import render
 from scorekeeper.broadway.timeline import timeline
@@ -23,4 +24,5 @@ GAME = GameSpec(
     kinds=KINDS,
     rows=rows,
     players=(4,),  # North, East, South, West
+    samples=samples,
 )

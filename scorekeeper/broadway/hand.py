@@ -25,8 +25,15 @@ from scorekeeper.broadway.rules import (
     double_of,
 )
 from scorekeeper.dominoes.tiles import Tile
-from scorekeeper.envelope import type_name
-from scorekeeper.errors import HandOverError, IllegalTileError, RemainingError, ScorekeeperError, Where, short
+from scorekeeper.errors import (
+    HandOverError,
+    IllegalTileError,
+    RemainingError,
+    ScorekeeperError,
+    Where,
+    short,
+    type_name,
+)
 
 __all__ = ["Hand", "Preview", "Turn", "Turns"]
 

@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, cast
 
 from scorekeeper.broadway.engine import Hand, Match, Setup, Turn
 from scorekeeper.broadway.events import (
@@ -30,14 +30,19 @@ from scorekeeper.broadway.events import (
 )
 from scorekeeper.broadway.rules import SEATS
 from scorekeeper.errors import RemainingError
+from scorekeeper.scored import Scored, ScoredHand
 
 __all__ = [
+    "BroadwayHand",
+    "BroadwayScored",
     "HAND_KEYS",
     "TURN_KEYS",
     "check_complete",
     "event_entry",
     "iter_events",
     "load",
+    "own",
+    "own_hands",
     "parse_leader",
     "parse_turn",
     "parse_unplayed",
@@ -45,6 +50,42 @@ __all__ = [
     "score_record",
     "to_record",
 ]
+
+
+class BroadwayHand(ScoredHand):
+    """A hand of a Broadway scored result: its double, leader, turns and points, beside
+    what every game says of a hand (its settlement always there)."""
+
+    double: str
+    leader: str
+    sudden_death: bool
+    turns: list[dict[str, Any]]
+    #: The points each side's placements scored in the hand.
+    points: dict[str, int]
+    #: The tiles each player had not played at a block.
+    unplayed: NotRequired[dict[str, int]]
+
+
+class BroadwayScored(Scored):
+    """A Broadway scored result (``scorekeeper score``): the common part, the teams, the
+    seats, the rules and where the match was won (``{"hand", "turn"}``, or None)."""
+
+    teams: dict[str, list[str]]
+    seats: dict[str, str]
+    rules: dict[str, str]
+    won_at: dict[str, int | None] | None
+
+
+def own(scored: Scored) -> BroadwayScored:
+    """A scored result of Broadway (what :func:`result` made) as its own type."""
+    if scored["game"] != "broadway":
+        raise TypeError(f"not a Broadway result: {scored['game']!r}")
+    return cast(BroadwayScored, scored)
+
+
+def own_hands(scored: Scored) -> list[BroadwayHand]:
+    """The hands of a Broadway scored result, as :func:`result` made them."""
+    return cast(list[BroadwayHand], own(scored)["hands"])
 
 
 def load(record: Any) -> Match:
@@ -91,7 +132,7 @@ def _turn_out(match: Match, t: Turn) -> dict[str, Any]:
     return out
 
 
-def _hand_out(match: Match, h: Hand, scores_after: tuple[int, ...]) -> dict[str, Any]:
+def _hand_out(match: Match, h: Hand, scores_after: tuple[int, ...]) -> BroadwayHand:
     s = match.setup
     sides = s.sides
     out: dict[str, Any] = {
@@ -107,14 +148,14 @@ def _hand_out(match: Match, h: Hand, scores_after: tuple[int, ...]) -> dict[str,
         out["unplayed"] = dict(zip(s.players, h.unplayed, strict=True))
     out["settlement"] = dict(zip(sides, h.settlement if h.settlement is not None else (0, 0), strict=True))
     out["scores"] = dict(zip(sides, scores_after, strict=True))
-    return out
+    return cast(BroadwayHand, out)
 
 
-def result(match: Match) -> dict[str, Any]:
+def result(match: Match) -> BroadwayScored:
     """The ``scorekeeper score`` JSON object of a Broadway match."""
     s = match.setup
     hands = match.hands
-    outs = []
+    outs: list[ScoredHand] = []
     for i, h in enumerate(hands):
         after = hands[i + 1].scores_before if i + 1 < len(hands) else tuple(match.scores)
         outs.append(_hand_out(match, h, after))
@@ -136,7 +177,7 @@ def result(match: Match) -> dict[str, Any]:
     }
 
 
-def score_record(record: Any) -> dict[str, Any]:
+def score_record(record: Any) -> BroadwayScored:
     """Check a record through the engine and return the scored JSON object.
 
     Raises a :class:`ScorekeeperError` naming the hand and turn on any fault.

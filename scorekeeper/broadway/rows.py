@@ -18,19 +18,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.broadway.record import BroadwayHand, own, own_hands
 from scorekeeper.registry import Row
+from scorekeeper.scored import Scored
 
 __all__ = ["rows"]
 
 Out = dict[str, Any]
 
 
-def rows(record: Out, scored: Out) -> list[Row]:
+def rows(record: Out, scored: Scored) -> list[Row]:
     """Every turn and settlement of a scored Broadway match, in order."""
-    side_of = {p: side for side, players in scored["teams"].items() for p in players}
-    to_opponents = scored["rules"]["unplayed_penalty"] == "to-opponents"
+    broadway = own(scored)
+    side_of = {p: side for side, players in broadway["teams"].items() for p in players}
+    to_opponents = broadway["rules"]["unplayed_penalty"] == "to-opponents"
     out: list[Row] = []
-    for h in scored["hands"]:
+    for h in own_hands(broadway):
         n = h["number"]
         for i, t in enumerate(h["turns"], 1):
             player = t["player"]
@@ -48,7 +51,7 @@ def rows(record: Out, scored: Out) -> list[Row]:
     return out
 
 
-def _settlement(h: Out, side_of: dict[str, str], sides: list[str], to_opponents: bool) -> list[Row]:
+def _settlement(h: BroadwayHand, side_of: dict[str, str], sides: list[str], to_opponents: bool) -> list[Row]:
     """One row per side whose score the settlement moved, or one row when it moved none."""
     n, end = h["number"], h["end"]
     left = {s: sum(k for p, k in h["unplayed"].items() if side_of[p] == s) for s in sides}

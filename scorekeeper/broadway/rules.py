@@ -4,13 +4,14 @@ rules a placement breaks (``docs/rules/broadway.md``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
+from scorekeeper import setup as _setup
 from scorekeeper.broadway.grid import HIGHEST
 from scorekeeper.dominoes.tiles import Tile
-from scorekeeper.envelope import Envelope, new_record, type_name
+from scorekeeper.envelope import Envelope
 from scorekeeper.errors import (
     IllegalEntryError,
     IllegalPlacementError,
@@ -18,6 +19,7 @@ from scorekeeper.errors import (
     RecordFormatError,
     RulesError,
     short,
+    type_name,
 )
 
 __all__ = [
@@ -49,6 +51,8 @@ REGULAR_HANDS = 7
 ORIENTATIONS = ("seat", "free")
 UNPLAYED_PENALTIES = ("subtract", "to-opponents")
 RULE_KEYS = ("orientation", "unplayed_penalty")
+#: The rules a record need not write.
+DEFAULT_RULES = {"orientation": "seat", "unplayed_penalty": "subtract"}
 #: The most turns one hand may take: a bound on the work a record can ask for (a real
 #: hand takes at most a few hundred: 28 tiles, passes, exposures).
 MAX_TURNS = 9_999
@@ -130,52 +134,40 @@ class Rules:
 
 
 @dataclass(frozen=True, slots=True)
-class Setup:
+class Setup(_setup.Setup[Rules]):
     """The four seats (North, East, South, West: ``players`` in order), the two sides
-    (seats 1 & 3 and 2 & 4) and the rules."""
+    (seats 1 & 3 and 2 & 4) and the rules (:class:`scorekeeper.setup.Setup` with
+    Broadway's :class:`Rules`)."""
 
-    players: tuple[str, ...]
-    sides: tuple[str, ...]
-    side_of: tuple[int, ...]
-    rules: Rules
-    envelope: Envelope | None = field(default=None, compare=False, repr=False)
+    GAME_ID: ClassVar[str] = "broadway"
+    WHAT: ClassVar[str] = "a Broadway record"
 
     @classmethod
-    def of(cls, record: Any) -> Setup:
-        """The setup of a ``"game": "broadway"`` record (envelope, seats, teams, rules)."""
-        env = Envelope.parse(record)
-        if env.game != "broadway":
-            raise RecordFormatError(f"not a Broadway record (game {env.game!r})", field="game")
+    def seating(cls, env: Envelope) -> tuple[tuple[str, ...], tuple[int, ...]]:
         players = env.players
         if len(players) != 4:
             raise RecordFormatError(
                 f"Broadway is played by four players, in seat order North, East, South, West (here {len(players)})",
                 field="players",
             )
-        sides: tuple[str, ...]
-        side_of: tuple[int, ...]
         if env.teams is None:
-            sides, side_of = DEFAULT_SIDES, (0, 1, 0, 1)
-        else:
-            side_of = env.side_of
-            if len(env.sides) != 2 or side_of[0] != side_of[2] or side_of[1] != side_of[3]:
-                raise RecordFormatError(
-                    f"partners sit opposite each other: the teams are {players[0]} & {players[2]} "
-                    f"(seats 1 & 3) and {players[1]} & {players[3]} (seats 2 & 4)",
-                    field="teams",
-                )
-            sides = env.sides
-        return cls(players, tuple(sides), tuple(side_of), Rules.parse(record.get("rules")), env)
+            return DEFAULT_SIDES, (0, 1, 0, 1)
+        side_of = env.side_of
+        if len(env.sides) != 2 or side_of[0] != side_of[2] or side_of[1] != side_of[3]:
+            raise RecordFormatError(
+                f"partners sit opposite each other: the teams are {players[0]} & {players[2]} "
+                f"(seats 1 & 3) and {players[1]} & {players[3]} (seats 2 & 4)",
+                field="teams",
+            )
+        return env.sides, side_of
 
     @classmethod
-    def new(
-        cls,
-        players: Iterable[str],
-        teams: Mapping[str, Iterable[str]] | None = None,
-        rules: Mapping[str, Any] | None = None,
-    ) -> Setup:
-        """A setup from the four players (North, East, South, West) for a new match."""
-        return cls.of(new_record("broadway", players, teams, rules))
+    def read_rules(cls, given: Any, env: Envelope) -> Rules:
+        return Rules.parse(given)
+
+    def rules_json(self) -> Mapping[str, Any]:
+        """Only the rules that are not the default."""
+        return {k: v for k, v in self.rules.to_json().items() if v != DEFAULT_RULES[k]}
 
     def seat_of(self, name: Any) -> int | None:
         """The seat (0..3) of a player's name, or of a seat's name (``"East"``) when no

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.broadway.record import own_hands
 from scorekeeper.registry import Counter, Kind
+from scorekeeper.scored import Scored
 
 Record = dict[str, Any]
 
@@ -33,13 +35,13 @@ KINDS = (
 )
 
 
-def facts(record: Record, scored: Record) -> Record:
+def facts(record: Record, scored: Scored) -> Record:
     """Per-player counters and best placements of one match (see the module's docstring)."""
     players: list[str] = list(record.get("players") or [])
     seat = {p: i for i, p in enumerate(players)}
     per: list[Record] = [{"plays": 0, "own": 0, "blocks": 0} for _ in players]
     best: list[Record | None] = [None] * len(players)
-    for hand in scored["hands"]:
+    for hand in own_hands(scored):
         for t_no, turn in enumerate(hand["turns"], 1):
             if "tile" not in turn:
                 continue

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.broadway.grid import Layout, Placement
+from scorekeeper.broadway.record import own, own_hands
+from scorekeeper.scored import Scored
 
 __all__ = ["render"]
 
@@ -17,7 +19,7 @@ def _scores(d: dict[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in d.items())
 
 
-def render(out: dict[str, Any]) -> str:
+def render(scored: Scored) -> str:
     """``scorekeeper score --text`` for a Broadway match.
 
     >>> from scorekeeper.broadway.record import score_record
@@ -45,6 +47,7 @@ def render(out: dict[str, Any]) -> str:
     Scores: North-South 0, East-West 0
     Winner: none yet
     """
+    out = own(scored)
     teams = out["teams"]
     lines = ["Broadway: " + " vs ".join(f"{s} ({', '.join(teams[s])})" for s in out["sides"])]
     rules = out["rules"]
@@ -54,8 +57,9 @@ def render(out: dict[str, Any]) -> str:
         f"Seats: {', '.join(f'{k} {v}' for k, v in out['seats'].items())}; orientation {orientation}; "
         f"unplayed tiles {penalty}"
     )
-    last = out["hands"][-1] if out["hands"] else None
-    for h in out["hands"]:
+    hands = own_hands(out)
+    last = hands[-1] if hands else None
+    for h in hands:
         sd = "sudden death; " if h["sudden_death"] else ""
         lines += ["", f"Hand {h['number']} on {h['double']} ({sd}leader {h['leader']})"]
         rows = [("#", "player", "entry", "matched", "points")]
@@ -94,7 +98,7 @@ def render(out: dict[str, Any]) -> str:
         lines.append(f"  scores: {_scores(h['scores'])}")
     lines += ["", f"Scores: {_scores(out['scores'])}"]
     if out["winner"]:
-        at = out["won_at"]
+        at = out["won_at"] or {}  # set whenever there is a winner
         when = f"hand {at['hand']}, turn {at['turn']}" if at["turn"] is not None else f"the end of hand {at['hand']}"
         lines.append(f"Winner: {out['winner']} (at {when})")
     else:

@@ -18,8 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from scorekeeper.envelope import type_name
-from scorekeeper.errors import RecordFormatError, short
+from scorekeeper.errors import RecordFormatError, short, type_name
 
 __all__ = ["iter_events", "turn_entry"]
 

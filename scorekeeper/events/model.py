@@ -25,7 +25,7 @@ from typing import Any
 
 from scorekeeper import registry
 from scorekeeper import text as _text
-from scorekeeper.errors import EventError, short
+from scorekeeper.errors import EventError, short, type_name
 
 #: An event's id: what a match id is (a file name's characters, at most 64).
 ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -39,23 +39,6 @@ MAX_TEAM = 30
 MAX_GAMES = 30
 MAX_ROUNDS = 1000
 MAX_EVENT_NAME = 80
-
-
-def type_name(value: Any) -> str:
-    """A JSON name of a value's type, for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 def whole(value: Any, where: str, low: int, high: int) -> int:

@@ -12,7 +12,7 @@ from typing import Any
 
 from scorekeeper import registry
 from scorekeeper import text as _text
-from scorekeeper.errors import EventError, ScorekeeperError, short
+from scorekeeper.errors import EventError, ScorekeeperError, short, type_name
 from scorekeeper.events.model import (
     CONFIRMERS,
     FORMATS,
@@ -32,7 +32,6 @@ from scorekeeper.events.model import (
     check_teams,
     event_name,
     preset_of,
-    type_name,
     whole,
 )
 

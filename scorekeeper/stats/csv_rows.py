@@ -31,6 +31,7 @@ from typing import Any
 
 from scorekeeper import registry
 from scorekeeper.registry import Row
+from scorekeeper.scored import Scored
 from scorekeeper.text import escape
 
 __all__ = ["COLUMNS", "match_rows", "match_table", "safe", "to_csv"]
@@ -81,18 +82,15 @@ def match_rows(record: Out, match: Any) -> tuple[list[str], list[Row]]:
     scored = game.result(match)
     make = getattr(game, "rows", None)  # a game may have no ``rows``
     rows = make(record, scored) if make is not None else by_hand(scored)
-    return [str(s) for s in scored.get("sides", [])], _every_hand(rows, scored)
+    return list(scored["sides"]), _every_hand(rows, scored)
 
 
-def by_hand(scored: Out) -> list[Row]:
+def by_hand(scored: Scored) -> list[Row]:
     """A game without ``rows``: per hand, one row for each side whose score moved."""
     out: list[Row] = []
     before: dict[str, int] = {}
-    for i, h in enumerate(scored.get("hands", []), 1):
-        after = h.get("scores") if isinstance(h, dict) else None
-        if not isinstance(after, dict):
-            continue
-        n = h.get("number", i)
+    for h in scored["hands"]:
+        n, after = h["number"], h["scores"]
         for side, score in after.items():
             if score != before.get(side, 0):
                 out.append(Row(n, None, "", side, f"hand {n}", score - before.get(side, 0)))
@@ -100,17 +98,17 @@ def by_hand(scored: Out) -> list[Row]:
     return out
 
 
-def _every_hand(rows: list[Row], scored: Out) -> list[Row]:
+def _every_hand(rows: list[Row], scored: Scored) -> list[Row]:
     """``rows`` with one row ("nothing scored") for each hand that has none."""
-    hands = [h if isinstance(h, dict) else {} for h in scored.get("hands", [])]
-    numbers = [h.get("number", i) for i, h in enumerate(hands, 1)]
-    by: dict[Any, list[Row]] = {n: [] for n in numbers}
+    hands = scored["hands"]
+    by: dict[int, list[Row]] = {h["number"]: [] for h in hands}
     late: list[Row] = []
     for r in rows:
         by.get(r.hand, late).append(r)
     out: list[Row] = []
-    for n, h in zip(numbers, hands, strict=True):
-        note = "hand open" if h.get("end") == "open" else ""
+    for h in hands:
+        n = h["number"]
+        note = "hand open" if h["end"] == "open" else ""
         out += by[n] or [Row(n, None, "", "", "nothing scored", 0, None, note)]
     return out + late
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.envelope import type_name
+from scorekeeper.errors import type_name
 from scorekeeper.store import storage
 from scorekeeper.store.errors import StoreError, plain_line, reason, shown
 from scorekeeper.store.layout import SCHEMA, Problems, Record, is_id, newer_schema, signature

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from scorekeeper import boundary, registry
-from scorekeeper.envelope import type_name
+from scorekeeper.errors import type_name
 from scorekeeper.store.errors import StoreError, plain_line, reason
 from scorekeeper.store.files import OpenMatch
 from scorekeeper.store.layout import Record, is_id, new_id, now

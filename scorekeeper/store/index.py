@@ -24,8 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper import registry
-from scorekeeper.envelope import type_name
-from scorekeeper.errors import ScorekeeperError
+from scorekeeper.errors import ScorekeeperError, type_name
 from scorekeeper.store.errors import StoreError, reason, shown
 from scorekeeper.store.files import MatchFiles, OpenMatch
 from scorekeeper.store.layout import INDEX, SCHEMA, UNKNOWN_SIG, Problems, Record, is_id, newer_schema, signature

@@ -12,63 +12,41 @@ from pathlib import Path
 
 from support import ROOT
 
-ENGINES = [
+#: What every game shares and no game package holds: the registry and the bases of a game.
+SHARED = [
     "scorekeeper.registry",
     "scorekeeper.codec",
     "scorekeeper.envelope",
+    "scorekeeper.setup",
+    "scorekeeper.scored",
     "scorekeeper.dominoes",
-    "scorekeeper.allfives",
-    "scorekeeper.allfives.notation",
-    "scorekeeper.allfives.timeline",
-    "scorekeeper.allfives.simulate",
-    "scorekeeper.allfours",
-    "scorekeeper.allfours.timeline",
-    "scorekeeper.broadway",
-    "scorekeeper.broadway.timeline",
-    "scorekeeper.broadway.simulate",
-    "scorekeeper.allfives.stats",
-    "scorekeeper.allfives.rows",
-    "scorekeeper.allfours.stats",
-    "scorekeeper.allfours.rows",
-    "scorekeeper.allfours.simulate",
-    "scorekeeper.broadway.stats",
-    "scorekeeper.broadway.rows",
-    "scorekeeper.allfives.entries",
-    "scorekeeper.allfives.game",
-    "scorekeeper.allfours.entries",
-    "scorekeeper.allfours.game",
-    "scorekeeper.broadway.entries",
-    "scorekeeper.broadway.game",
     "scorekeeper.stats.facts",
     "scorekeeper.tally.svg",
     "scorekeeper.events",
 ]
-VIEW_MODELS = [
-    "scorekeeper.ui.shell.base",
-    "scorekeeper.ui.shell.state",
-    "scorekeeper.ui.shell.policy",
-    "scorekeeper.ui.shell.asks",
-    "scorekeeper.ui.events.model",
-    "scorekeeper.ui.events.book",
-    "scorekeeper.ui.events.new_event",
-    "scorekeeper.ui.events.sheet_model",
-    "scorekeeper.ui.events.night_model",
-    "scorekeeper.ui.events.wall_fit",
-    "scorekeeper.ui.events.wall_model",
-    "scorekeeper.ui.history.model",
-    "scorekeeper.ui.score.model",
-    "scorekeeper.ui.players.model",
-    "scorekeeper.ui.players.data",
-    "scorekeeper.ui.allfives.form",
-    "scorekeeper.ui.allfives.table",
-    "scorekeeper.ui.allfives.drawing",
-    "scorekeeper.ui.allfives.placing",
-    "scorekeeper.ui.allfives.fit",
-    "scorekeeper.ui.allfours.form",
-    "scorekeeper.ui.allfours.table",
-    "scorekeeper.ui.broadway.form",
-    "scorekeeper.ui.broadway.table",
-]
+#: The app's folders of screens (the server's modules may load anything).
+SCREEN_FOLDERS = [p for p in sorted((ROOT / "scorekeeper" / "ui").iterdir()) if p.is_dir() and p.name != "server"]
+#: The modules of the screens' folders that are Flet's: the views (``*view.py``), a game's
+#: screens for the shell, and the widgets, panels, tiles and types they draw with.
+FLET_MODULES = {"screens", "panels", "tiles", "widgets", "typed", "common", "app"}
+
+
+def view_models() -> list[str]:
+    """Every module of the app's screens' folders but the views and Flet's helpers
+    (:data:`FLET_MODULES`): a new game's form and table among them, with no edit here."""
+    return [
+        f"scorekeeper.ui.{folder.name}.{path.stem}"
+        for folder in SCREEN_FOLDERS
+        for path in sorted(folder.glob("*.py"))
+        if path.stem != "__init__" and not path.stem.endswith("view") and path.stem not in FLET_MODULES
+    ]
+
+
+def game_packages() -> list[str]:
+    """The package of every game built in (the registry's ``BUILTIN``)."""
+    from scorekeeper import registry
+
+    return [reg.engine.rsplit(".", 1)[0] for reg in registry.BUILTIN.values()]
 
 
 #: What no game package may load: the UI toolkit, the database, the store and the app.
@@ -93,17 +71,19 @@ def forbidden(loaded: set[str]) -> set[str]:
 
 def game_modules() -> list[str]:
     """Every module of every game package (each registered game's, and the dominoes they share)."""
-    from scorekeeper import registry
-
-    packages = ["scorekeeper.dominoes", "scorekeeper.events"] + [
-        registry.BUILTIN[g].engine.rsplit(".", 1)[0] for g in registry.BUILTIN
-    ]
+    packages = ["scorekeeper.dominoes", "scorekeeper.events", *game_packages()]
     out = []
     for name in packages:
         out.append(name)
         path = ROOT / "scorekeeper" / name.split(".")[1]
         out.extend(info.name for info in pkgutil.walk_packages([str(path)], f"{name}."))
     return out
+
+
+#: What knows nothing of Flet or TinyDB: what every game shares and every module of every game.
+ENGINES = SHARED + game_modules()
+#: The view-models: no Flet, nothing of the server.
+VIEW_MODELS = view_models()
 
 
 def test_the_engines_import_neither_flet_nor_tinydb():

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from scorekeeper import boundary, registry
 from scorekeeper.errors import ScorekeeperError, internal_error
+from scorekeeper.scored import Scored
 from scorekeeper.stats.report import game_name
 from scorekeeper.store.errors import message_of
 from scorekeeper.ui.shell.base import Model, Shared
@@ -202,7 +203,7 @@ class HistoryModel(Model):
         self.message = None
         self._changed()
 
-    def summary(self, mid: str) -> dict[str, Any] | None:
+    def summary(self, mid: str) -> Scored | None:
         """The scored hands of a stored match (the ``scorekeeper score`` object)."""
         if self._refused():
             return None

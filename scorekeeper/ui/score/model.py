@@ -21,6 +21,7 @@ from typing import Any
 
 from scorekeeper import registry
 from scorekeeper.registry import Game
+from scorekeeper.scored import Scored
 from scorekeeper.tally import Pegboard, Tally, TallyError, pegboard, tally
 from scorekeeper.tally.timeline import Timeline
 
@@ -52,7 +53,7 @@ class SideDisplay:
 class ScoreDisplays:
     """Everything the score screen draws, computed from the stored record."""
 
-    summary: dict[str, Any]  # the ``scorekeeper score`` object
+    summary: Scored  # the ``scorekeeper score`` object
     timeline: Timeline
     sides: tuple[SideDisplay, ...]
     pegboard: Pegboard | None  # one point, one hole (scale 5, Fives and Threes) only
@@ -126,7 +127,7 @@ class HandRow:
     cells: tuple[HandCell, ...]
 
 
-def hand_rows(summary: dict[str, Any]) -> list[HandRow]:
+def hand_rows(summary: Scored) -> list[HandRow]:
     """The per-hand table of a scored match (the ``scorekeeper score`` object) as text.
 
     A hand's points are split into those made in play and those of the hand-end

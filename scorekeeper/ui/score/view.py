@@ -4,12 +4,11 @@ the turns and the per-hand table -- for any game, through its timeline."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import flet as ft
 
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.scored import Scored
 from scorekeeper.store.errors import message_of
 from scorekeeper.tally.svg import chart_svg, pegboard_svg, tally_svg
 from scorekeeper.ui.score.model import HandCell, SideDisplay, hand_rows, score_displays
@@ -36,7 +35,7 @@ def _hand_cell(cell: HandCell) -> ft.Control:
     )
 
 
-def _score_table(summary: dict[str, Any]) -> ft.Control:
+def _score_table(summary: Scored) -> ft.Control:
     """One block per hand ("Hand 2 · domino"), one column per side: it fits a phone
     with up to four sides (two partnerships: two columns)."""
     sides = summary["sides"]

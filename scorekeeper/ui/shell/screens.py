@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from scorekeeper import registry
+from scorekeeper.scored import Scored
 
 if TYPE_CHECKING:
     from scorekeeper.ui.shell.base import Shared
@@ -48,11 +49,11 @@ def screens_of(game: Any) -> GameScreens | None:
     return cast(GameScreens, importlib.import_module(name))
 
 
-def history_blocks(summary: dict[str, Any]) -> list[str]:
+def history_blocks(summary: Scored) -> list[str]:
     """A stored match on the History screen (``summary``: its ``scorekeeper score`` object):
     its game's screens' own blocks of text where they have them, else its ``--text`` table."""
     screens = screens_of(summary.get("game"))
-    own: Callable[[dict[str, Any]], list[str]] | None = getattr(screens, "history_blocks", None)
+    own: Callable[[Scored], list[str]] | None = getattr(screens, "history_blocks", None)
     if own is not None:
         return own(summary)
     return [registry.get(summary["game"]).render(summary)]

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from scorekeeper.envelope import FORMAT, Envelope, type_name
-from scorekeeper.errors import IllegalEntryError, LeaderError, MatchOverError, NothingToUndoError, RecordFormatError
+from scorekeeper.envelope import Envelope
+from scorekeeper.errors import (
+    IllegalEntryError,
+    LeaderError,
+    MatchOverError,
+    NothingToUndoError,
+    RecordFormatError,
+    RulesError,
+    type_name,
+)
+from scorekeeper.setup import Setup as BaseSetup
 
 GAME_ID = "toy-tens"
 TARGET = 30
@@ -26,20 +35,21 @@ class Score:
 Event = Start | Score
 
 
-@dataclass(frozen=True)
-class Setup:
-    players: tuple[str, ...]
-    sides: tuple[str, ...]
-    side_of: tuple[int, ...]
+@dataclass(frozen=True, slots=True)
+class Setup(BaseSetup[None]):
+    """The players and sides as every game has them (:class:`scorekeeper.setup.Setup`);
+    Tens has no rules."""
+
+    GAME_ID: ClassVar[str] = GAME_ID
+    WHAT: ClassVar[str] = "a Tens record"
 
     @classmethod
-    def of(cls, record: Any) -> Setup:
-        env = Envelope.parse(record)
-        return cls(env.players, env.sides, env.side_of)
+    def read_rules(cls, given: Any, env: Envelope) -> None:
+        if given is not None:
+            raise RulesError("Tens has no rules", field="rules")
 
-    @classmethod
-    def new(cls, players: Iterable[str]) -> Setup:
-        return cls.of({"format": FORMAT, "game": GAME_ID, "players": list(players)})
+    def rules_json(self) -> dict[str, Any]:
+        return {}
 
 
 @dataclass
@@ -99,7 +109,7 @@ class Match:
                 hands.append({"leader": e.leader, "turns": []})
             else:
                 hands[-1]["turns"].append({"points": e.points})
-        return {"format": FORMAT, "game": GAME_ID, "players": list(self.setup.players), "hands": hands}
+        return {**self.setup.head(), "hands": hands}
 
 
 def parse_start(hand: Any, number: int) -> Start:

@@ -65,6 +65,27 @@ def facts(record: dict[str, Any], scored: dict[str, Any]) -> dict[str, Any]:
     return {"kind": "toy-tens", "per": per, "best": [None] * len(players)}
 
 
+def samples() -> dict[str, dict[str, Any]]:
+    """The toy's sample records for the game contract: a match won, one stopped in its
+    second hand, and two sides of two."""
+    head = {"format": "scorekeeper/1", "game": "toy-tens", "players": ["Ann", "Ben"]}
+    tens = [{"points": p} for p in (10, 4, 10, 6, 10)]
+    return {
+        "finished": {**head, "hands": [{"leader": "Ann", "turns": tens}]},
+        "mid-hand": {
+            **head,
+            "hands": [{"leader": "Ann", "turns": tens[:3]}, {"leader": "Ben", "turns": [{"points": 2}]}],
+        },
+        "partners": {
+            **head,
+            "players": ["Ann", "Ben", "Cy", "Di"],
+            "teams": {"Us": ["Ann", "Cy"], "Them": ["Ben", "Di"]},
+            "title": "Tens for four",
+            "hands": [{"leader": "Di", "turns": [{"points": p} for p in (3, 7, 0, 9, 10)]}],
+        },
+    }
+
+
 class TensEntries(TurnEntries):
     kinds = ("hand", "turn")
 
@@ -86,4 +107,5 @@ GAME = GameSpec(
     timeline=timeline,
     facts=facts,
     kinds=(Kind("toy-tens", "Tens", (Counter("tens", "turns of ten"),)),),
+    samples=samples,
 )
