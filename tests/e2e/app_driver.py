@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from e2e import harness
+from . import harness
 
 #: text fields of the rule options (the others are rows of buttons)
 _TEXT_RULES = ("hand_size", "target")
