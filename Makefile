@@ -4,7 +4,8 @@
 #   make test         set up .venv if needed, then the whole test suite with `make lint` beside it
 #   make test-fast    the inner loop: no browser tests, no slow tests, no lint
 #   make lint         ruff (lint and format check) and mypy (--strict on the core)
-#   make bench        set up .venv if needed, then run benchmarks/engine.py
+#   make bench        set up .venv if needed, then a micro-benchmark: the engine's, or
+#                     BENCH=store, events, stats or drawing (docs/benchmarks.md)
 #   make site         build the phone's static site into $(SITE) (docs/phone.md)
 #   make screenshots  regenerate screenshots/*.png from the real app in Chromium
 #   make clean        remove the venv and build/test leftovers
@@ -64,8 +65,10 @@ lint: $(STAMP)
 	$(BIN)/mypy --strict $(STRICT)
 	$(BIN)/mypy scorekeeper
 
+# The benchmarks are a package run from here (python -m benchmarks.NAME): nothing edits sys.path.
+BENCH ?= engine
 bench: $(STAMP)
-	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python -m benchmarks.$(BENCH)
 
 # The phone's site (scorekeeper site): a folder any web server can serve; see docs/phone.md.
 SITE ?= build/site

@@ -1,6 +1,6 @@
 """The All Fives layout drawing: clear drawings, time per drawing, and digit sizes per screen.
 
-    python benchmarks/drawing.py [--games N] [--part search|screens|all]
+    python -m benchmarks.drawing [--games N] [--part search|screens|all]
 
 **search** -- for seeded random legal games (``scorekeeper.allfives.simulate``) of several
 rule sets, every hand's final layout is drawn twice in one run:

@@ -1,6 +1,6 @@
 """Events: pairing a round and the standings after each result, against a plain recount.
 
-    python benchmarks/events.py [--seed N] [--store]
+    python -m benchmarks.events [--seed N] [--store]
 
 **season** -- a league of 20 teams of three, home and away (38 rounds, 380 fixtures of
 9 singles: 3,420 games). The games' results come in one by one, in order, with random
@@ -35,17 +35,12 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import tempfile
 import time
 from functools import partial
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from scorekeeper.events import Event, Result, new_event, result_for, standings  # noqa: E402
-from scorekeeper.events import pairing as _pairing  # noqa: E402
+from scorekeeper.events import Event, Result, new_event, result_for, standings
+from scorekeeper.events import pairing as _pairing
 
 
 def figures(name: str, ms: list[float]) -> str:
