@@ -210,13 +210,12 @@ def main() -> None:
         from scorekeeper.ui.server.shared import open_shared
 
         players_data.SETTLED = -1e9  # the files were just written: trust their stamps at once here
-        shared = open_shared(db)
-        try:
-            with shared.lock:
-                playing = shared.store.import_record(UNFINISHED)
-            looks: dict[str, list[float]] = {"first": [], "kept": [], "played on": [], "won": [], "screen": []}
-            for r in range(a.rounds):
-                players_data._KEPT.clear()
+        with Store(db) as store:
+            playing = store.import_record(UNFINISHED)
+        looks: dict[str, list[float]] = {"first": [], "kept": [], "played on": [], "won": [], "screen": []}
+        for r in range(a.rounds):
+            shared = open_shared(db)  # as when the app starts: nothing kept for this store yet
+            try:
                 looks["first"].append(timed(PlayersModel, shared))
                 looks["kept"].append(timed(PlayersModel, shared))
                 with shared.lock:  # an unfinished match moves on: the figures are given back
@@ -229,8 +228,8 @@ def main() -> None:
                 looks["screen"].append(timed(screen, PlayersModel(shared)))
                 with shared.lock:
                     shared.store.delete(won)
-        finally:
-            shared.close()
+            finally:
+                shared.close()
         with Store(db) as store:  # a match won: the command's kept table is made again, once
             store.import_record(WON | {"started": "2026-06-30T20:00:00Z"})
         changed = timed(subprocess.run, cmd, check=True, stdout=subprocess.DEVNULL, env=env)
