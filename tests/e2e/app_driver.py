@@ -1,5 +1,5 @@
 """Driving Scorekeeper's screens in the browser: shared by the browser tests,
-``tools/screenshots.py`` and ``benchmarks/ui_latency.py``.
+``tools/screenshots.py`` and the load harnesses of ``tools/loadtest``.
 
 Expected texts are written here from the engine's turn, independently of the
 view-models, so a test that waits for them checks what the app says.
