@@ -76,7 +76,7 @@ site: $(STAMP)
 	$(BIN)/scorekeeper site $(SITE)
 
 screenshots: $(STAMP)
-	$(BIN)/python tools/screenshots.py --out screenshots
+	$(BIN)/python -m tools.screenshots --out screenshots
 
 venv: $(STAMP)
 
