@@ -4,7 +4,8 @@
 #   make test         set up .venv if needed, then the whole test suite with `make lint` beside it
 #   make test-fast    the inner loop: no browser tests, no slow tests, no lint
 #   make lint         ruff (lint and format check) and mypy (--strict on the core)
-#   make bench        set up .venv if needed, then run benchmarks/engine.py
+#   make bench        set up .venv if needed, then a micro-benchmark: the engine's, or
+#                     BENCH=store, events, stats or drawing (docs/benchmarks.md)
 #   make site         build the phone's static site into $(SITE) (docs/phone.md)
 #   make screenshots  regenerate screenshots/*.png from the real app in Chromium
 #   make clean        remove the venv and build/test leftovers
@@ -36,14 +37,13 @@ run: $(STAMP)
 
 # pytest exits 5 when it collects no tests: that fails, as every other non-zero status does.
 # The tests run in $(JOBS) processes (pytest-xdist), one test file to a process at a time:
-# three on a 2-core machine keep both cores busy while a browser test waits on its page
-# (a whole run: 390 s with three, 437 s with two; on a slower day, 528 s with three, 552 with four,
-# the CPU then 99% busy).
+# one more process than a 2-core machine has cores keeps both busy while a browser test waits
+# on its page; more only queue for the CPU (the runs compared: docs/benchmarks.md).
 # `make lint` runs beside the tests (its output is printed after theirs; either failing fails
-# the target): mypy's ~20 s on one core fit in what the browser tests leave of the machine.
+# the target): mypy uses one core, in what the browser tests leave of the machine.
 # The app's bytecode is compiled once first: every test process that starts Python (servers,
-# the command line, the store's crash children: ~250 a run) then reads it instead of compiling
-# the app again, which it would where PYTHONDONTWRITEBYTECODE is set (0.7 -> 0.4 CPU-s an import).
+# the command line, the store's crash children) then reads it instead of compiling the app
+# again, which it would where PYTHONDONTWRITEBYTECODE is set.
 JOBS ?= 3
 LINT_LOG := $(VENV)/lint.log
 test: $(STAMP)
@@ -64,8 +64,10 @@ lint: $(STAMP)
 	$(BIN)/mypy --strict $(STRICT)
 	$(BIN)/mypy scorekeeper
 
+# The benchmarks are a package run from here (python -m benchmarks.NAME): nothing edits sys.path.
+BENCH ?= engine
 bench: $(STAMP)
-	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python -m benchmarks.$(BENCH)
 
 # The phone's site (scorekeeper site): a folder any web server can serve; see docs/phone.md.
 SITE ?= build/site
@@ -73,7 +75,7 @@ site: $(STAMP)
 	$(BIN)/scorekeeper site $(SITE)
 
 screenshots: $(STAMP)
-	$(BIN)/python tools/screenshots.py --out screenshots
+	$(BIN)/python -m tools.screenshots --out screenshots
 
 venv: $(STAMP)
 
@@ -93,8 +95,8 @@ $(STAMP): pyproject.toml
 	@# Before 1.0.0 the distribution was named "scorekeeper" (another project's name on the
 	@# package index): a venv made then has it too, and loses it here.
 	@$(BIN)/python -m pip uninstall --yes --quiet scorekeeper > /dev/null 2>&1 || true
-	@# With uv (an installer from the same index, put in the venv by pip): ~10 s on this machine
-	@# against pip's ~40 (pip weighs every file of every release on each index it is given).
+	@# The project is installed with uv (an installer from the same index, put in the venv by pip):
+	@# it takes a fraction of pip's time, as pip weighs every file of every release on each index.
 	@# Either way every module is compiled to bytecode. If uv cannot be had, pip does it all.
 	@if $(BIN)/python -m pip install --quiet uv && \
 		$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode -e '.[test]'; then :; \

@@ -1,6 +1,6 @@
 """The All Fives layout drawing: clear drawings, time per drawing, and digit sizes per screen.
 
-    python benchmarks/drawing.py [--games N] [--part search|screens|all]
+    python -m benchmarks.drawing [--games N] [--part search|screens|all]
 
 **search** -- for seeded random legal games (``scorekeeper.allfives.simulate``) of several
 rule sets, every hand's final layout is drawn twice in one run:
@@ -201,8 +201,14 @@ def _buttons(lay: Layout, d, unit: float, w: float, h: float) -> list[int]:
             out[0] += 1
             out[1] += off < 1
             out[2] += off <= fit.END_BUTTON
-            out[5] += fit._hits((s.left, s.top, s.width, s.height), tiles)
+            out[5] += overlaps((s.left, s.top, s.width, s.height), tiles)
     return out
+
+
+def overlaps(r: tuple[float, float, float, float], others: list[tuple[float, float, float, float]]) -> bool:
+    """Whether the rectangle ``r`` (left, top, width, height) overlaps any of ``others``."""
+    x, y, w, h = r
+    return any(x < ox + ow and ox < x + w and y < oy + oh and oy < y + h for ox, oy, ow, oh in others)
 
 
 def _turns(games: int, hands: int, rules: dict):

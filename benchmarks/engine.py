@@ -1,6 +1,6 @@
 """Plays per second: our All Fives engine vs the PyPI peer ``all-fives-domino``.
 
-    python benchmarks/engine.py [--games N] [--seed S] [--repeat R] [--players 2,3,4]
+    python -m benchmarks.engine [--games N] [--seed S] [--repeat R] [--players 2,3,4]
                                 [--hands H]
                                 [--expected auto|engine|oracle] [--gc-off]
 
@@ -35,18 +35,11 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import statistics
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-for _p in (HERE, ROOT):
-    if _p not in sys.path:
-        sys.path.insert(0 if _p == HERE else 1, _p)
-
-import peer_adapter  # noqa: E402
+from benchmarks import peer_adapter
 
 
 # The games: the engine's own seeded generator of legal matches

@@ -45,6 +45,8 @@ ORACLE of our count rules (not the engine; for this benchmark only).
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import os
 import subprocess
 import sys
@@ -121,11 +123,19 @@ def load_peer(peer_dir: str = DEFAULT_PEER_DIR):
         where = os.path.abspath(getattr(loaded, "__file__", "") or "")
         if not where.startswith(peer_dir + os.sep):
             raise RuntimeError(f"a different top-level 'src' is already imported ({where})")
-    if peer_dir not in sys.path:
-        sys.path.insert(0, peer_dir)
-    import src  # the peer's top-level package, found once its directory is on sys.path
-
-    if not os.path.abspath(src.__file__).startswith(peer_dir + os.sep):
+    if loaded is None:
+        # The peer's top-level package, imported from peer_dir alone: sys.path is left as it
+        # is (a directory put on it would be searched for every later import of the run).
+        # Its submodules are then found through its __path__, inside peer_dir.
+        spec = importlib.machinery.PathFinder.find_spec("src", [peer_dir])
+        if spec is None:
+            raise RuntimeError(f"no package 'src' in {peer_dir}")
+        loaded = importlib.util.module_from_spec(spec)
+        sys.modules["src"] = loaded
+        if spec.loader is not None:
+            spec.loader.exec_module(loaded)
+    src = loaded
+    if not os.path.abspath(src.__file__ or "").startswith(peer_dir + os.sep):
         raise RuntimeError(f"'src' resolved to {src.__file__}, not the peer in {peer_dir}")
     from src.main.game.Board import Board as _B
     from src.main.game.exceptions.Board import InvalidMoveException as _E

@@ -1,6 +1,6 @@
 """The players' figures with 10,000 stored matches: cached facts vs a full replay.
 
-    .venv/bin/python benchmarks/stats.py [--matches 10000] [--distinct 300]
+    .venv/bin/python -m benchmarks.stats [--matches 10000] [--distinct 300]
                      [--club 24] [--rounds 5] [--seed S] [--tmp DIR]
 
 A season of club nights is made up: ``--distinct`` different legal records
@@ -54,17 +54,15 @@ import time
 from collections import defaultdict
 from typing import Any
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+from scorekeeper import registry
+from scorekeeper import stats as stats_pkg
+from scorekeeper.allfives.simulate import random_record as fives_record
+from scorekeeper.allfours.simulate import random_record as fours_record
+from scorekeeper.broadway.simulate import random_record as broadway_record
+from scorekeeper.store import Store
 
-from scorekeeper import registry  # noqa: E402
-from scorekeeper import stats as stats_pkg  # noqa: E402
-from scorekeeper.allfives.simulate import random_record as fives_record  # noqa: E402
-from scorekeeper.allfours.simulate import random_record as fours_record  # noqa: E402
-from scorekeeper.broadway.simulate import random_record as broadway_record  # noqa: E402
-from scorekeeper.store import Store  # noqa: E402
+#: This checkout: the timed ``scorekeeper stats`` runs import its app, whatever the venv holds.
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 FIVES_THREES = {"count": "fives-and-threes", "draw": False, "hand_end": "go", "target": 61}
 #: A match being played (one play so far), and a short match that is won.
@@ -212,13 +210,12 @@ def main() -> None:
         from scorekeeper.ui.server.shared import open_shared
 
         players_data.SETTLED = -1e9  # the files were just written: trust their stamps at once here
-        shared = open_shared(db)
-        try:
-            with shared.lock:
-                playing = shared.store.import_record(UNFINISHED)
-            looks: dict[str, list[float]] = {"first": [], "kept": [], "played on": [], "won": [], "screen": []}
-            for r in range(a.rounds):
-                players_data._KEPT.clear()
+        with Store(db) as store:
+            playing = store.import_record(UNFINISHED)
+        looks: dict[str, list[float]] = {"first": [], "kept": [], "played on": [], "won": [], "screen": []}
+        for r in range(a.rounds):
+            shared = open_shared(db)  # as when the app starts: nothing kept for this store yet
+            try:
                 looks["first"].append(timed(PlayersModel, shared))
                 looks["kept"].append(timed(PlayersModel, shared))
                 with shared.lock:  # an unfinished match moves on: the figures are given back
@@ -231,8 +228,8 @@ def main() -> None:
                 looks["screen"].append(timed(screen, PlayersModel(shared)))
                 with shared.lock:
                     shared.store.delete(won)
-        finally:
-            shared.close()
+            finally:
+                shared.close()
         with Store(db) as store:  # a match won: the command's kept table is made again, once
             store.import_record(WON | {"started": "2026-06-30T20:00:00Z"})
         changed = timed(subprocess.run, cmd, check=True, stdout=subprocess.DEVNULL, env=env)

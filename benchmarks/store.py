@@ -1,6 +1,6 @@
 """Durable append latency: our match store vs naive TinyDB vs SQLite (WAL).
 
-    PYTHONPATH=. python3 benchmarks/store.py [--sizes 10,1000,10000] [--k K]
+    python -m benchmarks.store [--sizes 10,1000,10000] [--k K]
                  [--k-tinydb-10k 20] [--rounds 3] [--distinct 200] [--seed S]
                  [--backends ours,tinydb-naive,sqlite,tinydb-atomic] [--tmp DIR]
 
@@ -75,12 +75,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from scorekeeper.allfives import random_record  # noqa: E402
+from scorekeeper.allfives import random_record
 
 MAIN_BACKENDS = ("ours", "tinydb-naive", "sqlite")
 

@@ -1,6 +1,6 @@
 """Regenerate the screenshots of the README and docs/ from the real app, by clicks alone.
 
-    .venv/bin/python tools/screenshots.py [--out screenshots] [--scale 2]
+    .venv/bin/python -m tools.screenshots [--out screenshots] [--scale 2]    # make screenshots
 
 Starts ``scorekeeper web`` on a free port with a throw-away database, drives
 it in Debian's Chromium (Playwright) at phone size (412x915 CSS px) and
@@ -79,12 +79,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+from tests.e2e import harness
+from tests.e2e.app_driver import new_match, web_command
+from tests.e2e.harness import wait_text
 
-from e2e import harness  # noqa: E402
-from e2e.app_driver import new_match, web_command  # noqa: E402
-from e2e.harness import wait_text  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 MIN_PNG_BYTES = 12_000  # a blank page or Flet's "Working..." screen is smaller
 MAX_PNG_BYTES = 400_000
@@ -384,7 +383,7 @@ def table_shots(browser, out: Path, scale: float) -> list[Path]:
     host's entry) and watcher.png (a watcher's table). The phones are browsers in a
     network namespace of their own (``tests/e2e/netns.py``: needs root), so they are
     not the host."""
-    from e2e import netns
+    from tests.e2e import netns
 
     written: list[Path] = []
     with tempfile.TemporaryDirectory(prefix="scorekeeper-shots-") as tmp:
@@ -544,12 +543,11 @@ def run(out: Path, scale: float) -> list[Path]:
 
 def fives_threes_shots(browser, out: Path, scale: float) -> list[Path]:
     """The Fives and Threes screens, from their own database and server."""
-    from e2e.test_fives_threes_browser import LAST_HAND, PUB, pub_record, set_tile
-
     from scorekeeper.allfives.engine import Match, Setup
     from scorekeeper.allfives.events import StartHand
     from scorekeeper.allfives.record import load
     from scorekeeper.store import Store
+    from tests.e2e.fives_threes import LAST_HAND, PUB, pub_record, set_tile
 
     written = []
     record = pub_record()
@@ -629,9 +627,8 @@ def players_shots(browser, out: Path, scale: float) -> list[Path]:
     database and server: players.png (the standings), player.png (Ann's figures),
     player-months.png (her opponents and the month-by-month chart), head-to-head.png
     (Ann against Ben)."""
-    from season import season
-
     from scorekeeper.store import Store
+    from tests.season import season
 
     written = []
     with tempfile.TemporaryDirectory(prefix="scorekeeper-shots-") as tmp:
@@ -735,11 +732,10 @@ def event_shots(browser, out: Path, scale: float) -> list[Path]:
     while the last table is in play; then event-wall-1080.png and event-wall-tables.png, a
     Swiss of 32 at 1920x1080) and event-sheet.png (the result sheet, the away captain's
     confirmation in, made on his own phone; the host may confirm for the home team). The watcher is a browser in a network namespace of its own."""
-    from e2e import netns
-
     from scorekeeper.eventbook import EventBook
     from scorekeeper.events import new_event
     from scorekeeper.store import Store
+    from tests.e2e import netns
 
     written: list[Path] = []
     with tempfile.TemporaryDirectory(prefix="scorekeeper-shots-") as tmp:

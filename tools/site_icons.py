@@ -1,6 +1,6 @@
 """Draw the site's icons (a domino, 5 over 5, on the app's teal) as PNG files.
 
-    .venv/bin/python tools/site_icons.py    # writes scorekeeper/site/web/icons/*.png
+    .venv/bin/python -m tools.site_icons    # writes scorekeeper/site/web/icons/*.png
 
 The PNGs are committed: ``scorekeeper site`` copies them as they are. Pure Python (zlib
 for the PNG), anti-aliased by each pixel's distance to the shape's edge; the same bytes

@@ -28,8 +28,9 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
-from scorekeeper.tally.pegboard import GROUP, Pegboard
+from scorekeeper.tally.pegboard import GROUP, Pegboard, Pegs
 from scorekeeper.tally.timeline import Timeline
 from scorekeeper.tally.xtally import Symbol, Tally, number_text
 from scorekeeper.text import xml_attr, xml_text
@@ -283,44 +284,104 @@ def pegboard_svg(board: Pegboard, *, width: int = 390) -> str:
     """
     if not 200 <= width <= 10_000:
         raise ValueError(f"width must be from 200 to 10000, not {number_text(width)}")
-    track = board.track
-    row = min(_ROW, max(track, GROUP))  # a short board is one shorter row
-    nrows = max(1, math.ceil(track / row))
-    groups = math.ceil(row / GROUP)
-    margin = 10.0
-    left_col = 24.0  # the start / game hole column
-    # pitch * (30 + 5 * 0.9) fills what is left: 5 gaps between the 6 groups.
-    game_right = nrows % 2 == 1  # an odd number of rows ends on the right: the game hole is there
-    pitch = min((width - 2 * margin - left_col - 6) / (row + (groups - 1) * 0.9 + (1.8 if game_right else 0)), 22.0)
-    ggap = pitch * 0.9
-    hole_r = pitch * 0.24
-    peg_r = pitch * 0.5
-    row_pitch = max(pitch * 1.25, 12.0)
-    label_h = 15.0
-    block_h = label_h + (nrows - 1) * row_pitch + row_pitch * 0.9
-    groove = 9.0
-    nsides = max(1, len(board.sides))
-    height = margin + nsides * block_h + (nsides - 1) * groove + margin
-    x0 = margin + left_col + 3 + pitch / 2  # centre of the first hole of a row
-    start_x = margin + left_col / 2 + 2
+    board_at = _BoardLayout.of(board, width)
+    body = _wood(board_at.width, board_at.height)
+    pegs_svg: list[str] = []
+    for i, (name, p) in enumerate(board.sides):
+        btop = board_at.margin + i * (board_at.block_h + board_at.groove)
+        top = btop + board_at.label_h + board_at.row_pitch * 0.35  # y of the first row of holes
+        body += _side_track(board_at, i, name, p, btop, top)
+        pegs_svg += _pegs(board_at, i, p, top)
+    body += pegs_svg
 
-    def col_x(col: int) -> float:
-        return x0 + col * pitch + (col // GROUP) * ggap
+    parts = [f"{name} {number_text(p.front)} (back peg {number_text(p.back)})" for name, p in board.sides]
+    title = "Pegboard: " + ", ".join(parts) + f"; game at {number_text(board.target)}"
+    return _doc(board_at.width, board_at.height, title, body, title)
 
-    if game_right:
-        width = min(width, math.ceil(col_x(row - 1) + pitch * 1.5 + hole_r * 1.6 + margin + 4))
 
-    def hole_xy(top: float, hole: int) -> tuple[float, float]:
+@dataclass(frozen=True)
+class _BoardLayout:
+    """Where a pegboard's holes go in the drawing: one block of rows per side, the rows of
+    holes in groups of five, the start and game holes in a column of their own."""
+
+    board: Pegboard
+    row: int  # holes in a row
+    nrows: int
+    game_right: bool  # an odd number of rows ends on the right: the game hole is there
+    pitch: float  # from one hole to the next in a group
+    ggap: float  # the extra gap between two groups
+    hole_r: float
+    peg_r: float
+    row_pitch: float
+    label_h: float  # the side's name above its rows
+    block_h: float  # a side's block: its name and its rows
+    groove: float  # between two sides' blocks
+    margin: float
+    x0: float  # centre of the first hole of a row
+    start_x: float  # the start / game hole column
+    width: float
+    height: float
+
+    @classmethod
+    def of(cls, board: Pegboard, width: float) -> _BoardLayout:
+        track = board.track
+        row = min(_ROW, max(track, GROUP))  # a short board is one shorter row
+        nrows = max(1, math.ceil(track / row))
+        groups = math.ceil(row / GROUP)
+        margin = 10.0
+        left_col = 24.0  # the start / game hole column
+        # pitch * (30 + 5 * 0.9) fills what is left: 5 gaps between the 6 groups.
+        game_right = nrows % 2 == 1
+        pitch = min((width - 2 * margin - left_col - 6) / (row + (groups - 1) * 0.9 + (1.8 if game_right else 0)), 22.0)
+        hole_r = pitch * 0.24
+        row_pitch = max(pitch * 1.25, 12.0)
+        label_h = 15.0
+        block_h = label_h + (nrows - 1) * row_pitch + row_pitch * 0.9
+        groove = 9.0
+        nsides = max(1, len(board.sides))
+        height = margin + nsides * block_h + (nsides - 1) * groove + margin
+        at = cls(
+            board,
+            row,
+            nrows,
+            game_right,
+            pitch,
+            pitch * 0.9,
+            hole_r,
+            pitch * 0.5,
+            row_pitch,
+            label_h,
+            block_h,
+            groove,
+            margin,
+            margin + left_col + 3 + pitch / 2,
+            margin + left_col / 2 + 2,
+            width,
+            height,
+        )
+        if game_right:  # the picture only as wide as the row and its game hole
+            narrow = min(width, math.ceil(at.col_x(row - 1) + pitch * 1.5 + hole_r * 1.6 + margin + 4))
+            at = replace(at, width=narrow)
+        return at
+
+    def col_x(self, col: int) -> float:
+        return self.x0 + col * self.pitch + (col // GROUP) * self.ggap
+
+    def hole_xy(self, top: float, hole: int) -> tuple[float, float]:
+        """The centre of ``hole`` of the side whose first row is at ``top``."""
         if hole <= 0:
-            return start_x, top
-        if hole >= board.holes:
-            if game_right:
-                return col_x(row - 1) + pitch * 1.5, top + (nrows - 1) * row_pitch
-            return start_x, top + (nrows - 1) * row_pitch
-        r, idx = divmod(hole - 1, row)
-        col = idx if r % 2 == 0 else row - 1 - idx
-        return col_x(col), top + r * row_pitch
+            return self.start_x, top
+        if hole >= self.board.holes:
+            if self.game_right:
+                return self.col_x(self.row - 1) + self.pitch * 1.5, top + (self.nrows - 1) * self.row_pitch
+            return self.start_x, top + (self.nrows - 1) * self.row_pitch
+        r, idx = divmod(hole - 1, self.row)
+        col = idx if r % 2 == 0 else self.row - 1 - idx
+        return self.col_x(col), top + r * self.row_pitch
 
+
+def _wood(width: float, height: float) -> list[str]:
+    """The board itself: a wooden rectangle with faint grain lines across it."""
     body = [
         "<defs>",
         '<linearGradient id="wood" x1="0" y1="0" x2="0.25" y2="1">',
@@ -332,7 +393,6 @@ def pegboard_svg(board: Pegboard, *, width: int = 390) -> str:
         f'<rect x="1" y="1" width="{_n(width - 2)}" height="{_n(height - 2)}" rx="12" ry="12" '
         f'fill="url(#wood)" stroke="#5a3414" stroke-width="2"/>',
     ]
-    # Faint grain lines across the board.
     grain = []
     gy = 5.0
     k = 0
@@ -349,94 +409,101 @@ def pegboard_svg(board: Pegboard, *, width: int = 390) -> str:
     body.append('<g fill="none" stroke="#4a2a0e" stroke-width="0.7" stroke-opacity="0.16">')
     body += grain
     body.append("</g>")
+    return body
 
-    pegs_svg: list[str] = []
-    for i, (name, p) in enumerate(board.sides):
-        btop = margin + i * (block_h + groove)
-        top = btop + label_h + row_pitch * 0.35  # y of the first row of holes
-        colour = _colour(i)
-        if i:
-            gyy = btop - groove / 2
-            body.append(
-                f'<line x1="8" y1="{_n(gyy)}" x2="{_n(width - 8)}" y2="{_n(gyy)}" '
-                f'stroke="#4a2a0e" stroke-width="2.2" stroke-opacity="0.55" stroke-linecap="round"/>'
-            )
-            body.append(
-                f'<line x1="8" y1="{_n(gyy + 1.4)}" x2="{_n(width - 8)}" y2="{_n(gyy + 1.4)}" '
-                f'stroke="#e7bf86" stroke-width="0.8" stroke-opacity="0.5" stroke-linecap="round"/>'
-            )
-        # The side's name, its colour and its lap.
-        ty = btop + label_h - 3.5
-        body.append(
-            f'<circle cx="{_n(start_x)}" cy="{_n(ty - 3.5)}" r="4" fill="{colour}" stroke="{_shade(colour, 0.55)}" '
-            f'stroke-width="1"/>'
-        )
-        lap = max(board.place(p.front)[0], board.place(p.back)[0])
-        label = xml_text(name) + (f" \u00b7 lap {number_text(lap + 1)}" if lap else "")
-        body.append(
-            f'<text x="{_n(x0 - pitch / 2)}" y="{_n(ty)}" {_FONT} font-size="10.5" font-weight="bold" '
-            f'fill="{_CREAM}">{label}</text>'
-        )
-        # Hole numbers every ten holes over the first row, where the name leaves room.
-        name_end = x0 - pitch / 2 + _text_width(name + (f" - lap {number_text(lap + 1)}" if lap else ""), 10.5) + 8
-        nums = []
-        for h in range(5 if row < _ROW else 10, min(track, row) + 1, 5 if row < _ROW else 10):
-            x, _ = hole_xy(top, h)
-            if x - 5 > name_end:
-                nums.append(f'<text x="{_n(x)}" y="{_n(ty)}">{h}</text>')
-        body.append(f'<g {_FONT} font-size="7" fill="{_CREAM}" fill-opacity="0.7" text-anchor="middle">')
-        body += nums
-        body.append("</g>")
-        # A thin stripe of the side's colour along the track's left end.
-        body.append(
-            f'<line x1="{_n(start_x + 8)}" y1="{_n(top - 3)}" x2="{_n(start_x + 8)}" '
-            f'y2="{_n(top + (nrows - 1) * row_pitch + 3)}" stroke="{colour}" stroke-width="2" '
-            f'stroke-linecap="round"/>'
-        )
-        # Holes.
-        holes = []
-        for h in range(0, board.holes + 1):
-            x, y = hole_xy(top, h)
-            kind = "hole start" if h == 0 else "hole game" if h == board.holes else "hole"
-            r = hole_r * (1.6 if h == board.holes else 1.25 if h == 0 else 1)
-            holes.append(f'<circle class="{kind}" cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}"/>')
-        body.append(
-            f'<g class="track" data-side="{i}" fill="{_HOLE}" stroke="#e0b279" stroke-width="0.5" stroke-opacity="0.6">'
-        )
-        body += holes
-        body.append("</g>")
-        if board.target < board.holes:
-            x, y = hole_xy(top, board.target)
-            body.append(
-                f'<circle class="target" cx="{_n(x)}" cy="{_n(y)}" r="{_n(hole_r + 2.2)}" fill="none" '
-                f'stroke="{_GOLD}" stroke-width="1.4"/>'
-            )
-        # Pegs: the back peg first, then the front one on top.
-        fl, fh = board.place(p.front)
-        bl, bh = board.place(p.back)
-        same = fh == bh
-        for which, (lp, h) in (("back", (bl, bh)), ("front", (fl, fh))):
-            x, y = hole_xy(top, h)
-            if same:
-                x += peg_r * (-0.55 if which == "back" else 0.55)
-            r = peg_r * (0.82 if which == "back" else 1)
-            fill = _shade(colour, 1.35) if which == "back" else colour
-            score = p.back if which == "back" else p.front
-            pegs_svg += [
-                f'<g class="peg {which}" data-side="{i}" data-hole="{h}" data-lap="{number_text(lp)}" '
-                f'data-score="{number_text(score)}">',
-                f'<circle cx="{_n(x + 0.9)}" cy="{_n(y + 1.2)}" r="{_n(r)}" fill="#000000" fill-opacity="0.35"/>',
-                f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" fill="{fill}" stroke="{_shade(colour, 0.5)}" '
-                f'stroke-width="1"/>',
-                f'<circle cx="{_n(x - r * 0.32)}" cy="{_n(y - r * 0.32)}" r="{_n(r * 0.32)}" fill="#ffffff" '
-                f'fill-opacity="0.6"/>',
-                "</g>",
-            ]
-    body += pegs_svg
 
-    parts = [f"{name} {number_text(p.front)} (back peg {number_text(p.back)})" for name, p in board.sides]
-    title = "Pegboard: " + ", ".join(parts) + f"; game at {number_text(board.target)}"
-    return _doc(width, height, title, body, title)
+def _side_track(at: _BoardLayout, i: int, name: str, p: Pegs, btop: float, top: float) -> list[str]:
+    """Side ``i``'s block: the groove above it (after the first), its name, colour and lap,
+    the hole numbers, its stripe, its holes and the target's ring."""
+    board, width = at.board, at.width
+    colour = _colour(i)
+    body = []
+    if i:
+        gyy = btop - at.groove / 2
+        body.append(
+            f'<line x1="8" y1="{_n(gyy)}" x2="{_n(width - 8)}" y2="{_n(gyy)}" '
+            f'stroke="#4a2a0e" stroke-width="2.2" stroke-opacity="0.55" stroke-linecap="round"/>'
+        )
+        body.append(
+            f'<line x1="8" y1="{_n(gyy + 1.4)}" x2="{_n(width - 8)}" y2="{_n(gyy + 1.4)}" '
+            f'stroke="#e7bf86" stroke-width="0.8" stroke-opacity="0.5" stroke-linecap="round"/>'
+        )
+    # The side's name, its colour and its lap.
+    ty = btop + at.label_h - 3.5
+    body.append(
+        f'<circle cx="{_n(at.start_x)}" cy="{_n(ty - 3.5)}" r="4" fill="{colour}" stroke="{_shade(colour, 0.55)}" '
+        f'stroke-width="1"/>'
+    )
+    lap = max(board.place(p.front)[0], board.place(p.back)[0])
+    label = xml_text(name) + (f" \u00b7 lap {number_text(lap + 1)}" if lap else "")
+    body.append(
+        f'<text x="{_n(at.x0 - at.pitch / 2)}" y="{_n(ty)}" {_FONT} font-size="10.5" font-weight="bold" '
+        f'fill="{_CREAM}">{label}</text>'
+    )
+    # Hole numbers every ten holes over the first row, where the name leaves room.
+    name_end = at.x0 - at.pitch / 2 + _text_width(name + (f" - lap {number_text(lap + 1)}" if lap else ""), 10.5) + 8
+    nums = []
+    every = 5 if at.row < _ROW else 10
+    for h in range(every, min(board.track, at.row) + 1, every):
+        x, _ = at.hole_xy(top, h)
+        if x - 5 > name_end:
+            nums.append(f'<text x="{_n(x)}" y="{_n(ty)}">{h}</text>')
+    body.append(f'<g {_FONT} font-size="7" fill="{_CREAM}" fill-opacity="0.7" text-anchor="middle">')
+    body += nums
+    body.append("</g>")
+    # A thin stripe of the side's colour along the track's left end.
+    body.append(
+        f'<line x1="{_n(at.start_x + 8)}" y1="{_n(top - 3)}" x2="{_n(at.start_x + 8)}" '
+        f'y2="{_n(top + (at.nrows - 1) * at.row_pitch + 3)}" stroke="{colour}" stroke-width="2" '
+        f'stroke-linecap="round"/>'
+    )
+    # Holes.
+    holes = []
+    for h in range(0, board.holes + 1):
+        x, y = at.hole_xy(top, h)
+        kind = "hole start" if h == 0 else "hole game" if h == board.holes else "hole"
+        r = at.hole_r * (1.6 if h == board.holes else 1.25 if h == 0 else 1)
+        holes.append(f'<circle class="{kind}" cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}"/>')
+    body.append(
+        f'<g class="track" data-side="{i}" fill="{_HOLE}" stroke="#e0b279" stroke-width="0.5" stroke-opacity="0.6">'
+    )
+    body += holes
+    body.append("</g>")
+    if board.target < board.holes:
+        x, y = at.hole_xy(top, board.target)
+        body.append(
+            f'<circle class="target" cx="{_n(x)}" cy="{_n(y)}" r="{_n(at.hole_r + 2.2)}" fill="none" '
+            f'stroke="{_GOLD}" stroke-width="1.4"/>'
+        )
+    return body
+
+
+def _pegs(at: _BoardLayout, i: int, p: Pegs, top: float) -> list[str]:
+    """Side ``i``'s two pegs: the back peg first, then the front one on top (drawn after
+    every track, so that no side's holes cover another's pegs)."""
+    colour = _colour(i)
+    fl, fh = at.board.place(p.front)
+    bl, bh = at.board.place(p.back)
+    same = fh == bh
+    out: list[str] = []
+    for which, (lp, h) in (("back", (bl, bh)), ("front", (fl, fh))):
+        x, y = at.hole_xy(top, h)
+        if same:
+            x += at.peg_r * (-0.55 if which == "back" else 0.55)
+        r = at.peg_r * (0.82 if which == "back" else 1)
+        fill = _shade(colour, 1.35) if which == "back" else colour
+        score = p.back if which == "back" else p.front
+        out += [
+            f'<g class="peg {which}" data-side="{i}" data-hole="{h}" data-lap="{number_text(lp)}" '
+            f'data-score="{number_text(score)}">',
+            f'<circle cx="{_n(x + 0.9)}" cy="{_n(y + 1.2)}" r="{_n(r)}" fill="#000000" fill-opacity="0.35"/>',
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" fill="{fill}" stroke="{_shade(colour, 0.5)}" '
+            f'stroke-width="1"/>',
+            f'<circle cx="{_n(x - r * 0.32)}" cy="{_n(y - r * 0.32)}" r="{_n(r * 0.32)}" fill="#ffffff" '
+            f'fill-opacity="0.6"/>',
+            "</g>",
+        ]
+    return out
 
 
 # --------------------------------------------------------------------------

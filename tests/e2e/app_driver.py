@@ -1,5 +1,5 @@
 """Driving Scorekeeper's screens in the browser: shared by the browser tests,
-``tools/screenshots.py`` and ``benchmarks/ui_latency.py``.
+``tools/screenshots.py`` and the load harnesses of ``tools/loadtest``.
 
 Expected texts are written here from the engine's turn, independently of the
 view-models, so a test that waits for them checks what the app says.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from e2e import harness
+from . import harness
 
 #: text fields of the rule options (the others are rows of buttons)
 _TEXT_RULES = ("hand_size", "target")

@@ -45,7 +45,7 @@ import urllib.error
 import urllib.request
 from re import Pattern
 
-from e2e import profiles
+from . import profiles
 
 CHROMIUM = "/usr/bin/chromium"
 

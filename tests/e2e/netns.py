@@ -68,7 +68,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from e2e import harness
+from . import harness
 
 #: Address pools the /30 subnets are taken from, in order.  A subnet that
 #: overlaps any address or (non-default) route of the host is skipped.

@@ -19,7 +19,7 @@ import re
 import pytest
 
 from e2e import harness
-from e2e.test_fives_threes_browser import PUB
+from e2e.fives_threes import PUB
 
 pytestmark = pytest.mark.browser
 

@@ -152,7 +152,7 @@ def test_two_joined_phones_see_each_others_entries_at_once(table, host, phone):
     wait_text(phone, re.compile(r"^Hand 1, Ben to play"))
     wait_text(phone, "Your turn, Ben. Undo: Ben's 5-0 taken back (on the host)")
     assert [t.get("play") for t in stored(table, mid)["hands"][0]["turns"]] == ["5-5"]
-    assert seen_after < 5.0  # (not a timing claim: benchmarks/table_load.py measures it)
+    assert seen_after < 5.0  # (not a timing claim: tools/loadtest/table_load.py measures it)
 
     # a seat is one phone's (issue 43): the host cannot be Ben while Ben's phone is; its list of
     # the seats names that phone, and its Free gives the seat back (the phone is asked again)

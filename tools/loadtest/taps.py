@@ -1,6 +1,7 @@
 """Taps to enter a recorded All Fives hand through the real app, per turn.
 
-    python benchmarks/taps.py [--seed2 N] [--seed4 N] [--phones one|four|both] [--app-root DIR]
+    python -m tools.loadtest.taps [--seed2 N] [--seed4 N] [--phones one|four|both] [--players 2|4|both]
+                                  [--turns N] [--app-root DIR] [--smoke]
 
 What it measures: how many taps a player spends at the table to enter one
 recorded hand, turn by turn, on the app's own screens.  Two hands come from
@@ -93,32 +94,31 @@ import argparse
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests"))
-
-from e2e import harness  # noqa: E402
-
-from scorekeeper.allfives.engine import Match, Setup, Turn  # noqa: E402
-from scorekeeper.allfives.events import Pass, Play, Settle, StartHand  # noqa: E402
-from scorekeeper.allfives.record import parse_turn  # noqa: E402
-from scorekeeper.allfives.simulate import random_record  # noqa: E402
-from scorekeeper.dominoes import Tile  # noqa: E402
+from scorekeeper.allfives.engine import Match, Setup, Turn
+from scorekeeper.allfives.events import Pass, Play, Settle, StartHand
+from scorekeeper.allfives.record import parse_turn
+from scorekeeper.allfives.simulate import random_record
+from scorekeeper.dominoes import Tile
+from tools.loadtest.common import REPO, app_root, chromium_missing, harness, parse_args, revision, start_app
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Locator, Page
 
 DEFAULT_SEED2 = 4
 DEFAULT_SEED4 = 4
+#: ``--smoke``: the first three turns of the 2-player hand on one phone (the set-up, taps of
+#: a turn and the checks of the screen; not the hand end, which takes the whole hand).
+SMOKE = {"phones": "one", "players": "2", "turns": 3, "motion": "reduced"}
+T = TypeVar("T")
 
 
 # ====================================================================== counting
@@ -489,7 +489,9 @@ def remaining_pips(hand: dict[str, Any]) -> dict[str, int]:
     }
 
 
-def enter_hand(browser: Browser, url: str, record: dict[str, Any], seed: int) -> HandTaps:
+def enter_hand(browser: Browser, url: str, record: dict[str, Any], seed: int, turns: int | None = None) -> HandTaps:
+    """The recorded hand entered on one phone, turn by turn, then its hand end; with
+    ``turns``, only its first ``turns`` turns (no hand end)."""
     began = time.perf_counter()
     names = list(record["players"])
     partners = "teams" in record
@@ -509,7 +511,7 @@ def enter_hand(browser: Browser, url: str, record: dict[str, Any], seed: int) ->
         m.push(StartHand(leader))
         Screen.check(page, m)
         # -- the turns
-        for i, entry in enumerate(hand["turns"], 1):
+        for i, entry in enumerate(hand["turns"][:turns], 1):
             ev = parse_turn(entry, rules.set, 1, i)
             who = m.to_move or "?"
             mark = ui.mark()
@@ -518,35 +520,46 @@ def enter_hand(browser: Browser, url: str, record: dict[str, Any], seed: int) ->
             Screen.check(page, m, Screen.note(m, turn))
             out.turns.append(TurnTaps(who, entry, ui.since(mark), ends, alike))
         h = m.hand
-        assert h is not None and h.end is not None
-        out.end = h.end
-        # -- the hand end: the pips of everyone still holding tiles (typing beats picking)
-        pips = remaining_pips(hand)
-        holders = [n for i, n in enumerate(names) if h.held[i]]
-        if sorted(pips) != sorted(holders):
-            raise RuntimeError(f"the record's remaining {sorted(pips)} are not the holders {holders}")
-        typed = holders
-        if h.boneyard == 0 and Screen.IMPLIES_LAST:  # every tile not down is in a hand: the app fills the last
-            typed = holders[:-1]
-        elif h.boneyard == 0:
-            out.inferable = 1
-        mark = ui.mark()
-        Screen.settle(ui, {n: pips[n] for n in typed})
-        m.push(Settle(tuple((n, pips[n]) for n in holders)))
-        nxt = next_leader(m)
-        if nxt is not None:
-            Screen.check(page, m)  # who leads?
-            Screen.next_leader(ui, nxt)
-            out.leader_tapped = True
-            m.push(StartHand(nxt))
-        Screen.check(page, m)
-        out.hand_end = ui.since(mark)
+        assert h is not None
+        if h.end is None:  # stopped after ``turns`` turns
+            out.end = f"not entered past turn {len(out.turns)}"
+        else:
+            out.end = h.end
+            enter_hand_end(ui, m, hand, out)
         if external := [u for u in harness.external_requests(ctx) if "rive" not in u]:
             raise RuntimeError(f"the page tried to leave the machine: {external}")
     finally:
         ctx.close()
     out.seconds = time.perf_counter() - began
     return out
+
+
+def enter_hand_end(ui: Taps, m: Match, hand: dict[str, Any], out: HandTaps) -> None:
+    """The hand end on one phone: the pips of everyone still holding tiles (typing beats
+    picking), Settle, and after a block the next leader; the screen checked after each."""
+    h = m.hand
+    assert h is not None
+    names = list(m.setup.players)
+    pips = remaining_pips(hand)
+    holders = [n for i, n in enumerate(names) if h.held[i]]
+    if sorted(pips) != sorted(holders):
+        raise RuntimeError(f"the record's remaining {sorted(pips)} are not the holders {holders}")
+    typed = holders
+    if h.boneyard == 0 and Screen.IMPLIES_LAST:  # every tile not down is in a hand: the app fills the last
+        typed = holders[:-1]
+    elif h.boneyard == 0:
+        out.inferable = 1
+    mark = ui.mark()
+    Screen.settle(ui, {n: pips[n] for n in typed})
+    m.push(Settle(tuple((n, pips[n]) for n in holders)))
+    nxt = next_leader(m)
+    if nxt is not None:
+        Screen.check(ui.page, m)  # who leads?
+        Screen.next_leader(ui, nxt)
+        out.leader_tapped = True
+        m.push(StartHand(nxt))
+    Screen.check(ui.page, m)
+    out.hand_end = ui.since(mark)
 
 
 def next_leader(m: Match) -> str | None:
@@ -686,58 +699,6 @@ def enter_on_four_phones(browser: Browser, url: str, record: dict[str, Any], see
             c.close()
     out.seconds = time.perf_counter() - began
     return out
-
-
-# ====================================================================== the server
-_SERVE = (
-    "import sys\n"
-    "import scorekeeper\n"
-    "print('taps.py: scorekeeper imported from ' + scorekeeper.__file__, file=sys.stderr, flush=True)\n"
-    "from scorekeeper.cli import main\n"
-    "sys.exit(main(sys.argv[1:]))\n"
-)
-_IMPORTED = re.compile(r"^taps\.py: scorekeeper imported from (.+)$", re.M)
-
-
-def serve_command(app_root: Path, db: str, port: int, host: str = "127.0.0.1") -> tuple[list[str], dict[str, str]]:
-    """The command and environment of ``scorekeeper web`` of ``app_root`` (as
-    ``app_driver.web_command``, through a wrapper that says which package it imported);
-    run it with ``cwd=app_root`` and check it with :func:`check_imported`."""
-    cmd = [sys.executable, "-c", _SERVE, "--db", db, "web", "--no-browser", "--host", host, "--port", str(port)]
-    pythonpath = os.pathsep.join([str(app_root), *filter(None, [os.environ.get("PYTHONPATH")])])
-    return cmd, {"PYTHONPATH": pythonpath}
-
-
-def check_imported(proc: subprocess.Popen[bytes], app_root: Path) -> str:
-    """The ``scorekeeper`` the server started by :func:`serve_command` imported; stops it and
-    raises when it is not ``app_root``'s."""
-    found = _IMPORTED.search(harness.server_log(proc))
-    imported = found.group(1).strip() if found else "?"
-    want = app_root / "scorekeeper" / "__init__.py"
-    if not found or Path(imported).resolve() != want.resolve():
-        harness.stop_server(proc)
-        raise RuntimeError(f"the server imported scorekeeper from {imported}, not from {want}")
-    return imported
-
-
-def start_app(app_root: Path, db: str) -> tuple[subprocess.Popen[bytes], str]:
-    """``scorekeeper web`` of ``app_root`` on a free loopback port; returns it and the path
-    of the ``scorekeeper`` it imported."""
-    port = harness.free_port()
-    cmd, env = serve_command(app_root, db, port)
-    proc = harness.start_server(cmd, port, env=env, cwd=str(app_root))
-    return proc, check_imported(proc, app_root)
-
-
-def _revision(root: Path) -> str:
-    """The checkout's commit (read only; uncommitted changes are not shown)."""
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return "?"
-    return done.stdout.strip() or "?"
 
 
 # ====================================================================== figures
@@ -882,6 +843,22 @@ def describe_four(r: TableTaps, one: HandTaps | None) -> list[str]:
     return lines
 
 
+def on_a_fresh_server(root: Path, what: str, enter: Callable[[str], T]) -> T:
+    """``enter(url)`` on ``scorekeeper web`` of ``root`` with a fresh database (no names
+    offered from earlier matches); the server's output shown when it fails."""
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-taps-") as tmp:
+        proc, imported = start_app(root, os.path.join(tmp, "db"))
+        url: str = proc.url  # type: ignore[attr-defined]
+        try:
+            print(f"server {url} imported {imported}{what}", flush=True)
+            return enter(url)
+        except Exception:
+            print("--- server output ---\n" + harness.server_log(proc), file=sys.stderr)
+            raise
+        finally:
+            harness.stop_server(proc)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--seed2", type=int, default=DEFAULT_SEED2, help=f"seed of the 2-player hand ({DEFAULT_SEED2})")
@@ -898,59 +875,65 @@ def main(argv: list[str] | None = None) -> int:
         choices=["one", "four", "both"],
         default="both",
         help="one: each hand on one phone; four: the 4-player hand on four phones, each a player's; "
-        "both (default): the two one-phone hands, then the four-phone hand",
+        "both (default): the one-phone hands, then the four-phone hand",
     )
-    args = ap.parse_args(argv)
-    harness.MOTION = "no-preference"  # the full motion, as the figures in docs/benchmarks.md were taken
-    app_root: Path = args.app_root.resolve()
-    if not (app_root / "scorekeeper" / "__init__.py").is_file():
-        ap.error(f"{app_root} holds no scorekeeper package")
-    if not os.path.exists(harness.CHROMIUM):
-        print(f"error: {harness.CHROMIUM} is missing (apt-get install -y chromium)", file=sys.stderr)
+    ap.add_argument(
+        "--players",
+        choices=["2", "4", "both"],
+        default="both",
+        help="the one-phone hands: the 2-player hand, the 4-player one, or both (default)",
+    )
+    ap.add_argument(
+        "--turns", type=int, metavar="N", help="enter only the first N turns of each one-phone hand (no hand end)"
+    )
+    ap.add_argument(
+        "--motion",
+        choices=("full", "reduced"),
+        default="full",
+        help="the pages' animations: full (default, as the figures in docs/benchmarks.md were taken) or reduced",
+    )
+    args = parse_args(ap, argv, SMOKE)
+    harness.MOTION = "reduce" if args.motion == "reduced" else "no-preference"
+    try:
+        root = app_root(args.app_root)
+    except ValueError as e:
+        ap.error(str(e))
+    if missing := chromium_missing():
+        print(missing, file=sys.stderr)
         return 2
 
     from playwright.sync_api import sync_playwright
 
     began = time.perf_counter()
-    hands = [(2, args.seed2), (4, args.seed4)] if args.phones != "four" else []
+    one = [] if args.phones == "four" else [(2, args.seed2), (4, args.seed4)]
+    hands = [(p, seed) for p, seed in one if args.players in (str(p), "both")]
     four = args.phones != "one"
-    print(f"app: {app_root} (commit {_revision(app_root)}); hands simulated and checked by {REPO / 'scorekeeper'}")
+    print(f"app: {root} (commit {revision(root)}); hands simulated and checked by {REPO / 'scorekeeper'}")
     for players, seed in hands + ([(4, args.seed4)] if four and not hands else []):
         print(
             f"hand: random_record({seed}, players={players}, teams={players == 4}, max_hands=1), "
             f"rules {Setup.of(simulated(seed, players)).rules}"
         )
     results: list[HandTaps] = []
-    table: TableTaps | None = None
     with sync_playwright() as pw:
         browser, ctx = harness.launch_browser(pw)
         ctx.close()
         try:
             for players, seed in hands:
-                with tempfile.TemporaryDirectory(prefix="scorekeeper-taps-") as tmp:
-                    proc, imported = start_app(app_root, os.path.join(tmp, "db"))
-                    try:
-                        print(f"server {proc.url} imported {imported}", flush=True)  # type: ignore[attr-defined]
-                        results.append(enter_hand(browser, proc.url, simulated(seed, players), seed))  # type: ignore[attr-defined]
-                    except Exception:
-                        print("--- server output ---\n" + harness.server_log(proc), file=sys.stderr)
-                        raise
-                    finally:
-                        harness.stop_server(proc)
+                record = simulated(seed, players)
+                results.append(
+                    on_a_fresh_server(
+                        root, "", lambda url, r=record, seed=seed: enter_hand(browser, url, r, seed, args.turns)
+                    )
+                )
                 print("\n".join(describe(results[-1])), flush=True)
             if four:
-                with tempfile.TemporaryDirectory(prefix="scorekeeper-taps-") as tmp:
-                    proc, imported = start_app(app_root, os.path.join(tmp, "db"))
-                    try:
-                        print(f"server {proc.url} imported {imported}; four phones", flush=True)  # type: ignore[attr-defined]
-                        table = enter_on_four_phones(browser, proc.url, simulated(args.seed4, 4), args.seed4)  # type: ignore[attr-defined]
-                    except Exception:
-                        print("--- server output ---\n" + harness.server_log(proc), file=sys.stderr)
-                        raise
-                    finally:
-                        harness.stop_server(proc)
-                one = next((r for r in results if r.players == 4), None)
-                print("\n".join(describe_four(table, one)), flush=True)
+                record = simulated(args.seed4, 4)
+                table = on_a_fresh_server(
+                    root, "; four phones", lambda url: enter_on_four_phones(browser, url, record, args.seed4)
+                )
+                same = next((r for r in results if r.players == 4), None)
+                print("\n".join(describe_four(table, same)), flush=True)
         finally:
             browser.close()
     if results:

@@ -1,8 +1,8 @@
 """The shared table under load: a tap on one phone -> the other phones of its table show it.
 
-    python benchmarks/table_load.py [--tables T] [--taps N] [--warmup W] [--pace S]
-                                    [--reopen R] [--reopen-taps K] [--pin-server] [--json FILE]
-                                    [--app-root DIR]
+    python -m tools.loadtest.table_load [--tables T] [--phones P] [--taps N] [--warmup W] [--pace S]
+                                        [--reopen R] [--reopen-taps K] [--no-sweep] [--pin-server]
+                                        [--json FILE] [--app-root DIR] [--smoke]
 
 Runs one ``scorekeeper web --host 127.0.0.1`` (temporary database, free port,
 ``FLET_SESSION_TIMEOUT`` short so closed sessions are freed during the run) and
@@ -10,14 +10,15 @@ drives it with Debian's Chromium (headless, phone viewport, via
 ``tests/e2e/harness.py``).  Every browser is on loopback, so every page is the
 host (no table code is needed).
 
-A *table* is one match with four phones: four browser contexts (four Flet
-sessions) on the same ``/table/<id>``.  The match has two players (Ann, Ben;
-default rules but a target of 10000 so that it never ends); the four phones are
-four screens on it, as at a table where everyone follows on their own phone.
-One phone of each table (the one that started the match by clicks) makes every
-entry; the other three only watch: the app's hub publishes each entry to them
+A *table* is one match with four phones (``--phones P``): four browser contexts (four
+Flet sessions) on the same ``/table/<id>``.  The match has two players (Ann, Ben;
+default rules but a target of 9999 so that it never ends), made before the server
+starts by the New match form's view-model (as the browser tests make theirs: the
+benchmark is the taps, not the form); the four phones are four screens on it, as at
+a table where everyone follows on their own phone. One phone of each table (the
+tapping phone) makes every entry; the other three only watch: the app's hub publishes each entry to them
 and they reload the match and redraw.  The entries are the ones
-``benchmarks/ui_latency.py`` makes (its helpers are imported): the engine
+``tools/loadtest/ui_latency.py`` makes (``common``'s helpers): the engine
 (``scorekeeper.allfives.engine.Match``) picks the next tile that fits exactly
 one place (one tap); a domino is settled by typing the pips and tapping "Settle
 hand"; a play that would need two taps is made but not timed.
@@ -79,7 +80,8 @@ CPython rarely hands freed memory back to the system, so RSS after the sweep
 says little by itself; with ``--reopen R`` (default 2) every table is opened
 again with fresh sessions, tapped ``K`` times (default 5), closed and swept, R
 times: when closed sessions are freed, RSS after each sweep stays about flat
-instead of growing by the sessions' size.
+instead of growing by the sessions' size. ``--no-sweep`` closes the pages without
+waiting for the sweep (no memory figures after closing).
 
 With ``--app-root DIR`` the server runs the app of another checkout (e.g. the
 commit before a change, as the baseline; ``cwd=DIR``, ``PYTHONPATH=DIR``): the
@@ -109,27 +111,41 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests"))
-sys.path.insert(0, str(REPO / "benchmarks"))
-
-import taps  # noqa: E402
-import ui_latency  # noqa: E402
-from e2e import harness  # noqa: E402
-from e2e.app_driver import new_match, play_note  # noqa: E402
-
-from scorekeeper.allfives.engine import Match, Setup  # noqa: E402
-from scorekeeper.allfives.events import StartHand  # noqa: E402
+from scorekeeper.allfives.engine import Match
+from tools.loadtest.common import (
+    PLAYERS,
+    REPO,
+    app_driver,
+    app_root,
+    check_imported,
+    check_scores,
+    chromium_missing,
+    fresh_match,
+    harness,
+    load_average,
+    netns,
+    next_play,
+    parse_args,
+    pct,
+    revision,
+    serve_command,
+    settle_hand,
+    stranger,
+    two_tap_play,
+)
 
 GOAL_P95_MS = 250.0
 GOAL_SESSIONS = 12
-PHONES = 4  # browser contexts (sessions) per table
-PLAYERS = ui_latency.PLAYERS  # ("Ann", "Ben")
+PHONES = 4  # browser contexts (sessions) per table, unless --phones says otherwise
+#: ``--smoke``: one table of two phones, two timed taps in each phase, closed without waiting
+#: for the sweep, nothing reopened.
+SMOKE = {"tables": 1, "phones": 2, "taps": 2, "warmup": 0, "reopen": 0, "sweep": False, "motion": "reduced"}
 TARGET = 9999  # the largest the engine takes: a match that does not end during the run
 SESSION_TIMEOUT = 10  # FLET_SESSION_TIMEOUT for the server (seconds)
 SWEEP_EVERY = 10  # Flet's FletAppManager looks for expired sessions this often (flet_app_manager.py)
@@ -286,16 +302,18 @@ class Listener(threading.Thread):
 
 # ------------------------------------------------------------------ a table
 class Table:
-    """One match and its four phones; every method runs in its worker's thread."""
+    """One match and its phones; every method runs in its worker's thread."""
 
-    def __init__(self, index: int, url: str, drawn: int = PHONES) -> None:
+    def __init__(self, index: int, url: str, mid: str, phones: int = PHONES, drawn: int = PHONES) -> None:
         self.index = index
         self.url = url
+        self.phones = phones
         #: phones of this table drawn by a browser here (the others: :class:`Listener`)
         self.drawn = drawn
         self.listeners: list[Listener] = []
-        self.mid: str | None = None
-        self.m: Match | None = None
+        self.mid = mid
+        #: the engine's copy of the match, which says what each tap shows
+        self.m: Match = fresh_match({"target": TARGET})
         self.contexts: list = []
         self.tapper = None
         self.observers: list = []
@@ -316,23 +334,15 @@ class Table:
         return ctx
 
     def open(self, browser) -> None:
-        """Four fresh sessions on the match (the first time: the match is started by clicks
-        on the tapping phone)."""
+        """Fresh sessions on the match: the tapping phone, the other phones drawn here and
+        those drawn elsewhere."""
         self.contexts = []
-        if self.m is None:
-            self.tapper = harness.open_app(self._context(browser), self.url)
-            new_match(self.tapper, list(PLAYERS), leader=PLAYERS[0], rules={"target": TARGET})
-            self.mid = self.tapper.url.rstrip("/").rsplit("/", 1)[-1]
-            m = Match(Setup.new(PLAYERS, rules={"target": TARGET}))
-            m.push(StartHand(PLAYERS[0]))
-            self.m = m
-        else:
-            self.tapper = harness.open_app(self._context(browser), f"{self.url}table/{self.mid}")
+        self.tapper = harness.open_app(self._context(browser), f"{self.url}table/{self.mid}")
         self.observers = [
             harness.open_app(self._context(browser), f"{self.url}table/{self.mid}") for _ in range(self.drawn - 1)
         ]
         port = int(self.url.rstrip("/").rsplit(":", 1)[1])
-        self.listeners = [Listener(port, f"/table/{self.mid}") for _ in range(PHONES - self.drawn)]
+        self.listeners = [Listener(port, f"/table/{self.mid}") for _ in range(self.phones - self.drawn)]
         for listener in self.listeners:
             listener.start()
         for listener in self.listeners:
@@ -374,7 +384,7 @@ class Table:
                 self.problems.append(f"table {self.index + 1} phone {i}: {what} not shown: {e}")
 
     def _settle_hand(self) -> None:
-        ui_latency._settle_hand(self.tapper, self.m)
+        settle_hand(self.tapper, self.m)
         self.hands += 1
         for i, page in enumerate(self.observers, 2):
             try:
@@ -392,21 +402,15 @@ class Table:
         if m.hand.end is not None:
             self._settle_hand()
             return None
-        choice = ui_latency._next_play(m)
+        choice = next_play(m)
         if choice is None:  # every fitting tile fits two ends: two taps, not timed
-            tile = next(t for t in m.tiles if m.placements(t))
-            on = m.placements(tile)[0]
-            turn = m.play(tile, on)
-            harness.tap(self.tapper, f"tile {tile}")
-            harness.tap(self.tapper, f"set {tile} on {on}")
-            note = play_note(m, turn)
-            harness.wait_text(self.tapper, note)
+            note = two_tap_play(self.tapper, m)
             self._wait_others(note, "a two-tap play")
             self.untimed += 1
             return None
         tile, on = choice
         turn = m.play(tile, on)
-        note = play_note(m, turn)
+        note = app_driver.play_note(m, turn)
         loc = harness.button(self.tapper, f"tile {tile}")
         harness.settle(self.tapper, loc)
         for page, want in [(self.tapper, note)] + [(p, f"{note} (on {BY})") for p in self.observers]:
@@ -480,7 +484,7 @@ class Table:
         for i, page in enumerate(self.pages, 1):
             harness.wait_idle(page, quiet=0.15)
             try:
-                ui_latency._check_scores(page, self.m)
+                check_scores(page, self.m)
             except RuntimeError as e:
                 self.problems.append(f"table {self.index + 1} phone {i}: {e}")
         return out
@@ -689,9 +693,6 @@ def wait_swept(server, want_live: int = 0) -> tuple[float, dict]:
 
 
 # ------------------------------------------------------------------ figures
-pct = ui_latency.pct
-
-
 def stats(xs: list[float]) -> dict:
     if not xs:
         return {"n": 0}
@@ -732,7 +733,7 @@ def phase_figures(taps: list[Tap]) -> dict:
                 "shown": stats(_ok(t.others[i] for t in taps if len(t.others) > i)),
                 "message": stats(_ok(t.others_msg[i] for t in taps if len(t.others_msg) > i)),
             }
-            for i in range(PHONES - 1)
+            for i in range(max((len(t.others) for t in taps), default=0))
         },
         "by_table": {
             str(k + 1): stats(_ok(x for t in taps if t.table == k for x in t.others))
@@ -749,7 +750,7 @@ def describe(title: str, f: dict) -> str:
     lines = [
         title,
         f"    tap -> other phones    {fmt(f['others'])}",
-        f"    tap -> all 3 others    {fmt(f['all_others'])}",
+        f"    tap -> all the others  {fmt(f['all_others'])}",
         f"    tap -> own screen      {fmt(f['own'])}",
         f"    split, other phones:   tap -> first message there {_short(f['others_msg'])} | "
         f"message -> shown {_short(f['others_draw'])}",
@@ -787,69 +788,11 @@ ATTACK_P95_MS = 250.0
 ATTACK_RSS_CAP_MB = 400
 
 
-def phase_under_attack(args, job, tables, server, port, meter, T, start) -> tuple[dict, dict]:
-    """Phase B's taps again while ``tests/e2e/stranger.py`` in a namespace of its own opens
-    half-sent requests (1,100 at a time, held 8 s, again and again) and code-less sessions
-    as fast as it can, for as long as the taps take (at most 10 minutes). The server's RSS is
-    sampled every 0.5 s."""
-    from e2e import netns, stranger
-
-    script = str(Path(stranger.__file__).resolve())
-    stop = threading.Event()
-    seen: dict = {"half_open_rounds": 0, "half_open": 0, "dropped_by_server": 0, "sessions_up": 0, "refused": 0}
-    rss: list[int] = []
-
-    def flood_half_open(ns) -> None:
-        deadline = time.monotonic() + 600
-        while not stop.is_set() and time.monotonic() < deadline:
-            r = ns.run(sys.executable, script, "half-open", ns.host_ip, str(port), "1100", "8", timeout=120)
-            if r.returncode == 0:
-                out = json.loads(r.stdout.strip().splitlines()[-1])
-                seen["half_open_rounds"] += 1
-                seen["half_open"] += out["opened"]
-                seen["dropped_by_server"] += out["closed_by_server"]
-
-    def flood_sessions(ns) -> None:
-        deadline = time.monotonic() + 600
-        while not stop.is_set() and time.monotonic() < deadline:
-            r = ns.run(sys.executable, script, "sessions", ns.host_ip, str(port), "5000", "10", timeout=120)
-            if r.returncode == 0:
-                out = json.loads(r.stdout.strip().splitlines()[-1])
-                seen["sessions_up"] += out["up"]
-                seen["refused"] += out["refused"]
-
-    def sample() -> None:
-        while not stop.is_set():
-            rss.append(rss_kb(server.pid))
-            time.sleep(0.5)
-
-    with netns.remote_namespace() as ns1, netns.remote_namespace() as ns2:
-        rss_before = rss_kb(server.pid)
-        threads = [
-            threading.Thread(target=flood_half_open, args=(ns1,), daemon=True),
-            threading.Thread(target=flood_sessions, args=(ns2,), daemon=True),
-            threading.Thread(target=sample, daemon=True),
-        ]
-        for th in threads:
-            th.start()
-        time.sleep(3)  # the flood is on
-        meter.start()
-        start = threading.Barrier(T)
-        per_table = together(
-            [(w, tb.run, args.taps, args.warmup, start, args.pace, args.pace * k / T) for k, (w, tb) in enumerate(job)]
-        )
-        stop.set()
-        for th in threads:
-            th.join(150)
-    taps = [x for xs in per_table for x in xs]
-    fc = phase_figures(taps)
-    fc["cpu"] = meter.stop()
-    return fc, {"stranger": seen, "peak_rss_kb": max(rss or [0]), "rss_before_kb": rss_before}
-
-
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tables", type=int, default=3, help="tables of 4 phones in phase B (default 3: 12 sessions)")
+def options(argv: list[str] | None) -> argparse.Namespace:
+    """The command line, checked (``ap.error`` exits with a message)."""
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=3, help="tables in phase B (default 3: 12 sessions)")
+    ap.add_argument("--phones", type=int, default=PHONES, help=f"phones (sessions) per table (default {PHONES})")
     ap.add_argument("--taps", type=int, default=40, help="timed taps per table and phase (default 40)")
     ap.add_argument("--warmup", type=int, default=5, help="untimed taps first, per table and phase (default 5)")
     ap.add_argument(
@@ -867,6 +810,13 @@ def main(argv=None) -> int:
         "far faster than people play)",
     )
     ap.add_argument("--reopen-taps", type=int, default=5, help="taps per table in each reopening (default 5)")
+    ap.add_argument(
+        "--no-sweep",
+        dest="sweep",
+        action="store_false",
+        help="close the pages without waiting for Flet to sweep their sessions (10-30 s; no memory figures "
+        "after closing, nothing reopened)",
+    )
     ap.add_argument(
         "--pin-server",
         action="store_true",
@@ -898,10 +848,9 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--drawn",
         type=int,
-        default=PHONES,
         metavar="K",
-        help=f"phones of each table after the first drawn by a browser on this machine (1 to {PHONES}; default "
-        f"{PHONES}: all); the others are Flet sessions on the same table that receive everything but draw "
+        help="phones of each table after the first drawn by a browser on this machine (1 to --phones; default: "
+        "all); the others are Flet sessions on the same table that receive everything but draw "
         "nothing here, as phones that draw on their own processors. The first table is always drawn whole: "
         "its phones are the ones timed",
     )
@@ -913,212 +862,316 @@ def main(argv=None) -> int:
         metavar="DIR",
         help="run the app of this checkout, e.g. the old code as a baseline (default: the one this script is in)",
     )
-    args = ap.parse_args(argv)
-    app_root: Path = args.app_root.resolve()
-    if not (app_root / "scorekeeper" / "__init__.py").is_file():
-        ap.error(f"{app_root} holds no scorekeeper package")
+    args = parse_args(ap, argv, SMOKE)
+    try:
+        args.app_root = app_root(args.app_root)
+    except ValueError as e:
+        ap.error(str(e))
+    if args.drawn is None:
+        args.drawn = args.phones
     if args.pin_server and (os.cpu_count() or 1) < 2:
         ap.error("--pin-server needs at least 2 CPUs")
-    if not 1 <= args.drawn <= PHONES:
-        ap.error(f"--drawn must be 1 to {PHONES}")
+    if args.phones < 2:
+        ap.error("--phones must be at least 2: one taps, the others show it")
+    if not 1 <= args.drawn <= args.phones:
+        ap.error("--drawn must be 1 to --phones")
     if args.tables < 1 or args.taps < 1 or args.warmup < 0 or args.reopen < 0 or args.reopen_taps < 0 or args.pace < 0:
         ap.error("--tables and --taps must be at least 1, --warmup, --reopen, --reopen-taps and --pace at least 0")
-    if not os.path.exists(harness.CHROMIUM):
-        print(f"error: {harness.CHROMIUM} is missing (apt-get install -y chromium)", file=sys.stderr)
-        return 2
+    if args.reopen and not args.sweep:
+        ap.error("--reopen needs the sweep (leave out --no-sweep, or give --reopen 0)")
+    return args
 
-    harness.MOTION = "reduce" if args.motion == "reduced" else "no-preference"
-    began = time.perf_counter()
-    T = args.tables
-    n_all = T * PHONES
-    tables_word = f"{T} table" + ("s" if T > 1 else "")
-    memory: list[dict] = []
-    workers: list[Worker] = []
-    tables = []
-    result: dict = {
-        "tables": T,
-        "phones_per_table": PHONES,
-        "taps": args.taps,
-        "warmup": args.warmup,
-        "motion": args.motion,
-        "drawn_after_the_first_table": args.drawn,
-    }
 
-    with tempfile.TemporaryDirectory(prefix="scorekeeper-table-load-") as tmp:
-        port = harness.free_port()
+class Run:
+    """One run of the benchmark: the server, a worker thread and a :class:`Table` per table,
+    the phases in turn, and what they measured (``result``, ``memory``)."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.began = time.perf_counter()
+        self.server: Any = None
+        self.port = 0
+        self.imported = ""
+        self.mids: list[str] = []  # the tables' matches
+        self.workers: list[Worker] = []
+        self.tables: list[Table] = []
+        self.memory: list[dict] = []
+        self.errors: list[str] = []  # the browsers' consoles
+        self.external: list[str] = []  # requests that tried to leave the machine
+        self.log = ""  # the server's, once it stopped
+        self.meter: CpuMeter | None = None
+        self.result: dict = {
+            "tables": args.tables,
+            "phones_per_table": args.phones,
+            "taps": args.taps,
+            "warmup": args.warmup,
+            "motion": args.motion,
+            "drawn_after_the_first_table": args.drawn,
+        }
+
+    @property
+    def sessions(self) -> int:
+        return self.args.tables * self.args.phones
+
+    @property
+    def tables_word(self) -> str:
+        return f"{self.args.tables} table" + ("s" if self.args.tables > 1 else "")
+
+    @property
+    def job(self) -> list[tuple[Worker, Table]]:
+        return list(zip(self.workers, self.tables, strict=True))
+
+    def snap(self, label: str) -> None:
+        """The server's memory and live sessions now, as ``label``."""
+        s = sessions(harness.server_log(self.server))
+        self.memory.append({"what": label, "rss_kb": rss_kb(self.server.pid), "live_sessions": s["live"] or 0})
+
+    # -------------------------------------------------------------- the server
+    def start_server(self, tmp: str) -> None:
+        args = self.args
+        self.port = harness.free_port()
         db = os.path.join(tmp, "db")
+        # The tables' matches, made before the server opens the database by the New match form's
+        # view-model (as the browser tests make theirs): the benchmark is the taps, not the form.
+        match = {"names": list(PLAYERS), "leader": PLAYERS[0], "rules": {"target": TARGET}}
+        self.mids = list(app_driver.ready_matches(db, {str(k): match for k in range(args.tables)}).values())
         # reachable from the stranger's namespace under attack, with a desktop's open-file limit
-        command, env = taps.serve_command(app_root, db, port, "0.0.0.0" if args.attack else "127.0.0.1")
+        command, env = serve_command(args.app_root, db, self.port, "0.0.0.0" if args.attack else "127.0.0.1")
         if args.attack:
             command = ["prlimit", "--nofile=1024:1024", *command]
         env.update({"FLET_SESSION_TIMEOUT": str(SESSION_TIMEOUT), "FLET_LOG_LEVEL": "info"})
-        server = harness.start_server(command, port, env=env, cwd=str(app_root))
-        imported = taps.check_imported(server, app_root)
-        pid = server.pid
+        self.server = harness.start_server(command, self.port, env=env, cwd=str(args.app_root))
+        self.imported = check_imported(self.server, args.app_root)
+        self.meter = CpuMeter(self.server.pid)
         if args.pin_server:
-            pin(pid, {0})  # every thread of it (new ones inherit)
+            pin(self.server.pid, {0})  # every thread of it (new ones inherit)
             pin(os.getpid(), set(range(1, os.cpu_count() or 2)))  # before Playwright and Chromium start
         if args.nice_browsers:
             os.nice(args.nice_browsers)  # this process, and Playwright and Chromium started from now on
+        time.sleep(1.0)
+        self.snap("before any page")
+        print(self.setting(), flush=True)
 
-        def snap(label: str) -> None:
-            s = sessions(harness.server_log(server))
-            memory.append({"what": label, "rss_kb": rss_kb(pid), "live_sessions": s["live"] or 0})
-
-        try:
-            time.sleep(1.0)
-            kids = _descendants(pid)
-            snap("before any page")
-            print(
-                f"app: {app_root} (commit {taps._revision(app_root)}); the server imported {imported}\n"
-                f"server {server.url} pid {pid} ({'children ' + str(kids) + ' counted too' if kids else 'no child process'}); "
-                f"FLET_SESSION_TIMEOUT={SESSION_TIMEOUT} s; chromium {harness.CHROMIUM} headless, one per table, "
-                f"{args.motion} motion; "
-                + (
-                    f"the tables after the first: {args.drawn} phone(s) drawn here, {PHONES - args.drawn} drawn "
-                    "elsewhere (sessions with no browser here); "
-                    if args.drawn < PHONES
-                    else ""
-                )
-                + f"{os.cpu_count()} CPUs"
-                + (" (the server pinned to CPU 0, the browsers to the others)" if args.pin_server else "")
-                + (f" (the browsers at niceness {args.nice_browsers})" if args.nice_browsers else "")
-                + f", load average {ui_latency._load()}",
-                flush=True,
+    def setting(self) -> str:
+        """What is run, and on what machine."""
+        args, pid = self.args, self.server.pid
+        kids = _descendants(pid)
+        return (
+            f"app: {args.app_root} (commit {revision(args.app_root)}); the server imported {self.imported}\n"
+            f"server {self.server.url} pid {pid} ({'children ' + str(kids) + ' counted too' if kids else 'no child process'}); "
+            f"FLET_SESSION_TIMEOUT={SESSION_TIMEOUT} s; chromium {harness.CHROMIUM} headless, one per table, "
+            f"{args.phones} phones a table, {args.motion} motion; "
+            + (
+                f"the tables after the first: {args.drawn} phone(s) drawn here, {args.phones - args.drawn} drawn "
+                "elsewhere (sessions with no browser here); "
+                if args.drawn < args.phones
+                else ""
             )
-            workers = [Worker(f"table-{k + 1}") for k in range(T)]
-            for w in workers:
-                w.start()
-            for w in workers:
-                w.ready.result(timeout=120)
-            tables = [Table(k, server.url, PHONES if k == 0 else args.drawn) for k in range(T)]
-            job = list(zip(workers, tables, strict=True))
+            + f"{os.cpu_count()} CPUs"
+            + (" (the server pinned to CPU 0, the browsers to the others)" if args.pin_server else "")
+            + (f" (the browsers at niceness {args.nice_browsers})" if args.nice_browsers else "")
+            + f", load average {load_average()}"
+        )
 
-            # ---------------------------------------------------------- phase A
-            w0, t0 = job[0]
-            w0.call(t0.open, w0.browser).result()
-            snap(f"1 table open ({PHONES} sessions)")
-            t = time.perf_counter()
-            meter = CpuMeter(pid)
-            meter.start()
-            before = t0.entries
-            taps_a = w0.call(t0.run, args.taps, args.warmup, None, args.pace).result()
-            fa = phase_figures(taps_a)
-            fa["cpu"] = meter.stop()
-            fa["entries_per_s"] = (t0.entries - before) / (time.perf_counter() - t)
-            snap("1 table, after its taps")
-            print(
-                describe(
-                    f"phase A: 1 table alone, {PHONES} sessions: {fa['taps']} timed taps, {fa['samples']} samples "
-                    f"({time.perf_counter() - t:.0f} s; {args.warmup} warm-up)",
-                    fa,
-                ),
-                flush=True,
-            )
+    def start_workers(self) -> None:
+        """A thread with its own Chromium for each table, and the tables (not open yet)."""
+        args = self.args
+        self.workers = [Worker(f"table-{k + 1}") for k in range(args.tables)]
+        for w in self.workers:
+            w.start()
+        for w in self.workers:
+            w.ready.result(timeout=120)
+        url = self.server.url
+        self.tables = [
+            Table(k, url, mid, args.phones, args.phones if k == 0 else args.drawn) for k, mid in enumerate(self.mids)
+        ]
 
-            # ---------------------------------------------------------- phase B
-            together([(w, tb.open, w.browser) for w, tb in job[1:]])
-            snap(f"{tables_word} open ({n_all} sessions)")
-            start = threading.Barrier(T)
-            t = time.perf_counter()
-            meter.start()
-            before = sum(tb.entries for tb in tables)
-            # paced tables are staggered evenly over the pace (else they would all tap at once)
-            per_table = together(
-                [
-                    (w, tb.run, args.taps, args.warmup, start, args.pace, args.pace * k / T)
-                    for k, (w, tb) in enumerate(job)
-                ]
-            )
-            taps_b = [x for xs in per_table for x in xs]
-            fb = phase_figures(taps_b)
-            fb["cpu"] = meter.stop()
-            fb["entries_per_s"] = (sum(tb.entries for tb in tables) - before) / (time.perf_counter() - t)
-            snap(f"{tables_word}, after their taps")
-            print(
-                describe(
-                    f"phase B: {tables_word} at once, {n_all} sessions: {fb['taps']} timed taps, {fb['samples']} samples "
-                    f"({time.perf_counter() - t:.0f} s; {args.warmup} warm-up per table)",
-                    fb,
-                ),
-                flush=True,
-            )
-            if args.attack:
-                fc, attack = phase_under_attack(args, job, tables, server, port, meter, T, start)
-                result["phase_c"], result["attack"] = fc, attack
-                print(
-                    describe(
-                        f"phase C: {tables_word} at once, {n_all} sessions, under attack: {fc['taps']} timed taps, "
-                        f"{fc['samples']} samples",
-                        fc,
-                    ),
-                    flush=True,
-                )
-                print(f"  the stranger: {attack['stranger']}", flush=True)
-                print(
-                    f"  server memory during the attack: peak {mb(attack['peak_rss_kb'])} "
-                    f"(before it {mb(attack['rss_before_kb'])}; cap {ATTACK_RSS_CAP_MB} MB: "
-                    f"{'under' if attack['peak_rss_kb'] < ATTACK_RSS_CAP_MB * 1024 else 'OVER'})",
-                    flush=True,
-                )
-            spread = max(tb.clock_spread for tb in tables)
-            errors: list[str] = []
-            external: list[str] = []
-            for w, tb in job:
-                e, x = w.call(tb.console_errors).result()
-                errors += e
-                external += x
-
-            # ---------------------------------------------------------- closing
-            together([(w, tb.close) for w, tb in job])
-            waited, s = wait_swept(server)
-            snap(f"all closed, swept ({waited:.0f} s after closing)")
-            for r in range(1, args.reopen + 1):
-                together([(w, tb.open, w.browser) for w, tb in job])
-                snap(f"reopened {r}: {n_all} fresh sessions")
-                if args.reopen_taps:
-                    together([(w, tb.run, args.reopen_taps, 0) for w, tb in job])
-                for w, tb in job:
-                    e, x = w.call(tb.console_errors).result()
-                    errors += e
-                    external += x
-                together([(w, tb.close) for w, tb in job])
-                waited, s = wait_swept(server)
-                snap(f"reopened {r}: closed, swept ({waited:.0f} s)")
-        finally:
-            for w in workers:
-                w.stop()
-            log = harness.server_log(server)
-            harness.stop_server(server)
+    def stop(self) -> None:
+        for w in self.workers:
+            w.stop()
+        if self.server is not None:
+            self.log = harness.server_log(self.server)
+            harness.stop_server(self.server)
             try:
-                os.unlink(server.log_path)  # type: ignore[attr-defined]
+                os.unlink(self.server.log_path)
             except OSError:
                 pass
 
-    # -------------------------------------------------------------- report
-    problems = [p for tb in tables for p in tb.problems]
-    s = sessions(log)
-    untimed = sum(tb.untimed for tb in tables)
-    hands = sum(tb.hands for tb in tables)
-    print(
-        f"entries: {untimed} two-tap plays untimed, {hands} hands settled; clocks of a table's pages agree within "
-        f"{spread:.2f} ms (not corrected)"
-    )
-    print(f"memory (server VmRSS, pid {pid}; live sessions from the server's log):")
-    by = {m["what"]: m["rss_kb"] for m in memory}
-    for m in memory:
+    # -------------------------------------------------------------- the phases
+    def taps_together(self, taps: int, start: threading.Barrier | None = None) -> list[Tap]:
+        """``taps`` timed taps on every table at once (after the warm-up); a paced run's tables
+        staggered evenly over the pace (else they would all tap at once)."""
+        args, n = self.args, self.args.tables
+        per_table = together(
+            [(w, tb.run, taps, args.warmup, start, args.pace, args.pace * k / n) for k, (w, tb) in enumerate(self.job)]
+        )
+        return [x for xs in per_table for x in xs]
+
+    def phase_a(self) -> list[Tap]:
+        """One table alone."""
+        args = self.args
+        assert self.meter is not None
+        w0, t0 = self.job[0]
+        w0.call(t0.open, w0.browser).result()
+        self.snap(f"1 table open ({args.phones} sessions)")
+        t = time.perf_counter()
+        self.meter.start()
+        before = t0.entries
+        taps = w0.call(t0.run, args.taps, args.warmup, None, args.pace).result()
+        fa = phase_figures(taps)
+        fa["cpu"] = self.meter.stop()
+        fa["entries_per_s"] = (t0.entries - before) / (time.perf_counter() - t)
+        self.snap("1 table, after its taps")
+        self.result["phase_a"], self.result["samples_a"] = fa, [asdict(x) for x in taps]
+        title = (
+            f"phase A: 1 table alone, {args.phones} sessions: {fa['taps']} timed taps, {fa['samples']} samples "
+            f"({time.perf_counter() - t:.0f} s; {args.warmup} warm-up)"
+        )
+        print(describe(title, fa), flush=True)
+        return taps
+
+    def phase_b(self) -> list[Tap]:
+        """Every table at once."""
+        args = self.args
+        assert self.meter is not None
+        together([(w, tb.open, w.browser) for w, tb in self.job[1:]])
+        self.snap(f"{self.tables_word} open ({self.sessions} sessions)")
+        t = time.perf_counter()
+        self.meter.start()
+        before = sum(tb.entries for tb in self.tables)
+        taps = self.taps_together(args.taps, threading.Barrier(args.tables))
+        fb = phase_figures(taps)
+        fb["cpu"] = self.meter.stop()
+        fb["entries_per_s"] = (sum(tb.entries for tb in self.tables) - before) / (time.perf_counter() - t)
+        self.snap(f"{self.tables_word}, after their taps")
+        self.result["phase_b"], self.result["samples_b"] = fb, [asdict(x) for x in taps]
+        title = (
+            f"phase B: {self.tables_word} at once, {self.sessions} sessions: {fb['taps']} timed taps, "
+            f"{fb['samples']} samples ({time.perf_counter() - t:.0f} s; {args.warmup} warm-up per table)"
+        )
+        print(describe(title, fb), flush=True)
+        return taps
+
+    def phase_c(self) -> None:
+        """Phase B's taps again, under attack."""
+        fc, attack = phase_under_attack(self)
+        self.result["phase_c"], self.result["attack"] = fc, attack
+        title = (
+            f"phase C: {self.tables_word} at once, {self.sessions} sessions, under attack: {fc['taps']} timed taps, "
+            f"{fc['samples']} samples"
+        )
+        print(describe(title, fc), flush=True)
+        print(f"  the stranger: {attack['stranger']}", flush=True)
+        print(
+            f"  server memory during the attack: peak {mb(attack['peak_rss_kb'])} "
+            f"(before it {mb(attack['rss_before_kb'])}; cap {ATTACK_RSS_CAP_MB} MB: "
+            f"{'under' if attack['peak_rss_kb'] < ATTACK_RSS_CAP_MB * 1024 else 'OVER'})",
+            flush=True,
+        )
+
+    def collect_console(self) -> None:
+        """The pages' console errors and the requests that tried to leave, so far."""
+        for w, tb in self.job:
+            e, x = w.call(tb.console_errors).result()
+            self.errors += e
+            self.external += x
+
+    def close_and_reopen(self) -> None:
+        """Every table closed (and its sessions swept); then opened again with fresh sessions,
+        tapped, closed and swept, ``--reopen`` times."""
+        args = self.args
+        together([(w, tb.close) for w, tb in self.job])
+        if not args.sweep:
+            return
+        waited, _ = wait_swept(self.server)
+        self.snap(f"all closed, swept ({waited:.0f} s after closing)")
+        for r in range(1, args.reopen + 1):
+            together([(w, tb.open, w.browser) for w, tb in self.job])
+            self.snap(f"reopened {r}: {self.sessions} fresh sessions")
+            if args.reopen_taps:
+                together([(w, tb.run, args.reopen_taps, 0) for w, tb in self.job])
+            self.collect_console()
+            together([(w, tb.close) for w, tb in self.job])
+            waited, _ = wait_swept(self.server)
+            self.snap(f"reopened {r}: closed, swept ({waited:.0f} s)")
+
+
+def phase_under_attack(run: Run) -> tuple[dict, dict]:
+    """Phase B's taps again while ``tests/e2e/stranger.py`` in a namespace of its own opens
+    half-sent requests (1,100 at a time, held 8 s, again and again) and code-less sessions
+    as fast as it can, for as long as the taps take (at most 10 minutes). The server's RSS is
+    sampled every 0.5 s."""
+    script = str(Path(stranger.__file__).resolve())
+    port, server = str(run.port), run.server
+    stop = threading.Event()
+    seen: dict = {"half_open_rounds": 0, "half_open": 0, "dropped_by_server": 0, "sessions_up": 0, "refused": 0}
+    rss: list[int] = []
+
+    def flood(ns: Any, how: list[str], count: Callable[[dict], None]) -> None:
+        deadline = time.monotonic() + 600
+        while not stop.is_set() and time.monotonic() < deadline:
+            r = ns.run(sys.executable, script, how[0], ns.host_ip, port, *how[1:], timeout=120)
+            if r.returncode == 0:
+                count(json.loads(r.stdout.strip().splitlines()[-1]))
+
+    def half_open(out: dict) -> None:
+        seen["half_open_rounds"] += 1
+        seen["half_open"] += out["opened"]
+        seen["dropped_by_server"] += out["closed_by_server"]
+
+    def code_less(out: dict) -> None:
+        seen["sessions_up"] += out["up"]
+        seen["refused"] += out["refused"]
+
+    def sample() -> None:
+        while not stop.is_set():
+            rss.append(rss_kb(server.pid))
+            time.sleep(0.5)
+
+    assert run.meter is not None
+    with netns.remote_namespace() as ns1, netns.remote_namespace() as ns2:
+        rss_before = rss_kb(server.pid)
+        threads = [
+            threading.Thread(target=flood, args=(ns1, ["half-open", "1100", "8"], half_open), daemon=True),
+            threading.Thread(target=flood, args=(ns2, ["sessions", "5000", "10"], code_less), daemon=True),
+            threading.Thread(target=sample, daemon=True),
+        ]
+        for th in threads:
+            th.start()
+        time.sleep(3)  # the flood is on
+        run.meter.start()
+        taps = run.taps_together(run.args.taps, threading.Barrier(run.args.tables))
+        stop.set()
+        for th in threads:
+            th.join(150)
+    fc = phase_figures(taps)
+    fc["cpu"] = run.meter.stop()
+    return fc, {"stranger": seen, "peak_rss_kb": max(rss or [0]), "rss_before_kb": rss_before}
+
+
+# ------------------------------------------------------------------ the report
+def report_memory(run: Run) -> None:
+    """The server's memory at each step: per session, and whether closed sessions freed it."""
+    phones, n_all = run.args.phones, run.sessions
+    print(f"memory (server VmRSS, pid {run.server.pid}; live sessions from the server's log):")
+    by = {m["what"]: m["rss_kb"] for m in run.memory}
+    for m in run.memory:
         print(f"  {m['what']:<44} {mb(m['rss_kb'])}  ({m['live_sessions']} live sessions)")
-    before = memory[0]["rss_kb"]
-    one = by[f"1 table open ({PHONES} sessions)"]
-    full = by[f"{tables_word} open ({n_all} sessions)"]
-    after_taps = by[f"{tables_word}, after their taps"]
+    before = run.memory[0]["rss_kb"]
+    one = by[f"1 table open ({phones} sessions)"]
+    full = by[f"{run.tables_word} open ({n_all} sessions)"]
+    after_taps = by[f"{run.tables_word}, after their taps"]
     per = (full - before) / n_all
     print(f"  per session: (all open - before) / {n_all} = {per / 1024:.2f} MB", end="")
-    if T > 1:
-        marginal = (full - one) / (n_all - PHONES)
-        print(f"; marginal (all open - 1 table open) / {n_all - PHONES} = {marginal / 1024:.2f} MB", end="")
+    if run.args.tables > 1:
+        marginal = (full - one) / (n_all - phones)
+        print(f"; marginal (all open - 1 table open) / {n_all - phones} = {marginal / 1024:.2f} MB", end="")
     print(f"; after the taps {(after_taps - before) / n_all / 1024:.2f} MB")
-    swept = [m["rss_kb"] for m in memory if "swept" in m["what"]]
+    swept = [m["rss_kb"] for m in run.memory if "swept" in m["what"]]
+    if not swept:
+        print("  closed sessions: not waited for (--no-sweep)")
+        return
+    s = sessions(run.log)
     change = swept[0] - after_taps
     print(
         f"  closed sessions: {s['created']} created, {s['disconnected']} disconnected, {s['deleted']} deleted, "
@@ -1126,20 +1179,25 @@ def main(argv=None) -> int:
         f"the taps ({'came down' if change < -1024 else 'did not come down'}; CPython mostly keeps freed memory "
         "for reuse rather than returning it)"
     )
-    opened = [m["rss_kb"] for m in memory if "fresh sessions" in m["what"]]
+    opened = [m["rss_kb"] for m in run.memory if "fresh sessions" in m["what"]]
     for r, (o, a, b) in enumerate(zip(opened, swept[:-1], swept[1:], strict=True), 1):
         print(
             f"  reopening {r}: {n_all} fresh sessions opened {(o - a) / 1024:+.1f} MB, closed and swept: "
             f"{(b - a) / 1024:+.1f} MB net ({(b - a) / n_all / 1024:+.2f} MB a session)"
         )
-    errs = server_errors(log)
+
+
+def report_problems(run: Run) -> dict:
+    """What went wrong (the known and harmless apart); the lists, for the JSON."""
+    problems = [p for tb in run.tables for p in tb.problems]
+    errs = server_errors(run.log)
     # Flet 1.0.5's wasm build always asks a CDN for rive_native.js (see harness.external_requests);
     # the server's CSP refuses it (the browser would fail it anyway), which the console
     # reports: known, harmless.
-    cdn = not external or all(CDN_REQUEST in u for u in external)
-    known = [e for e in errors if cdn and any(k in e for k in CDN_ERRORS) and (CDN_REQUEST in e or "ERR_NAME" in e)]
-    errors = [e for e in errors if e not in known]
-    failed = [f for tb in tables for f in tb.failed if CDN_REQUEST not in f]
+    cdn = not run.external or all(CDN_REQUEST in u for u in run.external)
+    known = [e for e in run.errors if cdn and any(k in e for k in CDN_ERRORS) and (CDN_REQUEST in e or "ERR_NAME" in e)]
+    errors = [e for e in run.errors if e not in known]
+    failed = [f for tb in run.tables for f in tb.failed if CDN_REQUEST not in f]
     if errors or errs or problems or failed:
         print("problems:")
         for p in problems:
@@ -1159,16 +1217,22 @@ def main(argv=None) -> int:
         print(
             f"  (known, harmless: {len(known)}x the CDN script refused, Flet's wasm build asking a CDN for rive_native.js)"
         )
-    print(f"total time {time.perf_counter() - began:.0f} s; load average now {ui_latency._load()}")
+    return {"problems": problems, "console_errors": errors, "failed_requests": failed, "server_errors": errs}
 
+
+def report_goals(run: Run) -> None:
+    """The last lines: one table against all, and the goals."""
+    phones, n_all = run.args.phones, run.sessions
+    fa, fb = run.result["phase_a"], run.result["phase_b"]
     a, b = fa["others"], fb["others"]
     print(
         f"vs one table alone: median x{b['median'] / a['median']:.2f}, p95 x{b['p95'] / a['p95']:.2f} "
-        f"(all 3 others: p95 {fa['all_others'].get('p95', float('nan')):.1f} -> {fb['all_others'].get('p95', float('nan')):.1f} ms)"
+        f"(all the others: p95 {fa['all_others'].get('p95', float('nan')):.1f} -> "
+        f"{fb['all_others'].get('p95', float('nan')):.1f} ms)"
     )
     print(
-        f"table load, tap -> other phones (ms): 1 table ({PHONES} sessions) median {a['median']:.1f} p95 {a['p95']:.1f} | "
-        f"{tables_word} ({n_all} sessions) median {b['median']:.1f} p95 {b['p95']:.1f}"
+        f"table load, tap -> other phones (ms): 1 table ({phones} sessions) median {a['median']:.1f} p95 {a['p95']:.1f} | "
+        f"{run.tables_word} ({n_all} sessions) median {b['median']:.1f} p95 {b['p95']:.1f}"
     )
     if n_all >= GOAL_SESSIONS:
         met = b["p95"] < GOAL_P95_MS and not fb["missed"]
@@ -1181,35 +1245,58 @@ def main(argv=None) -> int:
     else:
         print(
             f"goal p95 < {GOAL_P95_MS:.0f} ms to the other phones with {GOAL_SESSIONS} sessions: not measured "
-            f"(only {n_all} sessions; use --tables {GOAL_SESSIONS // PHONES})"
+            f"(only {n_all} sessions; use --tables {-(-GOAL_SESSIONS // phones)})"
         )
-
-    if args.attack:
-        c = result["phase_c"]["others"]
-        met = c["p95"] < ATTACK_P95_MS and not result["phase_c"]["missed"]
-        under = result["attack"]["peak_rss_kb"] < ATTACK_RSS_CAP_MB * 1024
+    if "phase_c" in run.result:
+        c = run.result["phase_c"]["others"]
+        met = c["p95"] < ATTACK_P95_MS and not run.result["phase_c"]["missed"]
+        under = run.result["attack"]["peak_rss_kb"] < ATTACK_RSS_CAP_MB * 1024
         print(
             f"under attack, tap -> other phones (ms): {n_all} sessions median {c['median']:.1f} p95 {c['p95']:.1f} "
             f"(without: p95 {b['p95']:.1f}); goal p95 < {ATTACK_P95_MS:.0f} ms: {'met' if met else 'NOT met'}; "
-            f"server memory peak {mb(result['attack']['peak_rss_kb'])}, cap {ATTACK_RSS_CAP_MB} MB: "
+            f"server memory peak {mb(run.result['attack']['peak_rss_kb'])}, cap {ATTACK_RSS_CAP_MB} MB: "
             f"{'met' if under else 'NOT met'}"
         )
 
-    if args.json:
-        result.update(
-            phase_a=fa,
-            phase_b=fb,
-            samples_a=[asdict(x) for x in taps_a],
-            samples_b=[asdict(x) for x in taps_b],
-            memory=memory,
-            sessions=s,
-            problems=problems,
-            console_errors=errors,
-            failed_requests=failed,
-            server_errors=errs,
-            clock_spread_ms=spread,
-        )
-        Path(args.json).write_text(json.dumps(result, indent=1), encoding="utf-8")
+
+def report(run: Run) -> None:
+    """Everything measured, in words; the figures as JSON with ``--json``."""
+    untimed = sum(tb.untimed for tb in run.tables)
+    hands = sum(tb.hands for tb in run.tables)
+    spread = max(tb.clock_spread for tb in run.tables)
+    print(
+        f"entries: {untimed} two-tap plays untimed, {hands} hands settled; clocks of a table's pages agree within "
+        f"{spread:.2f} ms (not corrected)"
+    )
+    report_memory(run)
+    found = report_problems(run)
+    print(f"total time {time.perf_counter() - run.began:.0f} s; load average now {load_average()}")
+    report_goals(run)
+    if run.args.json:
+        run.result.update(found, memory=run.memory, sessions=sessions(run.log), clock_spread_ms=spread)
+        Path(run.args.json).write_text(json.dumps(run.result, indent=1), encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = options(argv)
+    if missing := chromium_missing():
+        print(missing, file=sys.stderr)
+        return 2
+    harness.MOTION = "reduce" if args.motion == "reduced" else "no-preference"
+    run = Run(args)
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-table-load-") as tmp:
+        try:
+            run.start_server(tmp)
+            run.start_workers()
+            run.phase_a()
+            run.phase_b()
+            if args.attack:
+                run.phase_c()
+            run.collect_console()
+            run.close_and_reopen()
+        finally:
+            run.stop()
+    report(run)
     return 0
 
 

@@ -1,6 +1,7 @@
 """The phone alone against the table's server, in one run: starts, taps, size.
 
-    python benchmarks/site.py [--starts N] [--taps T] [--warmup W] [--site DIR]
+    python -m tools.loadtest.site [--starts N] [--taps T] [--warmup W] [--site DIR] [--snapshot-wait S]
+                                  [--smoke]
 
 Builds the phone's site (``scorekeeper site``, into ``.bench/site``; ``--site DIR``: a site
 built before, e.g. by an older checkout, to compare with), serves it with a plain
@@ -22,7 +23,7 @@ database) beside it; both are opened in Debian's Chromium (headless, phone viewp
 * the **server app's first screen**, for comparison: a fresh context, then ``N`` new tabs in
   it (its HTTP cache warm), each to ``New match``;
 * **tap to screen**: ``T`` timed tile taps on a 2-player All Fives table in each (after ``W``
-  untimed), timed in the page as ``benchmarks/ui_latency.py`` times them (``pointerdown`` to
+  untimed), timed in the page as ``tools/loadtest/ui_latency.py`` times them (``pointerdown`` to
   the note on screen), a tap in the site and one in the server app in turns (both pages
   open in the same browser), so that both meet the machine as it is at the same moments.
   The site answers in the page (Python in a worker); the server app over its WebSocket;
@@ -46,21 +47,30 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests"))
-sys.path.insert(0, str(REPO / "benchmarks"))
-
-from e2e import harness  # noqa: E402
-from e2e.app_driver import web_command  # noqa: E402
-from ui_latency import INIT_JS, _new_match, _next_play, _settle_hand, pct, timed_tap  # noqa: E402
-
-from scorekeeper.allfives.engine import Match  # noqa: E402
-from scorekeeper.site.build import ARCHIVE, build  # noqa: E402
+from scorekeeper.allfives.engine import Match
+from scorekeeper.site.build import ARCHIVE, build
+from tools.loadtest.common import (
+    INIT_JS,
+    REPO,
+    app_driver,
+    chromium_missing,
+    harness,
+    load_average,
+    new_match,
+    next_play,
+    parse_args,
+    pct,
+    settle_hand,
+    timed_tap,
+    two_tap_play,
+)
 
 GOAL_WARM_S = 3.0
 START_TIMEOUT = 300.0
 SNAPSHOT_TIMEOUT = 300.0
+#: ``--smoke``: a start of each, one tap in each, no waiting for the kept Python state (give
+#: ``--site``, a site built before, or the run builds one first: about 20 s more).
+SMOKE = {"starts": 1, "taps": 1, "warmup": 0, "snapshot_wait": 0.0}
 
 #: Flutter's first frame, from the navigation's start (ms).
 FIRST_FRAME_JS = """window.addEventListener("flutter-first-frame", () => { window.__firstFrame = performance.now(); },
@@ -182,29 +192,22 @@ def tapper(page) -> Iterator[float]:
     """Tile taps on a new 2-player match (a new one when it is won, each hand settled between
     them, a tile that fits two places tapped twice untimed): each timed one's pointerdown ->
     note (ms), one at a time."""
-    from e2e.app_driver import play_note
-
-    m: Match = _new_match(page)
+    m: Match = new_match(page)
     while True:
         if m.over:
             harness.tap(page, "Home")
-            m = _new_match(page)
+            m = new_match(page)
             continue
         if m.hand.end is not None:
-            _settle_hand(page, m)
+            settle_hand(page, m)
             continue
-        choice = _next_play(m)
+        choice = next_play(m)
         if choice is None:  # two places: two taps, not timed
-            tile = next(t for t in m.tiles if m.placements(t))
-            on = m.placements(tile)[0]
-            turn = m.play(tile, on)
-            harness.tap(page, f"tile {tile}")
-            harness.tap(page, f"set {tile} on {on}")
-            harness.wait_text(page, play_note(m, turn))
+            two_tap_play(page, m)
             continue
         tile, on = choice
         turn = m.play(tile, on)
-        yield timed_tap(page, harness.button(page, f"tile {tile}"), play_note(m, turn)).inpage
+        yield timed_tap(page, harness.button(page, f"tile {tile}"), app_driver.play_note(m, turn)).inpage
 
 
 def taps(pages: list, n: int, warmup: int) -> list[list[float]]:
@@ -239,8 +242,87 @@ def _print_stages(title: str, runs: list[dict[str, float]]) -> None:
     print(f"{title}, s from the navigation: " + "; ".join(parts))
 
 
+def the_site(given: Path | None) -> tuple[Path, dict[str, bytes]]:
+    """The site measured: ``given`` (built before), or one built now into ``.bench/site``;
+    its folder and its files."""
+    if given is None:
+        t0 = time.perf_counter()
+        site = build(REPO / ".bench" / "site")
+        print(f"build: {time.perf_counter() - t0:.1f} s; {site.compiled}")
+        return site.path, site.files
+    root = given.resolve()
+    print(f"site: {root} (built before)")
+    return root, {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def measure(playwright, root: Path, files: dict[str, bytes], server_url: str, args: argparse.Namespace) -> dict:
+    """The starts and the taps of the site (served from ``root``) and of the server app."""
+    out: dict = {}
+    static = Static(root)
+    browser, ctx = harness.launch_browser(playwright, reduced_motion="no-preference")
+    ctx.add_init_script(INIT_JS)
+    ctx.add_init_script(FIRST_FRAME_JS)
+    # ---------------------------------------------------------- the site
+    out["cold"], page = start(ctx, static.url)
+    out["cold_stages"] = stages(page)
+    service_worker_ready(page)
+    # ------------------------- the server app's first screen; the taps of both, in turns
+    sctx = harness.new_context(browser, reduced_motion="no-preference")
+    sctx.add_init_script(INIT_JS)
+    out["server_cold"], spage = start(sctx, server_url)
+    out["site_taps"], out["server_taps"] = taps([page, spage], args.taps, args.warmup)
+    spage.close()
+    keeps = b"scorekeeper-python-snapshot" in files.get("python-worker.js", b"")  # an older site: none
+    out["kept"] = snapshot_kept(page, args.snapshot_wait) if keeps and args.snapshot_wait > 0 else None
+    page.close()
+    ctx.set_offline(True)
+    static.stop()
+    out["warm"], out["warm_stages"] = warm_starts(ctx, static.url, args.starts)
+    ctx.close()
+    # ------------------------------------------------- the server app's new tabs
+    out["server_warm"] = []
+    for _ in range(args.starts):
+        seconds, page = start(sctx, server_url)
+        out["server_warm"].append(seconds)
+        page.close()
+    sctx.close()
+    browser.close()
+    out["installed"], out["installed_stages"] = installed_starts(playwright, root, args.starts, args.snapshot_wait)
+    return out
+
+
+def report(r: dict) -> None:
+    """The figures in words; the last lines, the goals."""
+    print(f"site cold start (first visit, empty cache): {r['cold']:.2f} s")
+    _print_stages("  its stages", [r["cold_stages"]])
+    kept = r["kept"]
+    print(
+        "Python's state kept after the first visit: "
+        + (f"{kept:.1f} s after the taps" if kept is not None else "no (or not waited for)")
+    )
+    print(f"site warm start, off the record (the benchmark's own context, network off): {_s(r['warm'])}")
+    _print_stages("  its stages (medians)", r["warm_stages"])
+    print(f"site warm start, installed (a browser profile kept on disk, network off): {_s(r['installed'])}")
+    _print_stages("  its stages (medians)", r["installed_stages"])
+    print(f"server app first screen: fresh context {r['server_cold']:.2f} s; new tabs {_s(r['server_warm'])}")
+    print(f"tap -> screen, site (Python in the page): {_ms(r['site_taps'])}")
+    print(f"tap -> screen, server app (WebSocket): {_ms(r['server_taps'])}")
+    installed, site_taps, server_taps = r["installed"], r["site_taps"], r["server_taps"]
+    warm_ok = statistics.median(installed) < GOAL_WARM_S
+    tap_ok = pct(site_taps, 95) <= pct(server_taps, 95)
+    print(
+        f"goal warm start < {GOAL_WARM_S:.0f} s: {'met' if warm_ok else 'NOT met'} "
+        f"(installed: median {statistics.median(installed):.2f} s; off the record: {statistics.median(r['warm']):.2f} s; "
+        f"the server app's new tab: {statistics.median(r['server_warm']):.2f} s)"
+    )
+    print(
+        f"goal site tap p95 <= server app's: {'met' if tap_ok else 'NOT met'} "
+        f"({pct(site_taps, 95):.0f} ms vs {pct(server_taps, 95):.0f} ms)"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--starts", type=int, default=3, help="warm starts of each (default 3)")
     ap.add_argument("--taps", type=int, default=20, help="timed taps in each (default 20)")
     ap.add_argument("--warmup", type=int, default=3, help="untimed taps first (default 3)")
@@ -251,97 +333,29 @@ def main(argv: list[str] | None = None) -> int:
         default=SNAPSHOT_TIMEOUT,
         help="seconds to wait after the first visit for the kept Python state (0: none)",
     )
-    args = ap.parse_args(argv)
-    load = os.getloadavg()
-    print(f"machine: {os.cpu_count()} CPUs, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
-
-    if args.site is None:
-        t0 = time.perf_counter()
-        site = build(REPO / ".bench" / "site")
-        print(f"build: {time.perf_counter() - t0:.1f} s; {site.compiled}")
-        root, files = site.path, site.files
-    else:
-        root = args.site.resolve()
-        files = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
-        print(f"site: {root} (built before)")
+    args = parse_args(ap, argv, SMOKE)
+    if args.starts < 1 or args.taps < 1 or args.warmup < 0:
+        ap.error("--starts and --taps must be at least 1, --warmup at least 0")
+    if missing := chromium_missing():
+        print(missing, file=sys.stderr)
+        return 2
+    print(f"machine: {os.cpu_count()} CPUs, load average {load_average()}")
+    root, files = the_site(args.site)
     size = sum(len(b) for b in files.values())
     app = files.get(ARCHIVE) or files.get("app.tar.gz", b"")
     print(f"site size: {size / 1e6:.1f} MB in {len(files)} files; the app's Python {len(app) / 1e6:.1f} MB")
 
     from playwright.sync_api import sync_playwright
 
-    static = Static(root)
-    db = tempfile.mkdtemp(prefix="bench-site-db-")
-    port = harness.free_port()
-    server = harness.start_server(web_command(db, port), port, cwd=str(REPO))
-    results: dict[str, object] = {}
-    try:
-        with sync_playwright() as p:
-            browser, ctx = harness.launch_browser(p, reduced_motion="no-preference")
-            ctx.add_init_script(INIT_JS)
-            ctx.add_init_script(FIRST_FRAME_JS)
-            # ---------------------------------------------------------- the site
-            cold, page = start(ctx, static.url)
-            cold_stages = stages(page)
-            service_worker_ready(page)
-            # ------------------------- the server app's first screen; the taps of both, in turns
-            sctx = harness.new_context(browser, reduced_motion="no-preference")
-            sctx.add_init_script(INIT_JS)
-            server_cold, spage = start(sctx, server.url)  # type: ignore[attr-defined]
-            site_taps, server_taps = taps([page, spage], args.taps, args.warmup)
-            spage.close()
-            keeps = b"scorekeeper-python-snapshot" in files.get("python-worker.js", b"")  # an older site: none
-            kept = snapshot_kept(page, args.snapshot_wait) if keeps and args.snapshot_wait > 0 else None
-            page.close()
-            ctx.set_offline(True)
-            static.stop()
-            warm, warm_stages = warm_starts(ctx, static.url, args.starts)
-            ctx.close()
-            # ------------------------------------------------- the server app's new tabs
-            server_warm = []
-            for _ in range(args.starts):
-                seconds, page = start(sctx, server.url)  # type: ignore[attr-defined]
-                server_warm.append(seconds)
-                page.close()
-            sctx.close()
-            browser.close()
-            installed, installed_stages = installed_starts(p, root, args.starts, args.snapshot_wait)
-        results = {
-            "cold": cold,
-            "warm": warm,
-            "server_cold": server_cold,
-            "server_warm": server_warm,
-            "site_taps": site_taps,
-            "server_taps": server_taps,
-            "installed": installed,
-        }
-    finally:
-        harness.stop_server(server)
-
-    print(f"site cold start (first visit, empty cache): {results['cold']:.2f} s")
-    _print_stages("  its stages", [cold_stages])
-    print(
-        "Python's state kept after the first visit: "
-        + (f"{kept:.1f} s after the taps" if kept is not None else "no (or not waited for)")
-    )
-    print(f"site warm start, off the record (the benchmark's own context, network off): {_s(warm)}")
-    _print_stages("  its stages (medians)", warm_stages)
-    print(f"site warm start, installed (a browser profile kept on disk, network off): {_s(installed)}")
-    _print_stages("  its stages (medians)", installed_stages)
-    print(f"server app first screen: fresh context {server_cold:.2f} s; new tabs {_s(server_warm)}")
-    print(f"tap -> screen, site (Python in the page): {_ms(site_taps)}")
-    print(f"tap -> screen, server app (WebSocket): {_ms(server_taps)}")
-    warm_ok = statistics.median(installed) < GOAL_WARM_S
-    tap_ok = pct(site_taps, 95) <= pct(server_taps, 95)
-    print(
-        f"goal warm start < {GOAL_WARM_S:.0f} s: {'met' if warm_ok else 'NOT met'} "
-        f"(installed: median {statistics.median(installed):.2f} s; off the record: {statistics.median(warm):.2f} s; "
-        f"the server app's new tab: {statistics.median(server_warm):.2f} s)"
-    )
-    print(
-        f"goal site tap p95 <= server app's: {'met' if tap_ok else 'NOT met'} "
-        f"({pct(site_taps, 95):.0f} ms vs {pct(server_taps, 95):.0f} ms)"
-    )
+    with tempfile.TemporaryDirectory(prefix="bench-site-db-") as db:
+        port = harness.free_port()
+        server = harness.start_server(app_driver.web_command(db, port), port, cwd=str(REPO))
+        try:
+            with sync_playwright() as p:
+                results = measure(p, root, files, server.url, args)  # type: ignore[attr-defined]
+        finally:
+            harness.stop_server(server)
+    report(results)
     return 0
 
 

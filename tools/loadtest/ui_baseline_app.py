@@ -1,4 +1,4 @@
-"""The baseline for ``benchmarks/ui_latency.py``: the smallest declarative Flet 1.0 app.
+"""The baseline for ``tools/loadtest/ui_latency.py``: the smallest declarative Flet 1.0 app.
 
 One ``@ft.component`` holding a counter in ``ft.use_state``; the button
 "Tap" adds one and the Text shows ``count=N``.  Whatever latency this app
@@ -6,7 +6,7 @@ has (browser input handling, the WebSocket round trip, Flet's diff and
 Flutter's frame) is the floor for any Flet web app on this machine, so
 Scorekeeper's tile-tap latency is reported next to it.
 
-    FLET_FORCE_WEB_SERVER=1 python benchmarks/ui_baseline_app.py PORT [HOST]
+    FLET_FORCE_WEB_SERVER=1 python -m tools.loadtest.ui_baseline_app PORT [HOST]
 
 Served like ``scorekeeper web``: Flet's web server, ``no_cdn=True``.
 """

@@ -1,11 +1,11 @@
 """Where the server's time goes when one phone's entry reaches the other phones of its table.
 
-    python benchmarks/broadcast.py [--sessions N] [--entries K] [--warmup W] [--tables T]
-                                   [--profile] [--top N] [--app-root DIR]
+    python -m tools.loadtest.broadcast [--sessions N] [--entries K] [--warmup W] [--tables T]
+                                       [--profile] [--top N] [--app-root DIR] [--smoke]
 
 No browser: ``T`` matches (default 1), each shown by ``N`` Flet sessions (default 4)
 made in this process, with the app's own ``make_main`` (every session the host, as
-``benchmarks/table_load.py``'s loopback phones are) on a connection that answers
+``table_load``'s loopback phones are) on a connection that answers
 at once: it encodes every message as Flet's web server does (msgpack) and drops it,
 and answers the app's round trip (``page.get_device_info()``) with nothing, the next
 moment.  So what is measured is the server's own work, with nothing else on the CPU:
@@ -13,7 +13,7 @@ what ``table_load.py``'s server does per entry, without the browsers taking the 
 from it.
 
 The entries are ``table_load.py``'s: on the first session of each table, the lowest
-tile that fits exactly one place (as ``ui_latency._next_play``; a match that needs a
+tile that fits exactly one place (``common.next_play``; a match that needs a
 two-tap play takes it, untimed), the hand end settled by typing the pips and "Settle
 hand".  Each entry is made as Flet makes an event: in a task of the tapping session,
 the view-model's handler, then ``after_event``; then the loop runs until every
@@ -36,7 +36,11 @@ session's handlers and redraws on that one thread):
 ``--profile``: cProfile of the timed entries, the top functions by cumulative and by
 own time (cProfile slows this code several times over: read its shares, not its
 times).  ``--app-root DIR`` imports the app of another checkout (e.g. the old code,
-as a baseline: run both in the same conditions); the table says which it imported.
+as a baseline: run both in the same conditions; ``common.use_app_of``); the first line
+says which it imported.
+
+Flet has no public API for a session without a browser: what this needs of Flet's
+insides is in ``common`` (its last section), said why there.
 """
 
 from __future__ import annotations
@@ -53,51 +57,33 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-REPO = Path(__file__).resolve().parents[1]
+import flet as ft
 
-
-def _import_root(argv: list[str]) -> Path:
-    """The checkout whose app is imported (``--app-root``), put first on ``sys.path``
-    before anything of it is imported."""
-    root = REPO
-    for i, a in enumerate(argv):
-        if a == "--app-root" and i + 1 < len(argv):
-            root = Path(argv[i + 1])
-        elif a.startswith("--app-root="):
-            root = Path(a.split("=", 1)[1])
-    root = root.resolve()
-    sys.path.insert(0, str(root))
-    return root
-
-
-ROOT = _import_root(sys.argv[1:])
-
-import flet as ft  # noqa: E402
-import msgpack  # noqa: E402
-from flet.controls.base_control import BaseControl  # noqa: E402
-from flet.controls.context import _context_page  # noqa: E402
-from flet.controls.object_patch import ObjectPatch  # noqa: E402
-from flet.messaging.connection import Connection  # noqa: E402
-from flet.messaging.protocol import (  # noqa: E402
-    Message,
-    MessageAction,
-    RegisterClientResponseBody,
-    configure_encode_object_for_msgpack,
+from tools.loadtest.common import (
+    PLAYERS,
+    REPO,
+    BrowserlessPhone,
+    app_root,
+    idle,
+    load_average,
+    make_current,
+    next_play,
+    open_session,
+    parse_args,
+    pct,
+    redraw_parts,
+    summary,
+    use_app_of,
 )
-from flet.messaging.session import Session  # noqa: E402
-from flet.pubsub.pubsub_hub import PubSubHub  # noqa: E402
 
-import scorekeeper  # noqa: E402
-from scorekeeper.ui.allfives.form import NewMatchForm  # noqa: E402
-from scorekeeper.ui.server import serve  # noqa: E402
-from scorekeeper.ui.server.shared import open_shared  # noqa: E402
-from scorekeeper.ui.shell.app import make_main  # noqa: E402
-from scorekeeper.ui.shell.base import Shared  # noqa: E402
+if TYPE_CHECKING:
+    from scorekeeper.ui.shell.base import Shared
 
 TARGET = 9999  # a match that does not end during the run
-PLAYERS = ("Ann", "Ben")
+#: ``--smoke``: one table of two sessions, three entries, one redraw with nothing changed.
+SMOKE = {"tables": 1, "sessions": 2, "entries": 3, "warmup": 0, "floor": 1}
 
 
 # ------------------------------------------------------------------ timers
@@ -133,66 +119,14 @@ class Split:
 
 
 SPLIT = Split()
-_encode = configure_encode_object_for_msgpack(BaseControl)
-
-
-# ------------------------------------------------------------------ a session without a browser
-class Phone(Connection):
-    """A Flet connection with no browser behind it: every message is encoded as the web
-    server encodes it and dropped; a method call (the app's round trip) is answered with
-    nothing at the next turn of the loop.  ``patches``: when each patch left (perf_counter)."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, hub: PubSubHub) -> None:
-        super().__init__()
-        self.loop = loop
-        self.pubsubhub = hub
-        self.session: Session | None = None
-        self.patches: list[float] = []
-        self.bytes = 0
-
-    def encode(self, message: Any) -> bytes:
-        return msgpack.packb([message.action, message.body], default=_encode)
-
-    def send_message(self, message: Any) -> None:
-        body = self.encode(message)
-        self.bytes += len(body)
-        if message.action == MessageAction.PATCH_CONTROL:
-            self.patches.append(time.perf_counter())
-        elif message.action == MessageAction.INVOKE_METHOD:
-            b = message.body
-            assert self.session is not None
-            self.loop.call_soon(self.session.handle_invoke_method_results, b.control_id, b.call_id, None, None)
-
-    def dispose(self) -> None:
-        pass
-
-
-async def idle(sessions: list[Session], spins: int = 3) -> None:
-    """Run the loop until nothing is left to do: no session has pending updates or
-    effects, and no other task is ready, for ``spins`` turns in a row."""
-    quiet = 0
-    me = asyncio.current_task()
-    while quiet < spins:
-        await asyncio.sleep(0)
-        busy = any(
-            s._Session__pending_updates or s._Session__pending_effects or s._Session__updates_ready.is_set()  # type: ignore[attr-defined]
-            for s in sessions
-        )
-        others = [t for t in asyncio.all_tasks() if t is not me and not t.done()]
-        ready = any(_ready(t) for t in others)
-        quiet = 0 if busy or ready else quiet + 1
-
-
-def _ready(task: asyncio.Task[Any]) -> bool:
-    """A task that is scheduled to run (not waiting on a future)."""
-    waiter = getattr(task, "_fut_waiter", None)
-    return waiter is None or waiter.done()
 
 
 class Table:
     """One match and its sessions; the first session makes the entries."""
 
-    def __init__(self, shared: Shared, main: Callable[[ft.Page], Any], loop: Any, hub: PubSubHub) -> None:
+    def __init__(self, shared: Shared, main: Callable[[ft.Page], Any], loop: Any, hub: ft.PubSubHub) -> None:
+        from scorekeeper.ui.allfives.form import NewMatchForm
+
         self.shared = shared
         self.main = main
         self.loop = loop
@@ -203,25 +137,19 @@ class Table:
         mid = form.start()
         assert mid, form.error
         self.mid = mid
-        self.phones: list[Phone] = []
-        self.sessions: list[Session] = []
+        self.phones: list[BrowserlessPhone] = []
+        self.sessions: list[Any] = []  # their Flet sessions
         self.models: list[Any] = []  # the table view-model of each session
         self.untimed = 0
         self.hands = 0
 
     async def open(self, n: int) -> None:
         for _ in range(n):
-            phone = Phone(self.loop, self.hub)
-            session = Session(phone)
-            phone.session = session
-            # what Flet's web server does when a browser registers: the page's size and route
-            # from the browser, the whole page sent back, then the app's main (not "web": the
-            # round trip's answer, nothing, then needs no browser's details)
-            session.apply_page_patch({"route": f"/table/{self.mid}", "width": 412, "height": 915})
+            phone = BrowserlessPhone(self.loop, self.hub)
+            # as Flet's web server opens a browser's session, then the app's main (not "web":
+            # the round trip's answer, nothing, then needs no browser's details)
+            session = open_session(phone, f"/table/{self.mid}")
             page = session.page
-            body = RegisterClientResponseBody(session_id=session.id, page_patch=session.get_page_patch(), error="")
-            phone.send_message(Message(MessageAction.REGISTER_CLIENT, body))
-            _context_page.set(page)
             before = set(self._screens())
             started = self.main(page)
             if asyncio.iscoroutine(started):  # the app's main is async (it asks the browser for a kept pass)
@@ -235,10 +163,8 @@ class Table:
             self.models.append(new[0])
 
     def _screens(self) -> list[Any]:
-        # the hub's subscriptions of this match (the benchmark looks inside: the app has
-        # no need to list them)
-        subs = self.shared.hub._subs.get(self.mid, {})  # type: ignore[attr-defined]
-        return [s for (s, _, _) in subs.values()]
+        """The screens subscribed to this match so far (see :func:`record_subscriptions`)."""
+        return [screen for mid, screen in self.shared.hub.subscribed if mid == self.mid]  # type: ignore[attr-defined]
 
     @property
     def tapper(self) -> Any:
@@ -246,8 +172,7 @@ class Table:
 
     async def event(self, fn: Callable[..., Any], *args: Any) -> None:
         """``fn(*args)`` as Flet runs a click handler of the tapping session."""
-        page = self.sessions[0].page
-        _context_page.set(page)
+        make_current(self.sessions[0].page)
         fn(*args)
         await self.sessions[0].after_event(None)
 
@@ -292,51 +217,31 @@ class Table:
 
 
 # ------------------------------------------------------------------ the run
-def next_play(m: Any) -> tuple[Any, Any] | None:
-    """The lowest tile not down that fits exactly one place and does not win the match
-    (``benchmarks/ui_latency.py``'s choice; not imported from there: it imports the app of
-    this checkout, not ``--app-root``'s)."""
-    h = m.hand
-    side = m.setup.side_of[h.next_player]
-    for t in m.tiles:
-        places = m.placements(t)
-        if len(places) != 1:
-            continue
-        _, points = m.preview(t, places[0])
-        if m.scores[side] + points >= m.rules.target:
-            continue
-        return t, places[0]
-    return None
+def record_subscriptions(hub: Any) -> None:
+    """Keep in ``hub.subscribed`` every (match, screen) subscribed from now on: the table
+    view-model of each session (the app has no need to list them; the benchmark wraps the
+    hub's public ``subscribe`` to know them)."""
+    subscribe = hub.subscribe
+    hub.subscribed = []
 
+    def recording(mid: str, screen: object, *args: Any, **kwargs: Any) -> Any:
+        hub.subscribed.append((mid, screen))
+        return subscribe(mid, screen, *args, **kwargs)
 
-def pct(xs: list[float], p: float) -> float:
-    """Percentile with linear interpolation (numpy's default)."""
-    xs = sorted(xs)
-    k = (len(xs) - 1) * p / 100
-    f = int(k)
-    c = min(f + 1, len(xs) - 1)
-    return xs[f] + (xs[c] - xs[f]) * (k - f)
-
-
-def load_average() -> str:
-    try:
-        return "/".join(f"{x:.1f}" for x in os.getloadavg()) + " (1/5/15 min)"
-    except OSError:
-        return "n/a"
-
-
-def summary(xs: list[float]) -> str:
-    if not xs:
-        return "n/a"
-    return f"median {statistics.median(xs):6.1f}  p95 {pct(xs, 95):6.1f}  max {max(xs):6.1f}"
+    hub.subscribe = recording
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
+    from scorekeeper.ui.server import serve
+    from scorekeeper.ui.server.shared import open_shared
+    from scorekeeper.ui.shell.app import make_main
+
     loop = asyncio.get_running_loop()
-    hub = PubSubHub(loop=loop)
+    hub = ft.PubSubHub(loop=loop)
     out: dict[str, Any] = {"cpu": [], "last": [], "others": [], "per_session": [], "other": []}
     with tempfile.TemporaryDirectory(prefix="scorekeeper-broadcast-") as tmp:
         shared = open_shared(os.path.join(tmp, "db"))
+        record_subscriptions(shared.hub)
         main = make_main(shared)
         tables = [Table(shared, main, loop, hub) for _ in range(args.tables)]
         # what ``scorekeeper web`` does before it serves, where the app does it
@@ -392,7 +297,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             t0 = time.thread_time()
             for tb in tables:
                 for model, session in zip(tb.models, tb.sessions, strict=True):
-                    _context_page.set(session.page)
+                    make_current(session.page)
                     model._changed()
             await idle(all_sessions)
             out["floor"].append((time.thread_time() - t0) * 1000 / len(all_sessions))
@@ -421,27 +326,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", action="store_true", help="cProfile the timed entries")
     ap.add_argument("--top", type=int, default=30, help="functions shown by --profile (default 30)")
     ap.add_argument("--app-root", type=Path, default=REPO, metavar="DIR", help="import the app of this checkout")
-    args = ap.parse_args(argv)
-    imported = Path(scorekeeper.__file__).resolve()
-    if imported.parent.parent != ROOT:
-        print(f"error: scorekeeper imported from {imported}, not from {ROOT}", file=sys.stderr)
+    args = parse_args(ap, argv, SMOKE)
+    try:
+        root = app_root(args.app_root)
+        imported = use_app_of(root)  # before anything of the app is imported
+    except (ValueError, RuntimeError) as e:
+        print(f"error: {e}", file=sys.stderr)
         return 2
-    for cls, name, what in [
-        (Session, "patch_control", "patch"),
-        (ObjectPatch, "from_diff", "diff"),
-        (Phone, "encode", "encode"),
-    ]:
-        SPLIT.wrap(cls, name, what)
-    from flet.components.component import Renderer
-
-    SPLIT.wrap(Renderer, "render", "render")
-    SPLIT.wrap(BaseControl, "_before_update_safe", "controls")  # once for every control made or diffed
+    for owner, name, what in redraw_parts():
+        SPLIT.wrap(owner, name, what)
     began = time.perf_counter()
     out = asyncio.run(run(args))
     n = len(out["cpu"])
     sessions = args.sessions * args.tables
     print(
-        f"app: {ROOT} (scorekeeper imported from {imported}); flet {ft.__version__}; {os.cpu_count()} CPUs, "
+        f"app: {root} (scorekeeper imported from {imported}); flet {ft.__version__}; {os.cpu_count()} CPUs, "
         f"load average {load_average()}"
     )
     print(
