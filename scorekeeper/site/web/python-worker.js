@@ -22,7 +22,7 @@
 // is opened (from IndexedDB) by the app after the restore, never before the snapshot.
 //
 // The times of the stages (and of the first messages each way) are posted to the page
-// ({ startMarks: [...] }; python.js keeps them in `scorekeeperStart`): benchmarks/site.py reads them.
+// ({ startMarks: [...] }; python.js keeps them in `scorekeeperStart`): tools/loadtest/site.py reads them.
 "use strict";
 
 const marks = [];

@@ -153,7 +153,7 @@ globalThis.jsConnect = async function (appId, args, dartOnMessage) {
   let pythonInitialized = new Promise((resolve) => (app.onPythonInitialized = resolve));
   const onMessage = (event) => {
     if (event.data && event.data.startMarks) {
-      // the worker's stages (absolute times, ms), for benchmarks/site.py
+      // the worker's stages (absolute times, ms), for tools/loadtest/site.py
       globalThis.scorekeeperStart = {
         origin: performance.timeOrigin,
         worker: [["Flutter connects", connecting], ...event.data.startMarks],

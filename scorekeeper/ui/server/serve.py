@@ -343,7 +343,7 @@ def freeze_startup_heap() -> None:
     collector's sight: its full collections then walk only what the sessions made since.
     Every Flet redraw makes thousands of objects, so with a dozen phones a full collection
     comes every few entries and holds every phone up (measured: 50-80 ms, half that frozen;
-    ``benchmarks/broadcast.py``). Nothing made at startup was going to be freed anyway."""
+    ``tools/loadtest/broadcast.py``). Nothing made at startup was going to be freed anyway."""
     import gc
 
     gc.collect()
