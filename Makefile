@@ -28,7 +28,7 @@ VENV_HINT := error: '$(PYTHON) -m venv' is unusable (no ensurepip). On Debian/Ub
 # The core is type-checked with mypy --strict; the UI and the command line in mypy's default mode.
 # tools/strict_paths.py prints the core: every game package of the registry's BUILTIN (a new game
 # is checked strictly from its one line there) and the modules every game stands on.
-STRICT = $(shell $(BIN)/python tools/strict_paths.py)
+STRICT = $(shell $(BIN)/python -m tools.strict_paths)
 
 .PHONY: run test test-fast lint bench site screenshots venv clean
 

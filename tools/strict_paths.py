@@ -1,6 +1,6 @@
 """Print the paths ``make lint`` type-checks with ``mypy --strict``: the core.
 
-    .venv/bin/python tools/strict_paths.py
+    .venv/bin/python -m tools.strict_paths
 
 The core is every game package built in (each one the registry's ``BUILTIN`` names, so a
 new game is checked strictly from its one line there, with no edit of the Makefile) and
@@ -10,7 +10,6 @@ bases of a game. The UI and the command line are checked in mypy's default mode.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,8 +36,6 @@ CORE = (
 
 def game_packages() -> list[str]:
     """The folder of every game built in: the package of the module ``BUILTIN`` names."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
     from scorekeeper import registry
 
     return ["/".join(reg.engine.split(".")[:-1]) for reg in registry.BUILTIN.values()]
