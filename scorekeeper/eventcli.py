@@ -151,7 +151,7 @@ def _out(data: Any) -> None:
 
 # ------------------------------------------------------------ the commands
 def _cmd_new(args: argparse.Namespace) -> int:
-    from scorekeeper.cli import OutputError, _check_output
+    from scorekeeper.cliout import OutputError, check_output
     from scorekeeper.eventbook import EventBook, new_id
     from scorekeeper.events import new_event
 
@@ -175,7 +175,7 @@ def _cmd_new(args: argparse.Namespace) -> int:
         legs=args.legs,
         target=args.target,
     )
-    _check_output("no event was made")
+    check_output("no event was made")
     with _writing(args) as store:
         book = EventBook(store)
         event = book.add(event)
@@ -330,7 +330,7 @@ def _cmd_open(args: argparse.Namespace) -> int:
 def _cmd_sheet(args: argparse.Namespace) -> int:
     """A round robin's, Swiss's or knockout's night sheet; a league fixture's result sheet
     (``--round`` and ``--fixture``)."""
-    from scorekeeper.cli import _write_utf8
+    from scorekeeper.cliout import write_utf8
     from scorekeeper.eventbook import EventBook
     from scorekeeper.events.sheets import sheet_of
 
@@ -352,7 +352,7 @@ def _cmd_sheet(args: argparse.Namespace) -> int:
         else:
             sheet = book.night(event.id)
     if args.csv:
-        _write_utf8(sheet.csv())
+        write_utf8(sheet.csv())
     else:
         sys.stdout.write(sheet.text())
     return 0
