@@ -169,3 +169,87 @@ def test_the_all_fives_parts_use_only_the_tables_public_interface():
     private = re.compile(r"\b(?:self\.t|table|t)\._[a-z]\w*")
     found = {p: private.findall((ROOT / "scorekeeper" / "ui" / f"{p}.py").read_text(encoding="utf-8")) for p in parts}
     assert {p: hits for p, hits in found.items() if hits} == {}
+
+
+def _defined_here(tree) -> set[str]:
+    """The names a module defines itself: its functions, classes and the names it binds, and
+    the attributes it sets on ``self``/``cls`` (a Protocol's declarations are another's)."""
+    import ast
+
+    protocols = {
+        id(stmt)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef) and any(ast.unparse(b).endswith("Protocol") for b in node.bases)
+        for stmt in node.body
+    }
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and id(node) in protocols:
+            continue
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _is_own(node.value):
+            names.add(node.attr)
+    for node in ast.walk(tree):  # a Protocol's declared members are not its module's own
+        if isinstance(node, ast.AnnAssign) and id(node) in protocols and isinstance(node.target, ast.Name):
+            names.discard(node.target.id)
+    return names
+
+
+def _is_own(value) -> bool:
+    """``self``, ``cls`` or ``super()``: the object's own members."""
+    import ast
+
+    if isinstance(value, ast.Name):
+        return value.id in ("self", "cls")
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super"
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_reaches(package: Path) -> list[str]:
+    """Every private name a module of ``package`` takes from another module: ``from m import
+    _x``, and ``obj._x`` where ``obj`` is not ``self``/``cls``/``super()`` and ``_x`` is not
+    a name the module defines itself (a friend of its own class may use it)."""
+    import ast
+
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        own = _defined_here(tree)
+        where = path.relative_to(package.parent).as_posix()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                found += [
+                    f"{where}:{node.lineno}: from {node.module} import {a.name}" for a in node.names if _private(a.name)
+                ]
+            elif isinstance(node, ast.Attribute) and _private(node.attr) and not _is_own(node.value):
+                if node.attr not in own:
+                    found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_store_takes_no_private_name_of_another_module():
+    """Finding a match and importing records are the store's own: its modules hand each other
+    what they need (``find(record, listed, held, read)``), never reach into ``Store``'s privates."""
+    assert private_reaches(ROOT / "scorekeeper" / "store") == []
+
+
+def test_the_check_of_private_names_sees_them(tmp_path):
+    (tmp_path / "a.py").write_text(
+        "from m import _hidden, shown\n"
+        "class A:\n    def __init__(self):\n        self._mine = 1\n"
+        "    def same(self, other):\n        return other._mine + self._also + super()._base\n"
+        "def f(store):\n    return store._index\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "b.py").write_text(
+        "from typing import Protocol\nclass P(Protocol):\n    _shared: int\ndef g(p: P):\n    return p._shared\n",
+        encoding="utf-8",
+    )
+    found = [line.split(": ", 1)[1] for line in private_reaches(tmp_path)]
+    assert found == ["from m import _hidden", "store._index", "p._shared"]
