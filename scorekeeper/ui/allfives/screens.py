@@ -135,8 +135,8 @@ def _players_strip(table: TableModel, width: float) -> ft.Control:
     seat = table.seat
     take_seat = table.take_seat if table.can_enter else None
     boneyard = [f"Boneyard {table.boneyard}"] if table.rules.draw else []
-    long = _fits([p.text for p in table.players] + boneyard, width)
-    items: list[ft.Control] = [PlayerChip(p, long, p.name == seat, take_seat, key=p.name) for p in table.players]
+    long = _fits([p.text for p in table.player_rows] + boneyard, width)
+    items: list[ft.Control] = [PlayerChip(p, long, p.name == seat, take_seat, key=p.name) for p in table.player_rows]
     if table.rules.draw:  # without drawing the tiles not dealt are out of play: nothing to count
         items.append(ft.Text(boneyard[0], semantics_label=f"Boneyard {table.boneyard}"))
     return ft.Row(items, spacing=6, scroll=ft.ScrollMode.HIDDEN)

@@ -161,7 +161,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     note = your_turn(t, t.note)
     body: list[ft.Control] = [
         ft.Container(content=top_bar(t.status(), *(changes if t.can_enter else [])), key="top"),
-        ft.Container(content=score_chips(t.totals, after), key="totals"),
+        ft.Container(content=score_chips(t.scores, after), key="totals"),
         ft.Container(content=_seats(t), key="seats"),
         ft.Container(
             content=seat_question(t)

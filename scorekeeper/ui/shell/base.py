@@ -19,8 +19,8 @@ in the UI: whether an entry is legal and what it scores is the engine's.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
@@ -41,6 +41,7 @@ __all__ = [
     "STALE",
     "WATCHING",
     "Model",
+    "Played",
     "Shared",
     "TableModel",
     "game_of",
@@ -92,12 +93,36 @@ def game_title(game: Any) -> str:
 
 
 # ------------------------------------------------------------------ the bases
-class TableModel(Model):
+class Played(Protocol):
+    """What a table reads of every game's engine state (the engines' one shape): the set-up
+    (its ``players`` and ``sides``), each side's score, the side that won (an index), and
+    the hand in play (its ``number``)."""
+
+    @property
+    def setup(self) -> Any: ...
+
+    @property
+    def scores(self) -> Sequence[int]: ...
+
+    @property
+    def winner(self) -> int | None: ...
+
+    @property
+    def hand(self) -> Any: ...
+
+
+M = TypeVar("M", bound=Played)
+
+
+class TableModel(Model, Generic[M]):
     """Base of the table view-models of one stored match of :attr:`game`: the engine
-    state (``match``), ``error`` and ``note``, and :meth:`_apply` for store changes."""
+    state (``match``, an ``M``) and what every table shows of it (``players``, ``sides``,
+    ``scores``, ``hand_number``, ``winner``), ``error`` and ``note``, and :meth:`_apply`
+    for store changes."""
 
     #: The game whose matches this table shows (its registry id).
     game = ""
+    _match: M
 
     def __init__(self, shared: Shared, mid: str) -> None:
         self._shared = shared
@@ -116,8 +141,39 @@ class TableModel(Model):
             self._match = open_match(shared, mid, self.game)
 
     @property
-    def match(self) -> Any:
+    def match(self) -> M:
         return self._match
+
+    @property
+    def setup(self) -> Any:
+        return self._match.setup
+
+    @property
+    def players(self) -> list[str]:
+        """The players' names, in the record's order."""
+        return list(self.setup.players)
+
+    @property
+    def sides(self) -> list[str]:
+        """The sides' names (``Ann & Cy``; a player's name where they play alone)."""
+        return list(self.setup.sides)
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """``{side: score}``."""
+        return dict(zip(self.setup.sides, self._match.scores, strict=True))
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the hand in play, or of the last one (0 before the first)."""
+        h = self._match.hand
+        return h.number if h else 0
+
+    @property
+    def winner(self) -> str | None:
+        """The side that won the match, or None."""
+        w = self._match.winner
+        return None if w is None else self.setup.sides[w]
 
     @property
     def unseen(self) -> bool:
@@ -355,7 +411,7 @@ class TableModel(Model):
     def _forget_entry(self) -> None:
         """Drop what was being entered and not yet stored (the games that have such a thing)."""
 
-    def remote(self, origin: TableModel) -> None:
+    def remote(self, origin: TableModel[Any]) -> None:
         """Another phone (``origin``) changed the match: show it, with what it did; what this
         phone was entering is dropped, and until :meth:`seen` an entry from here is refused."""
         self._catch_up()
