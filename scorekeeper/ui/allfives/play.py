@@ -131,6 +131,16 @@ class PlayEntry(Part):
         # the draws of the turn being played, the same on every phone (one entry: "draws")
         self.shared = DraftView(table.drafts, table.mid, "draws", self._turn)
 
+    def forget(self) -> None:
+        """Drop what was being entered (a tile waiting for its end or its claim, draws)."""
+        self.choosing = None
+        self.sniffing = None
+        self.way = None
+        self._local_draws = 0
+        self.shared.catch_up()
+        self.asking = None
+        self.confirmed_for = None
+
     def _turn(self) -> tuple[int, int]:
         h = self.t.match.hand
         return (h.number, len(h.turns)) if h is not None else (0, 0)

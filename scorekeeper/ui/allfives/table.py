@@ -200,13 +200,7 @@ class TableModel(base.TableModel[Match]):
 
     def _forget_entry(self) -> None:
         """Drop what was being entered (a tile waiting for its end or its claim, draws)."""
-        self.play.choosing = None
-        self.play.sniffing = None
-        self.play.way = None
-        self.play._local_draws = 0
-        self.play.shared.catch_up()
-        self.play.asking = None
-        self.play.confirmed_for = None
+        self.play.forget()
         self.hand_end.catch_up()  # (the hand-end form is the table's: it is kept, shown as it is)
         self.claims.claiming = None
 

@@ -67,7 +67,7 @@ class EventsModel(Model):
         self.legs = 2
 
     def events(self) -> list[Event]:
-        return read(self, lambda book: book.events(), [])
+        return read(self._shared, self, lambda book: book.events(), [])
 
     @staticmethod
     def line(event: Event) -> str:
@@ -133,7 +133,7 @@ class EventsModel(Model):
 
     def create(self) -> str | None:
         """Make the event from the form; its id, or None (``error`` says why)."""
-        if refused(self, Act.EVENT_NEW):
+        if refused(self._shared, self, Act.EVENT_NEW):
             self._changed()
             return None
         try:

@@ -113,13 +113,13 @@ def TeamLine(vm: EventModel, name: str, words: str, players: str, vice: str) -> 
 
 
 @ft.component
-def DeleteEvent(vm: EventModel, name: str) -> ft.Control:
+def DeleteEvent(shared: Shared, vm: EventModel, name: str) -> ft.Control:
     """The host's way to forget an event: one tap asks, the second does it."""
     asking, set_asking = ft.use_state(False)
 
     def delete(_: Any) -> None:
         if vm.delete():
-            told(vm._shared, vm)
+            told(shared, vm)
             ft.context.page.navigate("/events")
 
     if not asking:
@@ -237,7 +237,7 @@ def EventPage(shared: Shared, eid: str) -> ft.Control:
     if event.is_league:
         items.append(_teams_card(vm, event))
     if vm.runs_it:
-        items.append(DeleteEvent(vm, event.name))
+        items.append(DeleteEvent(shared, vm, event.name))
     elif vm.can_enter and any(t.match is None for t in tables):
         items.append(ft.Text("The host opens the rounds and draws the next.", italic=True))
     return ft.Column(items, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
