@@ -152,14 +152,38 @@ def test_every_game_of_the_registry_has_the_same_engine_package_shape():
 
 
 def test_the_all_fives_parts_use_only_the_tables_public_interface():
-    """Entering a play, claims, corrections and the hand end reach the table through what it
-    offers its parts (``change``, ``done``, ``redraw``, ``drafts`` ...), never its private members."""
-    import re
+    """Entering a play, claims, corrections and the hand end (and a table's questions of a
+    finished match) reach the table through a door: a Protocol listing the few members they
+    may use (``TableDoor``, ``AskDoor``). Every member used on the door is one of its members;
+    no part holds the table (nor imports its module): a sibling is handed in."""
+    import ast
 
-    parts = [f"allfives/{p}" for p in ("part", "play", "claims", "corrections", "hand_end")] + ["shell/asks"]
-    private = re.compile(r"\b(?:self\.t|table|t)\._[a-z]\w*")
-    found = {p: private.findall((ROOT / "scorekeeper" / "ui" / f"{p}.py").read_text(encoding="utf-8")) for p in parts}
-    assert {p: hits for p, hits in found.items() if hits} == {}
+    doors = {"allfives/part": "TableDoor", "shell/asks": "AskDoor"}
+    parts = {f"allfives/{p}": "TableDoor" for p in ("part", "play", "claims", "corrections", "hand_end")}
+    parts["shell/asks"] = "AskDoor"
+    members: dict[str, set[str]] = {}
+    for module, door in doors.items():
+        tree = ast.parse((ROOT / "scorekeeper" / "ui" / f"{module}.py").read_text(encoding="utf-8"))
+        (protocol,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == door]
+        members[door] = {n.name for n in protocol.body if isinstance(n, ast.FunctionDef)} | {
+            n.target.id for n in protocol.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
+        }
+    assert {"change", "redraw", "error"} <= members["TableDoor"] and len(members["TableDoor"]) < 30
+    outside: dict[str, set[str]] = {}
+    for module, door in parts.items():
+        tree = ast.parse((ROOT / "scorekeeper" / "ui" / f"{module}.py").read_text(encoding="utf-8"))
+        used = {
+            n.attr
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Attribute) and ast.unparse(n.value) in ("self.door", "door")
+        }
+        held = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and ast.unparse(n.value) == "self"}
+        imports = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        assert used, module
+        outside[module] = (
+            (used - members[door]) | (held & {"t", "table"}) | (imports & {"scorekeeper.ui.allfives.table"})
+        )
+    assert {m: names for m, names in outside.items() if names} == {}
 
 
 def _defined_here(tree) -> set[str]:

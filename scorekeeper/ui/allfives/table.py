@@ -99,9 +99,10 @@ class TableModel(base.TableModel[Match]):
 
     def __init__(self, shared: base.Shared, mid: str) -> None:
         super().__init__(shared, mid)
-        self.play = PlayEntry(self)
-        self.claims = Claims(self)
+        # its parts, each with the door into the table it may use, and the siblings it needs
         self.fixes = Corrections(self)
+        self.claims = Claims(self, enter=lambda tile, on, points: self.play.enter(tile, on, points))
+        self.play = PlayEntry(self, fixes=self.fixes, claims=self.claims)
         self.hand_end = HandEnd(self)
 
     # ------------------------------------------------------------- reading
@@ -315,14 +316,14 @@ class TableModel(base.TableModel[Match]):
 
         def said() -> None:
             self.done(f"Undo: {' and '.join(reversed(undone)) or 'the last entry'} taken back")
-            self._said = f"the Undo on {self.visitor.phone(self.mid)}"
+            self._said = f"the Undo on {self.phone}"
 
         self._apply(go, said, what="undo the last entry")
 
     def redo(self) -> None:
         def said() -> None:
             self.done("entry put back")
-            self._said = f"the Redo on {self.visitor.phone(self.mid)}"
+            self._said = f"the Redo on {self.phone}"
 
         self._apply(lambda st: st.redo(self.mid), said)
 

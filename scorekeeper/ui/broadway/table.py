@@ -379,12 +379,12 @@ class BroadwayTableModel(TableModel[Match]):
         if self.tile is not None:
             self.cancel()
             return
-        if self._apply(lambda st: st.undo(self.mid), self._saying(f"the Undo on {self.visitor.phone(self.mid)}")):
+        if self._apply(lambda st: st.undo(self.mid), self._saying(f"the Undo on {self.phone}")):
             self.note = "last entry taken back"
             self._after()
 
     def redo(self) -> None:
-        if self._apply(lambda st: st.redo(self.mid), self._saying(f"the Redo on {self.visitor.phone(self.mid)}")):
+        if self._apply(lambda st: st.redo(self.mid), self._saying(f"the Redo on {self.phone}")):
             self.note = "entry put back"
             self._after()
 

@@ -196,6 +196,16 @@ class TableModel(Model, Generic[M]):
         """The browser this screen is shown in."""
         return self._shared.visitor
 
+    @property
+    def phone(self) -> str:
+        """This phone in words, as the other phones are told of it ("Ann's phone")."""
+        return self._shared.visitor.phone(self.mid)
+
+    def tell_others(self, change: object = None) -> None:
+        """Tell the other screens of the match what changed here: ``change`` (a draft's, made
+        on this screen), or else this screen itself (its match, its note)."""
+        self.hub.deliver(self.mid, self if change is None else change, self)
+
     # ------------------------------------------------------------ seats
     @property
     def turn_of(self) -> str | None:
@@ -277,7 +287,7 @@ class TableModel(Model, Generic[M]):
     def _words(self) -> str:
         """The change this screen just made, for a phone that raced it: what ``then`` put in
         ``_said`` ("Ann's 6-6"), else "the change on Ben's phone"."""
-        return self._said or f"the change on {self._shared.visitor.phone(self.mid)}"
+        return self._said or f"the change on {self.phone}"
 
     def _saying(self, words: str) -> Callable[[], None]:
         """A ``then`` for :meth:`_apply` that names the change ("Ann's 6-6")."""
@@ -332,7 +342,7 @@ class TableModel(Model, Generic[M]):
                 self._version = self.hub.bump(self.mid, self._words())
             if self.ask_seat:  # it entered without saying whose it is: the table's shared phone
                 self._shared.visitor.take_seat(self.mid, None)
-            self.hub.deliver(self.mid, self)
+            self.tell_others()
             return True
         except ScorekeeperError as e:
             self.error = message_of(e)
@@ -372,8 +382,8 @@ class TableModel(Model, Generic[M]):
         return self._apply_now(fn, then)
 
     # ------------------------------------------------------------ for its parts
-    # What the small view-models a table may be made of (All Fives': ui/allfives/part.py)
-    # use of it: they never reach its private members.
+    # What the small view-models a table may be made of use of it, through a door that lists
+    # them (All Fives' TableDoor in ui/allfives/part.py; the questions' AskDoor in asks.py).
     @property
     def drafts(self) -> DraftBook:
         """What the table is entering together and has not stored yet (every phone's)."""
@@ -415,7 +425,7 @@ class TableModel(Model, Generic[M]):
         """Another phone (``origin``) changed the match: show it, with what it did; what this
         phone was entering is dropped, and until :meth:`seen` an entry from here is refused."""
         self._catch_up()
-        by = origin._shared.visitor.phone(self.mid)
+        by = origin.phone
         self.note = f"{origin.note} (on {by})" if origin.note else f"changed on {by}"
         self.flash = origin.flash
         self._changed()
