@@ -91,9 +91,9 @@ from flet.pubsub.pubsub_hub import PubSubHub  # noqa: E402
 
 import scorekeeper  # noqa: E402
 from scorekeeper.ui.allfives.form import NewMatchForm  # noqa: E402
+from scorekeeper.ui.app.main import make_main  # noqa: E402
 from scorekeeper.ui.server import serve  # noqa: E402
 from scorekeeper.ui.server.shared import open_shared  # noqa: E402
-from scorekeeper.ui.shell.app import make_main  # noqa: E402
 from scorekeeper.ui.shell.base import Shared  # noqa: E402
 
 TARGET = 9999  # a match that does not end during the run

@@ -138,7 +138,7 @@ def test_the_view_models_and_the_shell_import_nothing_of_the_server():
     """The shell is handed the hub, the gate and the browsers' Visitor by whoever starts the
     app (``scorekeeper.ui.server.shared``): no view-model loads a module of the server."""
     loaded = modules_after_importing(VIEW_MODELS)
-    assert "scorekeeper.ui.shell.base" in loaded and "scorekeeper.ui.shell.roles" in loaded
+    assert "scorekeeper.ui.shell.base" in loaded and "scorekeeper.ui.access.roles" in loaded
     assert {m for m in loaded if m == "scorekeeper.ui.server" or m.startswith("scorekeeper.ui.server.")} == set()
 
 
@@ -272,3 +272,66 @@ def test_the_check_of_private_names_sees_them(tmp_path):
     )
     found = [line.split(": ", 1)[1] for line in private_reaches(tmp_path)]
     assert found == ["from m import _hidden", "store._index", "p._shared"]
+
+
+def ui_package_imports() -> dict[str, set[str]]:
+    """Which packages of ``scorekeeper.ui`` each one imports (every import of every module:
+    at the top, in a function, for the type checker alone), itself left out."""
+    import ast
+
+    ui = ROOT / "scorekeeper" / "ui"
+    graph: dict[str, set[str]] = {p.name: set() for p in ui.iterdir() if (p / "__init__.py").exists()}
+    for package in graph:
+        for path in (ui / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+                for name in names:
+                    parts = name.split(".")
+                    if parts[:2] == ["scorekeeper", "ui"] and len(parts) > 2 and parts[2] in graph:
+                        graph[package].add(parts[2])
+        graph[package].discard(package)
+    return graph
+
+
+def a_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """A cycle of ``graph`` (its nodes in order, the first again at the end), or []."""
+    state: dict[str, int] = {}  # 1: on the path being walked, 2: done
+    path: list[str] = []
+
+    def walk(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt) :] + [nxt]
+            if nxt not in state and (found := walk(nxt)):
+                return found
+        state[node] = 2
+        path.pop()
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (found := walk(node)):
+            return found
+    return []
+
+
+def test_no_package_of_the_app_imports_another_that_imports_it_back():
+    """One way down through ``ui/``: ``live`` (the hub) and ``access`` (who may come in)
+    import nothing of the app, ``shell`` only them, the screens those and each other one
+    way, ``app`` (the Router) the screens, and ``server`` (the HTTP door) serves the app."""
+    graph = ui_package_imports()
+    assert {"live", "access", "shell", "server", "join", "app", "allfives"} <= set(graph)
+    assert a_cycle(graph) == []
+    assert graph["live"] == set() and graph["access"] == set()
+    assert graph["shell"] == {"live", "access"}
+    assert "server" not in set().union(*(imported for package, imported in graph.items() if package != "server"))
+    games = ("allfives", "allfours", "broadway")
+    assert all("live" in graph[g] and "server" not in graph[g] for g in games)
+
+
+def test_the_check_of_cycles_sees_one():
+    assert a_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+    assert a_cycle({"a": {"b"}, "b": set()}) == []

@@ -28,8 +28,9 @@ from scorekeeper.ui.allfives.layout_view import count_line, drawing_height, layo
 from scorekeeper.ui.allfives.new_match_view import NewMatch
 from scorekeeper.ui.allfives.panels import hand_end_panel, leader_panel, play_panel
 from scorekeeper.ui.allfives.table import PlayerRow, TableModel
-from scorekeeper.ui.server.live_view import asked_part, seat_question, use_live, watching, your_turn
+from scorekeeper.ui.live.view import use_live
 from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.table_view import asked_part, seat_question, watching, your_turn
 from scorekeeper.ui.shell.widgets import (
     PAD,
     back_to_event,

@@ -21,11 +21,11 @@ from scorekeeper.events import SCORING_TITLES, Event, Standing, standings
 from scorekeeper.events.draw import is_complete, unfinished
 from scorekeeper.events.summary import summary
 from scorekeeper.store import message_of
+from scorekeeper.ui.access.roles import Role
 from scorekeeper.ui.events.book import book_of, can_enter, read, refused, seat_key
 from scorekeeper.ui.events.new_event import EventsModel, format_title, formats
 from scorekeeper.ui.shell.base import Model, Shared
 from scorekeeper.ui.shell.policy import Act
-from scorekeeper.ui.shell.roles import Role
 
 __all__ = [
     "EventModel",

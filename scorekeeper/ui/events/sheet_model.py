@@ -16,10 +16,10 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.eventbook import EventBook
 from scorekeeper.events.sheets import Sheet, sheet_of, when
 from scorekeeper.store import message_of
+from scorekeeper.ui.access.roles import Role
 from scorekeeper.ui.events.book import book_of, read, refused, seat_key
 from scorekeeper.ui.shell.base import Model, Shared
 from scorekeeper.ui.shell.policy import Act
-from scorekeeper.ui.shell.roles import Role
 
 __all__ = ["SheetModel"]
 

@@ -11,6 +11,7 @@ from typing import Any
 import flet as ft
 
 from scorekeeper.events import Event
+from scorekeeper.ui.access.roles import Role
 from scorekeeper.ui.events.common import back, told, use_any_change
 from scorekeeper.ui.events.model import EventModel, TableLine
 from scorekeeper.ui.events.new_view import Events, NewEvent
@@ -20,7 +21,6 @@ from scorekeeper.ui.events.standings_view import Standings
 from scorekeeper.ui.events.wall_view import WallScreen
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.policy import Act, check
-from scorekeeper.ui.shell.roles import Role
 from scorekeeper.ui.shell.widgets import PAD, error_box, go, heading, labelled, on, top_bar
 
 __all__ = ["EventPage", "Events", "NewEvent", "Standings", "event_routes"]

@@ -22,12 +22,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from scorekeeper.ui.access.roles import Role
 from scorekeeper.ui.shell.policy import Act, Verdict
-from scorekeeper.ui.shell.roles import Role
 
-if TYPE_CHECKING:  # the server's parts, handed to the app (never imported by the shell)
-    from scorekeeper.ui.server.live import Hub
-    from scorekeeper.ui.server.visitor import Visitor
+if TYPE_CHECKING:  # handed to the app by whoever starts it (scorekeeper.ui.server.shared)
+    from scorekeeper.ui.access.visitor import Visitor
+    from scorekeeper.ui.live.hub import Hub
 
 __all__ = ["Ask", "AskBook", "AskDoor", "Asking"]
 

@@ -26,15 +26,15 @@ from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.eventbook import sides_of
 from scorekeeper.store import Store, message_of
+from scorekeeper.ui.access.roles import NOT_JOINED, STALE, WATCHING, Role, refusal, stale
 from scorekeeper.ui.shell.asks import Asking
 from scorekeeper.ui.shell.drafts import DraftBook
 from scorekeeper.ui.shell.policy import Act, Verdict
-from scorekeeper.ui.shell.roles import NOT_JOINED, STALE, WATCHING, Role, refusal, stale
 from scorekeeper.ui.shell.state import Shared
 
-if TYPE_CHECKING:  # the server's parts, handed to Shared (never imported by the shell)
-    from scorekeeper.ui.server.live import Hub
-    from scorekeeper.ui.server.visitor import Visitor
+if TYPE_CHECKING:  # handed to Shared by whoever starts the app (scorekeeper.ui.server.shared)
+    from scorekeeper.ui.access.visitor import Visitor
+    from scorekeeper.ui.live.hub import Hub
 
 __all__ = [
     "NOT_JOINED",
