@@ -10,25 +10,22 @@ reader that goes away early (``... | head``) is not an error.
 from __future__ import annotations
 
 import argparse
-import errno
-import io
 import json
 import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, cast
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from scorekeeper import DISTRIBUTION, __version__
 from scorekeeper import text as _text
+from scorekeeper.cliout import Guard, OutputError, check_output, guarded, output_failed, write_utf8
 from scorekeeper.errors import ScorekeeperError, one_line, short
 
 if TYPE_CHECKING:
     from scorekeeper.store import Store
 
 EXIT_USAGE = 2
-#: Standard output could not be written (closed, or its disk full): what was asked may not have reached anyone.
-EXIT_OUTPUT = 1
 
 
 class _Parser(argparse.ArgumentParser):
@@ -219,7 +216,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     cannot be printed (a full disk) takes the import back. A reader gone early
     (``import REC | true``) leaves the import stored, with status 0."""
     record = read_json(args.record)
-    _check_output("nothing was imported")
+    check_output("nothing was imported")
     with _store(args) as store:
         from scorekeeper.eventbook import EventBook
 
@@ -272,10 +269,10 @@ def _export_csv(args: argparse.Namespace) -> int:
         if not args.all:
             started = store.summary(args.id)["started"]
             table = match_table(args.id, started, store.record(args.id), store.match(args.id))
-            _write_utf8(to_csv([COLUMNS, *table]))
+            write_utf8(to_csv([COLUMNS, *table]))
         else:
             listed = store.list(limit=None)
-            _write_utf8(to_csv([COLUMNS]))
+            write_utf8(to_csv([COLUMNS]))
             for m in listed:
                 noted = len(store.problems)
                 try:
@@ -284,20 +281,10 @@ def _export_csv(args: argparse.Namespace) -> int:
                     if len(store.problems) == noted:  # else the store has said why
                         warnings.append(f"match {m['id']} was left out: {e}")
                     continue
-                _write_utf8(to_csv(table))
+                write_utf8(to_csv(table))
         problems = list(store.problems)
     _warn(problems + warnings)
     return 0
-
-
-def _write_utf8(text: str) -> None:
-    """Write to standard output as UTF-8 bytes, whatever the locale, with the line ends as they are."""
-    out = getattr(sys.stdout, "buffer", None)
-    if out is None:  # an in-process text stream
-        sys.stdout.write(text)
-        return
-    sys.stdout.flush()
-    out.write(text.encode("utf-8", "backslashreplace"))
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -482,152 +469,9 @@ COMMANDS = {
 }
 
 
-class OutputError(Exception):
-    """Standard output could not be written: closed, full, or its reader gone. Not an
-    OSError, so that nothing on its way (argparse drops OSErrors) can hide it, and no
-    handler takes it for a failure of the database."""
-
-    def __init__(self, error: OSError | None, note: str | None = None) -> None:
-        self.error = error  # None: it was closed when the command started
-        why = "it is closed" if error is None or error.errno == errno.EBADF else (error.strerror or str(error))
-        super().__init__(f"standard output: cannot be written ({why})" + (f"; {note}" if note else ""))
-
-    def noting(self, note: str) -> OutputError:
-        """The same failure, with what became of the command's work said after it."""
-        return OutputError(self.error, note)
-
-    @property
-    def reader_gone(self) -> bool:
-        """The reader went away (``... | head``): it has what it wanted, this is not a failure."""
-        return isinstance(self.error, BrokenPipeError)
-
-
-class _Guard(io.BufferedIOBase):
-    """The bytes of standard output while a command runs, on their way to the real one's
-    buffer (``out``; None: it was closed when the process started). A failure to write or
-    flush them is an :class:`OutputError`; after one, what is still written is dropped,
-    and the real standard output is /dev/null (see :meth:`quiet`), so that nothing fails
-    again -- not even Python's flush at exit."""
-
-    def __init__(self, out: Any) -> None:
-        super().__init__()
-        self.out = out
-        self.failed = False
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, data: Any) -> int:
-        if self.failed:
-            return len(data)
-        if self.out is None:
-            self._fail(None)
-        try:
-            return int(self.out.write(data))
-        except OSError as e:
-            self._fail(e)
-
-    def flush(self) -> None:
-        if self.failed or self.out is None:
-            return  # nothing written yet: a command that prints nothing (the app) does not fail
-        try:
-            self.out.flush()
-        except OSError as e:
-            self._fail(e)
-
-    def _fail(self, e: OSError | None) -> NoReturn:
-        self.failed = True
-        raise OutputError(e) from None
-
-    def fileno(self) -> int:
-        if self.out is None:
-            raise io.UnsupportedOperation("standard output is closed")
-        return int(self.out.fileno())
-
-    def isatty(self) -> bool:
-        return self.out is not None and bool(self.out.isatty())
-
-    def quiet(self) -> None:
-        """Drop what is still written, and point the real standard output at /dev/null:
-        what is left in its buffer then goes nowhere at Python's exit, without another
-        failure (the recipe of Python's docs on SIGPIPE)."""
-        self.failed = True
-        if self.out is None:
-            return
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            try:
-                os.dup2(devnull, self.out.fileno())
-            finally:
-                os.close(devnull)
-        except (OSError, ValueError):  # no file descriptor (an in-process stream): nothing is left at exit
-            pass
-
-
-def _guarded(real: Any) -> tuple[Any, _Guard | None]:
-    """Standard output for a command: a text stream like ``real`` (its encoding, errors,
-    buffering) whose bytes go through a :class:`_Guard`, and the guard. A stream without
-    bytes under it (an in-process text stream) is used as it is."""
-    if real is None:
-        _closed_stdout()
-        guard = _Guard(None)
-        return io.TextIOWrapper(cast(Any, guard), encoding="utf-8", newline="\n"), guard
-    out = getattr(real, "buffer", None)
-    if out is None:
-        return real, None
-    try:
-        real.flush()  # what was printed before goes first
-    except (OSError, ValueError):
-        pass  # the command's first write says so
-    guard = _Guard(out)
-    text = io.TextIOWrapper(
-        cast(Any, guard),
-        encoding=getattr(real, "encoding", None) or "utf-8",
-        errors=getattr(real, "errors", None) or "strict",
-        newline="\n",
-        line_buffering=bool(getattr(real, "line_buffering", False)),
-        write_through=bool(getattr(real, "write_through", False)),
-    )
-    return text, guard
-
-
-def _check_output(note: str) -> None:
-    """Refuse at once, before anything is changed, when standard output was closed from the start."""
-    guard = getattr(sys.stdout, "buffer", None)
-    if isinstance(guard, _Guard) and guard.out is None:
-        raise OutputError(None, note)
-
-
-def _closed_stdout() -> None:
-    """Standard output was closed when Python started: its descriptor is given /dev/null,
-    so that no file the command opens takes its place (and is written to by mistake)."""
-    try:
-        os.fstat(1)
-        return  # open after all (an in-process run)
-    except OSError:
-        pass
-    try:
-        fd = os.open(os.devnull, os.O_WRONLY)
-        if fd != 1:
-            os.dup2(fd, 1)
-            os.close(fd)
-    except OSError:
-        pass
-
-
-def _output_failed(guard: _Guard | None, e: OutputError) -> int:
-    """The end of a command whose standard output could not be written."""
-    if guard is not None:
-        guard.quiet()
-    if e.reader_gone:
-        return 0
-    print(f"error: {e}", file=sys.stderr)
-    return EXIT_OUTPUT
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     real = sys.stdout
-    text, guard = _guarded(real)
+    text, guard = guarded(real)
     sys.stdout = text
     try:
         return _main(argv, guard)
@@ -640,7 +484,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 guard.quiet()
 
 
-def _main(argv: Sequence[str] | None, guard: _Guard | None) -> int:
+def _main(argv: Sequence[str] | None, guard: Guard | None) -> int:
     parser = _build_parser()
     try:
         try:
@@ -649,7 +493,7 @@ def _main(argv: Sequence[str] | None, guard: _Guard | None) -> int:
             sys.stdout.flush()
             raise
     except OutputError as e:
-        return _output_failed(guard, e)
+        return output_failed(guard, e)
     try:
         if args.db is not None and not args.db.strip():
             raise ScorekeeperError("--db: give the database directory (an empty path would be the current directory)")
@@ -658,7 +502,7 @@ def _main(argv: Sequence[str] | None, guard: _Guard | None) -> int:
         sys.stdout.flush()  # a reader gone or a full disk shows here, not in Python's flush at exit
         return status
     except OutputError as e:
-        return _output_failed(guard, e)
+        return output_failed(guard, e)
     except ScorekeeperError as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE

@@ -313,14 +313,15 @@ class EventBook:
         f = event.fixture(round_number, fixture)
         t = event.team(team)
         if t is None or t.name not in (f.home, f.away):
-            raise ScorekeeperError(f"--team: {short(team)} does not play fixture {fixture} ({f.home} v {f.away})")
+            raise ScorekeeperError(f"{short(team)} does not play fixture {fixture} ({f.home} v {f.away})", field="team")
         if role not in CONFIRMERS:
             raise ScorekeeperError(f"a sheet is confirmed by a captain, a vice-captain or the host, not {short(role)}")
         if role != "host" or by != "the host":  # the host confirms for nobody, or on a captain's word
             found = t.leader(by)
             if found is None:
                 raise ScorekeeperError(
-                    f"--by: {short(by)} is not {t.name}'s captain ({t.leaders}): each team's captain confirms its sheet"
+                    f"{short(by)} is not {t.name}'s captain ({t.leaders}): each team's captain confirms its sheet",
+                    field="by",
                 )
             role = found if role != "host" else role
             by = t.captain if found == "captain" else (t.vice or by)

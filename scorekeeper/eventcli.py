@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from scorekeeper import text as _text
-from scorekeeper.errors import ScorekeeperError, short
+from scorekeeper.errors import EventError, ScorekeeperError, StoreError, TextError, short
 
 
 def add_parser(sub: Any) -> None:
@@ -150,8 +150,50 @@ def _out(data: Any) -> None:
 
 
 # ------------------------------------------------------------ the commands
+#: The flag of ``event new`` that gives each field a new event's errors name (the events
+#: name their own fields: ``players: ...`` is ``--players: ...`` here). A league's ``teams``
+#: and ``vice`` are said as the events say them.
+NEW_FLAGS = {
+    "format": "--format",
+    "players": "--players",
+    "singles": "--singles",
+    "doubles": "--doubles",
+    "legs": "--legs",
+    "rounds": "--rounds",
+    "target": "--target",
+    "game": "--game",
+}
+
+
+def _usage(field: str | None, fmt: str) -> tuple[str, str] | None:
+    """The flag and the words of a flag given with a --format it does not go with: the events
+    refuse the field; the command line says how to give what does."""
+    league = fmt == "league"
+    if field == "players" and league:
+        return "--players", "a league is played by teams: give --team NAME=PLAYER,PLAYER,... for each"
+    if field == "teams" and not league:
+        return "--team", f"a {fmt} is played by players, not teams (a league is played by teams)"
+    if field == "vices" and not league:
+        return "--vice", "a vice-captain is a league team's (give --vice TEAM=PLAYER with --team)"
+    if field == "singles" and not league:
+        return "--singles", "--singles and --doubles are a league fixture's games"
+    if field == "rounds" and fmt != "swiss":
+        return "--rounds", f"--rounds is a Swiss's number of rounds; a {fmt}'s rounds follow from it"
+    return None
+
+
+def _as_given(e: EventError | TextError, args: argparse.Namespace) -> ScorekeeperError:
+    """A new event's refusal (or its names') as the command line says it: its field named by
+    the flag that gave it (``players`` -> ``--players``)."""
+    usage = _usage(e.field, args.format)
+    if usage is not None:
+        return type(e)(usage[1], field=usage[0])
+    flag = NEW_FLAGS.get(e.field or "")
+    return e if flag is None else type(e)(e.reason, field=flag)
+
+
 def _cmd_new(args: argparse.Namespace) -> int:
-    from scorekeeper.cli import OutputError, _check_output
+    from scorekeeper.cliout import OutputError, check_output
     from scorekeeper.eventbook import EventBook, new_id
     from scorekeeper.events import new_event
 
@@ -159,23 +201,27 @@ def _cmd_new(args: argparse.Namespace) -> int:
     teams = _teams(args.team)
     if args.format != "league" and not players:
         raise ScorekeeperError(f'--players: a {args.format} needs its players (--players "Ann,Ben,Cy")')
-    event = new_event(
-        args.event_id or new_id(),
-        args.name,
-        args.format,
-        args.game,
-        preset=args.preset,
-        players=players,
-        teams=teams or None,
-        vices=_vices(args.vice) or None,
-        scoring=args.scoring,
-        rounds=args.rounds,
-        singles=args.singles,
-        doubles=args.doubles,
-        legs=args.legs,
-        target=args.target,
-    )
-    _check_output("no event was made")
+    vices = _vices(args.vice)
+    try:
+        event = new_event(
+            args.event_id or new_id(),
+            args.name,
+            args.format,
+            args.game,
+            preset=args.preset,
+            players=players,
+            teams=teams or None,
+            vices=vices or None,
+            scoring=args.scoring,
+            rounds=args.rounds,
+            singles=args.singles,
+            doubles=args.doubles,
+            legs=args.legs,
+            target=args.target,
+        )
+    except (EventError, TextError) as e:
+        raise _as_given(e, args) from None
+    check_output("no event was made")
     with _writing(args) as store:
         book = EventBook(store)
         event = book.add(event)
@@ -330,7 +376,7 @@ def _cmd_open(args: argparse.Namespace) -> int:
 def _cmd_sheet(args: argparse.Namespace) -> int:
     """A round robin's, Swiss's or knockout's night sheet; a league fixture's result sheet
     (``--round`` and ``--fixture``)."""
-    from scorekeeper.cli import _write_utf8
+    from scorekeeper.cliout import write_utf8
     from scorekeeper.eventbook import EventBook
     from scorekeeper.events.sheets import sheet_of
 
@@ -352,19 +398,29 @@ def _cmd_sheet(args: argparse.Namespace) -> int:
         else:
             sheet = book.night(event.id)
     if args.csv:
-        _write_utf8(sheet.csv())
+        write_utf8(sheet.csv())
     else:
         sys.stdout.write(sheet.text())
     return 0
+
+
+#: The flag of ``event confirm`` that gives each field a confirmation's errors name.
+CONFIRM_FLAGS = {"team": "--team", "by": "--by"}
 
 
 def _cmd_confirm(args: argparse.Namespace) -> int:
     from scorekeeper.eventbook import EventBook
 
     with _writing(args) as store:  # the command line is the host's: its confirmations are marked so
-        c = EventBook(store).confirm(
-            args.id, args.round, args.fixture, args.team, args.by or "the host", role="host", phone="host"
-        )
+        try:
+            c = EventBook(store).confirm(
+                args.id, args.round, args.fixture, args.team, args.by or "the host", role="host", phone="host"
+            )
+        except ScorekeeperError as e:
+            flag = CONFIRM_FLAGS.get(e.field or "")
+            if flag is None or isinstance(e, StoreError):
+                raise
+            raise ScorekeeperError(e.reason, field=flag) from None
     print(_text.escape(f"confirmed for {c.team} by {c.words} at {c.at} ({c.games[0]}-{c.games[1]})"))
     return 0
 

@@ -399,7 +399,7 @@ class Match:
             raise MatchOverError(self._over_reason(), hand=h.number, turn=len(h.turns) + 1)
         if h.end is not None:
             raise HandOverError(
-                f"the hand has already ended ({self._end_text(h)})", hand=h.number, turn=len(h.turns) + 1
+                f"the hand has already ended ({self.end_text(h)})", hand=h.number, turn=len(h.turns) + 1
             )
         return h
 
@@ -701,7 +701,7 @@ class Match:
             raise HandOverError(f"hand {prev.number} has not ended yet", hand=number)
         if prev is not None and prev.settlement is None:
             raise RemainingError(
-                f"the hand ended ({self._end_text(prev)}) but remaining is missing",
+                f"the hand ended ({self.end_text(prev)}) but remaining is missing",
                 hand=prev.number,
                 field="remaining",
             )
@@ -846,7 +846,8 @@ class Match:
                     raise RemainingError(f"{t} is listed twice", **where)
                 seen.add(t)
 
-    def _end_text(self, h: Hand) -> str:
+    def end_text(self, h: Hand) -> str:
+        """How hand ``h`` ended, in words: ``Ann dominoed`` or ``blocked``."""
         if h.domino_player is not None:  # set exactly when the hand ended in a domino
             return f"{self.setup.players[h.domino_player]} dominoed"
         return "blocked"

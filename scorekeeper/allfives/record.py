@@ -170,7 +170,7 @@ def check_complete(match: Match) -> None:
         players = match.setup.players
         holding = [f"{players[i]} ({n})" for i, n in enumerate(h.held) if n]
         raise RemainingError(
-            f"the hand ended ({match._end_text(h)}) but remaining is missing for {', '.join(holding)}",
+            f"the hand ended ({match.end_text(h)}) but remaining is missing for {', '.join(holding)}",
             hand=h.number,
             field="remaining",
         )

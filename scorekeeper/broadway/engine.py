@@ -299,7 +299,7 @@ class Match:
             raise HandOverError("no hand has been started: give the leader first", hand=1, turn=1)
         if self.winner is not None:
             raise MatchOverError(self._over_reason(), hand=h.number, turn=len(h.turns) + 1)
-        return h, h._open_seat()
+        return h, h.open_seat()
 
     def _start(self, ev: StartHand) -> None:
         number = len(self.hands) + 1

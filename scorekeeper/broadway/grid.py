@@ -181,8 +181,8 @@ class Placement:
         object.__setattr__(self, "tile", Tile(first, second))
 
     @classmethod
-    def _trusted(cls, first: int, second: int, cells: tuple[Cell, Cell]) -> Placement:
-        """A placement from values known to be valid (no checks; engine-internal)."""
+    def trusted(cls, first: int, second: int, cells: tuple[Cell, Cell]) -> Placement:
+        """A placement from values known to be valid (no checks: the hand's placements, legal by construction)."""
         p = object.__new__(cls)
         object.__setattr__(p, "first", first)
         object.__setattr__(p, "second", second)
@@ -217,7 +217,7 @@ class Placement:
         first), as records are written back."""
         if self.first > self.second or (self.first == self.second and self.cells[0] <= self.cells[1]):
             return self
-        return Placement._trusted(self.second, self.first, (self.cells[1], self.cells[0]))
+        return Placement.trusted(self.second, self.first, (self.cells[1], self.cells[0]))
 
     def _key(self) -> tuple[int, int, tuple[Cell, Cell]]:
         c = self.canonical()

@@ -327,7 +327,7 @@ class Hand:
                         if m not in cells:
                             key = frozenset(((n, v), (m, w)))
                             if key not in found:
-                                found[key] = Placement._trusted(v, w, (n, m))
+                                found[key] = Placement.trusted(v, w, (n, m))
         # free, adjacent, well oriented cells next to a matching half: legal by construction
         out = []
         for p in sorted(found.values(), key=lambda p: (p.cells, p.first)):
@@ -338,7 +338,7 @@ class Hand:
     # -- the next value
     def with_play(self, p: Placement) -> tuple[Hand, Turn]:
         """Set ``p`` for the seat to move (every rule checked; raises naming hand and turn)."""
-        seat = self._open_seat()
+        seat = self.open_seat()
         matched = self._check_play(p, seat)
         pts = points_for(len(matched)) if self.turns else 0
         turn = Turn(len(self.turns) + 1, seat, p, None, matched, pts)
@@ -362,7 +362,7 @@ class Hand:
         return new, turn
 
     def with_pass(self) -> tuple[Hand, Turn]:
-        seat = self._open_seat()
+        seat = self.open_seat()
         if not self.turns:
             raise WrongDoubleError(
                 f"the first turn sets the hand's double {self.double}: {self.setup.who(seat)} cannot pass",
@@ -377,7 +377,7 @@ class Hand:
 
     def with_exposed(self, tile: Tile) -> tuple[Hand, Turn]:
         """The seat to move exposed ``tile`` and loses this turn."""
-        seat = self._open_seat()
+        seat = self.open_seat()
         where = self._where()
         who = self.setup.who(seat)
         if tile.hi > HIGHEST:
@@ -493,7 +493,7 @@ class Hand:
         assert t is not None, f"{tile} is not on the table"
         return t
 
-    def _open_seat(self) -> int:
+    def open_seat(self) -> int:
         """The seat to move; raises once the hand has ended."""
         if self.end is not None:
             how = "all 28 tiles are down" if self.end == "complete" else "four passes in succession"
@@ -545,7 +545,7 @@ class Hand:
         """The matched cells of ``p`` set by ``seat``; raises naming hand and turn if illegal."""
         where = self._where()
         if seat is None or self.end is not None:
-            seat = self._open_seat()  # raises: the hand has ended (no seat is to move)
+            seat = self.open_seat()  # raises: the hand has ended (no seat is to move)
         setup = self.setup
         who = setup.who(seat)
         tile = p.tile

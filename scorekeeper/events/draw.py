@@ -67,7 +67,7 @@ def new_event(
     event_id(eid)
     event_name(name)
     if fmt not in FORMATS:
-        raise EventError(f"no format {short(fmt)} (formats: {', '.join(FORMATS)})", field="--format")
+        raise EventError(f"no format {short(fmt)} (formats: {', '.join(FORMATS)})", field="format")
     registry.get(game)
     preset_of(game, preset)
     sheet = FixtureSheet()
@@ -76,34 +76,32 @@ def new_event(
     player_t: tuple[str, ...] = ()
     if fmt == "league":
         if players:
-            raise EventError(
-                "a league is played by teams: give --team NAME=PLAYER,PLAYER,... for each", field="--players"
-            )
+            raise EventError("a league is played by teams, not players", field="players")
         team_t = check_teams(teams or {}, vices)
         sheet = FixtureSheet(
-            whole(9 if singles is None and not doubles else singles or 0, "--singles", 0, MAX_GAMES),
-            whole(doubles or 0, "--doubles", 0, MAX_GAMES),
+            whole(9 if singles is None and not doubles else singles or 0, "singles", 0, MAX_GAMES),
+            whole(doubles or 0, "doubles", 0, MAX_GAMES),
         )
         if not 1 <= sheet.games <= MAX_GAMES:
-            raise EventError(f"a fixture has 1 to {MAX_GAMES} games, not {sheet.games}", field="--singles")
+            raise EventError(f"a fixture has 1 to {MAX_GAMES} games, not {sheet.games}", field="singles")
         if sheet.doubles and min(len(t.players) for t in team_t) < 2:
-            raise EventError("doubles games need at least 2 players in every team", field="--doubles")
-        whole(legs, "--legs", 1, 2)
+            raise EventError("doubles games need at least 2 players in every team", field="doubles")
+        whole(legs, "legs", 1, 2)
     else:
         if teams:
-            raise EventError(f"a {fmt} is played by players, not teams (a league is played by teams)", field="--team")
+            raise EventError(f"a {fmt} is played by players, not teams (a league is played by teams)", field="teams")
         if vices:
-            raise EventError("a vice-captain is a league team's (give --vice TEAM=PLAYER with --team)", field="--vice")
+            raise EventError("a vice-captain is a league team's", field="vices")
         if singles is not None or doubles is not None:
-            raise EventError("--singles and --doubles are a league fixture's games", field="--singles")
-        player_t = check_names(list(players), "a player's name", "--players")
+            raise EventError("singles and doubles games are a league fixture's", field="singles")
+        player_t = check_names(list(players), "a player's name", "players")
         if not 2 <= len(player_t) <= MAX_ENTRANTS:
-            raise EventError(f"an event has 2 to {MAX_ENTRANTS} players, not {len(player_t)}", field="--players")
+            raise EventError(f"an event has 2 to {MAX_ENTRANTS} players, not {len(player_t)}", field="players")
     if fmt == "swiss":
         most = len(player_t) - 1 if len(player_t) % 2 == 0 else len(player_t)
-        planned = whole(rounds if rounds is not None else min(5, most), "--rounds", 1, min(most, MAX_ROUNDS))
+        planned = whole(rounds if rounds is not None else min(5, most), "rounds", 1, min(most, MAX_ROUNDS))
     elif rounds is not None:
-        raise EventError(f"--rounds is a Swiss's number of rounds; a {fmt}'s rounds follow from it", field="--rounds")
+        raise EventError(f"a Swiss has a number of rounds; a {fmt}'s rounds follow from it", field="rounds")
     event = Event(
         eid,
         name,
@@ -116,7 +114,7 @@ def new_event(
         planned,
         sheet,
         legs,
-        None if target is None else whole(target, "--target", 1, 9999),
+        None if target is None else whole(target, "target", 1, 9999),
         created,
     )
     if fmt == "round-robin":
@@ -154,7 +152,7 @@ def _check_playable(event: Event) -> None:
                 game.load(event.record_for(rnd.number, t.number))
             except ScorekeeperError as e:
                 how = " v ".join(str(n) for n in shape)
-                raise EventError(f"{game.title} cannot be played {how} at a table ({e})", field="--game") from None
+                raise EventError(f"{game.title} cannot be played {how} at a table ({e})", field="game") from None
 
 
 def _singles_round(number: int, pairs: Iterable[tuple[str, str | None]]) -> Round:

@@ -34,7 +34,7 @@ from scorekeeper import text as _text
 from scorekeeper.errors import EventError
 from scorekeeper.events.draw import is_complete
 from scorekeeper.events.model import Event
-from scorekeeper.events.sheets import _cell
+from scorekeeper.events.sheets import csv_cell
 from scorekeeper.events.standings import Result, Standing, latest, standings, tie_breaks
 
 __all__ = ["NightRound", "NightSheet", "NightTable", "night_of"]
@@ -224,21 +224,21 @@ class NightSheet:
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\r\n")
         w.writerow(CSV_HEAD)
-        name = _cell(self.event.name)
+        name = csv_cell(self.event.name)
         blank = [""] * 11
         for rnd in self.rounds:
             for t in rnd.tables:
                 r = t.result
                 scores: list[object] = ["", ""] if r is None else [r.scores[0], r.scores[1]]
-                winner = "" if t.winner is None else _cell(t.winner)
-                sides = [_cell(t.sides[0]), _cell(t.sides[1])]
+                winner = "" if t.winner is None else csv_cell(t.winner)
+                sides = [csv_cell(t.sides[0]), csv_cell(t.sides[1])]
                 w.writerow([name, "table", rnd.number, t.number, *sides, *scores, winner, t.status, *blank])
             for p in rnd.byes:
-                w.writerow([name, "bye", rnd.number, "", _cell(p), "", "", "", "", "bye", *blank])
+                w.writerow([name, "bye", rnd.number, "", csv_cell(p), "", "", "", "", "bye", *blank])
         state = "final" if self.final else f"after round {self.after}"
         for s in self.standings:
             w.writerow(
-                [name, "standing", "", "", "", "", "", "", "", state, s.rank, _cell(s.name), s.played, s.won]
+                [name, "standing", "", "", "", "", "", "", "", state, s.rank, csv_cell(s.name), s.played, s.won]
                 + [s.drawn, s.lost, s.points_for, s.points_against, s.difference, s.score, s.decided_by]
             )
         return out.getvalue()

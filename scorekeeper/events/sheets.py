@@ -221,16 +221,16 @@ class Sheet:
             r = g.result
             w.writerow(
                 [
-                    _cell(self.event.name),
+                    csv_cell(self.event.name),
                     self.round,
                     self.fixture,
                     g.game,
                     g.table,
-                    _cell(" & ".join(g.home)),
-                    _cell(" & ".join(g.away)),
+                    csv_cell(" & ".join(g.home)),
+                    csv_cell(" & ".join(g.away)),
                     "" if r is None else r.scores[0],
                     "" if r is None else r.scores[1],
-                    "" if r is None else ("draw" if r.winner is None else _cell((self.home, self.away)[r.winner])),
+                    "" if r is None else ("draw" if r.winner is None else csv_cell((self.home, self.away)[r.winner])),
                 ]
             )
         h, a = self.games_won
@@ -238,13 +238,13 @@ class Sheet:
         lh, la = self.league_points
         w.writerow(
             [
-                _cell(self.event.name),
+                csv_cell(self.event.name),
                 self.round,
                 self.fixture,
                 "games won",
                 "",
-                _cell(self.home),
-                _cell(self.away),
+                csv_cell(self.home),
+                csv_cell(self.away),
                 h,
                 a,
                 "",
@@ -252,13 +252,13 @@ class Sheet:
         )
         w.writerow(
             [
-                _cell(self.event.name),
+                csv_cell(self.event.name),
                 self.round,
                 self.fixture,
                 "match points",
                 "",
-                _cell(self.home),
-                _cell(self.away),
+                csv_cell(self.home),
+                csv_cell(self.away),
                 ph,
                 pa,
                 "",
@@ -266,13 +266,13 @@ class Sheet:
         )
         w.writerow(
             [
-                _cell(self.event.name),
+                csv_cell(self.event.name),
                 self.round,
                 self.fixture,
                 "league points",
                 "",
-                _cell(self.home),
-                _cell(self.away),
+                csv_cell(self.home),
+                csv_cell(self.away),
                 lh,
                 la,
                 "",
@@ -281,16 +281,16 @@ class Sheet:
         for team in (self.home, self.away):
             c = self.confirmed(team)
             w.writerow(
-                [_cell(self.event.name), self.round, self.fixture, "confirmed", "", _cell(team), "", "", "", ""]
+                [csv_cell(self.event.name), self.round, self.fixture, "confirmed", "", csv_cell(team), "", "", "", ""]
                 if c is None
                 else [
-                    _cell(self.event.name),
+                    csv_cell(self.event.name),
                     self.round,
                     self.fixture,
                     "confirmed",
                     c.at,
-                    _cell(team),
-                    _cell(c.words),
+                    csv_cell(team),
+                    csv_cell(c.words),
                     "",
                     "",
                     "",
@@ -299,7 +299,7 @@ class Sheet:
         return out.getvalue()
 
 
-def _cell(text: str) -> str:
+def csv_cell(text: str) -> str:
     """A text cell: escapes for what the rule for text refuses, and a leading ``'`` before
     what a spreadsheet would run as a formula."""
     text = _text.escape(text)

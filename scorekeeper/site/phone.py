@@ -1,6 +1,6 @@
 """Scorekeeper in a phone's browser, with no server: what Pyodide runs (the site's ``main.py``).
 
-The same app as ``scorekeeper web`` (the shell of :mod:`scorekeeper.ui.shell.app`, every game
+The same app as ``scorekeeper web`` (the shell of :mod:`scorekeeper.ui.app.main`, every game
 and screen), with the phone as the host of its own table: no codes, no seats, no watchers, no
 "Phones at this table" (nothing here is served to other phones). Its store is kept in the
 browser (:mod:`scorekeeper.site.disk`): the folder :data:`STORE` on IDBFS, copied into
@@ -26,8 +26,8 @@ from scorekeeper.site.disk import ANOTHER_TAB, Copier, IndexedDBDisk, TabLocking
 from scorekeeper.store import message_of
 from scorekeeper.store.lock import use_locking
 from scorekeeper.store.storage import use_disk
+from scorekeeper.ui.app.main import make_main
 from scorekeeper.ui.server.shared import open_shared
-from scorekeeper.ui.shell.app import make_main
 from scorekeeper.ui.shell.base import Model, Shared
 from scorekeeper.ui.shell.widgets import PAD, error_box, heading
 

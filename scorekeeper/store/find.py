@@ -11,16 +11,15 @@ are read from their files.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.store.files import OpenMatch
 from scorekeeper.store.imports import checked_copy
 from scorekeeper.store.layout import Record
 from scorekeeper.store.storage import CorruptFileError
-
-if TYPE_CHECKING:
-    from scorekeeper.store.store import Store
 
 #: What a record says that does not make it another match.
 LABELS = ("id", "title", "notes")
@@ -48,19 +47,26 @@ def sameness(record: Record, match: Any) -> str:
     return json.dumps(normal, sort_keys=True, ensure_ascii=False)
 
 
-def find(store: Store, record: Any) -> str | None:
-    """The id of a match of ``store`` that is the same as ``record``, or None (the newest
-    one if there are several). ``record`` is checked through its engine first (its error
-    is raised). A damaged file is not this record (opening it says why); an OSError (the
-    disk's trouble) is raised: the match may well be this record."""
+def find(
+    record: Any,
+    listed: Callable[[], Mapping[str, Record]],
+    held: Callable[[str], OpenMatch | None],
+    read: Callable[[str], Record],
+) -> str | None:
+    """The id of a stored match that is the same as ``record``, or None (the newest one if
+    there are several), among the matches ``listed()`` gives (the index's documents by id,
+    brought up to date); ``held`` gives a match kept in memory (the truth for its store),
+    ``read`` a match file's document.
+    ``record`` is checked through its engine first (its error is raised). A damaged file is
+    not this record (opening it says why); an OSError (the disk's trouble) is raised: the
+    match may well be this record."""
     copied, match = checked_copy(record)
     key = sameness(copied, match)
     cached_brief = brief(copied, match)
     started = copied.get("started")
     found: list[tuple[str, str]] = []
-    store._catch_up()
-    for mid, meta in list(store._index.docs.items()):
-        o = store._held(mid)
+    for mid, meta in list(listed().items()):
+        o = held(mid)
         if o is not None:  # its cached fields may be behind what was appended since
             if brief(o.record, o.match) == cached_brief and sameness(o.record, o.match) == key:
                 found.append((o.created, mid))
@@ -69,7 +75,7 @@ def find(store: Store, record: Any) -> str | None:
         if cached != cached_brief or (started is not None and meta.get("started") != started):
             continue
         try:
-            doc = store._read_match_doc(store._files.path(mid))
+            doc = read(mid)
             other = doc["record"]
             if sameness(other, registry.game_of(other).load(other)) == key:
                 found.append((str(doc.get("created") or ""), mid))

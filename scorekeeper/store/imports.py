@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from scorekeeper import boundary, registry
 from scorekeeper.errors import type_name
 from scorekeeper.store.errors import StoreError, plain_line, reason
-from scorekeeper.store.files import OpenMatch
+from scorekeeper.store.files import MatchFiles, OpenMatch
+from scorekeeper.store.index import Index
 from scorekeeper.store.layout import Record, is_id, new_id, now
 from scorekeeper.store.storage import NotDurableError, fsync_dir, remove
-
-if TYPE_CHECKING:
-    from scorekeeper.store.store import Store
 
 
 def checked_copy(record: Any) -> tuple[Record, Any]:
@@ -35,52 +33,59 @@ def checked_copy(record: Any) -> tuple[Record, Any]:
     return copied, registry.game_of(copied).load(copied)  # a match may be in progress
 
 
-def bulk_import(store: Store, records: Iterable[Record]) -> list[str]:
-    """Store many records in ``store``; returns their ids (a record's own ``id`` is kept
-    when it is a match id no match, file or record of this import has)."""
+def bulk_import(files: MatchFiles, index: Index, opened: dict[str, OpenMatch], records: Iterable[Record]) -> list[str]:
+    """Store many records as match ``files`` listed by ``index`` (``opened``: the store's
+    matches in memory, which a single new match joins); returns their ids (a record's own
+    ``id`` is kept when it is a match id no match, file or record of this import has)."""
     checked = [checked_copy(r) for r in records]
-    files = store._files
     ids: list[str] = []
-    opened: list[OpenMatch] = []
+    written: list[OpenMatch] = []
     for n, (record, match) in enumerate(checked, start=1):
         o: OpenMatch | None = None
         try:
             given: Any = record.get("id")
-            mid: str = given if _free(store, given, ids) else new_id()
-            while not _free(store, mid, ids):
+            mid: str = given if _free(files, index, given, ids) else new_id()
+            while not _free(files, index, mid, ids):
                 mid = new_id()
             path = files.path(mid)
             o = OpenMatch(files.storage(path), record, [], match, now(), path, dirty=True)
             files.write(mid, o)
         except OSError as e:  # a write that failed left no file, unless only the directory's sync failed
-            tried = list(zip(ids, opened, strict=True))
+            tried = list(zip(ids, written, strict=True))
             if o is not None and isinstance(e, NotDurableError):
                 tried.append((mid, o))
-            raise _take_back(store, tried, e, n, len(checked)) from e
+            raise _take_back(files, index, opened, tried, e, n, len(checked)) from e
         ids.append(mid)
-        opened.append(o)
-    store._open_matches.update(zip(ids, opened, strict=True))
-    store._index.refresh(ids)  # never fails for the index: it is then kept in memory
+        written.append(o)
+    opened.update(zip(ids, written, strict=True))
+    index.refresh(ids)  # never fails for the index: it is then kept in memory
     if len(checked) > 1:  # do not keep a whole import in memory
         for mid in ids:
-            store._open_matches.pop(mid, None)
+            opened.pop(mid, None)
     return ids
 
 
-def _free(store: Store, mid: Any, taken: list[str]) -> bool:
+def _free(files: MatchFiles, index: Index, mid: Any, taken: list[str]) -> bool:
     """Whether a new match may have the id ``mid``: a match id that no match, no file
     (even one that could not be read) and no record of this import has. A file that
     cannot be looked at raises its OSError (it may be there)."""
-    if not is_id(mid) or mid in store._index.docs or mid in store._index.unread or mid in taken:
+    if not is_id(mid) or mid in index.docs or mid in index.unread or mid in taken:
         return False
-    return not store._files.taken(mid)
+    return not files.taken(mid)
 
 
-def _take_back(store: Store, tried: list[tuple[str, OpenMatch]], e: OSError, n: int, total: int) -> StoreError:
+def _take_back(
+    files: MatchFiles,
+    index: Index,
+    opened: dict[str, OpenMatch],
+    tried: list[tuple[str, OpenMatch]],
+    e: OSError,
+    n: int,
+    total: int,
+) -> StoreError:
     """Remove the files an import that failed at record ``n`` wrote (``tried``: the last
     one's write may have failed after putting its file in place); the error to raise. A
     file that cannot be removed is stored after all: listed, and named in the message."""
-    files = store._files
     stuck = []
     for mid, o in tried:
         try:
@@ -105,12 +110,12 @@ def _take_back(store: Store, tried: list[tuple[str, OpenMatch]], e: OSError, n: 
         return nothing
     for mid, o in stuck:  # on the disk after all: this store lists them too
         o.dirty = True
-        store._open_matches[mid] = o
-    store._index.refresh([mid for mid, _ in stuck])
-    kept = [mid for mid, _ in stuck if mid in store._index.docs]
+        opened[mid] = o
+    index.refresh([mid for mid, _ in stuck])
+    kept = [mid for mid, _ in stuck if mid in index.docs]
     for mid, _ in stuck:
-        if mid not in store._index.docs:
-            store._open_matches.pop(mid, None)
+        if mid not in index.docs:
+            opened.pop(mid, None)
     if not kept:
         return nothing
     names = ", ".join(kept)

@@ -393,7 +393,12 @@ class Store:
         """The id of a stored match that is the same as ``record``, or None (see
         :func:`scorekeeper.store.find.find`: the id, title and notes do not count)."""
         self._check_open()
-        return _find.find(self, record)
+        return _find.find(record, self._listed, self._held, lambda mid: self._read_match_doc(self._files.path(mid)))
+
+    def _listed(self) -> dict[str, Record]:
+        """Every match the index lists, by id, after :meth:`_catch_up`."""
+        self._catch_up()
+        return self._index.docs
 
     # ------------------------------------------------------------ writing
     @os_errors("create a match", "save the new match", "nothing was stored")
@@ -409,7 +414,7 @@ class Store:
     def bulk_import(self, records: Iterable[Record]) -> list[str]:
         """Store many records, all or nothing (see :func:`scorekeeper.store.imports.bulk_import`)."""
         self._check_writable("import records")
-        return _imports.bulk_import(self, records)
+        return _imports.bulk_import(self._files, self._index, self._open_matches, records)
 
     @os_errors("append an entry", "save")
     def append(self, mid: str, entry: Record, *, _redo: bool = False) -> None:

@@ -125,7 +125,7 @@ def test_a_partner_out_first_is_shown_out_and_skipped(shared):
     for tile, on in (("6-6", None), ("6-5", "6-6"), ("6-4", "6-6"), ("5-5", "6-5"), ("4-4", "6-4")):
         play(table, tile, on)
     assert table.note == "Ann set 4-4: 18 = 6, Ann & Cy +6, Ann is out; partners play on"
-    rows = {p.name: p for p in table.players}
+    rows = {p.name: p for p in table.player_rows}
     assert rows["Ann"].out and rows["Ann"].text == "Ann · out" and rows["Ann"].label == "Ann is out"
     assert not rows["Cy"].out and rows["Ben"].to_move
     table.play.pass_()  # Ben
@@ -135,7 +135,7 @@ def test_a_partner_out_first_is_shown_out_and_skipped(shared):
     play(table, "4-1", "4-4")
     assert table.note.endswith("go 1, Ben & Di +1, Ben went out: the hand is over")
     assert table.phase == "leader" and table.hand_end.rule_leader() == "Ben"  # left of Ann
-    assert not any(p.out for p in table.players)  # out is shown while the hand goes on
+    assert not any(p.out for p in table.player_rows)  # out is shown while the hand goes on
 
 
 def test_the_board_is_the_score_display_with_front_and_back_pegs(shared):

@@ -231,7 +231,7 @@ def test_draws_and_pass(shared):
     t.play.draw(1)
     assert t.play.draws == 4 and t.play.drawable == 6
     play(t, "2-2")
-    assert t.players[1].held == 9 + 4 - 1 and t.boneyard == 6 and t.play.draws == 0
+    assert t.player_rows[1].held == 9 + 4 - 1 and t.boneyard == 6 and t.play.draws == 0
     t.play.draw(6)
     assert t.play.drawable == 0 and t.play.can_pass
     t.play.pass_()

@@ -44,11 +44,11 @@ def play(t: TableModel, tile: str, on: str | None = None) -> None:
 def test_draws_show_at_once_in_the_boneyard_and_the_players_tiles(shared):
     t = table(shared)
     play(t, "3-2")
-    assert t.boneyard == 10 and t.players[1].held == 9
+    assert t.boneyard == 10 and t.player_rows[1].held == 9
     t.play.draw(3)
-    assert t.boneyard == 7 and t.players[1].held == 12  # before the tile is entered
+    assert t.boneyard == 7 and t.player_rows[1].held == 12  # before the tile is entered
     t.undo()  # takes back the draws not yet entered, and only them
-    assert t.boneyard == 10 and t.players[1].held == 9 and t.play.draws == 0
+    assert t.boneyard == 10 and t.player_rows[1].held == 9 and t.play.draws == 0
     assert len(t.match.hand.turns) == 1
 
 

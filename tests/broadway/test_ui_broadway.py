@@ -121,7 +121,7 @@ def test_form_record_seats_and_leader(shared):
     assert list(t.setup.sides) == list(SIDES)
     assert t.setup.side_of == (0, 1, 0, 1)
     assert t.phase == "play" and t.to_move == "Ben" and t.double == "6-6" and t.hand_number == 1
-    assert t.totals == ZERO and t.winner is None and t.winner_line() is None
+    assert t.scores == ZERO and t.winner is None and t.winner_line() is None
     assert t.held() == [(p, 7) for p in NAMES]
     assert stored_scores(shared, t) == ZERO
 
@@ -457,7 +457,7 @@ def test_points_by_matched_sections(shared, sections):
     assert t.error is None
     want = dict(ZERO)
     want[SIDE_OF[placer]] = POINTS[sections]
-    assert t.totals == want == stored_scores(shared, t)
+    assert t.scores == want == stored_scores(shared, t)
     assert t.note == f"{placer} set 6-1" + (f": +{POINTS[sections]}" if POINTS[sections] else "")
     out = score_record(shared.store.record(t.mid))
     last = out["hands"][0]["turns"][-1]
@@ -475,7 +475,7 @@ def test_two_sections_with_seat_orientation(shared):
     assert t.preview.matched == ((0, 1), (1, 0)) and t.preview.points == 1
     assert t.preview_line() == "6-4: 2 matched sections -> North-South +1"
     t.confirm()
-    assert t.totals == {"North-South": 1, "East-West": 0} == stored_scores(shared, t)
+    assert t.scores == {"North-South": 1, "East-West": 0} == stored_scores(shared, t)
     assert t.turn_lines()[0] == "3. Cy: 6-4, 2 matched -> North-South +1"
 
 
@@ -563,7 +563,7 @@ def test_pass_moves_on(shared):
     assert t.error is None and t.note == "Ben passed" and t.to_move == "Cy"
     assert turns(shared, t)[-1] == {"pass": True}
     assert t.turn_lines()[0] == "2. Ben: pass"
-    assert t.totals == ZERO
+    assert t.scores == ZERO
 
 
 def test_expose_loses_the_turn(shared):
@@ -576,7 +576,7 @@ def test_expose_loses_the_turn(shared):
     assert t.error is None and t.note == "Ben exposed 6-2: turn lost"
     assert t.tile is None and t.preview is None
     assert turns(shared, t)[-1] == {"exposed": "6-2"}
-    assert t.to_move == "Cy" and t.totals == ZERO
+    assert t.to_move == "Cy" and t.scores == ZERO
     assert t.held() == [("Ann", 6), ("Ben", 7), ("Cy", 7), ("Di", 7)]  # the tile stays in Ben's hand
     assert t.turn_lines()[0] == "2. Ben: exposed 6-2 (turn lost)"
     # 6-2 is Ben's now: Cy cannot set it
@@ -645,7 +645,7 @@ def test_a_blocked_hand_asks_for_the_unplayed_tiles(shared):
     assert t.error is None and t.note == "hand settled"
     assert t.phase == "start" and t.double == "5-5"
     assert shared.store.record(t.mid)["hands"][0]["unplayed"] == {"Ann": 6, "Ben": 6, "Cy": 7, "Di": 7}
-    assert t.totals == {"North-South": -13, "East-West": -13} == stored_scores(shared, t)
+    assert t.scores == {"North-South": -13, "East-West": -13} == stored_scores(shared, t)
     t.start_hand("Cy")
     assert t.error is None and t.phase == "play" and t.hand_number == 2
     assert t.double == "5-5" and t.to_move == "Cy" and t.note == "hand 2: Cy sets 5-5"
@@ -654,7 +654,7 @@ def test_a_blocked_hand_asks_for_the_unplayed_tiles(shared):
     assert cells_of(t) and t.grid()[0] == (-2, -2, 2, 2)  # a new, empty table
     set_tile(t, "5-5", (0, 0), (1, 0))  # Cy (South): East-West
     assert t.to_move == "Di"
-    assert t.totals == stored_scores(shared, t)
+    assert t.scores == stored_scores(shared, t)
 
 
 def test_penalty_preview_to_opponents(shared):
@@ -669,7 +669,7 @@ def test_penalty_preview_to_opponents(shared):
     # each side gets the tiles the other side holds
     assert t2.penalty_preview() == ({"North-South": 14, "East-West": 13}, None)
     t2.settle()
-    assert t2.totals == {"North-South": 14, "East-West": 13} == stored_scores(shared, t2)
+    assert t2.scores == {"North-South": 14, "East-West": 13} == stored_scores(shared, t2)
 
 
 def test_penalty_preview_subtract_uneven(shared):
@@ -725,16 +725,16 @@ def test_undo_takes_back_the_last_entry_and_redo_puts_it_back(shared):
         set_tile(t, tile, a, b)
     set_tile(t, "6-1", (1, 1), (2, 1))  # Ben: 10 points
     after = shared.store.record(t.mid)
-    assert t.totals == {"North-South": 0, "East-West": 10}
+    assert t.scores == {"North-South": 0, "East-West": 10}
     t.undo()
     assert t.error is None and t.note == "last entry taken back"
-    assert t.to_move == "Ben" and t.totals == ZERO == stored_scores(shared, t)
+    assert t.to_move == "Ben" and t.scores == ZERO == stored_scores(shared, t)
     assert len(turns(shared, t)) == 5
     assert (1, 1) not in t.match.hand.layout.cells
     t.redo()
     assert t.error is None and t.note == "entry put back"
     assert shared.store.record(t.mid) == after
-    assert t.to_move == "Cy" and t.totals == {"North-South": 0, "East-West": 10} == stored_scores(shared, t)
+    assert t.to_move == "Cy" and t.scores == {"North-South": 0, "East-West": 10} == stored_scores(shared, t)
     t.redo()  # nothing more to redo
     assert t.error and shared.store.record(t.mid) == after
 
@@ -750,12 +750,12 @@ def test_undo_of_a_settlement_and_of_a_hand_start(shared):
     t.undo()  # the settlement
     assert t.error is None and t.phase == "unplayed"
     assert t.unplayed == {"Ann": 6, "Ben": 6, "Cy": 7, "Di": 7}
-    assert t.totals == ZERO
+    assert t.scores == ZERO
     t.undo()  # the fourth pass
     assert t.phase == "play" and t.to_move == "Ben"
     t.redo()
     t.redo()
-    assert t.phase == "start" and t.totals == {"North-South": -13, "East-West": -13} == stored_scores(shared, t)
+    assert t.phase == "start" and t.scores == {"North-South": -13, "East-West": -13} == stored_scores(shared, t)
 
 
 def test_undo_down_to_nothing(shared):
@@ -839,11 +839,11 @@ def test_the_side_ahead_after_seven_hands_wins(shared):
     t = free_match_without_hands(shared)
     for n in range(6):  # the leader's side holds 13 tiles, the other side 14
         blocked_hand(t, "Ann" if n % 2 == 0 else "Ben")
-    assert t.totals == {"North-South": -81, "East-West": -81} and t.winner is None
+    assert t.scores == {"North-South": -81, "East-West": -81} and t.winner is None
     assert t.phase == "start" and not t.sudden_death()  # hand 7 is a regular hand, tie or not
     blocked_hand(t, "Cy")  # hand 7 on 0-0
     assert t.phase == "over" and t.winner == "North-South"
-    assert t.totals == {"North-South": -94, "East-West": -95} == stored_scores(shared, t)
+    assert t.scores == {"North-South": -94, "East-West": -95} == stored_scores(shared, t)
     assert t.winner_line() == "North-South win -94 to -95 at the end of hand 7"
     assert t.double is None and t.to_move is None and t.picker() == ([], [])
     t.start_hand("Ann")
@@ -856,7 +856,7 @@ def test_sudden_death_is_won_at_once_by_a_lead_of_two(shared):
     for n in range(6):
         blocked_hand(t, "Ann" if n % 2 == 0 else "Ben")
     blocked_hand(t, "Ann", second=True)  # hand 7: both sides hold 13 tiles
-    assert t.totals == {"North-South": -94, "East-West": -94} and t.winner is None
+    assert t.scores == {"North-South": -94, "East-West": -94} and t.winner is None
     assert t.phase == "start" and t.double == "6-6"
     assert t.sudden_death()  # between hands: the next one is sudden death
     assert t.held() == [(n, 7) for n in NAMES]  # a new hand is drawn: not hand 7's tiles left
@@ -867,7 +867,7 @@ def test_sudden_death_is_won_at_once_by_a_lead_of_two(shared):
     assert t.winner is None
     set_tile(t, "6-1", (1, 1), (2, 1))  # Ben: 4 sections, +10
     assert t.phase == "over" and t.winner == "East-West"
-    assert t.totals == {"North-South": -94, "East-West": -84} == stored_scores(shared, t)
+    assert t.scores == {"North-South": -94, "East-West": -84} == stored_scores(shared, t)
     assert t.winner_line() == "East-West win -84 to -94 at hand 8, turn 6"
     assert t.double is None and t.to_move is None  # no hand to build once won
     out = score_record(shared.store.record(t.mid))
@@ -884,9 +884,9 @@ def check_state(shared, t: BroadwayTableModel) -> None:
     if t.phase == "unplayed":  # a blocked hand waiting for its unplayed tiles
         with pytest.raises(RemainingError):
             score_record(rec)
-        assert t.totals == result(load(rec))["scores"]
+        assert t.scores == result(load(rec))["scores"]
     else:
-        assert t.totals == score_record(rec)["scores"]
+        assert t.scores == score_record(rec)["scores"]
     h = t.match.hand
     g = cells_of(t)  # no cell twice
     if h is None or h.settled:
@@ -916,7 +916,7 @@ def set_random(t: BroadwayTableModel, rng: random.Random, tile: str, chosen: Pla
         assert t.error is None
     assert t.preview.placement == chosen
     points = t.preview.points
-    before = dict(t.totals)
+    before = dict(t.scores)
     g = cells_of(t)
     assert {c for c, v in g.items() if v.state == "new"} == set(chosen.cells)
     assert {c for c, v in g.items() if v.state == "matched"} == set(t.preview.matched)
@@ -925,7 +925,7 @@ def set_random(t: BroadwayTableModel, rng: random.Random, tile: str, chosen: Pla
     new = t.match.hands[-1]
     assert new.turns[n].placement == chosen and new.turns[n].points == points
     side = t.setup.sides[t.setup.side_of[seat]]
-    assert t.totals[side] == before[side] + points
+    assert t.scores[side] == before[side] + points
     if new.end is None:
         assert t.match.seat_to_move == (seat + 1) % 4
 
@@ -982,12 +982,12 @@ def play_random(
         assert t.error is None
         check_state(shared, t)
         if rng.random() < undo_rate:  # take the step back and put it back: the same match
-            rec, totals = shared.store.record(t.mid), dict(t.totals)
+            rec, totals = shared.store.record(t.mid), dict(t.scores)
             t.undo()
             assert t.error is None and shared.store.record(t.mid) != rec
             check_state(shared, t)
             t.redo()
-            assert t.error is None and shared.store.record(t.mid) == rec and t.totals == totals
+            assert t.error is None and shared.store.record(t.mid) == rec and t.scores == totals
             check_state(shared, t)
 
 
@@ -1076,4 +1076,4 @@ def test_a_blocked_hand_opened_again_is_ready_to_settle(shared):
     penalties, problem = t.penalty_preview()
     assert problem is None and penalties == {"North-South": -13, "East-West": -14}
     t.settle()
-    assert t.error is None and t.phase == "start" and t.totals == {"North-South": -13, "East-West": -14}
+    assert t.error is None and t.phase == "start" and t.scores == {"North-South": -13, "East-West": -14}

@@ -276,6 +276,71 @@ def test_errors_are_one_line(tmp_path, args, line):
     assert error_line(run_cli("--db", db, "event", *args)) == line
 
 
+TEAMS = ["--team", "Reds=Ann,Cy", "--team", "Blues=Ben,Di"]
+
+
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        (
+            ["--format", "round-robin", "--players", "A,B", "--team", "R=A"],
+            "--team: a round-robin is played by players, not teams (a league is played by teams)",
+        ),
+        (
+            ["--format", "swiss", "--players", "A,B", "--vice", "R=A"],
+            "--vice: a vice-captain is a league team's (give --vice TEAM=PLAYER with --team)",
+        ),
+        (
+            ["--format", "swiss", "--players", "A,B", "--singles", "3"],
+            "--singles: --singles and --doubles are a league fixture's games",
+        ),
+        (
+            ["--format", "knockout", "--players", "A,B", "--rounds", "2"],
+            "--rounds: --rounds is a Swiss's number of rounds; a knockout's rounds follow from it",
+        ),
+        (
+            ["--format", "league", *TEAMS, "--players", "X,Y"],
+            "--players: a league is played by teams: give --team NAME=PLAYER,PLAYER,... for each",
+        ),
+        (["--format", "swiss", "--players", "A,B", "--rounds", "4"], "--rounds: must be 1 to 1, not 4"),
+        (["--format", "swiss", "--players", "A"], "--players: an event has 2 to 256 players, not 1"),
+        (["--format", "league", *TEAMS, "--singles", "0"], "--singles: a fixture has 1 to 30 games, not 0"),
+        (
+            ["--format", "league", "--team", "R=A", "--team", "B=C", "--doubles", "1"],
+            "--doubles: doubles games need at least 2 players in every team",
+        ),
+        (["--format", "round-robin", "--players", "A,B", "--target", "0"], "--target: must be 1 to 9999, not 0"),
+        (
+            ["--format", "round-robin", "--players", "A,B", "--game", "broadway"],
+            "--game: Broadway cannot be played 1 v 1 at a table (players: Broadway is played by four players, "
+            "in seat order North, East, South, West (here 2))",
+        ),
+        # a league's teams and vice-captains, and the scoring, are said as the events say them
+        (["--format", "league", "--team", "R=A"], "teams: a league needs at least 2 teams, not 1"),
+        (["--format", "league", *TEAMS, "--vice", "Greens=Ann"], "vice: no team 'Greens' to give a vice-captain"),
+        (
+            ["--format", "round-robin", "--players", "A,B", "--scoring", "nope"],
+            "scoring.preset: no scoring preset 'nope' (presets: singles, league-2-1, league-3-1)",
+        ),
+    ],
+)
+def test_a_new_events_refusal_names_the_flag_that_gave_it(tmp_path, args, line):
+    """The events name their own fields (``players: ...``); the command line says its flags."""
+    db = tmp_path / "db"
+    Store(db).close()
+    assert error_line(run_cli("--db", db, "event", "new", "N", *args)) == f"error: {line}"
+
+
+def test_a_confirmation_refused_names_the_flag_that_gave_it(tmp_path):
+    db = tmp_path / "db"
+    new(db, "L", "--format", "league", *TEAMS, "--id", "lg", "--singles", "1", "--legs", "1")
+    confirm = ["--db", db, "event", "confirm", "lg", "--round", "1", "--fixture", "1", "--team"]
+    line = error_line(run_cli(*confirm, "Greens"))
+    assert line == "error: --team: 'Greens' does not play fixture 1 (Reds v Blues)"
+    line = error_line(run_cli(*confirm, "Reds", "--by", "Ben"))
+    assert line == "error: --by: 'Ben' is not Reds's captain (Ann): each team's captain confirms its sheet"
+
+
 def test_an_id_given_twice_and_a_missing_database(tmp_path):
     db = tmp_path / "db"
     new(db, "N", "--players", "A,B", "--format", "knockout", "--id", "ko")

@@ -206,7 +206,7 @@ def test_next_round_and_confirm_are_kept(db):
             book.confirm("lg", 1, 1, "Reds", "Ann")
         store.import_record(won_record(event, 1, 1, winner=1))
         with pytest.raises(
-            ScorekeeperError, match=r"--by: 'Ben' is not Reds's captain \(Ann\): each team's captain confirms its sheet"
+            ScorekeeperError, match=r"^by: 'Ben' is not Reds's captain \(Ann\): each team's captain confirms its sheet"
         ):
             book.confirm("lg", 1, 1, "Reds", "Ben")
         c = book.confirm("lg", 1, 1, "Reds", "ann", phone="0123456789abcdef")

@@ -110,7 +110,7 @@ def test_the_archive_is_made_to_be_reproducible(built_site: Path) -> None:
 def test_the_archive_holds_the_app_and_every_package_it_imports_in_the_browser(built_site: Path) -> None:
     assert "from scorekeeper.site.phone import run" in (_packages_main(built_site))
     names = set(_packages(built_site).namelist())
-    assert {"scorekeeper/__init__.py", "scorekeeper/site/phone.py", "scorekeeper/ui/shell/app.py"} <= names
+    assert {"scorekeeper/__init__.py", "scorekeeper/site/phone.py", "scorekeeper/ui/app/main.py"} <= names
     # every module of the package (the site's own build code and files aside)
     package = Path(site_build.__file__).parents[1]
     modules = {f"scorekeeper/{p.relative_to(package).as_posix()}" for p in package.rglob("*.py")}

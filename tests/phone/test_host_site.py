@@ -11,7 +11,7 @@ from pathlib import Path
 from ui.test_guard import PORT, call
 
 from scorekeeper.site.build import MARK
-from scorekeeper.ui.server.access import Gate, Invite
+from scorekeeper.ui.access.gate import Gate, Invite
 from scorekeeper.ui.server.phone_site import PhoneSite
 
 

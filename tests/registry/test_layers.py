@@ -1,7 +1,7 @@
 """The house rules of the layout: the engines know nothing of Flet, TinyDB, the store or
 the app (each game's ``entries.py`` and ``game.py`` included: the codec bases are
-:mod:`scorekeeper.codec`'s), the view-models know nothing of Flet, and no module of the
-app grows past about 400 lines."""
+:mod:`scorekeeper.codec`'s), the view-models know nothing of Flet, and no module takes a
+private name of another."""
 
 from __future__ import annotations
 
@@ -118,17 +118,8 @@ def test_the_view_models_and_the_shell_import_nothing_of_the_server():
     """The shell is handed the hub, the gate and the browsers' Visitor by whoever starts the
     app (``scorekeeper.ui.server.shared``): no view-model loads a module of the server."""
     loaded = modules_after_importing(VIEW_MODELS)
-    assert "scorekeeper.ui.shell.base" in loaded and "scorekeeper.ui.shell.roles" in loaded
+    assert "scorekeeper.ui.shell.base" in loaded and "scorekeeper.ui.access.roles" in loaded
     assert {m for m in loaded if m == "scorekeeper.ui.server" or m.startswith("scorekeeper.ui.server.")} == set()
-
-
-def test_no_module_of_the_app_is_over_about_400_lines():
-    sizes = {
-        p.relative_to(ROOT): len(p.read_text(encoding="utf-8").splitlines())
-        for p in (ROOT / "scorekeeper" / "ui").rglob("*.py")
-    }
-    assert len(sizes) > 20
-    assert {str(p): n for p, n in sizes.items() if n > 420} == {}
 
 
 def test_every_game_of_the_registry_has_the_same_engine_package_shape():
@@ -141,11 +132,186 @@ def test_every_game_of_the_registry_has_the_same_engine_package_shape():
 
 
 def test_the_all_fives_parts_use_only_the_tables_public_interface():
-    """Entering a play, claims, corrections and the hand end reach the table through what it
-    offers its parts (``change``, ``done``, ``redraw``, ``drafts`` ...), never its private members."""
-    import re
+    """Entering a play, claims, corrections and the hand end (and a table's questions of a
+    finished match) reach the table through a door: a Protocol listing the few members they
+    may use (``TableDoor``, ``AskDoor``). Every member used on the door is one of its members;
+    no part holds the table (nor imports its module): a sibling is handed in."""
+    import ast
 
-    parts = [f"allfives/{p}" for p in ("part", "play", "claims", "corrections", "hand_end")] + ["shell/asks"]
-    private = re.compile(r"\b(?:self\.t|table|t)\._[a-z]\w*")
-    found = {p: private.findall((ROOT / "scorekeeper" / "ui" / f"{p}.py").read_text(encoding="utf-8")) for p in parts}
-    assert {p: hits for p, hits in found.items() if hits} == {}
+    doors = {"allfives/part": "TableDoor", "shell/asks": "AskDoor"}
+    parts = {f"allfives/{p}": "TableDoor" for p in ("part", "play", "claims", "corrections", "hand_end")}
+    parts["shell/asks"] = "AskDoor"
+    members: dict[str, set[str]] = {}
+    for module, door in doors.items():
+        tree = ast.parse((ROOT / "scorekeeper" / "ui" / f"{module}.py").read_text(encoding="utf-8"))
+        (protocol,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == door]
+        members[door] = {n.name for n in protocol.body if isinstance(n, ast.FunctionDef)} | {
+            n.target.id for n in protocol.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
+        }
+    assert {"change", "redraw", "error"} <= members["TableDoor"] and len(members["TableDoor"]) < 30
+    outside: dict[str, set[str]] = {}
+    for module, door in parts.items():
+        tree = ast.parse((ROOT / "scorekeeper" / "ui" / f"{module}.py").read_text(encoding="utf-8"))
+        used = {
+            n.attr
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Attribute) and ast.unparse(n.value) in ("self.door", "door")
+        }
+        held = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and ast.unparse(n.value) == "self"}
+        imports = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        assert used, module
+        outside[module] = (
+            (used - members[door]) | (held & {"t", "table"}) | (imports & {"scorekeeper.ui.allfives.table"})
+        )
+    assert {m: names for m, names in outside.items() if names} == {}
+
+
+def _defined_here(tree) -> set[str]:
+    """The names a module defines itself: its functions, classes and the names it binds, and
+    the attributes it sets on ``self``/``cls`` (a Protocol's declarations are another's)."""
+    import ast
+
+    protocols = {
+        id(stmt)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef) and any(ast.unparse(b).endswith("Protocol") for b in node.bases)
+        for stmt in node.body
+    }
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and id(node) in protocols:
+            continue
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _is_own(node.value):
+            names.add(node.attr)
+    for node in ast.walk(tree):  # a Protocol's declared members are not its module's own
+        if isinstance(node, ast.AnnAssign) and id(node) in protocols and isinstance(node.target, ast.Name):
+            names.discard(node.target.id)
+    return names
+
+
+def _is_own(value) -> bool:
+    """``self``, ``cls`` or ``super()``: the object's own members."""
+    import ast
+
+    if isinstance(value, ast.Name):
+        return value.id in ("self", "cls")
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super"
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_reaches(package: Path) -> list[str]:
+    """Every private name a module of ``package`` takes from another module: ``from m import
+    _x``, and ``obj._x`` where ``obj`` is not ``self``/``cls``/``super()`` and ``_x`` is not
+    a name the module defines itself (a friend of its own class may use it)."""
+    import ast
+
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        own = _defined_here(tree)
+        where = path.relative_to(package.parent).as_posix()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                found += [
+                    f"{where}:{node.lineno}: from {node.module} import {a.name}" for a in node.names if _private(a.name)
+                ]
+            elif isinstance(node, ast.Attribute) and _private(node.attr) and not _is_own(node.value):
+                if node.attr not in own:
+                    found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_module_takes_a_private_name_of_another():
+    """A private name (``_x``) is its module's: no module of the package imports one from
+    another, nor reaches into another module's object (``store._index``, ``table._match``).
+    What a module needs of another is public, or handed to it (the store's ``find(record,
+    listed, held, read)``, the All Fives parts' door). Nothing is allowed by exception."""
+    found = private_reaches(ROOT / "scorekeeper")
+    assert found == []
+    assert len(list((ROOT / "scorekeeper").rglob("*.py"))) > 150
+
+
+def test_the_check_of_private_names_sees_them(tmp_path):
+    (tmp_path / "a.py").write_text(
+        "from m import _hidden, shown\n"
+        "class A:\n    def __init__(self):\n        self._mine = 1\n"
+        "    def same(self, other):\n        return other._mine + self._also + super()._base\n"
+        "def f(store):\n    return store._index\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "b.py").write_text(
+        "from typing import Protocol\nclass P(Protocol):\n    _shared: int\ndef g(p: P):\n    return p._shared\n",
+        encoding="utf-8",
+    )
+    found = [line.split(": ", 1)[1] for line in private_reaches(tmp_path)]
+    assert found == ["from m import _hidden", "store._index", "p._shared"]
+
+
+def ui_package_imports() -> dict[str, set[str]]:
+    """Which packages of ``scorekeeper.ui`` each one imports (every import of every module:
+    at the top, in a function, for the type checker alone), itself left out."""
+    import ast
+
+    ui = ROOT / "scorekeeper" / "ui"
+    graph: dict[str, set[str]] = {p.name: set() for p in ui.iterdir() if (p / "__init__.py").exists()}
+    for package in graph:
+        for path in (ui / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+                for name in names:
+                    parts = name.split(".")
+                    if parts[:2] == ["scorekeeper", "ui"] and len(parts) > 2 and parts[2] in graph:
+                        graph[package].add(parts[2])
+        graph[package].discard(package)
+    return graph
+
+
+def a_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """A cycle of ``graph`` (its nodes in order, the first again at the end), or []."""
+    state: dict[str, int] = {}  # 1: on the path being walked, 2: done
+    path: list[str] = []
+
+    def walk(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt) :] + [nxt]
+            if nxt not in state and (found := walk(nxt)):
+                return found
+        state[node] = 2
+        path.pop()
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (found := walk(node)):
+            return found
+    return []
+
+
+def test_no_package_of_the_app_imports_another_that_imports_it_back():
+    """One way down through ``ui/``: ``live`` (the hub) and ``access`` (who may come in)
+    import nothing of the app, ``shell`` only them, the screens those and each other one
+    way, ``app`` (the Router) the screens, and ``server`` (the HTTP door) serves the app."""
+    graph = ui_package_imports()
+    assert {"live", "access", "shell", "server", "join", "app", "allfives"} <= set(graph)
+    assert a_cycle(graph) == []
+    assert graph["live"] == set() and graph["access"] == set()
+    assert graph["shell"] == {"live", "access"}
+    assert "server" not in set().union(*(imported for package, imported in graph.items() if package != "server"))
+    games = ("allfives", "allfours", "broadway")
+    assert all("live" in graph[g] and "server" not in graph[g] for g in games)
+
+
+def test_the_check_of_cycles_sees_one():
+    assert a_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+    assert a_cycle({"a": {"b"}, "b": set()}) == []

@@ -7,10 +7,7 @@ import re
 
 import pytest
 
-from scorekeeper.ui.allfives.form import NewMatchForm
-from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.history.model import HistoryModel
-from scorekeeper.ui.server.access import (
+from scorekeeper.ui.access.gate import (
     FREE_TRIES,
     GUESS_BURST,
     GUESS_EVERY,
@@ -23,10 +20,13 @@ from scorekeeper.ui.server.access import (
     is_local,
     spaced,
 )
+from scorekeeper.ui.access.roles import NOT_JOINED, STALE, WATCHING
+from scorekeeper.ui.access.visitor import Visitor
+from scorekeeper.ui.allfives.form import NewMatchForm
+from scorekeeper.ui.allfives.table import TableModel
+from scorekeeper.ui.history.model import HistoryModel
 from scorekeeper.ui.server.shared import open_shared
-from scorekeeper.ui.server.visitor import Visitor
 from scorekeeper.ui.shell.base import Shared
-from scorekeeper.ui.shell.roles import NOT_JOINED, STALE, WATCHING
 
 CODES = Codes("482913", "771204")
 
@@ -170,7 +170,7 @@ def test_while_the_table_limit_holds_a_typed_code_waits_and_the_links_secret_doe
 
 
 def test_the_host_is_told_when_codes_are_being_guessed():
-    from scorekeeper.ui.server.join_view import guessing
+    from scorekeeper.ui.join.view import guessing
 
     g, _ = gate()
     for i in range(GUESSING - 1):  # a few typos at the table: nothing to tell
@@ -298,7 +298,7 @@ def test_stale_is_said_in_the_words_of_the_issue():
 def test_the_qr_code_drawn_on_the_host_screen_has_exactly_the_codes_dark_modules():
     import segno
 
-    from scorekeeper.ui.server.join_view import qr_svg
+    from scorekeeper.ui.shell.widgets import qr_svg
 
     link = "http://192.168.1.20:8550/join/482913"
     svg = qr_svg(link, border=2)

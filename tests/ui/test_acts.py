@@ -18,18 +18,18 @@ import pytest
 from events.helpers import won_record
 
 from scorekeeper.events import new_event
+from scorekeeper.ui.access.gate import Codes, Gate
+from scorekeeper.ui.access.roles import Role
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
+from scorekeeper.ui.app.main import paths, shows_join
 from scorekeeper.ui.events.model import EventModel, EventsModel, seat_key
 from scorekeeper.ui.events.sheet_model import SheetModel
 from scorekeeper.ui.history.model import HistoryModel
 from scorekeeper.ui.players.model import PlayersModel
-from scorekeeper.ui.server.access import Codes, Gate
 from scorekeeper.ui.server.shared import open_shared
-from scorekeeper.ui.shell.app import paths, shows_join
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.policy import RULES, Act, Cell, Who, markdown_table
-from scorekeeper.ui.shell.roles import Role
 from ui.test_send_to_table import call, guarded
 
 CODES = Codes("482913", "771204")

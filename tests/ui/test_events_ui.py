@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 from events.helpers import won_record
 
+from scorekeeper.ui.access.gate import Codes, Gate
 from scorekeeper.ui.events.model import EventModel, EventsModel, StandingsModel
 from scorekeeper.ui.events.night_model import NightModel
 from scorekeeper.ui.events.sheet_model import SheetModel
-from scorekeeper.ui.server.access import Codes, Gate
-from scorekeeper.ui.server.live import ANY, Hub
+from scorekeeper.ui.live.hub import ANY, Hub
 from scorekeeper.ui.server.shared import open_shared
 
 

@@ -446,7 +446,7 @@ def test_messages_outside_the_protocol_or_too_long_are_refused():
 
 
 def test_the_peer_is_the_sockets_and_a_refused_message_closes_the_websocket():
-    from scorekeeper.ui.server.guard import peer
+    from scorekeeper.ui.access.visitor import peer
 
     seen = {}
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.events import new_event
+from scorekeeper.ui.access.gate import Codes, Gate
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.events.model import EventModel, home_lead
-from scorekeeper.ui.server.access import Codes, Gate
 from scorekeeper.ui.server.shared import open_shared
 
 CODES = Codes("482913", "771204")

@@ -7,13 +7,13 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.ui.access.gate import Codes, Gate
+from scorekeeper.ui.access.roles import stale
 from scorekeeper.ui.allfives.form import NewMatchForm
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.server.access import Codes, Gate
-from scorekeeper.ui.server.live import Hub
+from scorekeeper.ui.live.hub import Hub
 from scorekeeper.ui.server.shared import open_shared
 from scorekeeper.ui.shell.base import Shared
-from scorekeeper.ui.shell.roles import stale
 
 
 class Phone:

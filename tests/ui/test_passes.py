@@ -11,9 +11,9 @@ import pytest
 from support import make_fifo
 
 from scorekeeper.store import Store
-from scorekeeper.ui.server.access import Codes, Gate, Role
-from scorekeeper.ui.server.passes import KEEP_FOR, TableFile
-from scorekeeper.ui.server.visitor import Visitor
+from scorekeeper.ui.access.gate import Codes, Gate, Role
+from scorekeeper.ui.access.passes import KEEP_FOR, TableFile
+from scorekeeper.ui.access.visitor import Visitor
 
 PHONE = "192.168.1.7"
 

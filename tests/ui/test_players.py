@@ -17,11 +17,11 @@ from scorekeeper.stats import of_store
 from scorekeeper.stats.figures import COUNTERS, Stats
 from scorekeeper.stats.names import key
 from scorekeeper.stats.report import best_text
+from scorekeeper.ui.access.gate import Role
 from scorekeeper.ui.history.view import back_of
 from scorekeeper.ui.players import data as players_data
 from scorekeeper.ui.players.data import Figure, slug, unslug, who_of, who_slug
 from scorekeeper.ui.players.model import PlayersModel
-from scorekeeper.ui.server.access import Role
 from scorekeeper.ui.shell.base import WATCHING, Shared
 
 FIGURE_ROUTE = re.compile(r"^/player/([^/]+)/([^/]+)/([^/]+)(?:/([^/]+))?$")
@@ -286,7 +286,7 @@ def test_back_from_a_stored_match_goes_to_the_list_it_was_opened_from():
 
 
 def test_a_watcher_has_no_players_screens_and_home_leads_the_others_there(shared):
-    from scorekeeper.ui.shell.app import _routes
+    from scorekeeper.ui.app.main import _routes
 
     def paths(role: Role) -> set[str]:
         return {r.path for r in _routes(shared, role) if r.path}

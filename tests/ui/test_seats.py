@@ -11,14 +11,14 @@ from events.helpers import won_record
 
 from scorekeeper.events import new_event
 from scorekeeper.store import Store
+from scorekeeper.ui.access.gate import Codes, Gate
+from scorekeeper.ui.access.passes import HOST
+from scorekeeper.ui.access.visitor import Visitor, browser_words
 from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.events.model import EventModel
 from scorekeeper.ui.events.sheet_model import SheetModel
-from scorekeeper.ui.server.access import Codes, Gate
-from scorekeeper.ui.server.passes import HOST
-from scorekeeper.ui.server.seats_view import place_titles
+from scorekeeper.ui.join.seats_view import place_titles
 from scorekeeper.ui.server.shared import open_shared
-from scorekeeper.ui.server.visitor import Visitor, browser_words
 
 CODES = Codes("482913", "771204")
 PIXEL = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari"

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from aio import run
 
+from scorekeeper.ui.access.gate import Codes, Gate, Role
 from scorekeeper.ui.history.send import SendModel
-from scorekeeper.ui.server.access import Codes, Gate, Role
 from scorekeeper.ui.server.door import Slots
 from scorekeeper.ui.server.guard import Guard
 from scorekeeper.ui.server.inbox import LIMIT, PATH, TOO_LARGE, Inbox

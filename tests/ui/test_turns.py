@@ -260,12 +260,12 @@ def test_draws_show_on_every_phone_with_the_boneyard_and_tile_counts(tmp_path):
     host.table.play.tap("6-6")
     ben.receive()
     ben.ack()
-    boneyard, held = host.table.boneyard, {p.name: p.held for p in host.table.players}
+    boneyard, held = host.table.boneyard, {p.name: p.held for p in host.table.player_rows}
     ben.table.play.draw(2)  # Ben's own turn, on his phone
     assert host.inbox  # told at once, before any tile is set
     host.receive()
     assert host.table.play.draws == 2 and host.table.boneyard == boneyard - 2
-    assert {p.name: p.held for p in host.table.players} == {"Ann": held["Ann"], "Ben": held["Ben"] + 2}
+    assert {p.name: p.held for p in host.table.player_rows} == {"Ann": held["Ann"], "Ben": held["Ben"] + 2}
     assert host.table.note == "Ben drew 2 (on Ben's phone)"
     host.table.play.draw(1)  # the host's screen is drawn, its browser has not answered: refused
     assert host.table.error == "the draw entered on Ben's phone came first: check and tap again"

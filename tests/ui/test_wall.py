@@ -10,9 +10,9 @@ import pytest
 from events.helpers import won_record
 
 from scorekeeper.events import Event, Result, new_event, next_round, standings, tie_breaks
+from scorekeeper.ui.access.gate import Codes, Gate, Invite
 from scorekeeper.ui.events.wall_fit import Page, Room
 from scorekeeper.ui.events.wall_model import HEAD_TO_HEAD, WallModel, round_heading, wall_of
-from scorekeeper.ui.server.access import Codes, Gate, Invite
 from scorekeeper.ui.server.shared import open_shared
 
 NAMES = (

@@ -9,8 +9,8 @@ import signal
 import pytest
 
 from scorekeeper import system
+from scorekeeper.ui.access.gate import Codes, Gate, Invite
 from scorekeeper.ui.server import serve
-from scorekeeper.ui.server.access import Codes, Gate, Invite
 from scorekeeper.ui.server.serve import FIREWALL, lan_addresses, opens_browser, reachable, stop_signals, welcome
 
 CODES = Codes("482913", "170356", scorer_secret="S" * 22, watcher_secret="W" * 22)

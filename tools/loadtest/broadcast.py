@@ -232,9 +232,9 @@ def record_subscriptions(hub: Any) -> None:
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
+    from scorekeeper.ui.app.main import make_main
     from scorekeeper.ui.server import serve
     from scorekeeper.ui.server.shared import open_shared
-    from scorekeeper.ui.shell.app import make_main
 
     loop = asyncio.get_running_loop()
     hub = ft.PubSubHub(loop=loop)

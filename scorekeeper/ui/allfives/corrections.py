@@ -14,16 +14,13 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from scorekeeper import registry
 from scorekeeper.allfives.engine import Match, Turn
 from scorekeeper.allfives.notation import parse_turn_text, turn_text
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.ui.allfives.part import Part
-
-if TYPE_CHECKING:
-    from scorekeeper.ui.allfives.table import TableModel
+from scorekeeper.ui.allfives.part import Part, TableDoor
 
 __all__ = ["Corrections", "EntryRow"]
 
@@ -60,8 +57,8 @@ class Corrections(Part):
     before the picked turn; ``draft``: the corrected entry waiting to be saved, and
     ``preview`` what it changes."""
 
-    def __init__(self, table: TableModel) -> None:
-        super().__init__(table)
+    def __init__(self, door: TableDoor) -> None:
+        super().__init__(door)
         self.listing = False
         self.picked: tuple[int, Where] | None = None
         self.before: Match | None = None
@@ -111,18 +108,18 @@ class Corrections(Part):
         self.listing = not self.listing
         if not self.listing:
             self._reset()
-        self.t.redraw()
+        self.door.redraw()
 
     def close(self) -> None:
         self.listing = False
         self._reset()
-        self.t.redraw()
+        self.door.redraw()
 
     def _reset(self) -> None:
         self.picked = self.before = self.draft = self.preview = None
         self.pips = {}
-        self.t.drop_entry()
-        self.t.error = None
+        self.door.drop_entry()
+        self.door.error = None
 
     def pick(self, hand: int, where: Where) -> None:
         """Correct this entry: a turn is re-entered on the match as it stood before it."""
@@ -136,7 +133,7 @@ class Corrections(Part):
             h = self.match.hands[hand - 1]
             pips = h.pips or []
             self.pips = {n: str(pips[i]) for i, n in enumerate(self.match.setup.players) if h.held[i]}
-        self.t.redraw()
+        self.door.redraw()
 
     def again(self) -> None:
         """Drop the proposed correction and enter the picked entry again."""
@@ -149,7 +146,7 @@ class Corrections(Part):
 
     def set_pips(self, name: str, text: str) -> None:
         self.pips = {**self.pips, name: text}
-        self.t.redraw()
+        self.door.redraw()
 
     def propose_remaining(self) -> None:
         value: dict[str, int] = {}
@@ -166,7 +163,7 @@ class Corrections(Part):
         if self.picked is None:
             return False
         hand, where = self.picked
-        record = self.t.stored_record()
+        record = self.door.stored_record()
         h = record["hands"][hand - 1]
         if isinstance(where, int):
             h["turns"][where - 1] = entry
@@ -180,8 +177,8 @@ class Corrections(Part):
             return False
         self.draft = copy.deepcopy(entry)
         self.preview = self._change(new)
-        self.t.error = None
-        self.t.redraw()
+        self.door.error = None
+        self.door.redraw()
         return True
 
     def _change(self, new: Match) -> str:
@@ -218,10 +215,10 @@ class Corrections(Part):
         hand, where = self.picked
         draft, preview = self.draft, self.preview
         what = f"correct hand {hand}, {where if isinstance(where, str) else f'turn {where}'} ({preview})"
-        if self.t.change(lambda st: st.edit(self.t.mid, hand, where, draft), what=what):
+        if self.door.change(lambda st: st.edit(self.door.mid, hand, where, draft), what=what):
             self.listing = False
             self._reset()
-            self.t.done(f"corrected: {preview}")
+            self.door.done(f"corrected: {preview}")
 
     def correct(self, hand: int, turn: int, text: str) -> None:
         """Replace an earlier turn by ``text`` in the short notation (``5-3 on 5-5``, ``+2 5-3``,
@@ -235,7 +232,7 @@ class Corrections(Part):
         if self.propose(entry):
             self.save()
         else:
-            error = self.t.error
+            error = self.door.error
             self._reset()
-            self.t.error = error
-            self.t.redraw()
+            self.door.error = error
+            self.door.redraw()

@@ -6,19 +6,15 @@ from __future__ import annotations
 
 import random
 import re
-from typing import TYPE_CHECKING
 
 from scorekeeper.allfives.engine import Hand, Match, round5
 from scorekeeper.allfives.record import parse_remaining
 from scorekeeper.dominoes import Tile
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
-from scorekeeper.ui.allfives.part import Part
+from scorekeeper.ui.allfives.part import Part, TableDoor
 from scorekeeper.ui.shell.base import stale
 from scorekeeper.ui.shell.drafts import DraftChange, DraftView
-
-if TYPE_CHECKING:
-    from scorekeeper.ui.allfives.table import TableModel
 
 __all__ = ["HandEnd", "settlement_lines"]
 
@@ -34,16 +30,16 @@ class HandEnd(Part):
     screen shows as they are: a change to one another phone changed meanwhile is refused
     (as a stale tap is)."""
 
-    def __init__(self, table: TableModel) -> None:
-        super().__init__(table)
+    def __init__(self, door: TableDoor) -> None:
+        super().__init__(door)
         self._picking: str | None = None
         self._picked = False  # this phone chose whose tiles to pick
         self._hand = self._key()
-        self.draft = DraftView(table.drafts, table.mid, "remaining", self._key)
+        self.draft = DraftView(door.drafts, door.mid, "remaining", self._key)
 
     # ------------------------------------------------------------ the shared draft
     def _key(self) -> int:
-        h = self.t.match.hand
+        h = self.door.match.hand
         return h.number if h is not None else 0
 
     def _fresh(self) -> None:
@@ -63,25 +59,25 @@ class HandEnd(Part):
         """Change the shared entries ``changes`` and tell the other phones; refused (with
         the reason) from a watcher, a screen behind the match, or one that does not show
         the last change of one of those entries."""
-        if self.t.refused():
+        if self.door.refused():
             return False
         words = "; ".join(_entry_words(n, v) for n, v in changes.items())
-        made = self.draft.put(changes, words, self.t.visitor.phone(self.t.mid))
+        made = self.draft.put(changes, words, self.door.phone)
         if isinstance(made, str):
             self._refuse_stale(stale(f"{next(iter(changes))}'s tiles left, as entered on {made},"))
             return False
-        self.t.error = None
-        self.t.note = words
-        self.t.hub.deliver(self.t.mid, made, self.t)
-        self.t.redraw()
+        self.door.error = None
+        self.door.note = words
+        self.door.tell_others(made)
+        self.door.redraw()
         return True
 
     def remote(self, change: DraftChange) -> None:
         """Another phone changed the entries ``change.names``: shown now, and a change to
         them from here waits for this browser to show them."""
         self.draft.remote(change)
-        self.t.note = f"{change.words} (on {change.by})"
-        self.t.error = self.t.refusal  # (a refusal this change caused is still said)
+        self.door.note = f"{change.words} (on {change.by})"
+        self.door.error = self.door.refusal  # (a refusal this change caused is still said)
 
     def catch_up(self) -> bool:
         """Show the entries as they are now (a phone back from sleep); whether they changed."""
@@ -99,7 +95,7 @@ class HandEnd(Part):
         if h is None or h.end is None:
             return []
         rows = [(n, h.held[i]) for i, n in enumerate(self.match.setup.players) if h.held[i]]
-        seat = self.t.seat
+        seat = self.door.seat
         return sorted(rows, key=lambda r: r[0] != seat)
 
     @property
@@ -109,7 +105,7 @@ class HandEnd(Part):
         self._fresh()
         if self._picked:
             return self._picking
-        seat = self.t.seat
+        seat = self.door.seat
         held = dict(self.holding()).get(seat or "", 0)
         if seat is not None and held and not self._complete(seat, held) and not self._typed(seat):
             return seat
@@ -120,7 +116,7 @@ class HandEnd(Part):
         self._picking, self._picked = name, True
         if name is not None and isinstance(self.remaining.get(name), str):  # typed pips give way to tiles
             self._put({name: []})
-        self.t.redraw()
+        self.door.redraw()
 
     def pick_remaining(self, tile: Tile | str) -> None:
         """Add (or take back) a tile to the picked player's remaining tiles (a Tile from the
@@ -147,7 +143,7 @@ class HandEnd(Part):
         if len(tiles) >= held:  # this player is complete: go on to the next one still open
             nxt = [n for n, k in self.holding() if n != name and not self._complete(n, k)]
             self._picking, self._picked = (nxt[0] if nxt else None), True
-        self.t.redraw()
+        self.door.redraw()
 
     def set_pips(self, name: str, text: str) -> None:
         self._put({name: text})
@@ -242,7 +238,7 @@ class HandEnd(Part):
     def settle(self) -> None:
         """Enter the remaining tiles or pips; where the rules name the next leader (after a
         domino, or the lead passing left) the next hand starts by itself."""
-        if self.t.refused():
+        if self.door.refused():
             return
         if not self.up_to_date():
             self._refuse_stale(stale("an entry of the tiles left on another phone"))
@@ -256,7 +252,7 @@ class HandEnd(Part):
         value = self._remaining_value()
         h = self.match.hand
         assert h is not None
-        mid = self.t.mid
+        mid = self.door.mid
 
         leader = self.rule_leader()
 
@@ -266,12 +262,12 @@ class HandEnd(Part):
             if m.winner is None and leader is not None:
                 st.append(mid, {"hand": {"leader": leader}})
 
-        if self.t.change(go, self.t.saying(f"the settlement of hand {h.number} on {self.t.visitor.phone(mid)}")):
+        if self.door.change(go, self.door.saying(f"the settlement of hand {h.number} on {self.door.phone}")):
             m = self.match
             nxt = m.hand
             started = nxt is not None and nxt.number == h.number + 1
             lead = f" {m.setup.players[nxt.leader]} leads hand {nxt.number}." if started and nxt is not None else ""
-            self.t.done(f"Hand {h.number}: " + " ".join(lines) + lead)
+            self.door.done(f"Hand {h.number}: " + " ".join(lines) + lead)
 
     def rule_leader(self) -> str | None:
         """The leader the rules name for the next hand (no other is accepted), or None when
@@ -305,9 +301,9 @@ class HandEnd(Part):
         names = list(self.match.setup.players)
         lots = leader is None
         chosen = (rng or random).choice(names) if leader is None else leader
-        if self.t.change(lambda st: st.append(self.t.mid, {"hand": {"leader": chosen}})):
+        if self.door.change(lambda st: st.append(self.door.mid, {"hand": {"leader": chosen}})):
             how = "lots drawn: " if lots else ""
-            self.t.done(f"hand {self.t.hand_number}: {how}{chosen} leads")
+            self.door.done(f"hand {self.door.hand_number}: {how}{chosen} leads")
 
 
 def _entry_words(name: str, value: list[str] | str | None) -> str:

@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING, Any
 from scorekeeper.allfives.layout import SNIFF_WAYS
 from scorekeeper.dominoes import Tile
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.ui.allfives.part import Part
+from scorekeeper.ui.allfives.part import Part, TableDoor
 from scorekeeper.ui.shell.base import stale
 from scorekeeper.ui.shell.drafts import DraftView
 
 if TYPE_CHECKING:
-    from scorekeeper.ui.allfives.table import TableModel
+    from scorekeeper.ui.allfives.claims import Claims
+    from scorekeeper.ui.allfives.corrections import Corrections
 
 __all__ = ["EndChoice", "ForOther", "PickerCell", "PlayEntry", "SniffChoice"]
 
@@ -125,14 +126,26 @@ class PlayEntry(Part):
     asking: ForOther | None = None  # a tap for another player than this phone's, to confirm
     confirmed_for: str | None = None  # this turn is entered for that player, confirmed
 
-    def __init__(self, table: TableModel) -> None:
-        super().__init__(table)
+    def __init__(self, door: TableDoor, *, fixes: Corrections, claims: Claims) -> None:
+        super().__init__(door)
+        self.fixes = fixes  # while a turn is being corrected, the entry is that correction's
+        self.claims = claims  # a play may wait for the points claimed
         self._local_draws = 0  # while a turn is being corrected: draws of that turn, this phone's own
         # the draws of the turn being played, the same on every phone (one entry: "draws")
-        self.shared = DraftView(table.drafts, table.mid, "draws", self._turn)
+        self.shared = DraftView(door.drafts, door.mid, "draws", self._turn)
+
+    def forget(self) -> None:
+        """Drop what was being entered (a tile waiting for its end or its claim, draws)."""
+        self.choosing = None
+        self.sniffing = None
+        self.way = None
+        self._local_draws = 0
+        self.shared.catch_up()
+        self.asking = None
+        self.confirmed_for = None
 
     def _turn(self) -> tuple[int, int]:
-        h = self.t.match.hand
+        h = self.door.match.hand
         return (h.number, len(h.turns)) if h is not None else (0, 0)
 
     # ------------------------------------------------------------- reading
@@ -140,43 +153,43 @@ class PlayEntry(Part):
     def draws(self) -> int:
         """Tiles drawn so far by the player to play (entered with their tile or pass): on
         every phone at once; while a turn is being corrected, that correction's."""
-        if self.t.fixes.active:
+        if self.fixes.active:
             return self._local_draws
         n = self.shared.values().get("draws", 0)
         return n if isinstance(n, int) else 0
 
     def _set_draws(self, n: int) -> bool:
-        if self.t.fixes.active:
+        if self.fixes.active:
             self._local_draws = n
             return True
-        who = self.t.to_move
+        who = self.door.to_move
         words = f"{who} drew {n}" if n else f"{who}'s draws put back"
-        made = self.shared.put({"draws": n}, words, self.t.visitor.phone(self.t.mid))
+        made = self.shared.put({"draws": n}, words, self.door.phone)
         if isinstance(made, str):
             self._refuse_stale(stale(f"the draw entered on {made}"))
             return False
         if not n:  # (while draws are counted the strip says so: "Ben drew 2. Undo puts them back.")
-            self.t.note = words
-        self.t.hub.deliver(self.t.mid, made, self.t)
+            self.door.note = words
+        self.door.tell_others(made)
         return True
 
     def put_back_draws(self) -> bool:
         """Undo while draws are counted: they go back (on every phone); whether there were any."""
         if not self.draws:
             return False
-        if not self.t.refused():
+        if not self.door.refused():
             self._set_draws(0)
-        self.t.redraw()
+        self.door.redraw()
         return True
 
     @property
     def match_for_entry(self) -> Any:
-        return self.t.entry_match
+        return self.door.entry_match
 
     @property
     def playing(self) -> bool:
         """A turn can be entered (the live hand is being played, or a turn is being corrected)."""
-        return self.t.fixes.active or self.t.phase == "play"
+        return self.fixes.active or self.door.phase == "play"
 
     @property
     def drawable(self) -> int:
@@ -235,26 +248,26 @@ class PlayEntry(Part):
         """Whether an entry may go on for the player to play: at once on a phone that is
         nobody's, or that player's, or once confirmed; else the strip asks ("Enter 6-5 for
         Ann?") and nothing is entered until :meth:`confirm_other`."""
-        seat, player = self.t.seat, self.t.to_move
-        if seat is None or player is None or seat == player or self.t.fixes.active:
+        seat, player = self.door.seat, self.door.to_move
+        if seat is None or player is None or seat == player or self.fixes.active:
             return True
         if self.confirmed_for == player:
             return True
         self.asking = ForOther(action, player, tile, knock=not self.match_for_entry.rules.draw, n=n)
         self.choosing = None
         self.sniffing = None
-        self.t.error = None
-        self.t.redraw()
+        self.door.error = None
+        self.door.redraw()
         return False
 
     def confirm_other(self) -> None:
         """Yes: the tap waiting is for the player to play (whose phone this is not)."""
         asked = self.asking
         self.asking = None
-        if asked is None or self.t.refused():
+        if asked is None or self.door.refused():
             return
-        if asked.player != self.t.to_move:  # (the match moved on: refused() caught that)
-            self.t.redraw()
+        if asked.player != self.door.to_move:  # (the match moved on: refused() caught that)
+            self.door.redraw()
             return
         self.confirmed_for = asked.player
         if asked.action == "tap" and asked.tile is not None:
@@ -268,7 +281,7 @@ class PlayEntry(Part):
         """A tile tapped in the picker (a Tile; text such as ``"5-0"``, as a test writes it, is
         read as one first): set at once if it fits one place; else the drawing asks where.
         Tapping the tile waiting for its end again puts it back."""
-        if self.t.refused() or not self._draws_shown():
+        if self.door.refused() or not self._draws_shown():
             return
         if not isinstance(tile, Tile):
             try:
@@ -280,23 +293,23 @@ class PlayEntry(Part):
         again = waiting == tile
         self.choosing = None
         self.sniffing = None
-        self.t.claims.claiming = None
-        self.t.flash = None  # the last play's banner goes once the next player acts
+        self.claims.claiming = None
+        self.door.flash = None  # the last play's banner goes once the next player acts
         if again:
-            self.t.error = None
-            self.t.redraw()
+            self.door.error = None
+            self.door.redraw()
             return
         if self.playing and not self._for_whom("tap", tile):
             return
         if not self.playing:
-            winner = self.t.winner
+            winner = self.door.winner
             self._fail("no tile can be set now" + (f": {winner} has won the match" if winner else ""))
             return
         places = self.match_for_entry.placements(tile)
         if len(places) > 1:
             self.choosing = (tile, list(places))
-            self.t.error = None
-            self.t.redraw()
+            self.door.error = None
+            self.door.redraw()
             return
         self._set(tile, places[0] if places else None)
 
@@ -327,19 +340,19 @@ class PlayEntry(Part):
         self.choosing = None
         self.sniffing = None
         self.way = None
-        self.t.claims.claiming = None
-        self.t.error = None
-        self.t.redraw()
+        self.claims.claiming = None
+        self.door.error = None
+        self.door.redraw()
 
     def _set(self, tile: Tile, on: Tile | None) -> None:
         h = self.match_for_entry.hand
         if self.way is None and h is not None and h.layout.sets_sniff(tile):
             self.sniffing = (tile, on)  # the sniff: across or in line? (the table asks)
-            self.t.error = None
-            self.t.redraw()
+            self.door.error = None
+            self.door.redraw()
             return
-        if self.t.claims.asks:
-            self.t.claims.ask(tile, on)
+        if self.claims.asks:
+            self.claims.ask(tile, on)
             return
         self.enter(tile, on, None)
 
@@ -362,7 +375,7 @@ class PlayEntry(Part):
 
     def _draws_shown(self) -> bool:
         """This screen shows the draws as they are (else the entry is refused, as a stale tap is)."""
-        if self.t.fixes.active or self.shared.up_to_date():
+        if self.fixes.active or self.shared.up_to_date():
             return True
         self.shared.catch_up()
         self._refuse_stale(stale(f"the draw entered on {self.shared.by('draws')}"))
@@ -371,31 +384,31 @@ class PlayEntry(Part):
     def _submit(self, entry: dict[str, Any]) -> None:
         if not self._draws_shown():
             return
-        if self.t.submit_turn(entry):
+        if self.door.submit_turn(entry):
             self._local_draws = 0
             self.confirmed_for = None
 
     def draw(self, n: int = 1) -> None:
         """The player to move drew ``n`` more tiles (entered with their play or pass)."""
-        if self.t.refused() or not self._draws_shown() or not self.playing or not self._for_whom("draw", n=n):
+        if self.door.refused() or not self._draws_shown() or not self.playing or not self._for_whom("draw", n=n):
             return
-        self.t.flash = None
+        self.door.flash = None
         if n > self.drawable:
             h = self.match_for_entry.hand
             number, turn = (h.number, len(h.turns) + 1) if h is not None else (1, 1)
-            self.t.error = (
+            self.door.error = (
                 f"hand {number}, turn {turn}: cannot draw {n}: "
                 f"{self.drawable} tile{'s' if self.drawable != 1 else ''} left to draw"
             )
         elif self._set_draws(self.draws + n):
-            self.t.error = None
-        self.t.redraw()
+            self.door.error = None
+        self.door.redraw()
 
     def pass_(self) -> None:
-        if self.t.refused() or not self._for_whom("pass"):
+        if self.door.refused() or not self._for_whom("pass"):
             return
         entry: dict[str, Any] = {"pass": True}
         if self.draws:
             entry = {"draw": self.draws, "pass": True}
-        self.t.flash = None
+        self.door.flash = None
         self._submit(entry)

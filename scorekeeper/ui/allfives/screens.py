@@ -28,8 +28,9 @@ from scorekeeper.ui.allfives.layout_view import count_line, drawing_height, layo
 from scorekeeper.ui.allfives.new_match_view import NewMatch
 from scorekeeper.ui.allfives.panels import hand_end_panel, leader_panel, play_panel
 from scorekeeper.ui.allfives.table import PlayerRow, TableModel
-from scorekeeper.ui.server.live_view import asked_part, seat_question, use_live, watching, your_turn
+from scorekeeper.ui.live.view import use_live
 from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.table_view import asked_part, seat_question, watching, your_turn
 from scorekeeper.ui.shell.widgets import (
     PAD,
     back_to_event,
@@ -135,8 +136,8 @@ def _players_strip(table: TableModel, width: float) -> ft.Control:
     seat = table.seat
     take_seat = table.take_seat if table.can_enter else None
     boneyard = [f"Boneyard {table.boneyard}"] if table.rules.draw else []
-    long = _fits([p.text for p in table.players] + boneyard, width)
-    items: list[ft.Control] = [PlayerChip(p, long, p.name == seat, take_seat, key=p.name) for p in table.players]
+    long = _fits([p.text for p in table.player_rows] + boneyard, width)
+    items: list[ft.Control] = [PlayerChip(p, long, p.name == seat, take_seat, key=p.name) for p in table.player_rows]
     if table.rules.draw:  # without drawing the tiles not dealt are out of play: nothing to count
         items.append(ft.Text(boneyard[0], semantics_label=f"Boneyard {table.boneyard}"))
     return ft.Row(items, spacing=6, scroll=ft.ScrollMode.HIDDEN)

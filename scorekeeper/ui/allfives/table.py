@@ -92,24 +92,20 @@ class PlayerRow:
         return "tile" if self.held == 1 else "tiles"
 
 
-class TableModel(base.TableModel):
+class TableModel(base.TableModel[Match]):
     """The table screen of one All Fives match."""
 
     game = "all-fives"
-    _match: Match
 
     def __init__(self, shared: base.Shared, mid: str) -> None:
         super().__init__(shared, mid)
-        self.play = PlayEntry(self)
-        self.claims = Claims(self)
+        # its parts, each with the door into the table it may use, and the siblings it needs
         self.fixes = Corrections(self)
+        self.claims = Claims(self, enter=lambda tile, on, points: self.play.enter(tile, on, points))
+        self.play = PlayEntry(self, fixes=self.fixes, claims=self.claims)
         self.hand_end = HandEnd(self)
 
     # ------------------------------------------------------------- reading
-    @property
-    def match(self) -> Match:
-        return self._match
-
     @property
     def rules(self) -> Rules:
         return self._match.rules
@@ -122,7 +118,7 @@ class TableModel(base.TableModel):
         return before if before is not None else self._match
 
     @property
-    def players(self) -> list[PlayerRow]:
+    def player_rows(self) -> list[PlayerRow]:
         """Each player with the tiles they hold, the draws being entered counted at once."""
         m = self.entry_match
         s = m.setup
@@ -136,10 +132,6 @@ class TableModel(base.TableModel):
             PlayerRow(n, s.sides[s.side_of[i]], held[i], to_move == n, playing and not held[i])
             for i, n in enumerate(s.players)
         ]
-
-    @property
-    def scores(self) -> dict[str, int]:
-        return dict(zip(self._match.setup.sides, self._match.scores, strict=True))
 
     @property
     def target(self) -> int:
@@ -168,11 +160,6 @@ class TableModel(base.TableModel):
         return self.to_move if self.phase == "play" and not self.fixes.active else None
 
     @property
-    def hand_number(self) -> int:
-        h = self._match.hand
-        return h.number if h else 0
-
-    @property
     def boneyard(self) -> int:
         """Tiles left in the boneyard, the draws being entered taken out at once."""
         m = self.entry_match
@@ -191,11 +178,6 @@ class TableModel(base.TableModel):
         if h.end is not None:
             return "hand-end"
         return "play"
-
-    @property
-    def winner(self) -> str | None:
-        m = self._match
-        return None if m.winner is None else m.setup.sides[m.winner]
 
     def winner_line(self) -> str | None:
         """``Ann wins the match!``, ``Ben & Di win the match!`` (None until a side has won)."""
@@ -219,17 +201,11 @@ class TableModel(base.TableModel):
 
     def _forget_entry(self) -> None:
         """Drop what was being entered (a tile waiting for its end or its claim, draws)."""
-        self.play.choosing = None
-        self.play.sniffing = None
-        self.play.way = None
-        self.play._local_draws = 0
-        self.play.shared.catch_up()
-        self.play.asking = None
-        self.play.confirmed_for = None
+        self.play.forget()
         self.hand_end.catch_up()  # (the hand-end form is the table's: it is kept, shown as it is)
         self.claims.claiming = None
 
-    def remote(self, origin: base.TableModel | DraftChange) -> None:
+    def remote(self, origin: base.TableModel[Any] | DraftChange) -> None:
         if isinstance(origin, DraftChange):  # draws or the hand-end form, changed on another phone
             if origin.kind == "draws":
                 self.play.shared.remote(origin)
@@ -340,14 +316,14 @@ class TableModel(base.TableModel):
 
         def said() -> None:
             self.done(f"Undo: {' and '.join(reversed(undone)) or 'the last entry'} taken back")
-            self._said = f"the Undo on {self.visitor.phone(self.mid)}"
+            self._said = f"the Undo on {self.phone}"
 
         self._apply(go, said, what="undo the last entry")
 
     def redo(self) -> None:
         def said() -> None:
             self.done("entry put back")
-            self._said = f"the Redo on {self.visitor.phone(self.mid)}"
+            self._said = f"the Redo on {self.phone}"
 
         self._apply(lambda st: st.redo(self.mid), said)
 

@@ -30,8 +30,9 @@ from scorekeeper.ui.allfours.hand_view import (
     winner_panel,
 )
 from scorekeeper.ui.allfours.table import FoursTableModel
-from scorekeeper.ui.server.live_view import asked_part, use_live, watching
+from scorekeeper.ui.live.view import use_live
 from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.table_view import asked_part, watching
 from scorekeeper.ui.shell.typed import Typed, use_typed
 from scorekeeper.ui.shell.widgets import (
     PAD,

@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from scorekeeper.allfours.engine import HandResult, Item, Match, Setup
+from scorekeeper.allfours.engine import HandResult, Item, Match
 from scorekeeper.allfours.events import Penalties, TurnUp
 from scorekeeper.allfours.timeline import timeline
 from scorekeeper.allfours.variants import Variant
@@ -46,7 +46,7 @@ END_FACTS = ("high", "low", "jack", "game")
 _END_OF_LABEL = {"high": "high", "low": "low", "jack": "jack", "hang-jack": "jack", "game": "game"}
 
 
-class FoursTableModel(TableModel):
+class FoursTableModel(TableModel[Match]):
     """The All Fours hand screen of one match.
 
     ``phase``: ``"hand"`` (facts of the hand being entered), ``"deal"`` (the
@@ -64,32 +64,12 @@ class FoursTableModel(TableModel):
 
     # ------------------------------------------------------------- reading
     @property
-    def match(self) -> Match:
-        return self._match
-
-    @property
-    def setup(self) -> Setup:
-        return self.match.setup
-
-    @property
     def variant(self) -> Variant:
         return self.match.rules.spec
 
     @property
     def target(self) -> int:
         return self.match.rules.target
-
-    @property
-    def players(self) -> list[str]:
-        return list(self.setup.players)
-
-    @property
-    def sides(self) -> list[str]:
-        return list(self.setup.sides)
-
-    @property
-    def scores(self) -> dict[str, int]:
-        return dict(zip(self.setup.sides, self.match.scores, strict=True))
 
     @property
     def hand(self) -> HandResult | None:
@@ -102,10 +82,6 @@ class FoursTableModel(TableModel):
         if h is None:
             return {}
         return {"dealer": self.players[h.dealer], **{f.key: f.to_json() for f in h.facts}}
-
-    @property
-    def hand_number(self) -> int:
-        return self.hand.number if self.hand else 0
 
     @property
     def dealer(self) -> str | None:
@@ -139,11 +115,6 @@ class FoursTableModel(TableModel):
         if h.decided:
             return "hand" if self.missing_before_win() else "over"
         return "deal" if h.complete else "hand"
-
-    @property
-    def winner(self) -> str | None:
-        w = self.match.winner
-        return None if w is None else self.setup.sides[w]
 
     def winner_line(self) -> str | None:
         """``Ann & Cy win the match at Hang Jack in hand 5 (15 points, target 14)``, or why a side lost, or None."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import flet as ft
 
 from scorekeeper.ui.broadway.table import BroadwayTableModel
-from scorekeeper.ui.server.live_view import asked_part
+from scorekeeper.ui.shell.table_view import asked_part
 from scorekeeper.ui.shell.widgets import PAD, heading, labelled, on, winner_panel
 
 __all__ = ["over_panel", "play_panel", "start_panel", "unplayed_panel"]

@@ -25,8 +25,9 @@ from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
 from scorekeeper.ui.broadway.grid_view import grid_view
 from scorekeeper.ui.broadway.panels import over_panel, play_panel, start_panel, unplayed_panel
 from scorekeeper.ui.broadway.table import BroadwayTableModel
-from scorekeeper.ui.server.live_view import seat_question, use_live, watching, your_turn
+from scorekeeper.ui.live.view import use_live
 from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.table_view import seat_question, watching, your_turn
 from scorekeeper.ui.shell.widgets import (
     cannot_open,
     choice_row,
@@ -161,7 +162,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     note = your_turn(t, t.note)
     body: list[ft.Control] = [
         ft.Container(content=top_bar(t.status(), *(changes if t.can_enter else [])), key="top"),
-        ft.Container(content=score_chips(t.totals, after), key="totals"),
+        ft.Container(content=score_chips(t.scores, after), key="totals"),
         ft.Container(content=_seats(t), key="seats"),
         ft.Container(
             content=seat_question(t)

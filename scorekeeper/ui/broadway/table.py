@@ -27,7 +27,7 @@ matched sections are highlighted and the points shown; "Set it" enters it.
 
 from __future__ import annotations
 
-from scorekeeper.broadway.engine import REGULAR_HANDS, SEATS, Match, Preview, Setup
+from scorekeeper.broadway.engine import REGULAR_HANDS, SEATS, Match, Preview
 from scorekeeper.broadway.grid import Cell, Placement, adjacent
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.broadway.cells import GridCell, grid_window, neighbours
@@ -39,11 +39,10 @@ __all__ = ["ALL_TILES", "BroadwayTableModel"]
 ALL_TILES = tuple(f"{a}-{b}" for a in range(6, -1, -1) for b in range(a, -1, -1))
 
 
-class BroadwayTableModel(TableModel):
+class BroadwayTableModel(TableModel[Match]):
     """The Broadway table of one match."""
 
     game = "broadway"
-    _match: Match
 
     def __init__(self, shared: Shared, mid: str) -> None:
         super().__init__(shared, mid)
@@ -58,29 +57,12 @@ class BroadwayTableModel(TableModel):
         self._prefill_unplayed()  # a blocked hand opened again (reload, resume) is ready to settle
 
     # ------------------------------------------------------------- reading
-    @property
-    def match(self) -> Match:
-        return self._match
-
-    @property
-    def setup(self) -> Setup:
-        return self._match.setup
-
-    @property
-    def players(self) -> list[str]:
-        return list(self.setup.players)
-
     def seat_name(self, player: str) -> str:
         return SEATS[self.players.index(player)]
 
     @property
     def phase(self) -> str:
         return self._match.phase
-
-    @property
-    def hand_number(self) -> int:
-        h = self._match.hand
-        return h.number if h else 0
 
     @property
     def double(self) -> str | None:
@@ -96,15 +78,6 @@ class BroadwayTableModel(TableModel):
     @property
     def to_move(self) -> str | None:
         return self._match.to_move
-
-    @property
-    def totals(self) -> dict[str, int]:
-        return self._match.totals
-
-    @property
-    def winner(self) -> str | None:
-        w = self._match.winner
-        return None if w is None else self.setup.sides[w]
 
     def winner_line(self) -> str | None:
         m = self._match
@@ -406,12 +379,12 @@ class BroadwayTableModel(TableModel):
         if self.tile is not None:
             self.cancel()
             return
-        if self._apply(lambda st: st.undo(self.mid), self._saying(f"the Undo on {self.visitor.phone(self.mid)}")):
+        if self._apply(lambda st: st.undo(self.mid), self._saying(f"the Undo on {self.phone}")):
             self.note = "last entry taken back"
             self._after()
 
     def redo(self) -> None:
-        if self._apply(lambda st: st.redo(self.mid), self._saying(f"the Redo on {self.visitor.phone(self.mid)}")):
+        if self._apply(lambda st: st.redo(self.mid), self._saying(f"the Redo on {self.phone}")):
             self.note = "entry put back"
             self._after()
 

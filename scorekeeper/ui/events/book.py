@@ -22,19 +22,18 @@ def book_of(shared: Shared) -> EventBook:
 
 
 class Reads(Protocol):
-    _shared: Shared
     error: str | None
 
 
 _T = TypeVar("_T")
 
 
-def read(model: Reads, look: Callable[[EventBook], _T], default: _T) -> _T:
-    """``look`` at the store's event book under the store's lock; a store error becomes the
-    model's ``error`` (one line) and ``default``."""
+def read(shared: Shared, model: Reads, look: Callable[[EventBook], _T], default: _T) -> _T:
+    """``look`` at the app's event book under the store's lock; a store error becomes the
+    ``model``'s ``error`` (one line) and ``default``."""
     try:
-        with model._shared.lock:
-            return look(book_of(model._shared))
+        with shared.lock:
+            return look(book_of(shared))
     except ScorekeeperError as e:
         model.error = message_of(e)
         return default
@@ -51,10 +50,10 @@ def can_enter(shared: Shared) -> bool:
     return role is not None and role.can_enter
 
 
-def refused(model: Reads, act: Act, place: str | None = None, **facts: Any) -> bool:
-    """True (with the model's ``error`` set to why) when this browser may not do ``act``:
-    the one check of :mod:`scorekeeper.ui.shell.policy`."""
-    verdict = model._shared.may(act, place, **facts)
+def refused(shared: Shared, model: Reads, act: Act, place: str | None = None, **facts: Any) -> bool:
+    """True (with the ``model``'s ``error`` set to why) when this browser (``shared``'s) may not
+    do ``act``: the one check of :mod:`scorekeeper.ui.shell.policy`."""
+    verdict = shared.may(act, place, **facts)
     if verdict.allowed:
         return False
     model.error = verdict.words

@@ -8,8 +8,8 @@ from typing import Any
 
 import flet as ft
 
-from scorekeeper.ui.server.live import ANY
-from scorekeeper.ui.server.live_view import in_session
+from scorekeeper.ui.live.hub import ANY
+from scorekeeper.ui.live.view import in_session
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.widgets import go
 

@@ -21,11 +21,11 @@ from scorekeeper.events import SCORING_TITLES, Event, Standing, standings
 from scorekeeper.events.draw import is_complete, unfinished
 from scorekeeper.events.summary import summary
 from scorekeeper.store import message_of
+from scorekeeper.ui.access.roles import Role
 from scorekeeper.ui.events.book import book_of, can_enter, read, refused, seat_key
 from scorekeeper.ui.events.new_event import EventsModel, format_title, formats
 from scorekeeper.ui.shell.base import Model, Shared
 from scorekeeper.ui.shell.policy import Act
-from scorekeeper.ui.shell.roles import Role
 
 __all__ = [
     "EventModel",
@@ -68,7 +68,7 @@ class EventModel(Model):
         self.note: str | None = None
 
     def event(self) -> Event | None:
-        return read(self, lambda book: book.get(self.eid), None)
+        return read(self._shared, self, lambda book: book.get(self.eid), None)
 
     @property
     def me(self) -> str | None:
@@ -80,7 +80,7 @@ class EventModel(Model):
         up). A seat another phone holds is refused, naming that phone."""
         place = seat_key(self.eid)
         leaving = name is None
-        if not refused(self, Act.LEAVE_SEAT if leaving else Act.TAKE_SEAT, place):
+        if not refused(self._shared, self, Act.LEAVE_SEAT if leaving else Act.TAKE_SEAT, place):
             try:
                 self._shared.visitor.take_seat(place, name)
                 self.error = None
@@ -121,7 +121,7 @@ class EventModel(Model):
 
     def delete(self) -> bool:
         """Forget the event (its matches stay stored, in History): the host's act. True when done."""
-        if refused(self, Act.EVENT_DELETE):
+        if refused(self._shared, self, Act.EVENT_DELETE):
             self._changed()
             return False
         try:
@@ -138,7 +138,7 @@ class EventModel(Model):
     def set_team(self, team: str, players: str, vice: str | None) -> bool:
         """A league team's players (``"Ann, Cy, Ed"``: the captain first) and vice-captain
         changed: the host's act. True when done."""
-        if refused(self, Act.EVENT_PLAYERS):
+        if refused(self._shared, self, Act.EVENT_PLAYERS):
             self._changed()
             return False
         try:
@@ -155,7 +155,7 @@ class EventModel(Model):
             self._changed()
 
     def _played(self, event: Event) -> list[Played]:
-        return read(self, lambda book: book.played(event), [])
+        return read(self._shared, self, lambda book: book.played(event), [])
 
     def tables(self, event: Event) -> list[TableLine]:
         """Every table of every round, with its match (the last stored for it)."""
@@ -218,7 +218,7 @@ class EventModel(Model):
 
     def open_round(self, number: int) -> None:
         """Create every table's match of round ``number`` (the host's act)."""
-        if refused(self, Act.EVENT_ROUND):
+        if refused(self._shared, self, Act.EVENT_ROUND):
             self._changed()
             return
         try:
@@ -232,7 +232,7 @@ class EventModel(Model):
 
     def next_round(self) -> None:
         """Draw the next round (Swiss, knockout): the host's act."""
-        if refused(self, Act.EVENT_ROUND):
+        if refused(self._shared, self, Act.EVENT_ROUND):
             self._changed()
             return
         try:
@@ -246,7 +246,7 @@ class EventModel(Model):
 
     def waiting(self, event: Event) -> tuple[list[int], bool]:
         """The last round's tables without a result, and whether the event is over."""
-        results = read(self, lambda book: book.results(event), None)
+        results = read(self._shared, self, lambda book: book.results(event), None)
         if results is None:
             return [], False
         return unfinished(event, results), is_complete(event, results)
@@ -318,7 +318,7 @@ class StandingsModel(Model):
             return event, standings(event, book.results(event))
 
         nothing: tuple[Event | None, list[Standing]] = (None, [])
-        return read(self, look, nothing)
+        return read(self._shared, self, look, nothing)
 
     def tick(self, origin: object = None) -> None:
         """A match changed somewhere: look again."""

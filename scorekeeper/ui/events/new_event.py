@@ -15,7 +15,7 @@ from scorekeeper.eventbook import new_id
 from scorekeeper.events import FORMATS, SCORING_TITLES, Event, new_event
 from scorekeeper.events.standings import TIE_BREAKS
 from scorekeeper.events.summary import FORMAT_TITLES, count, summary
-from scorekeeper.store import StoreError, message_of
+from scorekeeper.store import message_of
 from scorekeeper.ui.events.book import book_of, read, refused
 from scorekeeper.ui.shell.base import Model, Shared
 from scorekeeper.ui.shell.policy import Act
@@ -67,7 +67,7 @@ class EventsModel(Model):
         self.legs = 2
 
     def events(self) -> list[Event]:
-        return read(self, lambda book: book.events(), [])
+        return read(self._shared, self, lambda book: book.events(), [])
 
     @staticmethod
     def line(event: Event) -> str:
@@ -133,7 +133,7 @@ class EventsModel(Model):
 
     def create(self) -> str | None:
         """Make the event from the form; its id, or None (``error`` says why)."""
-        if refused(self, Act.EVENT_NEW):
+        if refused(self._shared, self, Act.EVENT_NEW):
             self._changed()
             return None
         try:
@@ -161,9 +161,7 @@ class EventsModel(Model):
             self.error = None
             return event.id
         except ScorekeeperError as e:
-            # the form's words, not the command line's: "players: ...", not "--players: ..."
-            field = (e.field or "").lstrip("-")
-            self.error = f"{field}: {e.reason}" if field and not isinstance(e, StoreError) else message_of(e)
+            self.error = message_of(e)  # "players: ...": the events name the form's fields
             return None
         finally:
             self._changed()

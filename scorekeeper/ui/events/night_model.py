@@ -47,7 +47,7 @@ class NightModel(Model):
         def look(book: EventBook) -> NightSheet | None:
             return book.night(self.eid)
 
-        self._sheet = read(self, look, None)
+        self._sheet = read(self._shared, self, look, None)
         if self._sheet is not None:
             self.error = None
         return self._sheet

@@ -16,10 +16,10 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.eventbook import EventBook
 from scorekeeper.events.sheets import Sheet, sheet_of, when
 from scorekeeper.store import message_of
+from scorekeeper.ui.access.roles import Role
 from scorekeeper.ui.events.book import book_of, read, refused, seat_key
 from scorekeeper.ui.shell.base import Model, Shared
 from scorekeeper.ui.shell.policy import Act
-from scorekeeper.ui.shell.roles import Role
 
 __all__ = ["SheetModel"]
 
@@ -41,7 +41,7 @@ class SheetModel(Model):
             played = book.played(event)
             return sheet_of(event, self.round, self.fixture, book.results(event, played), book.in_play(event, played))
 
-        return read(self, look, None)
+        return read(self._shared, self, look, None)
 
     @property
     def me(self) -> str | None:
@@ -76,7 +76,7 @@ class SheetModel(Model):
         """This phone confirms the sheet for ``team``: its captain's or vice-captain's (the
         seat it holds at the event), or the host's (marked as the host's)."""
         own, words = self._confirming(team)
-        if not refused(self, Act.CONFIRM, seat_key(self.eid), own=own, detail=words):
+        if not refused(self._shared, self, Act.CONFIRM, seat_key(self.eid), own=own, detail=words):
             visitor = self._shared.visitor
             me = self.me
             try:
@@ -101,7 +101,7 @@ class SheetModel(Model):
 
     def reopen(self) -> None:
         """The host re-opens the confirmed sheet: its games may change, its captains confirm again."""
-        if not refused(self, Act.REOPEN):
+        if not refused(self._shared, self, Act.REOPEN):
             try:
                 with self._shared.lock:
                     book_of(self._shared).reopen(self.eid, self.round, self.fixture)

@@ -11,6 +11,7 @@ from typing import Any
 import flet as ft
 
 from scorekeeper.events import Event
+from scorekeeper.ui.access.roles import Role
 from scorekeeper.ui.events.common import back, told, use_any_change
 from scorekeeper.ui.events.model import EventModel, TableLine
 from scorekeeper.ui.events.new_view import Events, NewEvent
@@ -20,7 +21,6 @@ from scorekeeper.ui.events.standings_view import Standings
 from scorekeeper.ui.events.wall_view import WallScreen
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.policy import Act, check
-from scorekeeper.ui.shell.roles import Role
 from scorekeeper.ui.shell.widgets import PAD, error_box, go, heading, labelled, on, top_bar
 
 __all__ = ["EventPage", "Events", "NewEvent", "Standings", "event_routes"]
@@ -113,13 +113,13 @@ def TeamLine(vm: EventModel, name: str, words: str, players: str, vice: str) -> 
 
 
 @ft.component
-def DeleteEvent(vm: EventModel, name: str) -> ft.Control:
+def DeleteEvent(shared: Shared, vm: EventModel, name: str) -> ft.Control:
     """The host's way to forget an event: one tap asks, the second does it."""
     asking, set_asking = ft.use_state(False)
 
     def delete(_: Any) -> None:
         if vm.delete():
-            told(vm._shared, vm)
+            told(shared, vm)
             ft.context.page.navigate("/events")
 
     if not asking:
@@ -237,7 +237,7 @@ def EventPage(shared: Shared, eid: str) -> ft.Control:
     if event.is_league:
         items.append(_teams_card(vm, event))
     if vm.runs_it:
-        items.append(DeleteEvent(vm, event.name))
+        items.append(DeleteEvent(shared, vm, event.name))
     elif vm.can_enter and any(t.match is None for t in tables):
         items.append(ft.Text("The host opens the rounds and draws the next.", italic=True))
     return ft.Column(items, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)

@@ -259,7 +259,7 @@ class WallModel(Model):
             results = book.results(event, played)
             return event, standings(event, results), played, is_complete(event, results)
 
-        got = read(self, get, None)
+        got = read(self._shared, self, get, None)
         if got is None:
             return None
         event, rows, played, complete = got

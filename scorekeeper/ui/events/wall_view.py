@@ -12,9 +12,8 @@ import flet as ft
 from scorekeeper.ui.events.common import back, use_any_change
 from scorekeeper.ui.events.wall_fit import STATE, Block, Line
 from scorekeeper.ui.events.wall_model import Wall, WallModel, turn_seconds
-from scorekeeper.ui.server.join_view import qr_svg
 from scorekeeper.ui.shell.base import Shared
-from scorekeeper.ui.shell.widgets import PAD, error_box, go, labelled, svg_image, top_bar, use_viewport
+from scorekeeper.ui.shell.widgets import PAD, error_box, go, labelled, qr_svg, svg_image, top_bar, use_viewport
 
 __all__ = ["WallScreen", "use_turns"]
 

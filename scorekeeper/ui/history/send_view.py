@@ -7,7 +7,7 @@ from typing import Any
 import flet as ft
 
 from scorekeeper.ui.history.send import SendModel
-from scorekeeper.ui.server.join_view import kept_pass
+from scorekeeper.ui.join.view import kept_pass
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.typed import use_typed
 from scorekeeper.ui.shell.widgets import error_box, heading

@@ -11,8 +11,8 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.scored import Scored
 from scorekeeper.store.errors import message_of
 from scorekeeper.tally.svg import chart_svg, pegboard_svg, tally_svg
+from scorekeeper.ui.live.view import use_changes
 from scorekeeper.ui.score.model import HandCell, SideDisplay, hand_rows, score_displays
-from scorekeeper.ui.server.live_view import use_changes
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.widgets import PAD, cannot_open, go, heading, svg_image
 

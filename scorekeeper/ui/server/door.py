@@ -10,7 +10,7 @@ Of everything ``scorekeeper web`` answers, only ``POST /matches`` (a phone's fin
    a watcher sends with the table code. No header, an unknown pass, a wrong code or a
    watcher's (no body is a watcher's to send): ``403`` before the body is read, and a wrong
    code counts against the address as at the join screen
-   (:meth:`~scorekeeper.ui.server.access.Gate.join`).
+   (:meth:`~scorekeeper.ui.access.gate.Gate.join`).
 2. **Where**: a path that takes no body refuses one (``413``), unread.
 3. **A slot** (:class:`Slots`): a few bodies are read at once across all clients
    (:data:`SLOTS`), one at a time from any one address (the host's own excepted); a request
@@ -32,10 +32,10 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
-from scorekeeper.ui.server.access import JoinRefused, Role, is_local
+from scorekeeper.ui.access.gate import JoinRefused, Role, is_local
 
 if TYPE_CHECKING:
-    from scorekeeper.ui.server.access import Gate
+    from scorekeeper.ui.access.gate import Gate
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

@@ -16,7 +16,7 @@
   read, and is read in a slot and in time, or refused and its connection closed (see
   :mod:`scorekeeper.ui.server.door`); only the paths given as ``bodies`` take one.
 * **Who is connected** comes from the socket: the peer address of the WebSocket (the ASGI
-  scope's ``client``, fixed when the socket opens) is put in :data:`PEER` for the app's session
+  scope's ``client``, fixed when the socket opens) is put in :data:`~scorekeeper.ui.access.visitor.PEER` for the app's session
   to read (:func:`peer`); nothing the browser sends can change it.
 * **How fast a client opens live connections**: a WebSocket from an address that has used up
   its :class:`~scorekeeper.ui.server.bounds.Rate` (:data:`~scorekeeper.ui.server.bounds.SOCKET_BURST`,
@@ -37,7 +37,6 @@
 from __future__ import annotations
 
 import base64
-import contextvars
 import hashlib
 import ipaddress
 import re
@@ -47,6 +46,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMappi
 from typing import TYPE_CHECKING, Any
 
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.ui.access.visitor import AGENT, PEER
 from scorekeeper.ui.server.door import (
     DEADLINE,
     SENDER,
@@ -63,7 +63,7 @@ from scorekeeper.ui.server.messages import filtered
 from scorekeeper.ui.shell.policy import Act, check
 
 if TYPE_CHECKING:
-    from scorekeeper.ui.server.access import Gate
+    from scorekeeper.ui.access.gate import Gate
     from scorekeeper.ui.server.bounds import Rate
 
 Scope = MutableMapping[str, Any]
@@ -71,24 +71,6 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-#: the peer address of the WebSocket being served (set by :class:`Guard` for the connection's task
-#: and the tasks it starts, such as the session's ``main``); None outside a guarded connection
-PEER: contextvars.ContextVar[str | None] = contextvars.ContextVar("scorekeeper_peer", default=None)
-#: the browser's ``User-Agent`` of that WebSocket (only to name its phone on the host's screen:
-#: a browser can send any, so nothing is decided by it)
-AGENT: contextvars.ContextVar[str] = contextvars.ContextVar("scorekeeper_agent", default="")
-
-
-def peer() -> str | None:
-    """The peer address of the connection the caller serves (see :data:`PEER`)."""
-    return PEER.get()
-
-
-def agent() -> str:
-    """The ``User-Agent`` of the connection the caller serves (see :data:`AGENT`; '' if none)."""
-    return AGENT.get()
-
 
 #: the names every server answers to (it is always reachable from this machine)
 LOOPBACK = ("localhost", "127.0.0.1", "::1")

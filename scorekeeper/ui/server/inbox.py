@@ -32,9 +32,9 @@ from typing import TYPE_CHECKING, Any
 from scorekeeper import boundary, registry
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import message_of
+from scorekeeper.ui.access.roles import Role
 from scorekeeper.ui.server.door import DEADLINE, SENDER, WATCHING, Refused, answer, read_body, sender
 from scorekeeper.ui.shell.policy import Act, check
-from scorekeeper.ui.shell.roles import Role
 
 if TYPE_CHECKING:
     from scorekeeper.ui.server.guard import Receive, Scope, Send

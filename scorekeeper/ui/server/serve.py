@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scorekeeper import system
-from scorekeeper.ui.server.access import Gate, Invite, is_local, spaced
+from scorekeeper.ui.access.gate import Gate, Invite, is_local, spaced
 from scorekeeper.ui.server.fonts import PATH as FONTS
 from scorekeeper.ui.server.fonts import patch_fonts
 
@@ -206,13 +206,14 @@ def run(
     """Open the store and run the app until it is stopped; returns the exit status.
         Served on the web, browsers other than the host's own need the table code
         (``open_table``: they do not; the codes and the phones' passes of earlier this evening
-    are kept unless ``new_codes``: see :mod:`scorekeeper.ui.server.passes`); the server answers to the names in ``allow_hosts``
+    are kept unless ``new_codes``: see :mod:`scorekeeper.ui.access.passes`); the server answers to the names in ``allow_hosts``
         besides loopback and this machine's addresses (see :mod:`scorekeeper.ui.server.guard`).
         ``open_browser``: see :func:`opens_browser` (None: as the system goes)."""
     import flet as ft
 
+    from scorekeeper.ui.app.main import make_main
     from scorekeeper.ui.server.shared import open_shared
-    from scorekeeper.ui.shell.app import make_main
+    from scorekeeper.ui.server.strangers import STRANGERS
 
     served = web or not desktop_available()
     host = host or "127.0.0.1"
@@ -247,7 +248,7 @@ def run(
 
             site = PhoneSite()  # the phone's site (/app/): built when a phone first asks for it
             app = web_app(
-                make_main(shared),
+                make_main(shared, strangers=STRANGERS.arrive),
                 port=port,
                 hosts=[host, shown, *allow_hosts],
                 timeout=timeout,

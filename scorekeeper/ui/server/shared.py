@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.ui.server.access import Gate, Invite
-from scorekeeper.ui.server.live import Hub
-from scorekeeper.ui.server.visitor import Visitor
+from scorekeeper.ui.access.gate import Gate, Invite
+from scorekeeper.ui.access.visitor import Visitor
+from scorekeeper.ui.live.hub import Hub
 from scorekeeper.ui.shell.base import Shared
 
 __all__ = ["open_shared"]

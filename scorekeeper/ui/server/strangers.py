@@ -20,7 +20,7 @@ import weakref
 from collections import OrderedDict
 from typing import Any
 
-from scorekeeper.ui.server.visitor import Visitor
+from scorekeeper.ui.access.visitor import Visitor
 
 #: seconds a code-less session is kept after its connection dropped (a reload comes back in time)
 LINGER = 10.0

@@ -20,15 +20,16 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from scorekeeper.ui.shell.policy import Act
-from scorekeeper.ui.shell.roles import Role
+from scorekeeper.ui.access.roles import Role
+from scorekeeper.ui.shell.policy import Act, Verdict
 
-if TYPE_CHECKING:
-    from scorekeeper.ui.shell.base import TableModel
+if TYPE_CHECKING:  # handed to the app by whoever starts it (scorekeeper.ui.server.shared)
+    from scorekeeper.ui.access.visitor import Visitor
+    from scorekeeper.ui.live.hub import Hub
 
-__all__ = ["Ask", "AskBook", "Asking"]
+__all__ = ["Ask", "AskBook", "AskDoor", "Asking"]
 
 
 @dataclass
@@ -87,57 +88,93 @@ class AskBook:
             return self._asks.pop(mid, None)
 
 
+class AskDoor(Protocol):
+    """What :class:`Asking` may use of its table."""
+
+    mid: str
+    error: str | None
+    note: str | None
+
+    @property
+    def seat(self) -> str | None:
+        """The player this phone is, or None."""
+
+    @property
+    def visitor(self) -> Visitor:
+        """The browser (its key, its role, the seats held)."""
+
+    @property
+    def hub(self) -> Hub:
+        """The match's version (a question is about the match as it stood)."""
+
+    def match_sides(self) -> tuple[tuple[str, ...], ...]: ...
+
+    def may(self, act: Act, **facts: Any) -> Verdict: ...
+
+    def sheet_lock(self) -> str | None: ...
+
+    def apply_agreed(self, fn: Callable[[Any], Any], then: Callable[[], Any] | None = None) -> bool: ...
+
+    def saying(self, words: str) -> Callable[[], None]: ...
+
+    def tell_others(self, change: object = None) -> None: ...
+
+    def redraw(self) -> None: ...
+
+
 class Asking:
     """A table's side of the questions (a part of its view-model): asking the other sides,
     and the phones of those sides agreeing or refusing. It reaches the table through its
-    public interface only (``mid``, ``hub``, ``visitor``, ``seat``, ``may``, ``sheet_lock``,
-    ``match_sides``, ``apply_agreed``, ``redraw``), and the app's book of questions."""
+    door (:class:`AskDoor`) only, and the app's book of questions."""
 
-    def __init__(self, table: TableModel, book: AskBook) -> None:
-        self.t = table
+    def __init__(self, door: AskDoor, book: AskBook) -> None:
+        self.door = door
         self._book = book
 
     def _side_of(self, player: str | None) -> int | None:
-        return next((i for i, side in enumerate(self.t.match_sides()) if player in side), None)
+        return next((i for i, side in enumerate(self.door.match_sides()) if player in side), None)
 
     def _words(self, which: frozenset[int]) -> str:
-        sides = self.t.match_sides()
+        sides = self.door.match_sides()
         return " and ".join(" & ".join(sides[i]) for i in sorted(which) if i < len(sides))
 
     def _mine(self, ask: Ask) -> bool:
-        return ask.key is not None and ask.key == self.t.visitor.key
+        return ask.key is not None and ask.key == self.door.visitor.key
 
     def ask(self, fn: Callable[[Any], Any], what: str) -> bool:
         """Ask the other sides to agree to ``fn`` (a change of this finished match, ``what`` in
         words); never applied here: False."""
-        t = self.t
-        visitor = t.visitor
-        mine = self._side_of(t.seat)
-        sides = t.match_sides()
+        door = self.door
+        visitor = door.visitor
+        mine = self._side_of(door.seat)
+        sides = door.match_sides()
         others = frozenset(i for i in range(len(sides)) if i != mine)
-        empty = [i for i in sorted(others) if not any(visitor.held(t.mid, p) for p in sides[i])]
+        empty = [i for i in sorted(others) if not any(visitor.held(door.mid, p) for p in sides[i])]
         if mine is None or empty:
             who = " & ".join(sides[empty[0]]) if empty else "the other side"
-            t.error = f"the match is over: a change needs the host, or a phone holding a seat of {who}"
-            t.redraw()
+            door.error = f"the match is over: a change needs the host, or a phone holding a seat of {who}"
+            door.redraw()
             return False
-        self._book.put(Ask(t.mid, what, visitor.phone(t.mid), visitor.key, mine, others, t.hub.version(t.mid), fn))
-        t.error = None
-        t.note = f"the match is over: asked {self._words(others)} to agree to {what}"
-        t.redraw()
-        t.hub.deliver(t.mid, t)  # their phones show the question
+        version = door.hub.version(door.mid)
+        self._book.put(Ask(door.mid, what, visitor.phone(door.mid), visitor.key, mine, others, version, fn))
+        door.error = None
+        door.note = f"the match is over: asked {self._words(others)} to agree to {what}"
+        door.redraw()
+        door.tell_others()  # their phones show the question
         return False
 
     @property
     def open(self) -> Ask | None:
         """The question open at this match, if any (a change of the match closes it)."""
-        return self._book.get(self.t.mid, self.t.hub.version(self.t.mid))
+        return self._book.get(self.door.mid, self.door.hub.version(self.door.mid))
 
     @property
     def can_answer(self) -> bool:
         """This phone may agree to the open question: the host's, or a seat of a side it waits for."""
         ask = self.open
-        return ask is not None and self.t.may(Act.AGREE, own=self._side_of(self.t.seat) in ask.waiting_for).allowed
+        return (
+            ask is not None and self.door.may(Act.AGREE, own=self._side_of(self.door.seat) in ask.waiting_for).allowed
+        )
 
     @property
     def is_mine(self) -> bool:
@@ -157,42 +194,42 @@ class Asking:
     def agree(self) -> bool:
         """Agree to the open question: the change is made once every side it waits for has
         agreed (at once when the host agrees). True when it was made."""
-        t = self.t
+        door = self.door
         ask = self.open
         if ask is None:
-            t.error = "nothing is asked now: the match changed meanwhile"
-            t.redraw()
+            door.error = "nothing is asked now: the match changed meanwhile"
+            door.redraw()
             return False
-        side = self._side_of(t.seat)
-        verdict = t.may(Act.AGREE, own=side in ask.waiting_for, locked=t.sheet_lock())
+        side = self._side_of(door.seat)
+        verdict = door.may(Act.AGREE, own=side in ask.waiting_for, locked=door.sheet_lock())
         if not verdict.allowed:
-            t.error = verdict.words
-            t.redraw()
+            door.error = verdict.words
+            door.redraw()
             return False
-        if t.visitor.role is not Role.HOST and side is not None and not ask.agree(side):
-            t.note = f"agreed; waiting for {self._words(ask.waiting_for)}"
-            t.redraw()
-            t.hub.deliver(t.mid, t)
+        if door.visitor.role is not Role.HOST and side is not None and not ask.agree(side):
+            door.note = f"agreed; waiting for {self._words(ask.waiting_for)}"
+            door.redraw()
+            door.tell_others()
             return False
-        self._book.drop(t.mid)
+        self._book.drop(door.mid)
 
         def said() -> None:
-            t.note = f"agreed: {ask.what}, as {ask.by} asked"
-            t.saying(f"the agreed change ({ask.what})")()  # what a phone that raced it is told
+            door.note = f"agreed: {ask.what}, as {ask.by} asked"
+            door.saying(f"the agreed change ({ask.what})")()  # what a phone that raced it is told
 
-        return t.apply_agreed(ask.change, said)
+        return door.apply_agreed(ask.change, said)
 
     def decline(self) -> None:
         """Refuse the open question (a phone that may answer it), or take back one's own."""
-        t = self.t
+        door = self.door
         ask = self.open
         mine = ask is not None and self._mine(ask)
         if ask is None or not (mine or self.can_answer):
-            t.error = "nothing is asked of this phone now"
-            t.redraw()
+            door.error = "nothing is asked of this phone now"
+            door.redraw()
             return
-        self._book.drop(t.mid)
-        t.note = "taken back" if mine else f"refused on {t.visitor.phone(t.mid)}: {ask.what}"
-        t.error = None
-        t.redraw()
-        t.hub.deliver(t.mid, t)
+        self._book.drop(door.mid)
+        door.note = "taken back" if mine else f"refused on {door.visitor.phone(door.mid)}: {ask.what}"
+        door.error = None
+        door.redraw()
+        door.tell_others()

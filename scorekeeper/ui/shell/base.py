@@ -19,28 +19,29 @@ in the UI: whether an entry is legal and what it scores is the engine's.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.eventbook import sides_of
 from scorekeeper.store import Store, message_of
+from scorekeeper.ui.access.roles import NOT_JOINED, STALE, WATCHING, Role, refusal, stale
 from scorekeeper.ui.shell.asks import Asking
 from scorekeeper.ui.shell.drafts import DraftBook
 from scorekeeper.ui.shell.policy import Act, Verdict
-from scorekeeper.ui.shell.roles import NOT_JOINED, STALE, WATCHING, Role, refusal, stale
 from scorekeeper.ui.shell.state import Shared
 
-if TYPE_CHECKING:  # the server's parts, handed to Shared (never imported by the shell)
-    from scorekeeper.ui.server.live import Hub
-    from scorekeeper.ui.server.visitor import Visitor
+if TYPE_CHECKING:  # handed to Shared by whoever starts the app (scorekeeper.ui.server.shared)
+    from scorekeeper.ui.access.visitor import Visitor
+    from scorekeeper.ui.live.hub import Hub
 
 __all__ = [
     "NOT_JOINED",
     "STALE",
     "WATCHING",
     "Model",
+    "Played",
     "Shared",
     "TableModel",
     "game_of",
@@ -92,12 +93,36 @@ def game_title(game: Any) -> str:
 
 
 # ------------------------------------------------------------------ the bases
-class TableModel(Model):
+class Played(Protocol):
+    """What a table reads of every game's engine state (the engines' one shape): the set-up
+    (its ``players`` and ``sides``), each side's score, the side that won (an index), and
+    the hand in play (its ``number``)."""
+
+    @property
+    def setup(self) -> Any: ...
+
+    @property
+    def scores(self) -> Sequence[int]: ...
+
+    @property
+    def winner(self) -> int | None: ...
+
+    @property
+    def hand(self) -> Any: ...
+
+
+M = TypeVar("M", bound=Played)
+
+
+class TableModel(Model, Generic[M]):
     """Base of the table view-models of one stored match of :attr:`game`: the engine
-    state (``match``), ``error`` and ``note``, and :meth:`_apply` for store changes."""
+    state (``match``, an ``M``) and what every table shows of it (``players``, ``sides``,
+    ``scores``, ``hand_number``, ``winner``), ``error`` and ``note``, and :meth:`_apply`
+    for store changes."""
 
     #: The game whose matches this table shows (its registry id).
     game = ""
+    _match: M
 
     def __init__(self, shared: Shared, mid: str) -> None:
         self._shared = shared
@@ -116,8 +141,39 @@ class TableModel(Model):
             self._match = open_match(shared, mid, self.game)
 
     @property
-    def match(self) -> Any:
+    def match(self) -> M:
         return self._match
+
+    @property
+    def setup(self) -> Any:
+        return self._match.setup
+
+    @property
+    def players(self) -> list[str]:
+        """The players' names, in the record's order."""
+        return list(self.setup.players)
+
+    @property
+    def sides(self) -> list[str]:
+        """The sides' names (``Ann & Cy``; a player's name where they play alone)."""
+        return list(self.setup.sides)
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """``{side: score}``."""
+        return dict(zip(self.setup.sides, self._match.scores, strict=True))
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the hand in play, or of the last one (0 before the first)."""
+        h = self._match.hand
+        return h.number if h else 0
+
+    @property
+    def winner(self) -> str | None:
+        """The side that won the match, or None."""
+        w = self._match.winner
+        return None if w is None else self.setup.sides[w]
 
     @property
     def unseen(self) -> bool:
@@ -139,6 +195,16 @@ class TableModel(Model):
     def visitor(self) -> Visitor:
         """The browser this screen is shown in."""
         return self._shared.visitor
+
+    @property
+    def phone(self) -> str:
+        """This phone in words, as the other phones are told of it ("Ann's phone")."""
+        return self._shared.visitor.phone(self.mid)
+
+    def tell_others(self, change: object = None) -> None:
+        """Tell the other screens of the match what changed here: ``change`` (a draft's, made
+        on this screen), or else this screen itself (its match, its note)."""
+        self.hub.deliver(self.mid, self if change is None else change, self)
 
     # ------------------------------------------------------------ seats
     @property
@@ -221,7 +287,7 @@ class TableModel(Model):
     def _words(self) -> str:
         """The change this screen just made, for a phone that raced it: what ``then`` put in
         ``_said`` ("Ann's 6-6"), else "the change on Ben's phone"."""
-        return self._said or f"the change on {self._shared.visitor.phone(self.mid)}"
+        return self._said or f"the change on {self.phone}"
 
     def _saying(self, words: str) -> Callable[[], None]:
         """A ``then`` for :meth:`_apply` that names the change ("Ann's 6-6")."""
@@ -276,7 +342,7 @@ class TableModel(Model):
                 self._version = self.hub.bump(self.mid, self._words())
             if self.ask_seat:  # it entered without saying whose it is: the table's shared phone
                 self._shared.visitor.take_seat(self.mid, None)
-            self.hub.deliver(self.mid, self)
+            self.tell_others()
             return True
         except ScorekeeperError as e:
             self.error = message_of(e)
@@ -316,8 +382,8 @@ class TableModel(Model):
         return self._apply_now(fn, then)
 
     # ------------------------------------------------------------ for its parts
-    # What the small view-models a table may be made of (All Fives': ui/allfives/part.py)
-    # use of it: they never reach its private members.
+    # What the small view-models a table may be made of use of it, through a door that lists
+    # them (All Fives' TableDoor in ui/allfives/part.py; the questions' AskDoor in asks.py).
     @property
     def drafts(self) -> DraftBook:
         """What the table is entering together and has not stored yet (every phone's)."""
@@ -355,11 +421,11 @@ class TableModel(Model):
     def _forget_entry(self) -> None:
         """Drop what was being entered and not yet stored (the games that have such a thing)."""
 
-    def remote(self, origin: TableModel) -> None:
+    def remote(self, origin: TableModel[Any]) -> None:
         """Another phone (``origin``) changed the match: show it, with what it did; what this
         phone was entering is dropped, and until :meth:`seen` an entry from here is refused."""
         self._catch_up()
-        by = origin._shared.visitor.phone(self.mid)
+        by = origin.phone
         self.note = f"{origin.note} (on {by})" if origin.note else f"changed on {by}"
         self.flash = origin.flash
         self._changed()

@@ -138,7 +138,7 @@ class DraftView:
 
     def put(self, changes: dict[str, Any], words: str, by: str) -> DraftChange | str:
         """Change the entries ``changes``: what to tell the other screens, or (nothing
-        changed) the words of the change that came first, for :func:`~scorekeeper.ui.server.access.stale`."""
+        changed) the words of the change that came first, for :func:`~scorekeeper.ui.access.gate.stale`."""
         key = self._fresh()
         late = [n for n in changes if n in self.unseen]
         versions = None if late else self._book.put(self._id, key, dict(changes), self.shown, by)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from scorekeeper.ui.shell.roles import NOT_JOINED, WATCHING, Role
+from scorekeeper.ui.access.roles import NOT_JOINED, WATCHING, Role
 
 __all__ = ["RULES", "Act", "Cell", "Verdict", "Who", "check", "markdown_table", "who_of"]
 

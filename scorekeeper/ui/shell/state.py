@@ -18,17 +18,17 @@ from typing import TYPE_CHECKING, Any, Literal
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.eventbook import EventBook
 from scorekeeper.store import Store
+from scorekeeper.ui.access.roles import Role
 from scorekeeper.ui.shell import policy
 from scorekeeper.ui.shell.asks import AskBook
 from scorekeeper.ui.shell.drafts import DraftBook
 from scorekeeper.ui.shell.policy import Act, Verdict
-from scorekeeper.ui.shell.roles import Role
 from scorekeeper.ui.shell.screens import screens_of
 
-if TYPE_CHECKING:  # the server's parts, handed to Shared (never imported by the shell)
-    from scorekeeper.ui.server.access import Gate, Invite
-    from scorekeeper.ui.server.live import Hub
-    from scorekeeper.ui.server.visitor import Visitor
+if TYPE_CHECKING:  # handed to Shared by whoever starts the app (scorekeeper.ui.server.shared)
+    from scorekeeper.ui.access.gate import Gate, Invite
+    from scorekeeper.ui.access.visitor import Visitor
+    from scorekeeper.ui.live.hub import Hub
 
     #: How a browser's Visitor is made: from the gate, its address and its User-Agent.
     Visitors = Callable[[Gate | None, str | None, str], Visitor]

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import flet as ft
+import segno
 
 from scorekeeper.ui.shell.screens import games_with_screens
 
@@ -28,6 +29,7 @@ __all__ = [
     "labelled",
     "name_field",
     "on",
+    "qr_svg",
     "score_chips",
     "svg_image",
     "top_bar",
@@ -240,3 +242,23 @@ def svg_image(
     if max_height is not None:
         scale = min(scale, max_height / h)
     return ft.Image(src=svg, width=w * scale, height=h * scale, fit=ft.BoxFit.CONTAIN, semantics_label=label)
+
+
+def qr_svg(text: str, border: int = 2) -> str:
+    """``text`` as a QR code, black on white (a phone's camera reads it in any theme): one
+    filled square per dark module (not strokes, which Flutter draws thinner, leaving gaps).
+
+    >>> svg = qr_svg("http://192.168.1.20:8550/join/482913")
+    >>> svg.startswith("<svg") and "stroke" not in svg
+    True
+    """
+    matrix = segno.make(text, error="m").matrix
+    size = len(matrix) + 2 * border
+    squares = "".join(
+        f"M{x + border} {y + border}h1v1h-1z" for y, row in enumerate(matrix) for x, dark in enumerate(row) if dark
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size * 8}" height="{size * 8}" viewBox="0 0 {size} {size}"'
+        ' shape-rendering="crispEdges">'
+        f'<rect width="{size}" height="{size}" fill="#fff"/><path fill="#000" d="{squares}"/></svg>'
+    )

@@ -1,5 +1,6 @@
 """Every phone on a match shows the same truth at once: the Flet side of
-:mod:`scorekeeper.ui.server.live`.
+:mod:`scorekeeper.ui.live.hub`, for any screen that keeps in step (a :class:`Live`: the
+table view-models of :mod:`scorekeeper.ui.shell.base` are).
 
 A table screen calls :func:`use_live` once. While it is shown it is subscribed to its
 match; a change published by another session reaches it as a task of *its own* session
@@ -7,7 +8,7 @@ match; a change published by another session reaches it as a task of *its own* s
 it), which reloads the view-model and redraws. Then the screen asks its browser for a
 round trip (``page.get_device_info()``): the browser answers only after it has applied
 the redraw sent before, so once the answer is in, the browser shows the change and
-entries from it are taken again (:meth:`TableModel.seen`). A tap that reaches the app
+entries from it are taken again (:meth:`Live.seen`). A tap that reaches the app
 before that answer was made on the old screen: it is refused with
 :data:`~scorekeeper.ui.shell.base.STALE` and nothing is applied.
 """
@@ -17,32 +18,57 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import weakref
-from typing import Any
+from typing import Any, Protocol
 
 import flet as ft
 
-from scorekeeper.ui.shell.base import Model, Shared, TableModel
-from scorekeeper.ui.shell.widgets import on
+from scorekeeper.ui.live.hub import Hub
 
-__all__ = [
-    "asked_part",
-    "catch_up",
-    "in_session",
-    "seat_question",
-    "use_changes",
-    "use_live",
-    "watching",
-    "your_turn",
-]
+__all__ = ["HasHub", "Live", "in_session", "use_changes", "use_live"]
+
+
+class Live(Protocol):
+    """A screen's view-model kept in step with the other phones of its match."""
+
+    mid: str
+    revision: int
+
+    @property
+    def hub(self) -> Hub: ...
+
+    @property
+    def visitor(self) -> object:
+        """The browser it is shown in (whose subscriptions go when its session closes)."""
+
+    @property
+    def unseen(self) -> bool:
+        """Another phone's change is not shown by the browser yet."""
+
+    def remote(self, origin: Any) -> None:
+        """Another phone (``origin``) changed the match."""
+
+    def seen(self) -> None:
+        """The browser shows the match as it is now."""
+
+
+class HasHub(Protocol):
+    """What :func:`use_changes` needs of the app's shared state."""
+
+    @property
+    def hub(self) -> Hub: ...
+
+    @property
+    def visitor(self) -> object: ...
+
 
 _acking: set[int] = set()  # tables waiting for their browser's answer
 
 
-async def _remote(table: TableModel, origin: TableModel) -> None:
+async def _remote(table: Live, origin: Any) -> None:
     table.remote(origin)
 
 
-async def _acknowledge(page: ft.Page, table: TableModel) -> None:
+async def _acknowledge(page: ft.Page, table: Live) -> None:
     key = id(table)
     if not table.unseen or key in _acking:
         return
@@ -64,14 +90,14 @@ def in_session(page: ft.Page, handler: Any, *args: Any) -> None:
         contextvars.Context().run(page.run_task, handler, *args)
 
 
-def use_live(table: TableModel) -> None:
+def use_live(table: Live) -> None:
     """Keep ``table`` in step with the other phones of its match (call it once in the
     table screen's component)."""
     page = ft.context.page
     owner = table.visitor
 
     def subscribe() -> Any:
-        def deliver(origin: TableModel) -> None:
+        def deliver(origin: Any) -> None:
             in_session(page, _remote, table, origin)
 
         return table.hub.subscribe(table.mid, table, deliver, owner=owner)
@@ -111,71 +137,15 @@ async def _keep_awake(page: ft.Page, on: bool) -> None:
         pass
 
 
-def catch_up(hub_screens: list[object]) -> None:
-    """A session connected again: its table screens show what changed meanwhile."""
-    for screen in hub_screens:
-        if isinstance(screen, TableModel):
-            screen.catch_up()
-
-
-def seat_question(table: TableModel) -> ft.Control:
-    """ "This phone is: [Ann] [Ben] ... [nobody]": asked once of a phone that joined by the
-    table code; its player's turn then lights it up (it can be changed by tapping a name
-    in the players' row)."""
-    players: list[str] = list(table.match.setup.players)
-    buttons: list[ft.Control] = [ft.Text("This phone is:", weight=ft.FontWeight.BOLD)]
-    buttons += [ft.OutlinedButton(content=f"I'm {p}", on_click=on(table.take_seat, p)) for p in players]
-    buttons.append(ft.TextButton(content="Nobody's", on_click=on(table.take_seat, None), tooltip="It only scores"))
-    # Wrapped, never scrolled: every name in sight, and nothing slides under the thumb.
-    return ft.Row(buttons, spacing=6, run_spacing=4, wrap=True, vertical_alignment=ft.CrossAxisAlignment.CENTER)
-
-
-def asked_part(table: TableModel) -> list[ft.Control]:
-    """A change of this finished match that one side asked for (see
-    :mod:`scorekeeper.ui.shell.asks`): on a phone of a side it waits for (and the host's),
-    Agree and Refuse; on the asking phone, Take back; on the others, what is asked."""
-    asking = table.asks
-    question = asking.question()
-    if question is None:
-        return []
-    buttons: list[ft.Control] = []
-    if asking.can_answer:
-        buttons = [
-            ft.FilledButton(content="Agree", icon=ft.Icons.CHECK, on_click=on(asking.agree), height=48),
-            ft.OutlinedButton(content="Refuse", on_click=on(asking.decline), height=48),
-        ]
-    elif asking.is_mine:
-        buttons = [ft.OutlinedButton(content="Take it back", on_click=on(asking.decline), height=48)]
-    return [
-        ft.Container(
-            content=ft.Column([ft.Text(question, weight=ft.FontWeight.BOLD), ft.Row(buttons, wrap=True)], spacing=8),
-            bgcolor=ft.Colors.TERTIARY_CONTAINER,
-            padding=12,
-            border_radius=12,
-            key="asked",
-        )
-    ]
-
-
-def your_turn(table: TableModel, text: str | None) -> str | None:
-    """``text`` with "Your turn, Ann." before it when it is this phone's player's turn."""
-    if not table.my_turn:
-        return text
-    return f"Your turn, {table.seat}." + (f" {text}" if text else "")
-
-
-def watching() -> ft.Control:
-    """What a watcher's phone shows in the place of the entries."""
-    return ft.Text("Watching: this phone sees the table; it cannot change it.", italic=True)
-
-
 @ft.observable
-class _Ticker(Model):
+class _Ticker:
+    revision = 0
+
     async def tick(self) -> None:
-        self._changed()
+        self.revision = self.revision + 1
 
 
-def use_changes(shared: Shared, mid: str) -> None:
+def use_changes(shared: HasHub, mid: str) -> None:
     """Draw the calling component again whenever match ``mid`` changes on any phone (a
     screen that reads the store as it draws, e.g. Score)."""
     page = ft.context.page

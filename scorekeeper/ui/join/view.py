@@ -8,37 +8,17 @@ import asyncio
 from typing import Any
 
 import flet as ft
-import segno
 
-from scorekeeper.ui.server.access import Gate, Role, spaced
-from scorekeeper.ui.server.passes import PASS_KEY
-from scorekeeper.ui.server.seats_view import Seats
-from scorekeeper.ui.server.visitor import Visitor
+from scorekeeper.ui.access.gate import Gate, spaced
+from scorekeeper.ui.access.passes import PASS_KEY
+from scorekeeper.ui.access.roles import Role
+from scorekeeper.ui.access.visitor import Visitor
+from scorekeeper.ui.join.seats_view import Seats
 from scorekeeper.ui.shell.base import Shared, game_title
 from scorekeeper.ui.shell.typed import use_typed
-from scorekeeper.ui.shell.widgets import error_box, go, heading, svg_image
+from scorekeeper.ui.shell.widgets import error_box, go, heading, qr_svg, svg_image
 
-__all__ = ["Invite", "Join", "WatchHome", "guessing", "keep_pass", "kept_pass", "qr_svg"]
-
-
-def qr_svg(text: str, border: int = 2) -> str:
-    """``text`` as a QR code, black on white (a phone's camera reads it in any theme): one
-    filled square per dark module (not strokes, which Flutter draws thinner, leaving gaps).
-
-    >>> svg = qr_svg("http://192.168.1.20:8550/join/482913")
-    >>> svg.startswith("<svg") and "stroke" not in svg
-    True
-    """
-    matrix = segno.make(text, error="m").matrix
-    size = len(matrix) + 2 * border
-    squares = "".join(
-        f"M{x + border} {y + border}h1v1h-1z" for y, row in enumerate(matrix) for x, dark in enumerate(row) if dark
-    )
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size * 8}" height="{size * 8}" viewBox="0 0 {size} {size}"'
-        ' shape-rendering="crispEdges">'
-        f'<rect width="{size}" height="{size}" fill="#fff"/><path fill="#000" d="{squares}"/></svg>'
-    )
+__all__ = ["Invite", "Join", "WatchHome", "guessing", "keep_pass", "kept_pass"]
 
 
 async def kept_pass() -> str | None:
@@ -170,7 +150,7 @@ def Invite(shared: Shared) -> ft.Control:
 def guessing(gate: Gate) -> str | None:
     """What the host is told when someone seems to be guessing the codes (None: nothing to tell).
 
-    >>> from scorekeeper.ui.server.access import Codes
+    >>> from scorekeeper.ui.access.gate import Codes
     >>> gate = Gate(Codes("482913", "771204"))
     >>> guessing(gate) is None
     True

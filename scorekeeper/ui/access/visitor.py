@@ -1,7 +1,7 @@
 """One browser at the table (a session of the app), without any Flet: its address, its role,
 the pass it keeps, the seats it holds, and how the host's screen names its phone.
 
->>> from scorekeeper.ui.server.access import Codes, Gate
+>>> from scorekeeper.ui.access.gate import Codes, Gate
 >>> gate = Gate(Codes("123456", "654321"))
 >>> ann, ben = Visitor(gate, "192.168.1.7"), Visitor(gate, "192.168.1.8")
 >>> ann.join("123456"), ben.join("123 456")
@@ -11,25 +11,26 @@ the pass it keeps, the seats it holds, and how the host's screen names its phone
 >>> ben.take_seat("m1", "ann")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-scorekeeper.ui.server.passes.SeatTaken: Ann's seat is held by another phone (a browser, joined ...): ...
+scorekeeper.ui.access.passes.SeatTaken: Ann's seat is held by another phone (a browser, joined ...): ...
 >>> gate.free_seat("m1", "Ann"), ann.seat("m1")
 (True, None)
 """
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 from typing import TYPE_CHECKING
 
 from scorekeeper.text import same_name
-from scorekeeper.ui.server.access import JoinRefused
-from scorekeeper.ui.server.passes import HOST, digest
-from scorekeeper.ui.shell.roles import Role
+from scorekeeper.ui.access.gate import JoinRefused
+from scorekeeper.ui.access.passes import HOST, digest
+from scorekeeper.ui.access.roles import Role
 
 if TYPE_CHECKING:
-    from scorekeeper.ui.server.access import Gate
+    from scorekeeper.ui.access.gate import Gate
 
-__all__ = ["Visitor", "browser_words"]
+__all__ = ["AGENT", "PEER", "Visitor", "agent", "browser_words", "peer"]
 
 
 def browser_words(agent: str) -> str:
@@ -84,13 +85,32 @@ def browser_words(agent: str) -> str:
     return f"{browser} on {system}" if system else browser
 
 
+#: the peer address of the WebSocket being served (set by the server's guard,
+#: :class:`~scorekeeper.ui.server.guard.Guard`, for the connection's task
+#: and the tasks it starts, such as the session's ``main``); None outside a guarded connection
+PEER: contextvars.ContextVar[str | None] = contextvars.ContextVar("scorekeeper_peer", default=None)
+#: the browser's ``User-Agent`` of that WebSocket (only to name its phone on the host's screen:
+#: a browser can send any, so nothing is decided by it)
+AGENT: contextvars.ContextVar[str] = contextvars.ContextVar("scorekeeper_agent", default="")
+
+
+def peer() -> str | None:
+    """The peer address of the connection the caller serves (see :data:`PEER`)."""
+    return PEER.get()
+
+
+def agent() -> str:
+    """The ``User-Agent`` of the connection the caller serves (see :data:`AGENT`; '' if none)."""
+    return AGENT.get()
+
+
 class Visitor:
-    """One browser (a session of the app): its address, its :class:`~scorekeeper.ui.server.access.Role`
+    """One browser (a session of the app): its address, its :class:`~scorekeeper.ui.access.gate.Role`
     (None until it gives a code or a pass) and the seats it holds ("I'm Ann").
 
     A seat is held by one phone: a browser that joined holds its seats by its pass, the
-    host's browsers by :data:`~scorekeeper.ui.server.passes.HOST` (see
-    :class:`~scorekeeper.ui.server.passes.Passes`). Without a gate (the desktop app, the phone
+    host's browsers by :data:`~scorekeeper.ui.access.passes.HOST` (see
+    :class:`~scorekeeper.ui.access.passes.Passes`). Without a gate (the desktop app, the phone
     alone) or at an open table (``--open``: no code, so no pass) the seats are this session's
     own and nothing holds them against another browser."""
 
@@ -100,7 +120,7 @@ class Visitor:
         self.label = browser_words(agent)  # how the host's screen names this phone
         self._role: Role | None = Role.HOST if gate is None else gate.arrive(address)
         self._epoch = 0 if gate is None else gate.epoch
-        self.token: str | None = None  # its pass (see :mod:`scorekeeper.ui.server.passes`), once it joined
+        self.token: str | None = None  # its pass (see :mod:`scorekeeper.ui.access.passes`), once it joined
         self.error: str | None = None
         self._seats: dict[str, str | None] = {}  # without a key: place -> player (None: asked, no seat)
         self.revision = 0  # changes whenever a screen showing it should redraw
@@ -127,7 +147,7 @@ class Visitor:
     @property
     def key(self) -> str | None:
         """What holds this browser's seats at the table: its pass's digest, the host's
-        :data:`~scorekeeper.ui.server.passes.HOST`; None where seats are not held (no gate,
+        :data:`~scorekeeper.ui.access.passes.HOST`; None where seats are not held (no gate,
         an open table, a browser that has not joined)."""
         if self.gate is None or self.gate.open:
             return None
@@ -201,7 +221,7 @@ class Visitor:
 
     def take_seat(self, place: str, player: str | None) -> None:
         """This phone is ``player``'s at ``place`` (None: nobody's, it only scores; the seat it
-        held there is given up). :class:`~scorekeeper.ui.server.passes.SeatTaken` (nothing
+        held there is given up). :class:`~scorekeeper.ui.access.passes.SeatTaken` (nothing
         changed) when another phone holds that seat."""
         key = self.key
         if key is None or self.gate is None:

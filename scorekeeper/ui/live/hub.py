@@ -4,7 +4,7 @@ tells the other screens of a match that it changed.
 A screen subscribes to its match while it is shown; an entry, an undo or a correction
 made on one screen is published once it is stored, and every *other* screen of that
 match gets it (the Flet layer hands it to that screen's own session, see
-``live_view.use_live``). A delivery that fails (a closed session) drops its subscriber.
+:func:`scorekeeper.ui.live.view.use_live`). A delivery that fails (a closed session) drops its subscriber.
 
 >>> hub = Hub()
 >>> phone_a, phone_b, got = ["A"], ["B"], []

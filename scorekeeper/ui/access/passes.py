@@ -9,8 +9,8 @@ is refused (:class:`SeatTaken`, naming the holder) until the holder gives it up 
 frees it; the host's own browsers hold seats under :data:`HOST`, without a pass. A page opened later in that browser (the same address, the home-screen
 shortcut, a new tab, the tab the phone's browser dropped) gives its pass instead of a
 code and is back at its table, in its seat. Passes end when the host makes new codes or
-forgets all phones (:meth:`~scorekeeper.ui.server.access.Gate.renew`,
-:meth:`~scorekeeper.ui.server.access.Gate.forget_phones`).
+forgets all phones (:meth:`~scorekeeper.ui.access.gate.Gate.renew`,
+:meth:`~scorekeeper.ui.access.gate.Gate.forget_phones`).
 
 >>> passes = Passes()
 >>> token = passes.issue(Role.SCORER)
@@ -22,7 +22,7 @@ forgets all phones (:meth:`~scorekeeper.ui.server.access.Gate.renew`,
 >>> passes.take(digest(other), "m1", "cy")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-scorekeeper.ui.server.passes.SeatTaken: Cy's seat is held by another phone (a phone, joined ...): that phone can tap Change to give it up, or the host can free it (Phones at this table)
+scorekeeper.ui.access.passes.SeatTaken: Cy's seat is held by another phone (a phone, joined ...): that phone can tap Change to give it up, or the host can free it (Phones at this table)
 >>> passes.free("m1", "Cy") == digest(token), passes.holder("m1", "Cy")
 (True, None)
 >>> passes.check("not a pass") is None, passes.check(None) is None
@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any
 
 from scorekeeper.errors import ScorekeeperError, StoreError
 from scorekeeper.text import name_key
-from scorekeeper.ui.shell.roles import Role
+from scorekeeper.ui.access.roles import Role
 
 if TYPE_CHECKING:
     from scorekeeper.store import Store

@@ -8,9 +8,9 @@ from typing import Any
 import flet as ft
 
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.ui.access.roles import Role
 from scorekeeper.ui.events.model import EventModel, Lead, TableLine, home_lead
 from scorekeeper.ui.shell.base import Shared, game_title
-from scorekeeper.ui.shell.roles import Role
 from scorekeeper.ui.shell.screens import games_with_screens, screens_of
 from scorekeeper.ui.shell.widgets import PAD, go, heading
 

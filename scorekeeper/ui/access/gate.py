@@ -19,7 +19,7 @@ then a scorer.
 >>> gate.join("192.168.1.9", "111111")
 Traceback (most recent call last):
 ...
-scorekeeper.ui.server.access.JoinRefused: that is not this table's code: check it on the host's screen
+scorekeeper.ui.access.gate.JoinRefused: that is not this table's code: check it on the host's screen
 >>> Gate(None).arrive("192.168.1.7")
 <Role.SCORER: 'scorer'>
 
@@ -48,12 +48,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.ui.server.passes import Held, Passes, TableFile
-from scorekeeper.ui.shell.roles import Role
+from scorekeeper.ui.access.passes import Held, Passes, TableFile
+from scorekeeper.ui.access.roles import Role
 
 if TYPE_CHECKING:
     from scorekeeper.store import Store
-    from scorekeeper.ui.server.visitor import Visitor
+    from scorekeeper.ui.access.visitor import Visitor
 
 __all__ = [
     "Codes",
@@ -171,7 +171,7 @@ class Gate:
     @classmethod
     def kept(cls, store: Store, *, new: bool = False) -> Gate:
         """The gate of ``scorekeeper web`` on the database ``store`` keeps: this evening's
-        codes and passes from its table file (see :mod:`scorekeeper.ui.server.passes`), else (or
+        codes and passes from its table file (see :mod:`scorekeeper.ui.access.passes`), else (or
         ``new``) new codes, written there at once."""
         keep = TableFile.of(store)
         found = None if new else keep.load()

@@ -18,7 +18,7 @@ that changes one redraws the screen. ``ft.Router`` maps the routes
     /events ...       Events: the list, New event, an event's page, its standings (the
                       wall's), a fixture's result sheet and its print view
 
-A browser that has not given a code (see :mod:`scorekeeper.ui.server.access`) sees the join
+A browser that has not given a code (see :mod:`scorekeeper.ui.access.gate`) sees the join
 screen whatever it opens; a watcher has its own Home, the tables (read-only) and Score
 (no History, no Players: those show every stored match).
 
@@ -35,18 +35,16 @@ from typing import Any
 
 import flet as ft
 
+from scorekeeper.ui.access.roles import Role
+from scorekeeper.ui.access.visitor import Visitor, agent, peer
+from scorekeeper.ui.app.home_view import Home
 from scorekeeper.ui.events.view import event_routes
 from scorekeeper.ui.history.view import History, StoredMatch
+from scorekeeper.ui.join.view import Invite, Join, WatchHome, keep_pass, kept_pass
+from scorekeeper.ui.live.view import in_session
 from scorekeeper.ui.players.lists_view import player_routes
 from scorekeeper.ui.score.view import Score
-from scorekeeper.ui.server.access import Role
-from scorekeeper.ui.server.guard import agent, peer
-from scorekeeper.ui.server.join_view import Invite, Join, WatchHome, keep_pass, kept_pass
-from scorekeeper.ui.server.live_view import catch_up, in_session
-from scorekeeper.ui.server.strangers import STRANGERS
-from scorekeeper.ui.server.visitor import Visitor
-from scorekeeper.ui.shell.base import Shared, game_of, game_title
-from scorekeeper.ui.shell.home_view import Home
+from scorekeeper.ui.shell.base import Shared, TableModel, game_of, game_title
 from scorekeeper.ui.shell.policy import Act, check
 from scorekeeper.ui.shell.screens import GameScreens, games_with_screens, screens_of
 from scorekeeper.ui.shell.widgets import PAD, Viewport, ViewportContext, cannot_open
@@ -155,10 +153,18 @@ WANTED_ROUTE = re.compile(r"^/event/[A-Za-z0-9][A-Za-z0-9._-]{0,63}(/standings)?
 JOIN_ROUTE = re.compile(r"^/join/([A-Za-z0-9_ .-]{1,64})/?$")
 
 
-def make_main(shared: Shared, above: Callable[[], Any] | None = None) -> Callable[[ft.Page], Any]:
+#: What the server does with the session of a browser that has not given a code (it keeps few of
+#: them: :mod:`scorekeeper.ui.server.strangers`), given the page and its Visitor.
+Strangers = Callable[[ft.Page, Visitor], None]
+
+
+def make_main(
+    shared: Shared, above: Callable[[], Any] | None = None, strangers: Strangers | None = None
+) -> Callable[[ft.Page], Any]:
     """The Flet entry point for one session (browser tab or window): the app as that
     browser sees it, by its address (see :meth:`Shared.visit`), or by the pass its browser
-    kept from an earlier join (see :mod:`scorekeeper.ui.server.passes`). ``above``: see :func:`App`."""
+    kept from an earlier join (see :mod:`scorekeeper.ui.access.passes`). ``above``: see :func:`App`;
+    ``strangers``: given every served session of a browser without a code, as it arrives."""
     visitor_class = ft.observable(Visitor)
 
     async def main(page: ft.Page) -> None:
@@ -180,8 +186,8 @@ def make_main(shared: Shared, above: Callable[[], Any] | None = None) -> Callabl
         # a browser that joined before gives its pass (asked once the page is up)
         asking = not joining and visitor.role is None and page.web and gate is not None and not gate.open
         visitor.checking = asking
-        if visitor.role is None and page.web:
-            STRANGERS.arrive(page, visitor)  # few per client, deleted soon after they drop
+        if visitor.role is None and page.web and strangers is not None:
+            strangers(page, visitor)  # few per client, deleted soon after they drop
         if visitor.role is None and WANTED_ROUTE.match(page.route or ""):
             visitor.wanted = page.route  # an event's page (the wall's QR code): there, once it has joined
         if joining or (visitor.role is None and not asking and (page.route or "/") != "/"):
@@ -189,7 +195,7 @@ def make_main(shared: Shared, above: Callable[[], Any] | None = None) -> Callabl
         viewport = Viewport(page.width, page.height)
         page.on_resize = lambda e: viewport.resize(e.width, e.height)
         page.on_close = lambda e: view.hub.drop(visitor)
-        page.on_connect = lambda e: catch_up(view.hub.screens_of(visitor))
+        page.on_connect = lambda e: _catch_up(view.hub.screens_of(visitor))
         if gate is not None:
             gate.watch(visitor, _nudger(page, visitor))
         page.render(App, view, viewport, visitor, above)
@@ -207,6 +213,13 @@ def make_main(shared: Shared, above: Callable[[], Any] | None = None) -> Callabl
                     page.navigate(f"/table/{resume['id']}")
 
     return main
+
+
+def _catch_up(hub_screens: list[object]) -> None:
+    """A session connected again: its table screens show what changed meanwhile."""
+    for screen in hub_screens:
+        if isinstance(screen, TableModel):
+            screen.catch_up()
 
 
 async def _redraw(visitor: Visitor) -> None:
