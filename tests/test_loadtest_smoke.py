@@ -79,7 +79,7 @@ def runs(request: pytest.FixtureRequest):
     selected = [
         item.callspec.params["name"]
         for item in request.session.items
-        if item.module is request.module and hasattr(item, "callspec")
+        if getattr(item, "module", None) is request.module and hasattr(item, "callspec")  # (a doctest has none)
     ]
     started = Runs(selected)
     yield started

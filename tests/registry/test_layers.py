@@ -27,8 +27,9 @@ SHARED = [
 #: The app's folders of screens (the server's modules may load anything).
 SCREEN_FOLDERS = [p for p in sorted((ROOT / "scorekeeper" / "ui").iterdir()) if p.is_dir() and p.name != "server"]
 #: The modules of the screens' folders that are Flet's: the views (``*view.py``), a game's
-#: screens for the shell, and the widgets, panels, tiles and types they draw with.
-FLET_MODULES = {"screens", "panels", "tiles", "widgets", "typed", "common", "app"}
+#: screens for the shell, the widgets, panels, tiles and types they draw with, and the app's
+#: Flet entry point (``app/main.py``).
+FLET_MODULES = {"screens", "panels", "tiles", "widgets", "typed", "common", "app", "main"}
 
 
 def view_models() -> list[str]:
