@@ -35,6 +35,11 @@ CORE = (
     "scorekeeper/league/db.py",
     "scorekeeper/league/migrate.py",
     "scorekeeper/league/clock.py",
+    "scorekeeper/league/schedule.py",
+    "scorekeeper/league/sheets.py",
+    "scorekeeper/league/approval.py",
+    "scorekeeper/league/book.py",
+    "scorekeeper/league/table.py",
 )
 
 
