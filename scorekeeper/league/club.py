@@ -68,10 +68,10 @@ class Link:
 def parse_target(url: str, code: str | None) -> tuple[str, str]:
     """The league's address and the code from ``URL CODE``, or ``URL/link#CODE`` (the QR code).
 
-    >>> parse_target("https://league.example/link#abc", None)
-    ('https://league.example', 'abc')
-    >>> parse_target("https://league.example/", "abc")
-    ('https://league.example', 'abc')
+    >>> parse_target("https://league.example/link#abcdefgh12", None)
+    ('https://league.example', 'abcdefgh12')
+    >>> parse_target("https://league.example/", "abcdefgh12")
+    ('https://league.example', 'abcdefgh12')
     """
     if code is None and "#" in url:
         url, code = url.split("#", 1)
