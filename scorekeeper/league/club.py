@@ -24,6 +24,7 @@ import json
 import random
 import re
 import threading
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -212,9 +213,15 @@ def hand_over(book: EventBook, event: Event, round_number: int, fixture_number: 
     doc = sheet_doc(book, event, round_number, fixture_number, lk.fixtures[event.id])
     if doc is None:
         return None
+    return enqueue(folder, lk.fixtures[event.id], doc)
+
+
+def enqueue(folder: Path, fixture: int, doc: dict[str, Any]) -> Path:
+    """Put the sheet ``doc`` of league fixture ``fixture`` in the outbox (its file); the
+    pusher of this process is woken."""
     d = digest(doc)
-    name = f"league-out-{lk.fixtures[event.id]}-{d[:16]}.json"
-    item = {"fixture": lk.fixtures[event.id], "digest": d, "made": clock.stamp(), "sheet": doc}
+    name = f"league-out-{fixture}-{d[:16]}.json"
+    item = {"fixture": fixture, "digest": d, "made": clock.stamp(), "sheet": doc}
     _side(folder, name).save(json.dumps(item, ensure_ascii=False).encode("utf-8"))
     wake = _WAKE.get(folder.resolve())
     if wake is not None:
@@ -238,8 +245,9 @@ class Pushed:
     problem: str = ""
 
 
-def push(folder: Path) -> Pushed:
-    """Send every sheet of the outbox once (see the module)."""
+def push(folder: Path, timings: list[float] | None = None) -> Pushed:
+    """Send every sheet of the outbox once (see the module); ``timings``: each request's
+    seconds are added to it (the benchmark's)."""
     out = Pushed()
     lk = link_of(folder)
     if lk is None:
@@ -252,8 +260,11 @@ def push(folder: Path) -> Pushed:
         if not isinstance(item, dict) or "sheet" not in item:
             continue
         body = json.dumps(item["sheet"], ensure_ascii=False).encode("utf-8")
+        started = time.perf_counter()
         try:
             status, answer = request(lk, "PUT", f"/api/fixtures/{item['fixture']}/sheets/{item['digest']}", body)
+            if timings is not None:
+                timings.append(time.perf_counter() - started)
         except LinkError as e:
             out.left, out.problem = len(items) - i, str(e)
             return out
