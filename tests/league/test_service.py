@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 with warnings.catch_warnings():  # Starlette's own client (httpx under it) is all this needs
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
 from scorekeeper.league import access
