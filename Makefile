@@ -41,6 +41,9 @@ run: $(STAMP)
 # on its page; more only queue for the CPU (the runs compared: docs/benchmarks.md).
 # `make lint` runs beside the tests (its output is printed after theirs; either failing fails
 # the target): mypy uses one core, in what the browser tests leave of the machine.
+# The league's tests (tests/league/) run over a real PostgreSQL: $(DATABASE_URL) when it is set,
+# else one throwaway cluster the tests start themselves (Debian's postgresql: initdb in a
+# temporary folder, as nobody when run as root) and stop at the end; and over SQLite.
 # The app's bytecode is compiled once first: every test process that starts Python (servers,
 # the command line, the store's crash children) then reads it instead of compiling the app
 # again, which it would where PYTHONDONTWRITEBYTECODE is set.

@@ -113,6 +113,9 @@ def _build_parser() -> argparse.ArgumentParser:
     from scorekeeper import eventcli
 
     eventcli.add_parser(sub)
+    from scorekeeper.league import cli as leaguecli
+
+    leaguecli.add_parser(sub)
     t = sub.add_parser("tally", help="a side's Holsey-Tidwell X tally from its scoring events")
     t.add_argument(
         "--points", required=True, metavar="P,P,...", help="the side's scoring events in order, e.g. 10,10,5,15,35"
@@ -448,6 +451,12 @@ def cmd_event(args: argparse.Namespace) -> int:
     return eventcli.run(args)
 
 
+def cmd_league(args: argparse.Namespace) -> int:
+    from scorekeeper.league import cli as leaguecli
+
+    return leaguecli.run(args)
+
+
 def cmd_app(args: argparse.Namespace) -> int:
     from scorekeeper.ui.server.serve import run
 
@@ -465,6 +474,7 @@ COMMANDS = {
     "tally": "cmd_tally",
     "pegboard": "cmd_pegboard",
     "event": "cmd_event",
+    "league": "cmd_league",
     None: "cmd_app",
 }
 

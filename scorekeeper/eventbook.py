@@ -330,7 +330,12 @@ class EventBook:
             left = ", ".join(str(g.table) for g in sheet.games if g.result is None)
             raise ScorekeeperError(f"the result sheet is not complete: no result yet at table {left}")
         c = Confirmation(round_number, fixture, t.name, by, now(), sheet.games_won, role, phone)
-        self.put(event.with_confirmation(c))
+        confirmed = event.with_confirmation(c)
+        self.put(confirmed)
+        if event.id.startswith("league-"):  # a league fixture taken on a linked laptop: to the outbox
+            from scorekeeper.league.club import hand_over
+
+            hand_over(self, confirmed, round_number, fixture)
         return c
 
     def reopen(self, eid: str, round_number: int, fixture: int) -> Reopening:

@@ -31,6 +31,15 @@ CORE = (
     "scorekeeper/eventbook.py",
     "scorekeeper/stats/facts.py",
     "scorekeeper/stats/csv_rows.py",
+    # the league server's core: its storage seam and migrations, its clock, its pure modules
+    "scorekeeper/league/db.py",
+    "scorekeeper/league/migrate.py",
+    "scorekeeper/league/clock.py",
+    "scorekeeper/league/schedule.py",
+    "scorekeeper/league/sheets.py",
+    "scorekeeper/league/approval.py",
+    "scorekeeper/league/book.py",
+    "scorekeeper/league/table.py",
 )
 
 

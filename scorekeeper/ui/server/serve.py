@@ -233,6 +233,9 @@ def run(
     invite = Invite(f"http://{_url_host(shown)}:{port}", gate) if gate is not None else None
     shared.gate, shared.invite = gate, invite
     logging.getLogger("flet").setLevel(logging.WARNING)
+    from scorekeeper.league.club import start_pusher
+
+    pusher = start_pusher(shared.store.path)  # a laptop linked to a league sends its sheets
     try:
         if served:
             assert gate is not None and invite is not None
@@ -265,6 +268,8 @@ def run(
         else:
             ft.run(make_main(shared), no_cdn=True)
     finally:
+        if pusher is not None:
+            pusher.stop()
         shared.close()
     return 0
 

@@ -1,0 +1,321 @@
+"""The league server under the last night of a season: every club pushes at once.
+
+    python -m benchmarks.league [--clubs 60] [--divisions 4] [--games 9] [--rate 200] [--seconds 10]
+
+A season of ``--clubs`` teams (one a club, each at its own pub) in ``--divisions``
+divisions, home and away, fixtures of ``--games`` singles, is made in a PostgreSQL
+(``$DATABASE_URL``, else a throwaway cluster of Debian's ``postgresql``). Two processes of
+``scorekeeper league serve`` run over it. Every club's outbox (the laptop's own files,
+:mod:`scorekeeper.league.club`) is filled with the sheets of its home fixtures, each
+confirmed by both captains, every game a real match record; then all the clubs push at
+once (the last night of the season, all at 22:30), each through its own outbox with
+:func:`scorekeeper.league.club.push`, half of them at each process:
+
+- the network of a sixth of the clubs is cut for the first 3 seconds (their league's
+  address leads nowhere), then restored;
+- when 40 % of the sheets are in, one service process is killed (SIGKILL): its clubs go
+  to the other (as a proxy in front of several would send them), retrying with a backoff.
+
+Then the table pages are asked for at ``--rate`` requests a second for ``--seconds``
+seconds (open loop: each request sent at its time, whatever the others do).
+
+It checks that nothing is lost or doubled (every fixture has one sheet and its result
+approved; nothing left in an outbox) and that every division's table (the service's
+JSON) equals a recount from the sheets' records, scored again here with the engine. Its
+last line: ``league: S sheets from C clubs, lost 0, doubled 0, push p95 X ms, table page
+p95 Y ms at R requests/s``. Goals: nothing lost or doubled, push p95 < 200 ms, table
+page p95 < 50 ms at 200 requests/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from scorekeeper import registry
+from scorekeeper.league import club
+from scorekeeper.league.book import League
+from scorekeeper.league.db import connect
+from scorekeeper.league.migrate import migrate
+from scorekeeper.league.sheets import FORMAT
+
+CUT_SECONDS = 3.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def plan(clubs: int, divisions: int, games: int) -> dict[str, Any]:
+    per = clubs // divisions
+    divs = [
+        {
+            "name": f"Division {d + 1}",
+            "teams": [
+                {
+                    "name": f"Team {n}",
+                    "club": f"Club {n}",
+                    "venue": f"Pub {n}",
+                    "players": [f"P{n}a", f"P{n}b", f"P{n}c"],
+                }
+                for n in range(d * per, (d + 1) * per)
+            ],
+        }
+        for d in range(divisions)
+    ]
+    return {
+        "name": "Benchmark season",
+        "game": "all-fives",
+        "singles": games,
+        "starts": "2026-09-07",
+        "divisions": divs,
+    }
+
+
+def record(home: str, away: str, winner: int) -> dict[str, Any]:
+    leader = (home, away)[winner]
+    return {
+        "format": "scorekeeper/1",
+        "game": "all-fives",
+        "players": [home, away],
+        "rules": {"target": 5},
+        "hands": [{"leader": leader, "turns": [{"play": "5-0"}]}],
+    }
+
+
+def sheet_of(f: Any, games: int, seed: int) -> dict[str, Any]:
+    rows = []
+    winners = [(seed * 7 + i * 3 + f.id) % 2 for i in range(games)]
+    for i, w in enumerate(winners):
+        h, a = f.home.players[i % 3], f.away.players[(i + i // 3) % 3]
+        rows.append({"home": [h], "away": [a], "scores": [5, 0] if w == 0 else [0, 5], "record": record(h, a, w)})
+    return {
+        "format": FORMAT,
+        "fixture": f.id,
+        "home": f.home.name,
+        "away": f.away.name,
+        "games": rows,
+        "totals": {
+            "games": [winners.count(0), winners.count(1)],
+            "points": [5 * winners.count(0), 5 * winners.count(1)],
+        },
+        "confirmed": {
+            "home": {"by": f.home.captain, "at": "2026-11-29T22:30:00Z"},
+            "away": {"by": f.away.captain, "at": "2026-11-29T22:30:00Z"},
+        },
+    }
+
+
+def serve(url: str, port: int) -> subprocess.Popen[bytes]:
+    cmd = [sys.executable, "-m", "scorekeeper", "league", "serve", "--database", url, "--port", str(port)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for _ in range(300):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return proc
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit(f"the service on port {port} did not start: {proc.stderr.read().decode() if proc.stderr else ''}")
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[int(0.95 * (len(ordered) - 1))] * 1000 if ordered else 0.0
+
+
+class Night:
+    """The clubs' pushes (see the module)."""
+
+    def __init__(self, folders: list[Path], urls: list[str], cut: set[int]) -> None:
+        self.folders, self.urls, self.cut = folders, urls, cut
+        self.timings: list[float] = []
+        self.lock = threading.Lock()
+        self.dead: set[str] = set()
+        self.started = time.monotonic()
+
+    def club(self, i: int) -> None:
+        folder = self.folders[i]
+        lk = club.link_of(folder)
+        assert lk is not None
+        mine = self.urls[i % 2]
+        pause = 0.05
+        while club.outbox(folder) and time.monotonic() - self.started < 300:
+            cut = i in self.cut and time.monotonic() - self.started < CUT_SECONDS
+            url = "http://127.0.0.1:9" if cut else mine
+            club.save_link(folder, club.Link(url, lk.code, lk.club, lk.fixtures))
+            times: list[float] = []
+            done = club.push(folder, times)
+            with self.lock:
+                self.timings += times
+            if done.left:
+                if not cut and "cannot be reached" in done.problem:
+                    mine = next(u for u in self.urls if u != mine)  # the proxy sends it to the other process
+                time.sleep(pause)
+                pause = min(1.0, pause * 2)
+
+
+def load(urls: list[str], paths: list[str], rate: int, seconds: float) -> tuple[list[float], int]:
+    """Open-loop GETs of ``paths`` at ``rate`` a second: each request's seconds, and the errors."""
+    times: list[float] = []
+    errors = [0]
+    lock = threading.Lock()
+    total = int(rate * seconds)
+    start = time.monotonic() + 0.2
+    workers = 24
+
+    def worker(k: int) -> None:
+        conns: dict[str, http.client.HTTPConnection] = {}
+        for n in range(k, total, workers):
+            at = start + n / rate
+            wait = at - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+            url = urls[n % len(urls)]
+            host, port = url.removeprefix("http://").split(":")
+            conn = conns.get(url) or http.client.HTTPConnection(host, int(port), timeout=10)
+            conns[url] = conn
+            t = time.perf_counter()
+            try:
+                conn.request("GET", paths[n % len(paths)])
+                r = conn.getresponse()
+                r.read()
+                ok = r.status == 200
+            except OSError:
+                ok = False
+                conns.pop(url, None)
+            with lock:
+                if ok:
+                    times.append(time.perf_counter() - t)
+                else:
+                    errors[0] += 1
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return times, errors[0]
+
+
+def recount(lg: League, division: int) -> dict[str, tuple[int, int]]:
+    """Each team's score and games won, from the sheets' records scored again here (2 a match
+    won, 1 a draw, 1 a game won: the season's scoring)."""
+    rows: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for f in lg.fixtures(division=division):
+        body = lg.db.read(lambda tx, f=f: tx.value("SELECT body FROM sheet WHERE fixture_id = ?", (f.id,)))
+        if body is None:
+            continue
+        won = [0, 0]
+        for g in json.loads(body)["games"]:
+            scored = registry.game_of(g["record"]).score(g["record"])
+            won[0 if scored["winner"] == g["home"][0] else 1] += 1
+        for i, team in enumerate((f.home.name, f.away.name)):
+            rows[team][0] += won[i] + (2 if won[i] > won[1 - i] else 1 if won[i] == won[1 - i] else 0)
+            rows[team][1] += won[i]
+    return {k: (v[0], v[1]) for k, v in rows.items()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--clubs", type=int, default=60)
+    ap.add_argument("--divisions", type=int, default=4)
+    ap.add_argument("--games", type=int, default=9)
+    ap.add_argument("--rate", type=int, default=200)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    args = ap.parse_args()
+    cluster = None
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        from scorekeeper.league.throwaway import Cluster
+
+        cluster = Cluster().start()
+        url = cluster.url
+    procs: list[subprocess.Popen[bytes]] = []
+    base = Path(tempfile.mkdtemp(prefix="league-bench-"))
+    try:
+        db = connect(url)
+        migrate(db)
+        lg = League(db)
+        t = time.perf_counter()
+        sid = lg.add_season(plan(args.clubs, args.divisions, args.games), "the benchmark")
+        print(f"season made: {len(lg.fixtures())} fixtures in {time.perf_counter() - t:.1f} s")
+        ports = [free_port(), free_port()]
+        procs = [serve(url, p) for p in ports]
+        urls = [f"http://127.0.0.1:{p}" for p in ports]
+        teams = {t.club_id: t for t in lg.teams()}
+        folders = []
+        sheets = 0
+        fixtures = lg.fixtures()
+        for i, c in enumerate(lg.clubs()):
+            folder = base / f"club-{i}"
+            folder.mkdir()
+            club.save_link(folder, club.Link(urls[i % 2], lg.new_code(c.id, "the benchmark"), c.name, {}))
+            for f in fixtures:
+                if f.home.id == teams[c.id].id:
+                    club.enqueue(folder, f.id, sheet_of(f, args.games, f.week))
+                    sheets += 1
+            folders.append(folder)
+        night = Night(folders, urls, set(range(0, len(folders), 6)))
+        threads = [threading.Thread(target=night.club, args=(i,)) for i in range(len(folders))]
+        t = time.perf_counter()
+        for th in threads:
+            th.start()
+        while sum(len(club.outbox(f)) for f in folders) > sheets * 0.6:
+            time.sleep(0.05)
+        procs[0].send_signal(signal.SIGKILL)
+        print(f"killed the service on port {ports[0]} at {time.perf_counter() - t:.1f} s")
+        for th in threads:
+            th.join()
+        pushed = time.perf_counter() - t
+        print(f"pushed {sheets} sheets in {pushed:.1f} s ({len(night.timings)} requests)")
+        left = sum(len(club.outbox(f)) for f in folders)
+        stored = lg.db.read(lambda tx: tx.value("SELECT COUNT(*) FROM sheet"))
+        fixtures_in = lg.db.read(lambda tx: tx.value("SELECT COUNT(DISTINCT fixture_id) FROM sheet"))
+        approved = lg.db.read(lambda tx: tx.value("SELECT COUNT(*) FROM result WHERE state = 'approved'"))
+        doubled = int(stored) - int(fixtures_in)
+        lost = left + (sheets - int(approved))
+        divisions = lg.divisions(sid)
+        for d in divisions:
+            host, port = urls[1].removeprefix("http://").split(":")
+            conn = http.client.HTTPConnection(host, int(port), timeout=10)
+            conn.request("GET", f"/divisions/{d.id}.json")
+            table = json.loads(conn.getresponse().read())["table"]
+            served = {r["team"]: (r["score"], r["games_for"]) for r in table}
+            if served != recount(lg, d.id):
+                print(f"the table of {d.name} is not the recount")
+                lost += 1
+        paths = [f"/divisions/{d.id}" for d in divisions]
+        times, errors = load([urls[1]], paths, args.rate, args.seconds)
+        print(f"table pages: {len(times)} answered, {errors} failed")
+        print(
+            f"league: {sheets} sheets from {len(folders)} clubs, lost {lost}, doubled {doubled}, "
+            f"push p95 {p95(night.timings):.0f} ms, table page p95 {p95(times):.0f} ms at {args.rate} requests/s"
+        )
+        db.close()
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+                p.wait(timeout=10)
+        if cluster is not None:
+            cluster.stop()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

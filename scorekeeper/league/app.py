@@ -1,0 +1,261 @@
+"""The league service: the clubs' API, the public pages and the secretary's pages (Starlette).
+
+``scorekeeper league serve`` runs :func:`make_app` under Uvicorn. Every request reads the
+database: nothing a process holds is the truth, so several processes over one
+PostgreSQL behave as one. A public page is kept by the process that made it for the
+league's revision it was made at (one small query a request checks it), with an ETag
+(``If-None-Match`` gets a 304) and ``Cache-Control: public, no-cache`` (a browser or a
+proxy asks again each time, so a result shows the moment it is approved).
+
+The clubs' API (``Authorization: Bearer CODE``):
+
+- ``GET /api/club``: the club and its teams' fixtures;
+- ``GET /api/fixtures/ID``: a fixture, its teams and players, the season's game;
+- ``PUT /api/fixtures/ID/sheets/DIGEST``: a sheet (:mod:`scorekeeper.league.sheets`),
+  ``DIGEST`` its SHA-256: 201 for a new version, 200 for one kept before, 422 with one
+  line for a sheet the league does not take;
+- ``POST /api/fixtures/ID/disputes``: ``{"reason": "..."}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from scorekeeper import text as _text
+from scorekeeper.errors import ScorekeeperError, one_line
+from scorekeeper.league import pages
+from scorekeeper.league import table as _table
+from scorekeeper.league.book import Club, League, NotFound
+from scorekeeper.league.db import Database
+from scorekeeper.league.sheets import SheetError
+from scorekeeper.league.sheets import digest as sheet_digest
+from scorekeeper.league.sheets import read as read_sheet
+
+COOKIE = "league_session"
+#: Seconds between two sweeps of the results whose delay has passed (each process sweeps).
+SETTLE_EVERY = 60
+#: Public pages kept a process (the newest).
+CACHE = 512
+HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _error(status: int, words: str) -> JSONResponse:
+    return JSONResponse({"error": one_line(words, 300)}, status, headers=HEADERS)
+
+
+class Service:
+    """What the routes share: the database, the league, each process's page cache."""
+
+    def __init__(self, db: Database, *, secure_cookies: bool = True) -> None:
+        self.db = db
+        self.league = League(db)
+        self.secure = secure_cookies
+        self.cache: OrderedDict[tuple[str, int], tuple[bytes, str, str]] = OrderedDict()
+
+    # ------------------------------------------------------------ public
+    def cached(self, key: str, media: str, make: Callable[[], str]) -> Handler:
+        async def handle(request: Request) -> Response:
+            return await run_in_threadpool(self._cached, request, key, media, make)
+
+        return handle
+
+    def _cached(self, request: Request, key: str, media: str, make: Callable[[], str]) -> Response:
+        rev = self.league.revision()
+        hit = self.cache.get((key, rev))
+        if hit is None:
+            body = make().encode("utf-8")
+            hit = (body, f'"{hashlib.sha256(body).hexdigest()[:20]}"', media)
+            self.cache[(key, rev)] = hit
+            while len(self.cache) > CACHE:
+                self.cache.popitem(last=False)
+        body, etag, media = hit
+        headers = {**HEADERS, "ETag": etag, "Cache-Control": "public, no-cache"}
+        if etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type=media, headers=headers)
+
+    def public(self, request: Request) -> Awaitable[Response]:
+        """A public page: ``/``, ``/divisions/1``, ``/teams/3.json``, ``/teams/3/fixtures.ics`` ..."""
+        path = request.url.path
+        kind = "json" if path.endswith(".json") else "ics" if path.endswith(".ics") else "html"
+        base = path.removesuffix(".json")
+        media = {
+            "json": "application/json",
+            "ics": "text/calendar; charset=utf-8",
+            "html": "text/html; charset=utf-8",
+        }[kind]
+        host = request.url.hostname or "league"
+
+        def make() -> str:
+            made = self._make(base, kind, host)
+            if isinstance(made, str):
+                return made
+            html_page, data = made
+            return _text.json_text(data) if kind == "json" else html_page
+
+        async def run() -> Response:
+            try:
+                return await self.cached(path, media, make)(request)
+            except NotFound as e:
+                return Response(pages.page("Not found", f"<p>{pages.h(e)}</p>"), 404, media_type="text/html")
+
+        return run()
+
+    def _make(self, base: str, kind: str, host: str) -> str | tuple[str, dict[str, Any]]:
+        lg = self.league
+        parts = [p for p in base.split("/") if p]
+        if not parts:
+            return pages.index(lg.seasons(), lg.divisions())
+        if len(parts) < 2 or not parts[1].isdigit():
+            raise NotFound("no such page")
+        n = int(parts[1])
+        if parts[0] == "divisions":
+            d = lg.division(n)
+            season = lg.season(d.season_id)
+            fixtures = lg.fixtures(division=n)
+            if parts[2:] == ["fixtures.ics"]:
+                return pages.calendar(d.name, fixtures, host)
+            if parts[2:] == ["fixtures"]:
+                return pages.fixtures(d, fixtures)
+            if len(parts) == 2:
+                teams = lg.teams(n)
+                rows = _table.table(season, d, teams, fixtures)
+                return pages.division(season, d, rows, teams, _table.tie_breaks())
+        if parts[0] == "teams":
+            t = lg.team(n)
+            d = lg.division(t.division_id)
+            fixtures = lg.fixtures(team=n)
+            figures = _table.players(t, fixtures)
+            if parts[2:] == ["fixtures.ics"]:
+                return pages.calendar(t.name, fixtures, host)
+            if len(parts) == 2:
+                return pages.team(t, d, fixtures, figures)
+            if len(parts) == 4 and parts[2] == "players" and parts[3].isdigit() and int(parts[3]) < len(figures):
+                return pages.player(figures[int(parts[3])], t)
+        raise NotFound("no such page")
+
+    # ------------------------------------------------------------ the clubs' API
+    def club_of(self, request: Request) -> Club | None:
+        auth = request.headers.get("authorization", "")
+        if not auth.lower().startswith("bearer "):
+            return None
+        return self.league.club_for(auth[7:].strip())
+
+    async def api(self, request: Request) -> Response:
+        club = await run_in_threadpool(self.club_of, request)
+        if club is None:
+            return _error(
+                401, "a club's code is needed (Authorization: Bearer CODE), and this one is not known or was revoked"
+            )
+        parts = [p for p in request.url.path.split("/") if p][1:]
+        try:
+            if parts == ["club"] and request.method == "GET":
+                return JSONResponse(await run_in_threadpool(self._club_json, club), headers=HEADERS)
+            if len(parts) >= 2 and parts[0] == "fixtures" and parts[1].isdigit():
+                return await self._fixture_api(request, club, int(parts[1]), parts[2:])
+        except NotFound as e:
+            return _error(404, str(e))
+        except ScorekeeperError as e:
+            return _error(422, str(e))
+        return _error(404, "no such address")
+
+    async def _fixture_api(self, request: Request, club: Club, fid: int, rest: list[str]) -> Response:
+        if not rest and request.method == "GET":
+            return JSONResponse(await run_in_threadpool(self._fixture_json, fid), headers=HEADERS)
+        if len(rest) == 2 and rest[0] == "sheets" and request.method == "PUT":
+            doc = read_sheet(await request.body())
+            if sheet_digest(doc) != rest[1]:
+                raise SheetError("the address's digest is not the sheet's SHA-256 (sent again, it must be the same)")
+            got = await run_in_threadpool(self.league.receive, fid, club, doc)
+            out = {"version": got.version, "new": got.new, "state": got.state}
+            return JSONResponse(out, 201 if got.new else 200, headers=HEADERS)
+        if rest == ["disputes"] and request.method == "POST":
+            try:
+                reason = json.loads(await request.body()).get("reason")
+            except (ValueError, AttributeError):
+                raise SheetError('a dispute is {"reason": "..."}') from None
+            state = await run_in_threadpool(self.league.dispute, fid, club, reason)
+            return JSONResponse({"state": state}, headers=HEADERS)
+        return _error(405, "not done at this address")
+
+    def _club_json(self, club: Club) -> dict[str, Any]:
+        lg = self.league
+        teams = [t for t in lg.teams() if t.club_id == club.id]
+        fixtures = [f for t in teams for f in lg.fixtures(team=t.id)]
+        return {
+            "club": club.name,
+            "teams": [t.name for t in teams],
+            "fixtures": [pages.fixture_json(f) for f in sorted(fixtures, key=lambda f: (f.day, f.id))],
+        }
+
+    def _fixture_json(self, fid: int) -> dict[str, Any]:
+        f = self.league.fixture(fid)
+        info, season = self.league.fixture_info(f)
+        team = lambda t: {"name": t.name, "players": list(t.players), "vice": t.vice}  # noqa: E731
+        return {
+            **pages.fixture_json(f),
+            "teams": {"home": team(f.home), "away": team(f.away)},
+            "game": season.game,
+            "preset": season.preset,
+            "singles": season.singles,
+            "doubles": season.doubles,
+            "scoring": season.scoring.to_json(),
+        }
+
+
+def make_app(db: Database, *, secure_cookies: bool = True, settle_every: float = SETTLE_EVERY) -> Starlette:
+    """The service over ``db`` (migrated already)."""
+    from scorekeeper.league import admin
+
+    service = Service(db, secure_cookies=secure_cookies)
+
+    async def public(request: Request) -> Response:
+        return await service.public(request)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async def sweep() -> None:
+            while True:
+                with contextlib.suppress(Exception):  # a database away for a moment: the next sweep
+                    await run_in_threadpool(service.league.settle)
+                await asyncio.sleep(settle_every)
+
+        task = asyncio.create_task(sweep())
+        try:
+            yield
+        finally:
+            task.cancel()
+
+    routes = [
+        Route("/", public),
+        Route("/divisions/{rest:path}", public),
+        Route("/teams/{rest:path}", public),
+        Route("/api/{rest:path}", service.api, methods=["GET", "PUT", "POST"]),
+        Route("/link", _link_page),
+        *admin.routes(service),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+async def _link_page(request: Request) -> Response:
+    body = "<p>On the club's laptop run <code>scorekeeper league link</code> with the address and code the secretary gave.</p>"
+    return Response(pages.page("Link a club's laptop", body), media_type="text/html", headers=HEADERS)

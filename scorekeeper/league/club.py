@@ -1,0 +1,329 @@
+"""The club's side: its laptop linked to the league, the outbox of sheets, the pushes.
+
+- **The link** (``scorekeeper league link URL CODE``): the league's address and the club's
+  code, checked with the league once and kept in the database's folder
+  (``league-link.json``, its owner's only), with the league fixtures taken here
+  (``scorekeeper league take FIXTURE``: a league event of the two teams, made from the
+  league's fixture, whose sheet the captains confirm at the table as any other).
+- **The outbox**: when a captain confirms the sheet of such a fixture
+  (:meth:`scorekeeper.eventbook.EventBook.confirm` hands it to :func:`hand_over`), the
+  sheet and its match records are written to a file of the folder
+  (``league-out-<fixture>-<digest>.json``) through the store's atomic write: it survives
+  a restart of the laptop and a week without a network.
+- **The pushes** (:class:`Pusher`): every file of the outbox is sent (``PUT``, idempotent:
+  the same sheet twice is one version), at once when ``scorekeeper web`` runs (a
+  background thread, woken by a new sheet) or by ``scorekeeper league push``; a sheet that
+  could not be sent is tried again with a backoff (2 s, 4 s ... up to 5 minutes, with a
+  random part). A sheet the league took is removed from the outbox; one it refused is set
+  aside (``league-refused-...``) with the league's one line, and said.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from scorekeeper.errors import ScorekeeperError, one_line, short
+from scorekeeper.league import clock
+from scorekeeper.league.sheets import FORMAT, digest
+from scorekeeper.store.sidefile import SideFile
+from scorekeeper.store.storage import remove
+
+if TYPE_CHECKING:
+    from scorekeeper.eventbook import EventBook
+    from scorekeeper.events import Event
+
+LINK = "league-link.json"
+OUT = re.compile(r"league-out-(\d+)-([0-9a-f]{16})\.json")
+#: Seconds between tries of a sheet that could not be sent: doubled each time, at most this.
+BACKOFF_FIRST = 2.0
+BACKOFF_MOST = 300.0
+TIMEOUT = 15.0
+#: Threads waiting on new sheets in this process (the web app's pusher), by folder.
+_WAKE: dict[Path, threading.Event] = {}
+
+
+class LinkError(ScorekeeperError):
+    """The laptop is not linked, or the league could not be reached (one line)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    url: str
+    code: str
+    club: str
+    fixtures: dict[str, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"url": self.url, "code": self.code, "club": self.club, "fixtures": self.fixtures}
+
+
+def parse_target(url: str, code: str | None) -> tuple[str, str]:
+    """The league's address and the code from ``URL CODE``, or ``URL/link#CODE`` (the QR code).
+
+    >>> parse_target("https://league.example/link#abcdefgh12", None)
+    ('https://league.example', 'abcdefgh12')
+    >>> parse_target("https://league.example/", "abcdefgh12")
+    ('https://league.example', 'abcdefgh12')
+    """
+    if code is None and "#" in url:
+        url, code = url.split("#", 1)
+    url = url.strip().rstrip("/").removesuffix("/link")
+    if not re.fullmatch(r"https?://[^\s/#?]+(/[^\s#?]*)?", url):
+        raise LinkError(f"the league's address must be http(s)://..., not {short(url)}")
+    if not code or not re.fullmatch(r"[A-Za-z0-9_-]{8,100}", code.strip()):
+        raise LinkError("give the club's code the secretary made (URL CODE, or the URL/link#CODE of the QR code)")
+    return url, code.strip()
+
+
+def _side(folder: Path, name: str) -> SideFile:
+    return SideFile(folder, name, mode=0o600)
+
+
+def link_of(folder: Path) -> Link | None:
+    doc = _side(folder, LINK).load()
+    if not isinstance(doc, dict) or not isinstance(doc.get("url"), str) or not isinstance(doc.get("code"), str):
+        return None
+    fixtures = {str(k): int(v) for k, v in (doc.get("fixtures") or {}).items() if isinstance(v, int)}
+    return Link(doc["url"], doc["code"], str(doc.get("club", "")), fixtures)
+
+
+def save_link(folder: Path, link: Link) -> None:
+    _side(folder, LINK).save((json.dumps(link.to_json(), indent=1) + "\n").encode("utf-8"))
+
+
+def request(link: Link, method: str, path: str, body: bytes | None = None) -> tuple[int, Any]:
+    """One request to the league: its status and its JSON (a network failure: a LinkError)."""
+    req = urllib.request.Request(f"{link.url}{path}", data=body, method=method)
+    req.add_header("Authorization", f"Bearer {link.code}")
+    if body is not None:
+        req.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(req, timeout=TIMEOUT) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        try:
+            return e.code, json.loads(e.read() or b"null")
+        except ValueError:
+            return e.code, None
+    except (OSError, ValueError) as e:
+        raise LinkError(f"the league at {link.url} cannot be reached ({one_line(str(e), 120)})") from None
+
+
+def link(folder: Path, url: str, code: str | None) -> Link:
+    """Link this database's laptop to the league: the code is checked there first."""
+    base, secret = parse_target(url, code)
+    old = link_of(folder)
+    candidate = Link(base, secret, "", old.fixtures if old is not None and old.url == base else {})
+    status, doc = request(candidate, "GET", "/api/club")
+    if status != 200 or not isinstance(doc, dict):
+        said = doc.get("error") if isinstance(doc, dict) else f"status {status}"
+        raise LinkError(f"the league refused the code: {one_line(str(said), 200)}")
+    made = Link(base, secret, str(doc.get("club", "")), candidate.fixtures)
+    save_link(folder, made)
+    return made
+
+
+def take(book: EventBook, fixture: int) -> Event:
+    """Make the league fixture a league event here, its captains' sheet to confirm at the table."""
+    from scorekeeper.events import new_event
+
+    folder = book.store.path
+    lk = link_of(folder)
+    if lk is None:
+        raise LinkError("this laptop is not linked to a league: scorekeeper league link URL CODE")
+    status, f = request(lk, "GET", f"/api/fixtures/{fixture}")
+    if status != 200 or not isinstance(f, dict):
+        said = f.get("error") if isinstance(f, dict) else f"status {status}"
+        raise LinkError(f"the league has no fixture {fixture} for this club: {one_line(str(said), 200)}")
+    home, away = f["teams"]["home"], f["teams"]["away"]
+    eid = f"league-{fixture}"
+    event = new_event(
+        eid,
+        f"{f['home']} v {f['away']}"[:80],
+        "league",
+        f["game"],
+        preset=f.get("preset"),
+        teams={home["name"]: home["players"], away["name"]: away["players"]},
+        vices={t["name"]: t["vice"] for t in (home, away) if t.get("vice")},
+        scoring=f.get("scoring"),
+        singles=f["singles"],
+        doubles=f["doubles"],
+        legs=1,
+    )
+    event = book.add(event)
+    save_link(folder, Link(lk.url, lk.code, lk.club, {**lk.fixtures, eid: fixture}))
+    return event
+
+
+def sheet_doc(
+    book: EventBook, event: Event, round_number: int, fixture_number: int, league_fixture: int
+) -> dict[str, Any] | None:
+    """The league's sheet of a fixture confirmed here, or None when no confirmation stands."""
+    from scorekeeper.events import result_for
+    from scorekeeper.events.sheets import sheet_of
+
+    played = book.played(event)
+    sheet = sheet_of(event, round_number, fixture_number, book.results(event, played))
+    confirmed = {side: sheet.confirmed(team) for side, team in (("home", sheet.home), ("away", sheet.away))}
+    if not sheet.complete or not any(confirmed.values()):
+        return None
+    match_of: dict[int, str] = {}
+    for p in played:
+        if p.round == round_number and p.finished and result_for(event, p.round, p.table, p.sides, p.scores, p.winner):
+            match_of[p.table] = p.id
+    games = []
+    for g in sheet.games:
+        assert g.result is not None
+        games.append(
+            {
+                "home": list(g.home),
+                "away": list(g.away),
+                "scores": list(g.result.scores),
+                "record": book.store.record(match_of[g.table]),
+            }
+        )
+    return {
+        "format": FORMAT,
+        "fixture": league_fixture,
+        "home": sheet.home,
+        "away": sheet.away,
+        "games": games,
+        "totals": {"games": list(sheet.games_won), "points": list(sheet.points)},
+        "confirmed": {k: None if c is None else {"by": c.by, "at": c.at} for k, c in confirmed.items()},
+    }
+
+
+def hand_over(book: EventBook, event: Event, round_number: int, fixture_number: int) -> Path | None:
+    """A captain confirmed a sheet here: when it is a league fixture taken on a linked
+    laptop, its sheet goes to the outbox (and the pusher of this process is woken). The
+    outbox file, or None (not the league's)."""
+    folder = book.store.path
+    lk = link_of(folder)
+    if lk is None or event.id not in lk.fixtures:
+        return None
+    doc = sheet_doc(book, event, round_number, fixture_number, lk.fixtures[event.id])
+    if doc is None:
+        return None
+    return enqueue(folder, lk.fixtures[event.id], doc)
+
+
+def enqueue(folder: Path, fixture: int, doc: dict[str, Any]) -> Path:
+    """Put the sheet ``doc`` of league fixture ``fixture`` in the outbox (its file); the
+    pusher of this process is woken."""
+    d = digest(doc)
+    name = f"league-out-{fixture}-{d[:16]}.json"
+    item = {"fixture": fixture, "digest": d, "made": clock.stamp(), "sheet": doc}
+    _side(folder, name).save(json.dumps(item, ensure_ascii=False).encode("utf-8"))
+    wake = _WAKE.get(folder.resolve())
+    if wake is not None:
+        wake.set()
+    return folder / name
+
+
+def outbox(folder: Path) -> list[Path]:
+    """The sheets waiting to be sent, oldest first."""
+    found = [p for p in folder.iterdir() if OUT.fullmatch(p.name)]
+    return sorted(found, key=lambda p: (p.stat().st_mtime, p.name))
+
+
+@dataclass(slots=True)
+class Pushed:
+    """What one round of pushes did."""
+
+    sent: int = 0
+    refused: int = 0
+    left: int = 0
+    problem: str = ""
+
+
+def push(folder: Path, timings: list[float] | None = None) -> Pushed:
+    """Send every sheet of the outbox once (see the module); ``timings``: each request's
+    seconds are added to it (the benchmark's)."""
+    out = Pushed()
+    lk = link_of(folder)
+    if lk is None:
+        out.left = len(outbox(folder))
+        out.problem = "this laptop is not linked to a league" if out.left else ""
+        return out
+    items = outbox(folder)
+    for i, path in enumerate(items):
+        item = _side(folder, path.name).load()
+        if not isinstance(item, dict) or "sheet" not in item:
+            continue
+        body = json.dumps(item["sheet"], ensure_ascii=False).encode("utf-8")
+        started = time.perf_counter()
+        try:
+            status, answer = request(lk, "PUT", f"/api/fixtures/{item['fixture']}/sheets/{item['digest']}", body)
+            if timings is not None:
+                timings.append(time.perf_counter() - started)
+        except LinkError as e:
+            out.left, out.problem = len(items) - i, str(e)
+            return out
+        if status in (200, 201):
+            remove(path)
+            out.sent += 1
+        elif status == 422:
+            said = answer.get("error") if isinstance(answer, dict) else "refused"
+            _side(folder, path.name.replace("league-out-", "league-refused-")).save(
+                json.dumps({**item, "refused": said}, ensure_ascii=False).encode("utf-8")
+            )
+            remove(path)
+            out.refused += 1
+            out.problem = f"the league refused the sheet of fixture {item['fixture']}: {one_line(str(said), 200)}"
+        else:
+            said = answer.get("error") if isinstance(answer, dict) else f"status {status}"
+            out.left, out.problem = len(items) - i, f"the league did not take the sheet ({one_line(str(said), 200)})"
+            return out
+    return out
+
+
+class Pusher:
+    """The background pushes of ``scorekeeper web`` (see the module): a thread that sends
+    the outbox, then waits until a new sheet comes or the backoff has passed."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder.resolve()
+        self.wake = _WAKE.setdefault(self.folder, threading.Event())
+        self.stopped = False
+        self.last = Pushed()
+        self.thread = threading.Thread(target=self._run, name="league-push", daemon=True)
+
+    def start(self) -> Pusher:
+        self.thread.start()
+        return self
+
+    def _run(self) -> None:
+        pause = BACKOFF_FIRST
+        while not self.stopped:
+            try:
+                self.last = push(self.folder)
+            except (OSError, ScorekeeperError) as e:
+                self.last = Pushed(problem=one_line(str(e), 200), left=1)
+            if self.last.left:
+                wait = pause * (0.5 + random.random())
+                pause = min(BACKOFF_MOST, pause * 2)
+            else:
+                wait, pause = BACKOFF_MOST, BACKOFF_FIRST
+            self.wake.wait(wait)
+            self.wake.clear()
+
+    def stop(self) -> None:
+        self.stopped = True
+        self.wake.set()
+        self.thread.join(timeout=5)
+        _WAKE.pop(self.folder, None)
+
+
+def start_pusher(folder: str | Path) -> Pusher | None:
+    """The pusher of a linked laptop's database (None when it is not linked)."""
+    path = Path(folder)
+    return Pusher(path).start() if link_of(path) is not None else None

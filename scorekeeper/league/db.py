@@ -1,0 +1,352 @@
+"""The league's database: one small seam, two backends (PostgreSQL and SQLite).
+
+Everything the league keeps goes through a :class:`Database`: :meth:`Database.read` and
+:meth:`Database.write` run a function in one transaction and hand it a :class:`Tx`,
+whose :meth:`Tx.rows`, :meth:`Tx.one`, :meth:`Tx.value` and :meth:`Tx.run` take SQL with
+``?`` placeholders (the one dialect the league's SQL is written in: what both backends
+understand, ``INSERT ... ON CONFLICT``, ``RETURNING``). A write that meets another
+process's write (a serialization failure, a deadlock, a key another process took a
+moment earlier, SQLite's busy database) is run again from the start, a few times.
+
+- **PostgreSQL** (``postgresql://user@host/db``): psycopg 3 with a connection pool
+  (``psycopg_pool``); several processes of the service over one database behave as one,
+  since nothing in a process's memory is the truth.
+- **SQLite** (``sqlite:///league.db``, the default; ``sqlite:///:memory:`` for a trial):
+  Python's own ``sqlite3``, in WAL mode with ``synchronous=FULL``, one connection a
+  thread; a write transaction takes the database's write lock at its start
+  (``BEGIN IMMEDIATE``).
+
+>>> db = connect("sqlite:///:memory:")
+>>> db.write(lambda tx: tx.run("CREATE TABLE t (a INTEGER)"))
+0
+>>> db.write(lambda tx: tx.run("INSERT INTO t VALUES (?), (?)", (1, 2)))
+2
+>>> db.read(lambda tx: tx.value("SELECT SUM(a) FROM t"))
+3
+>>> db.close()
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from scorekeeper.errors import ScorekeeperError, one_line, short
+
+T = TypeVar("T")
+Params = Sequence[Any]
+
+#: The database when no ``--database`` is given: SQLite, in the current folder.
+DEFAULT_URL = "sqlite:///league.db"
+#: How many times a write that met another's is run again, and the pauses between.
+RETRY_PAUSES = (0.005, 0.02, 0.05, 0.1, 0.2, 0.4, 0.8)
+
+
+class DatabaseError(ScorekeeperError):
+    """The league's database cannot be reached or refused what was asked (one line)."""
+
+
+class Tx(Protocol):
+    """One transaction: SQL with ``?`` placeholders."""
+
+    def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]: ...
+
+    def one(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None: ...
+
+    def value(self, sql: str, params: Params = ()) -> Any: ...
+
+    def run(self, sql: str, params: Params = ()) -> int: ...
+
+
+class _Cursor(Protocol):
+    @property
+    def rowcount(self) -> int: ...
+
+    def execute(self, sql: Any, params: Any = ...) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    @property
+    def description(self) -> Any: ...
+
+
+class CursorTx:
+    """A :class:`Tx` over a DB-API cursor; ``translate`` turns the league's SQL into the
+    backend's (its placeholders)."""
+
+    def __init__(self, cursor: _Cursor, translate: Callable[[str], str]) -> None:
+        self.cursor = cursor
+        self.translate = translate
+
+    def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        self.cursor.execute(self.translate(sql), tuple(params))
+        if self.cursor.description is None:
+            return []
+        return [tuple(r) for r in self.cursor.fetchall()]
+
+    def one(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
+        found = self.rows(sql, params)
+        return found[0] if found else None
+
+    def value(self, sql: str, params: Params = ()) -> Any:
+        row = self.one(sql, params)
+        return None if row is None else row[0]
+
+    def run(self, sql: str, params: Params = ()) -> int:
+        self.cursor.execute(self.translate(sql), tuple(params))
+        if self.cursor.description is not None:
+            self.cursor.fetchall()
+        return max(self.cursor.rowcount, 0)
+
+
+class Database:
+    """The seam (see the module): a backend's :meth:`_transaction` and :meth:`_transient`."""
+
+    #: ``"postgresql"`` or ``"sqlite"``.
+    backend = ""
+    #: What locks a row read for update (``FOR UPDATE`` in PostgreSQL; SQLite's write
+    #: transaction holds the whole database already).
+    for_update = ""
+    #: The column type of a table's own id, made by the database.
+    id_column = ""
+    url = ""
+
+    def read(self, fn: Callable[[Tx], T]) -> T:
+        """``fn``'s answer, in a transaction that writes nothing."""
+        with self._transaction(write=False) as tx:
+            return fn(tx)
+
+    def write(self, fn: Callable[[Tx], T]) -> T:
+        """``fn``'s answer, its changes committed whole; run again from the start when it
+        met another process's write (see the module)."""
+        for pause in (*RETRY_PAUSES, None):
+            try:
+                with self._transaction(write=True) as tx:
+                    return fn(tx)
+            except Exception as e:
+                if pause is None or not self._transient(e):
+                    raise
+            time.sleep(pause)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def _transaction(self, *, write: bool) -> AbstractContextManager[Tx]:
+        raise NotImplementedError
+
+    def _transient(self, e: Exception) -> bool:
+        raise NotImplementedError
+
+    def where(self) -> str:
+        """The database in words, without a password (for messages)."""
+        return re.sub(r"://([^:/@]*):[^@/]*@", r"://\1:***@", self.url)
+
+
+# ---------------------------------------------------------------- SQLite
+class _SQLiteTx(AbstractContextManager[Tx]):
+    def __init__(self, conn: sqlite3.Connection, write: bool) -> None:
+        self.conn = conn
+        self.write = write
+
+    def __enter__(self) -> Tx:
+        self.conn.execute("BEGIN IMMEDIATE" if self.write else "BEGIN")
+        return CursorTx(self.conn.cursor(), _same)
+
+    def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
+        if kind is None:
+            self.conn.execute("COMMIT")
+        else:
+            self.conn.execute("ROLLBACK")
+
+
+def _same(sql: str) -> str:
+    return sql
+
+
+class SQLiteDatabase(Database):
+    """SQLite: one connection a thread (``sqlite:///:memory:`` shares one, for a trial)."""
+
+    backend = "sqlite"
+    id_column = "INTEGER PRIMARY KEY AUTOINCREMENT"
+
+    def __init__(self, url: str, path: str) -> None:
+        self.url = url
+        self.path = path
+        self.memory = path == ":memory:"
+        self._local = threading.local()
+        self._shared: sqlite3.Connection | None = None
+        self._lock = threading.RLock()
+        self._all: list[sqlite3.Connection] = []
+        if not self.memory:
+            folder = Path(path).resolve().parent
+            if not folder.is_dir():
+                raise DatabaseError(f"the database's folder {one_line(str(folder))} does not exist")
+        self._connection()  # refused at once when the file cannot be opened
+
+    def _connection(self) -> sqlite3.Connection:
+        if self.memory and self._shared is not None:
+            return self._shared
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is not None:
+            return conn
+        try:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA busy_timeout = 30000")
+            if not self.memory:
+                conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = FULL")
+        except sqlite3.Error as e:
+            raise DatabaseError(f"the database {one_line(self.path)} cannot be opened ({one_line(str(e))})") from None
+        self._local.conn = conn
+        with self._lock:
+            self._all.append(conn)
+        if self.memory:
+            self._shared = conn
+        return conn
+
+    def _transaction(self, *, write: bool) -> AbstractContextManager[Tx]:
+        if self.memory:
+            return _Locked(self._lock, _SQLiteTx(self._connection(), write))
+        return _SQLiteTx(self._connection(), write)
+
+    def _transient(self, e: Exception) -> bool:
+        return isinstance(e, sqlite3.OperationalError) and "locked" in str(e)
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._all:
+                conn.close()
+            self._all.clear()
+            self._shared = None
+        self._local = threading.local()
+
+
+class _Locked(AbstractContextManager[Tx]):
+    """A transaction that holds a lock of this process while it runs (one shared connection)."""
+
+    def __init__(self, lock: threading.RLock, inner: AbstractContextManager[Tx]) -> None:
+        self.lock = lock
+        self.inner = inner
+
+    def __enter__(self) -> Tx:
+        self.lock.acquire()
+        try:
+            return self.inner.__enter__()
+        except BaseException:
+            self.lock.release()
+            raise
+
+    def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
+        try:
+            self.inner.__exit__(kind, value, tb)
+        finally:
+            self.lock.release()
+
+
+# ---------------------------------------------------------------- PostgreSQL
+_PLACEHOLDER = re.compile(r"\?")
+
+
+def pg_sql(sql: str) -> str:
+    """The league's SQL for psycopg: ``%`` doubled, each ``?`` a ``%s``.
+
+    >>> pg_sql("SELECT 'a%' || ? WHERE x = ?")
+    "SELECT 'a%%' || %s WHERE x = %s"
+    """
+    return _PLACEHOLDER.sub("%s", sql.replace("%", "%%"))
+
+
+class _PgTx(AbstractContextManager[Tx]):
+    def __init__(self, pool: Any, write: bool) -> None:
+        self.pool = pool
+        self.write = write
+        self.conn: Any = None
+        self.tx: Any = None
+
+    def __enter__(self) -> Tx:
+        self.connection = self.pool.connection()
+        self.conn = self.connection.__enter__()
+        try:
+            self.tx = self.conn.transaction()
+            self.tx.__enter__()
+            if not self.write:
+                self.conn.execute("SET TRANSACTION READ ONLY")
+            return CursorTx(self.conn.cursor(), _pg_cached)
+        except BaseException as e:
+            self.connection.__exit__(type(e), e, None)
+            raise
+
+    def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
+        try:
+            self.tx.__exit__(kind, value, tb)
+        finally:
+            self.connection.__exit__(kind, value, tb)
+
+
+_PG_SQL: dict[str, str] = {}
+
+
+def _pg_cached(sql: str) -> str:
+    out = _PG_SQL.get(sql)
+    if out is None:
+        out = _PG_SQL[sql] = pg_sql(sql)
+    return out
+
+
+class PostgresDatabase(Database):
+    """PostgreSQL through psycopg 3 and a pool of ``size`` connections."""
+
+    backend = "postgresql"
+    for_update = " FOR UPDATE"
+    id_column = "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"
+
+    def __init__(self, url: str, size: int = 8) -> None:
+        import psycopg
+        from psycopg_pool import ConnectionPool
+
+        self.url = url
+        self._psycopg = psycopg
+        try:
+            psycopg.connect(url, connect_timeout=10).close()  # refused at once, not after the pool's tries
+            self.pool = ConnectionPool(
+                url, min_size=1, max_size=size, open=True, timeout=30, kwargs={"autocommit": False}
+            )
+            self.pool.wait(timeout=15)
+        except Exception as e:
+            raise DatabaseError(f"the database {self.where()} cannot be reached ({_first_line(e)})") from None
+
+    def _transaction(self, *, write: bool) -> AbstractContextManager[Tx]:
+        return _PgTx(self.pool, write)
+
+    def _transient(self, e: Exception) -> bool:
+        errors = self._psycopg.errors
+        return isinstance(e, errors.SerializationFailure | errors.DeadlockDetected | errors.UniqueViolation)
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+def _first_line(e: BaseException) -> str:
+    return one_line(str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__, 200)
+
+
+def connect(url: str | None = None, *, pool: int = 8) -> Database:
+    """The database at ``url`` (``postgresql://...`` or ``sqlite:///PATH``; None: the
+    default, ``sqlite:///league.db``). Refused in one line when it cannot be reached."""
+    url = url or DEFAULT_URL
+    if url.startswith(("postgresql://", "postgres://")):
+        return PostgresDatabase(url, pool)
+    if url.startswith("sqlite:///"):
+        path = url[len("sqlite:///") :]
+        if not path:
+            raise DatabaseError("sqlite:///: give the database file's path (sqlite:///league.db)")
+        return SQLiteDatabase(url, path)
+    raise DatabaseError(f"the database must be postgresql://... or sqlite:///PATH, not {short(url)}")

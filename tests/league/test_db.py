@@ -1,0 +1,73 @@
+"""The storage seam and the migrations, on both backends."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from scorekeeper.league import migrate as migrations
+from scorekeeper.league.db import Database, DatabaseError, connect
+from scorekeeper.league.migrate import applied, migrate
+
+
+def test_the_migrations_are_applied_once_and_noted(db: Database):
+    assert applied(db) == [m.number for m in migrations.migrations()]
+    assert migrate(db) == []
+    assert db.read(lambda tx: tx.value("SELECT revision FROM league_state WHERE id = 1")) == 0
+
+
+def test_a_migration_changed_since_it_was_applied_is_refused(db: Database):
+    db.write(lambda tx: tx.run("UPDATE league_migrations SET digest = 'x' WHERE number = 1"))
+    with pytest.raises(DatabaseError, match="has changed since it was applied"):
+        migrate(db)
+
+
+def test_a_write_is_whole_or_not_at_all(db: Database):
+    def half(tx):
+        tx.run("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("The Plough", "the plough"))
+        raise RuntimeError("stop")
+
+    with pytest.raises(RuntimeError):
+        db.write(half)
+    assert db.read(lambda tx: tx.value("SELECT COUNT(*) FROM venue")) == 0
+
+
+def test_the_id_made_by_the_database_is_returned(db: Database):
+    ids = [
+        db.write(lambda tx, n=n: tx.value("INSERT INTO venue (name, name_key) VALUES (?, ?) RETURNING id", (n, n)))
+        for n in ("a", "b")
+    ]
+    assert ids[1] > ids[0] > 0
+
+
+def test_writers_in_threads_lose_nothing(db_url: str):
+    # two connections to one database, each bumping the revision: every bump is kept
+    first, second = connect(db_url, pool=4), connect(db_url, pool=4)
+    try:
+        migrate(first)
+
+        def bump(database: Database) -> None:
+            for _ in range(25):
+                database.write(lambda tx: tx.run("UPDATE league_state SET revision = revision + 1 WHERE id = 1"))
+
+        threads = [threading.Thread(target=bump, args=(d,)) for d in (first, second, first)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert second.read(lambda tx: tx.value("SELECT revision FROM league_state")) == 75
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_url_of_no_known_kind_is_refused_in_one_line():
+    with pytest.raises(DatabaseError, match="must be postgresql://... or sqlite:///PATH, not 'mysql://x'"):
+        connect("mysql://x")
+
+
+def test_a_database_that_cannot_be_reached_is_said_without_its_password():
+    with pytest.raises(DatabaseError) as e:
+        connect("postgresql://ann:secret@127.0.0.1:1/league")
+    assert "secret" not in str(e.value) and "cannot be reached" in str(e.value) and "\n" not in str(e.value)
