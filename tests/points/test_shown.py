@@ -106,6 +106,10 @@ def test_the_chart_starts_from_the_start_and_steps_for_each_entry():
     ]
     assert tl.series(0) == [17, 24, 24, 26] and tl.series(1) == [14, 16, 15, 15]
     assert "<title>Score chart: North-South 26, East-West 15 after 3 turns</title>" in chart_svg(tl)
+    early = game.timeline(game.load(record("all-fives", adjust(ew=5), open_hand("all-fives"), start={NS: 5, EW: 0})))
+    svg = chart_svg(early)
+    assert early.steps[0].label == "adjustment before hand 1 (misdeal)"
+    assert ">H1<" in svg and ">H0<" not in svg, "an adjustment before the first hand is no hand"
 
 
 def test_the_csv_has_them_in_their_place_and_adds_up(tmp_path):
