@@ -294,3 +294,37 @@ def test_broadway_decides_after_seven_hands_and_an_adjustment_in_sudden_death():
     assert out["winner"] == EW and out["won_at"] == {"hand": 7, "turn": None, "adjust": True}
     assert score(record("broadway", *[points(3, 3)] * 6, adjust(ew=5)))["winner"] is None, "seven hands first"
     assert score(record("broadway", *[points(3, 3)] * 6, adjust(ew=5), points(0, 0)))["winner"] == EW
+
+
+def test_of_three_sides_first_names_one_that_reached_the_target():
+    three = {**record("all-fives", {"points": {"Ann": 10, "Ben": 10, "Cy": 0}}), "players": ["Ann", "Ben", "Cy"]}
+    del three["teams"]
+    three["start"] = {"Ann": 190, "Ben": 195, "Cy": 0}
+    refused(three, "hand 1: Ann and Ben reach 200: say which got there first")
+    three["hands"][0]["first"] = "Cy"
+    refused(three, "hand 1, first: ", "Cy does not reach 200 in this hand (Ann and Ben do)")
+    three["hands"][0]["first"] = "Ben"
+    assert score(three)["winner"] == "Ben"
+
+
+@pytest.mark.parametrize("item", [points(10, 5), adjust(ew=-5)])
+def test_a_hand_ended_but_not_settled_is_settled_first(item):
+    domino = {"leader": "Ann", "turns": [{"play": "5-5"}]}  # Ann's one tile: she dominoes
+    refused(record("all-fives", domino, item, hand_size=1), "hand 1, remaining: ", "remaining is missing")
+    settled = {**domino, "remaining": {"Ben": 0, "Cy": 0, "Di": 0}}
+    assert score(record("all-fives", settled, item, hand_size=1))["hands"][-1]["end"] in ("points", "adjust")
+
+
+def test_nothing_is_left_in_hands_of_a_hand_entered_as_points_nor_after_an_adjustment():
+    from scorekeeper.allfives.events import Settle
+
+    fives = registry.get("all-fives").load(record("all-fives", points(10, 5)))
+    with pytest.raises(ScorekeeperError, match="^hand 1, remaining: the hand was entered as points"):
+        fives.push(Settle(()))
+    gone = {"leader": "Ann", "turns": [{"play": "5-5"}]}  # with the go, a domino is settled at once
+    fives = registry.get("all-fives").load(record("all-fives", gone, adjust(ew=-1), hand_size=1, hand_end="go"))
+    with pytest.raises(ScorekeeperError, match="^hand 1, remaining: an adjustment follows the hand"):
+        fives.push(Settle((("Ben", 0),)))
+    broadway = registry.get("broadway").load(record("broadway", points(10, 5)))
+    with pytest.raises(ScorekeeperError, match="^hand 1, unplayed: the hand was entered as points"):
+        broadway.settle({})
