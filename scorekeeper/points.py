@@ -60,6 +60,7 @@ __all__ = [
     "adjust_words",
     "adjustment_field",
     "carried_on",
+    "check_adjust",
     "credit_adjust",
     "credit_points",
     "entry_words",
@@ -170,7 +171,7 @@ def _amounts(value: Any, what: str, *, zero: bool, **where: Any) -> tuple[tuple[
         raise RecordFormatError(f"must map each side to its points, not {type_name(value)}", **where)
     pairs = []
     for side, n in value.items():
-        who = side if len(side) <= 40 else short(side)
+        who = side if isinstance(side, str) and len(side) <= 40 else short(side)
         if type(n) is not int:
             raise RecordFormatError(f"{what} of {who} must be a whole number, not {short(n)}", **where)
         if not -MAX_ENTRY <= n <= MAX_ENTRY:
@@ -291,6 +292,12 @@ def side_points(points: Iterable[tuple[str, int]], sides: Sequence[str], number:
             )
         if side in by:
             raise IllegalEntryError(f"{side} is named twice", hand=number, field="points")
+        if type(n) is not int or not -MAX_ENTRY <= n <= MAX_ENTRY:
+            raise IllegalEntryError(
+                f"the points of {side} must be a whole number from -{MAX_ENTRY:,} to {MAX_ENTRY:,}, not {short(n)}",
+                hand=number,
+                field="points",
+            )
         by[side] = n
     missing = [s for s in sides if s not in by]
     if missing:
@@ -316,6 +323,19 @@ def side_changes(changes: Iterable[tuple[str, int]], sides: Sequence[str], after
     if not seen:
         raise IllegalEntryError("an adjustment names at least one side", field=where)
     return tuple(out)
+
+
+def check_adjust(adjust: Adjust, sides: Sequence[str], after: int) -> tuple[int, ...]:
+    """An adjustment's change of every side (:func:`side_changes`), its reason checked too:
+    a line of text (an event may be made without a record)."""
+    why = adjust.why
+    where = adjustment_field(after, "why")
+    if not isinstance(why, str) or not why.strip():
+        raise IllegalEntryError(f"must say why, in a line of text, not {short(why)}", field=where)
+    problem = text_problem(why, "the reason")
+    if problem:
+        raise IllegalEntryError(problem, field=where)
+    return side_changes(adjust.changes, sides, after)
 
 
 @dataclass(frozen=True, slots=True)

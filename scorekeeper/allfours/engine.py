@@ -76,7 +76,7 @@ from scorekeeper.errors import (
     short,
     type_name,
 )
-from scorekeeper.points import Adjustment, adjustment_field, credit_adjust, credit_points, side_changes, side_points
+from scorekeeper.points import Adjustment, adjustment_field, check_adjust, credit_adjust, credit_points, side_points
 
 __all__ = [
     "GAME_ID",
@@ -391,7 +391,7 @@ class Match:
         if self.winner is not None:
             raise MatchOverError(self._over_reason(), field=adjustment_field(after))
         sides = self.setup.sides
-        changes = side_changes(ev.changes, sides, after)
+        changes = check_adjust(ev, sides, after)
         done = credit_adjust(self.scores, changes, sides, target=self.rules.target, after=after)
         adjustment = Adjustment(after, changes, ev.why, tuple(self.scores), done.scores)
         self.adjustments.append(adjustment)

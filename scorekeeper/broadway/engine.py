@@ -78,7 +78,7 @@ from scorekeeper.errors import (
     WrongPlayerError,
     short,
 )
-from scorekeeper.points import Adjustment, adjustment_field, credit_adjust, credit_points, side_changes, side_points
+from scorekeeper.points import Adjustment, adjustment_field, check_adjust, credit_adjust, credit_points, side_points
 
 __all__ = [
     "Adjust",
@@ -446,7 +446,7 @@ class Match:
         after = len(self.hands)
         self._between({"field": adjustment_field(after)}, "an adjustment comes between hands")
         sides = self.setup.sides
-        changes = side_changes(ev.changes, sides, after)
+        changes = check_adjust(ev, sides, after)
         done = credit_adjust(self.scores, changes, sides, target=None, after=after)
         adjustment = Adjustment(after, changes, ev.why, tuple(self.scores), done.scores)
         self.adjustments.append(adjustment)

@@ -13,6 +13,7 @@ from support import run_cli
 from scorekeeper import registry
 from scorekeeper.allfours.variants import VARIANTS
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.points import Adjust, PointsHand
 
 from .build import EW, NS, adjust, open_hand, points, record
 
@@ -328,3 +329,22 @@ def test_nothing_is_left_in_hands_of_a_hand_entered_as_points_nor_after_an_adjus
     broadway = registry.get("broadway").load(record("broadway", points(10, 5)))
     with pytest.raises(ScorekeeperError, match="^hand 1, unplayed: the hand was entered as points"):
         broadway.settle({})
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(
+    ("event", "where", "words"),
+    [
+        (PointsHand(((NS, "5"), (EW, 0))), "hand 1, points: ", "must be a whole number"),
+        (PointsHand(((NS, 5), (NS, 0))), "hand 1, points: ", "North-South is named twice"),
+        (Adjust(((NS, True),), "late"), "adjustment before hand 1, adjust: ", "must be a whole number but 0"),
+        (Adjust(((NS, 1),), ""), "adjustment before hand 1, why: ", "must say why"),
+        (Adjust(((NS, 1),), "late\x1b[2J"), "adjustment before hand 1, why: ", "must be printable"),
+    ],
+)
+def test_an_event_made_without_a_record_is_checked_as_a_records_is(game, event, where, words):
+    m = registry.get(game).load(record(game))
+    with pytest.raises(ScorekeeperError) as e:
+        m.push(event)
+    assert str(e.value).startswith(where) and words in str(e.value), str(e.value)
+    assert m.scores == [0, 0] and not m.events, "nothing changed"
