@@ -363,7 +363,7 @@ def samples_of(game: Game) -> dict[str, Record]:
     at each call.
 
     >>> sorted(samples_of(get("broadway")))
-    ['finished', 'mid-hand', 'partners']
+    ['finished', 'mid-hand', 'mixed', 'partners']
     """
     make: Callable[[], Mapping[str, Record]] | None = getattr(game, "samples", None)
     return {} if make is None else dict(make())
