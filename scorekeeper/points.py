@@ -3,7 +3,7 @@
 A table does not always enter a hand tile by tile (or fact by fact): a hand was played
 before anyone opened the app, a match started on paper is carried on, a penalty is
 agreed. A record keeps these as facts too, beside the hands played, in the same match
-(``docs/record-format.md``, "Scores carried in, hands entered as points, adjustments"):
+(``docs/record-format.md``, "Scores carried in, hands entered as points, and adjustments"):
 
 - ``"start"`` (top level): each side's score carried in when the match began
   (:func:`parse_start`; the :class:`~scorekeeper.setup.Setup` holds it);
