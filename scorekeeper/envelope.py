@@ -28,7 +28,8 @@ from scorekeeper.text import MAX_NAME, name_problem
 FORMAT = "scorekeeper/1"
 #: The most players a record may list (All Fours has up to six; nobody plays with more).
 MAX_PLAYERS = 12
-ENVELOPE_KEYS = ("format", "game", "players", "teams", "rules", "hands")
+#: ``start`` is read by the game's setup (:meth:`scorekeeper.setup.Setup.of`): it needs the sides and the target.
+ENVELOPE_KEYS = ("format", "game", "players", "teams", "start", "rules", "hands")
 METADATA_KEYS = ("id", "title", "started", "notes")
 #: The optional ``"event"`` of a record: the event, round and table the match was played for.
 EVENT_KEYS = ("id", "round", "table")
@@ -43,15 +44,21 @@ def new_record(
     players: Iterable[str],
     teams: Mapping[str, Iterable[str]] | None = None,
     rules: Mapping[str, Any] | None = None,
+    start: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
-    """The envelope of a new match's record (what every game's ``Setup.new`` reads).
+    """The envelope of a new match's record (what every game's ``Setup.new`` reads);
+    ``start``: each side's score carried in (see :mod:`scorekeeper.points`).
 
     >>> new_record("all-fives", ["Ann", "Ben"], rules={"target": 100})
     {'format': 'scorekeeper/1', 'game': 'all-fives', 'players': ['Ann', 'Ben'], 'rules': {'target': 100}}
+    >>> new_record("all-fives", ["Ann", "Ben"], start={"Ann": 85, "Ben": 70})["start"]
+    {'Ann': 85, 'Ben': 70}
     """
     record: dict[str, Any] = {"format": FORMAT, "game": game, "players": list(players)}
     if teams is not None:
         record["teams"] = {k: list(v) for k, v in teams.items()}
+    if start is not None:
+        record["start"] = dict(start)
     if rules is not None:
         record["rules"] = dict(rules)
     return record

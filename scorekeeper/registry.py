@@ -134,7 +134,10 @@ class EntryCodec(Protocol):
         ...
 
     def edit(self, record: Record, hand: int, where: Any, value: Any) -> None:
-        """Correct an entry of hand ``hand`` in the record (in place); the store checks it all again."""
+        """Correct an entry of hand ``hand`` in the record (in place); the store checks it all
+        again. A hand entered as points is corrected at ``where`` ``"points"`` or ``"first"``;
+        an adjustment, which has no hand number, at ``"adjust"`` or ``"why"`` with ``hand`` its
+        place among the record's adjustments (from 1): see :mod:`scorekeeper.codec`."""
         ...
 
 
@@ -143,9 +146,10 @@ class Row:
     """One line of ``scorekeeper export --csv``: a turn or fact of a hand, or its settlement.
 
     ``points`` go to ``side`` (``""``: the row is no side's, and then ``points`` is 0);
-    ``turn`` is None for a hand's settlement; ``count`` is All Fives' open-end count."""
+    ``turn`` is None for a hand's settlement; ``count`` is All Fives' open-end count;
+    ``hand`` is None for what is no hand's: a score carried in, an adjustment."""
 
-    hand: int
+    hand: int | None
     turn: int | None
     player: str
     side: str
@@ -359,7 +363,7 @@ def samples_of(game: Game) -> dict[str, Record]:
     at each call.
 
     >>> sorted(samples_of(get("broadway")))
-    ['finished', 'mid-hand', 'partners']
+    ['finished', 'mid-hand', 'mixed', 'partners']
     """
     make: Callable[[], Mapping[str, Record]] | None = getattr(game, "samples", None)
     return {} if make is None else dict(make())

@@ -8,9 +8,16 @@ part every reader may count on, whatever the game:
 - ``game``: the record's game; ``sides``: the sides in order (a player, or a team's name);
 - ``hands``: each hand's ``number`` (from 1), ``end`` (``"open"`` while it is played, else
   the game's word for how it ended), ``scores`` (every side's score after it), its
-  ``settlement`` where the game settles a hand, and whatever else the game says of it;
-- ``scores``: every side's score now; ``winner``: the side that won, or None;
-- ``target``: the score that wins, where the game has one.
+  ``settlement`` where the game settles a hand, and whatever else the game says of it.
+  Two entries of ``hands`` are the same in every game (:mod:`scorekeeper.points`): a
+  hand entered as points (``end`` ``"points"``, its ``number``, the ``points`` of each
+  side and, where an exact target voided some, ``voided`` and ``voided_sides``) and an
+  adjustment (``end`` ``"adjust"``, **no** ``number``: it is not a hand; ``adjust``, the
+  sides it changed, and ``why``). :func:`played` gives a game's own hands without them;
+- ``scores``: every side's score now (the scores carried in included); ``winner``: the
+  side that won, or None;
+- ``target``: the score that wins, where the game has one; ``start``: every side's score
+  carried in, where the record carries some in.
 
 A game adds its own keys beside these (All Fives its ``rules`` and ``teams``,
 Broadway its ``seats`` ...): its own type is a :class:`Scored` with them, and its own
@@ -27,14 +34,19 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
-__all__ = ["Scored", "ScoredHand"]
+__all__ = ["ADJUST", "POINTS", "Scored", "ScoredHand", "is_adjustment", "played"]
+
+#: The ``end`` of a hand entered as points, and of an adjustment.
+POINTS = "points"
+ADJUST = "adjust"
 
 
 class ScoredHand(TypedDict):
-    """What every game says of a hand in its scored result (a game's hand adds its own keys)."""
+    """What every game says of a hand in its scored result (a game's hand adds its own keys),
+    and of an adjustment, which stands among the hands (``end`` ``"adjust"``, no ``number``)."""
 
-    #: The hand's number, from 1.
-    number: int
+    #: The hand's number, from 1 (an adjustment has none: it is not a hand).
+    number: NotRequired[int]
     #: How the hand ended: ``"open"`` while it is played, else the game's word
     #: (``"domino"``, ``"blocked"``, ``"scored"`` ...).
     end: str
@@ -43,6 +55,12 @@ class ScoredHand(TypedDict):
     #: What the hand's end added to each side, where the game settles a hand (All Fives'
     #: pips, Broadway's unplayed tiles): the rest of the hand's points were made in play.
     settlement: NotRequired[dict[str, int]]
+    #: A hand entered as points: the sides whose points an exact target voided (its
+    #: ``points``, each side's as entered, are a key of the game's own hands too).
+    voided_sides: NotRequired[list[str]]
+    #: An adjustment: the change of each side it names, and why it was made.
+    adjust: NotRequired[dict[str, int]]
+    why: NotRequired[str]
 
 
 class Scored(TypedDict):
@@ -55,3 +73,21 @@ class Scored(TypedDict):
     winner: str | None
     #: The score that wins the match, where the game has one (Broadway plays its hands).
     target: NotRequired[int]
+    #: Every side's score carried in when the match began, where the record gives one.
+    start: NotRequired[dict[str, int]]
+
+
+def is_adjustment(hand: ScoredHand) -> bool:
+    """Whether an entry of a scored result's ``hands`` is an adjustment (not a hand)."""
+    return hand["end"] == ADJUST
+
+
+def played(hands: list[ScoredHand]) -> list[ScoredHand]:
+    """The hands played tile by tile or fact by fact: ``hands`` without the hands entered
+    as points and the adjustments (the ones a game's own readers read its own keys of).
+
+    >>> [h.get("number") for h in played([{"number": 1, "end": "points", "scores": {}},
+    ...     {"end": "adjust", "scores": {}}, {"number": 2, "end": "open", "scores": {}}])]
+    [2]
+    """
+    return [h for h in hands if h["end"] not in (POINTS, ADJUST)]

@@ -31,6 +31,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from scorekeeper.envelope import FORMAT, Envelope, new_record
 from scorekeeper.errors import RecordFormatError
+from scorekeeper.points import parse_start
 
 __all__ = ["Setup"]
 
@@ -51,6 +52,9 @@ class Setup(Generic[R]):
     rules: R
     #: The envelope of the record the setup was read from: its teams and metadata.
     envelope: Envelope = field(compare=False, repr=False)
+    #: Each side's score carried in when the match began (the record's ``"start"``, in the
+    #: order of the sides), or None when the record carries nothing in: see :attr:`scores_at_start`.
+    start: tuple[int, ...] | None = None
     #: Each player's seat by name (every check of a name is one look-up).
     seat: Mapping[str, int] = field(init=False, repr=False, compare=False)
     #: Each side's index by name.
@@ -77,7 +81,9 @@ class Setup(Generic[R]):
         if env.game != cls.GAME_ID:
             raise RecordFormatError(f"not {cls.WHAT} (game {env.game!r})", field="game")
         sides, side_of = cls.seating(env)
-        return cls(env.players, sides, side_of, cls.read_rules(record.get("rules"), env), env)
+        rules = cls.read_rules(record.get("rules"), env)
+        start = parse_start(record["start"], sides, cls.target_of(rules)) if "start" in record else None
+        return cls(env.players, sides, side_of, rules, env, start)
 
     @classmethod
     def new(
@@ -85,9 +91,28 @@ class Setup(Generic[R]):
         players: Iterable[str],
         teams: Mapping[str, Iterable[str]] | None = None,
         rules: Mapping[str, Any] | None = None,
+        start: Mapping[str, int] | None = None,
     ) -> Self:
-        """A setup for a new match: the players in seating order, the sides, the rule options."""
-        return cls.of(new_record(cls.GAME_ID, players, teams, rules))
+        """A setup for a new match: the players in seating order, the sides, the rule options
+        and (``start``) each side's score carried in from paper or another app.
+
+        >>> from scorekeeper.allfives.rules import Setup as FivesSetup
+        >>> FivesSetup.new(["Ann", "Ben"], start={"Ann": 85, "Ben": 70}).scores_at_start
+        (85, 70)
+        """
+        return cls.of(new_record(cls.GAME_ID, players, teams, rules, start))
+
+    @property
+    def scores_at_start(self) -> tuple[int, ...]:
+        """Every side's score before the first entry: what the record carries in, else 0."""
+        return self.start if self.start is not None else (0,) * len(self.sides)
+
+    @classmethod
+    def target_of(cls, rules: R) -> int | None:
+        """The score that wins under ``rules`` (None: the game has no target); a carried-in
+        score is below it."""
+        target = getattr(rules, "target", None)
+        return target if type(target) is int else None
 
     @classmethod
     def seating(cls, env: Envelope) -> tuple[tuple[str, ...], tuple[int, ...]]:
@@ -107,11 +132,14 @@ class Setup(Generic[R]):
         raise NotImplementedError(f"{type(self).__name__} writes no rules")
 
     def head(self) -> dict[str, Any]:
-        """The record of a match before its hands: format, game, players, the teams and
-        the rules where there are any, and the metadata (title, notes, event ...)."""
+        """The record of a match before its hands: format, game, players, the teams, the
+        scores carried in and the rules where there are any, and the metadata (title,
+        notes, event ...)."""
         record: dict[str, Any] = {"format": FORMAT, "game": self.GAME_ID, "players": list(self.players)}
         if self.envelope.teams is not None:
             record["teams"] = {k: list(v) for k, v in self.envelope.teams.items()}
+        if self.start is not None:
+            record["start"] = dict(zip(self.sides, self.start, strict=True))
         rules = self.rules_json()
         if rules:
             record["rules"] = dict(rules)

@@ -7,7 +7,8 @@ one line on standard error, nothing on standard output when refused, and an
 answer at all (a watchdog fails an input that runs for more than a minute; it is
 a hang detector, not a speed claim). Sizes: ``EXAMPLES`` per target below; the
 samples are the records of ``tests/records`` plus an All Fours and a Broadway
-match.
+match, and each game's match carried on from paper (a ``start``, a hand entered as
+points, an adjustment: issue 47).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import RECORDS, run_cli
 
-from scorekeeper import boundary
+from scorekeeper import boundary, registry
 from scorekeeper.broadway.simulate import random_record as broadway_record
 from scorekeeper.errors import RecordFormatError
 from scorekeeper.store import Store
@@ -72,6 +73,7 @@ ALL_FOURS = {
 SAMPLES = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(RECORDS.glob("*.json"))] + [
     ALL_FOURS,
     broadway_record(3, max_hands=2),
+    *(registry.samples_of(registry.get(game))["mixed"] for game in registry.BUILTIN),
 ]
 
 JSON = st.recursive(

@@ -24,6 +24,7 @@ CORE = (
     "scorekeeper/envelope.py",
     "scorekeeper/setup.py",
     "scorekeeper/scored.py",
+    "scorekeeper/points.py",
     "scorekeeper/codec.py",
     "scorekeeper/errors.py",
     "scorekeeper/text.py",

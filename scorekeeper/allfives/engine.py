@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple, NoReturn, overload
 
-from scorekeeper.allfives.events import Event, Pass, Play, Settle, StartHand, record_of
+from scorekeeper.allfives.events import Adjust, Event, Pass, Play, PointsHand, Settle, StartHand, record_of
 from scorekeeper.allfives.layout import SNIFF_WAYS, Layout
 from scorekeeper.allfives.rules import Setup as Setup
 from scorekeeper.dominoes.tiles import Tile, tiles_of_set
@@ -40,6 +40,7 @@ from scorekeeper.errors import (
     ClaimError,
     HandOverError,
     IllegalDrawError,
+    IllegalEntryError,
     IllegalPassError,
     IllegalPlacementError,
     IllegalTileError,
@@ -51,6 +52,7 @@ from scorekeeper.errors import (
     WrongPlayerError,
     short,
 )
+from scorekeeper.points import Adjustment, adjustment_field, check_adjust, credit_adjust, credit_points, side_points
 
 #: The most points a play may claim (a count with a double-twelve set is far below it).
 MAX_CLAIM = 9_999
@@ -127,6 +129,7 @@ class Hand:
         "voided",
         "scores_before",
         "first_event",
+        "entered",
     )
 
     def __init__(
@@ -149,6 +152,9 @@ class Hand:
         self.voided: list[int] = []  # sides whose settlement exact_target voided
         self.scores_before = scores_before
         self.first_event = first_event
+        #: A hand entered as points: the points entered for each side (those counted are its
+        #: ``settlement``; the sides an exact target voided, ``voided``). None: played tile by tile.
+        self.entered: tuple[int, ...] | None = None
 
     @property
     def count(self) -> int:
@@ -176,6 +182,7 @@ class Hand:
             tuple(self.voided),
             self.scores_before,
             self.first_event,
+            self.entered,
         )
 
 
@@ -217,7 +224,14 @@ class LegalPlays:
 
 
 class Match:
-    """An All Fives match being played or replayed."""
+    """An All Fives match being played or replayed.
+
+    ``hands`` holds every hand, those entered as points too (``Hand.entered``: their
+    ``end`` is ``"points"``, their points counted are their ``settlement``, their
+    ``leader`` is -1: nobody led); ``adjustments`` the adjustments, each after the hands
+    it followed (:func:`scorekeeper.points.in_order` puts them in their place); ``scores``
+    start from the scores the record carries in (``setup.start``).
+    """
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
@@ -225,9 +239,13 @@ class Match:
         self.tiles = tiles_of_set(setup.rules.set)
         self.events: list[Event] = []
         self.hands: list[Hand] = []
-        self.scores: list[int] = [0] * len(setup.sides)
+        self.adjustments: list[Adjustment] = []
+        self.scores: list[int] = list(setup.scores_at_start)
         self.winner: int | None = None  # side index
         self.won_at: tuple[int, int | None] | None = None  # (hand, turn or None for settlement)
+        #: How the match was won where no turn won it: ``"points"`` (a hand entered as points,
+        #: hand ``won_at[0]``), ``"adjust"`` (the adjustment after ``won_at[0]`` hands), else None.
+        self.won_by: str | None = None
         # read on every play: kept as plain attributes
         self._highest = setup.rules.set
         self._worth = setup.rules.worth
@@ -287,9 +305,11 @@ class Match:
         """A comparable description of the whole state (for tests)."""
         return (
             tuple(h.state() for h in self.hands),
+            tuple(self.adjustments),
             tuple(self.scores),
             self.winner,
             self.won_at,
+            self.won_by,
             len(self.events),
         )
 
@@ -299,17 +319,21 @@ class Match:
     @overload
     def push(self, event: StartHand) -> None: ...
     @overload
-    def push(self, event: Settle) -> Hand: ...
+    def push(self, event: Settle | PointsHand) -> Hand: ...
     @overload
-    def push(self, event: Event) -> Turn | Hand | None: ...
-    def push(self, event: Event) -> Turn | Hand | None:
+    def push(self, event: Adjust) -> Adjustment: ...
+    @overload
+    def push(self, event: Event) -> Turn | Hand | Adjustment | None: ...
+    def push(self, event: Event) -> Turn | Hand | Adjustment | None:
         """Apply one event, checking every rule; returns the :class:`Turn` for turns
-        (the settled :class:`Hand` for :class:`Settle`, None for :class:`StartHand`).
+        (the settled :class:`Hand` for :class:`Settle`, the new hand for a
+        :class:`~scorekeeper.points.PointsHand`, the :class:`~scorekeeper.points.Adjustment`
+        of an :class:`~scorekeeper.points.Adjust`, None for :class:`StartHand`).
 
         On error nothing changes and a :class:`ScorekeeperError` naming the
         hand and turn is raised.
         """
-        result: Turn | Hand | None
+        result: Turn | Hand | Adjustment | None
         if type(event) is Play:
             result = self._play(event)
         elif type(event) is Pass:
@@ -319,6 +343,10 @@ class Match:
             result = None
         elif type(event) is Settle:
             result = self._settle(event)
+        elif type(event) is PointsHand:
+            result = self._points(event)
+        elif type(event) is Adjust:
+            result = self._adjust(event)
         else:
             raise TypeError(f"not an All Fives event: {event!r}")
         self.events.append(event)
@@ -362,6 +390,16 @@ class Match:
         """Start the next hand; ``leader`` may be left out where the rules name it (after a domino)."""
         self.push(StartHand(leader))
 
+    def points_hand(self, points: dict[str, int], first: str | None = None) -> Hand:
+        """Enter the next hand as points: ``m.points_hand({"Us": 35, "Them": 10})`` (each
+        side's points, all in, in the match's scale; ``first``: the side that reached the
+        target first, when two do)."""
+        return self.push(PointsHand(tuple(points.items()), first))
+
+    def adjust(self, changes: dict[str, int], why: str) -> Adjustment:
+        """Enter an adjustment between hands: ``m.adjust({"Them": -10}, "misdeal")``."""
+        return self.push(Adjust(tuple(changes.items()), why))
+
     def to_record(self) -> dict[str, Any]:
         """The match as a ``scorekeeper/1`` record (the inverse of :func:`~scorekeeper.allfives.record.load`)."""
         return record_of(self.setup, self.events)
@@ -371,13 +409,17 @@ class Match:
         if not self.events:
             raise NothingToUndoError("there is nothing to undo")
         last = self.events.pop()
-        hand = self.hands[-1]
-        self.scores = list(hand.scores_before)
         self.winner = None
         self.won_at = None
+        self.won_by = None
         self._open_hand = None
+        if type(last) is Adjust:
+            self.scores = list(self.adjustments.pop().scores_before)
+            return last
+        hand = self.hands[-1]
+        self.scores = list(hand.scores_before)
         self.hands.pop()
-        if type(last) is not StartHand:
+        if type(last) is not StartHand and type(last) is not PointsHand:
             redo = self.events[hand.first_event :]
             del self.events[hand.first_event :]
             for e in redo:
@@ -691,25 +733,33 @@ class Match:
         h.next_player = self._after(h, p)
         return turn
 
-    def _start(self, ev: StartHand) -> None:
-        players = self.setup.players
+    def _between(self, where: Where, what: str = "") -> None:
+        """The checks of an entry that comes between hands (a hand's start, a hand entered
+        as points, an adjustment): the match is not over, the last hand has ended and is
+        settled. ``what``: why, said after the refusal of an unfinished hand."""
         prev = self.hand
-        number = len(self.hands) + 1
         if self.winner is not None:
-            raise MatchOverError(self._over_reason(), hand=number)
+            raise MatchOverError(self._over_reason(), **where)
         if prev is not None and prev.end is None:
-            raise HandOverError(f"hand {prev.number} has not ended yet", hand=number)
+            raise HandOverError(f"hand {prev.number} has not ended yet{what}", **where)
         if prev is not None and prev.settlement is None:
             raise RemainingError(
                 f"the hand ended ({self.end_text(prev)}) but remaining is missing",
                 hand=prev.number,
                 field="remaining",
             )
+
+    def _start(self, ev: StartHand) -> None:
+        players = self.setup.players
+        prev = self.hand
+        number = len(self.hands) + 1
+        self._between({"hand": number})
         leader = ev.leader
         left = self.rules.next_leader == "left"
         # the player who dominoed the hand before (set exactly when it ended in a domino) leads;
-        # with next_leader "left", the player after the last hand's leader
-        if prev is None:
+        # with next_leader "left", the player after the last hand's leader; nobody is known
+        # to lead after a hand entered as points
+        if prev is None or prev.entered is not None:
             default = None
         elif left:
             default = (prev.leader + 1) % self._n
@@ -729,7 +779,10 @@ class Match:
                 leader_i = default
         else:
             if leader is None:
-                why = "for the first hand" if prev is None else "after a blocked hand"
+                if prev is None:
+                    why = "for the first hand"
+                else:
+                    why = "after a hand entered as points" if prev.entered is not None else "after a blocked hand"
                 raise LeaderError(f"a leader is required {why}", hand=number, field="leader")
             seat = self.setup.seat.get(leader) if isinstance(leader, str) else None
             if seat is None:
@@ -738,6 +791,55 @@ class Match:
         self._open_hand = hand = Hand(number, leader_i, self.setup, tuple(self.scores), len(self.events))
         self.hands.append(hand)
         return None
+
+    def _points(self, ev: PointsHand) -> Hand:
+        """The next hand, entered as points: checked as a hand of this match can score them."""
+        number = len(self.hands) + 1
+        self._between({"hand": number})
+        sides = self.setup.sides
+        points = side_points(ev.points, sides, number)
+        rules = self.rules
+        for side, p in zip(sides, points, strict=True):
+            if p < 0 and rules.hand_end != "each-subtracts":
+                raise IllegalEntryError(
+                    f'{side} cannot score {p}: a hand takes no points off (only with hand_end "each-subtracts")',
+                    hand=number,
+                    field="points",
+                )
+            if rules.count == "fives" and rules.scale == 1 and p % 5:
+                raise IllegalEntryError(
+                    f"{side} cannot score {p}: every count and settlement scores a multiple of 5",
+                    hand=number,
+                    field="points",
+                )
+        done = credit_points(
+            self.scores, points, sides, target=rules.target, exact=rules.exact_target, first=ev.first, number=number
+        )
+        hand = Hand(number, -1, self.setup, tuple(self.scores), len(self.events))
+        hand.end = "points"
+        hand.entered = points
+        hand.held = [0] * self._n
+        hand.settlement = list(done.counted)
+        hand.voided = list(done.voided)
+        self.hands.append(hand)
+        self.scores = list(done.scores)
+        if done.winner is not None:
+            self.winner, self.won_at, self.won_by = done.winner, (number, None), "points"
+        return hand
+
+    def _adjust(self, ev: Adjust) -> Adjustment:
+        """An adjustment, between hands: never voided; a side it takes to the target wins."""
+        after = len(self.hands)
+        self._between({"field": adjustment_field(after)}, ": an adjustment comes between hands")
+        sides = self.setup.sides
+        changes = check_adjust(ev, sides, after)
+        done = credit_adjust(self.scores, changes, sides, target=self.rules.target, after=after)
+        adjustment = Adjustment(after, changes, ev.why, tuple(self.scores), done.scores)
+        self.adjustments.append(adjustment)
+        self.scores = list(done.scores)
+        if done.winner is not None:
+            self.winner, self.won_at, self.won_by = done.winner, (after, None), "adjust"
+        return adjustment
 
     def _settle(self, ev: Settle) -> Hand:
         players = self.setup.players
@@ -749,6 +851,10 @@ class Match:
             raise MatchOverError(self._over_reason(), **where)
         if h.end is None:
             raise RemainingError("the hand has not ended: remaining is given only after a domino or a block", **where)
+        if h.entered is not None:
+            raise RemainingError("the hand was entered as points: it has no remaining", **where)
+        if self.adjustments and self.adjustments[-1].after == len(self.hands):
+            raise RemainingError("an adjustment follows the hand: its remaining can no longer be given", **where)
         if h.pips is not None:
             raise RemainingError("the hand has already been settled", **where)
         given: dict[str, tuple[Tile, ...] | int] = {}
@@ -847,7 +953,9 @@ class Match:
                 seen.add(t)
 
     def end_text(self, h: Hand) -> str:
-        """How hand ``h`` ended, in words: ``Ann dominoed`` or ``blocked``."""
+        """How hand ``h`` ended, in words: ``Ann dominoed``, ``blocked`` or ``entered as points``."""
+        if h.entered is not None:
+            return "entered as points"
         if h.domino_player is not None:  # set exactly when the hand ended in a domino
             return f"{self.setup.players[h.domino_player]} dominoed"
         return "blocked"
@@ -856,6 +964,11 @@ class Match:
         winner, won_at = self.winner, self.won_at
         assert winner is not None and won_at is not None, "the match is not over"
         hand, turn = won_at
-        at = f"hand {hand}, turn {turn}" if turn is not None else f"the settlement of hand {hand}"
+        if self.won_by == "adjust":
+            at = "the " + adjustment_field(hand)
+        elif self.won_by == "points":
+            at = f"hand {hand} (entered as points)"
+        else:
+            at = f"hand {hand}, turn {turn}" if turn is not None else f"the settlement of hand {hand}"
         side = self.setup.sides[winner]
         return f"the match is over: {side} reached {self.scores[winner]} at {at}"

@@ -1,6 +1,7 @@
 """How the store keeps an All Fives record entry by entry: ``{"hand": {"leader": ...}}``
 starts a hand, ``{"turn": {...}}`` is one turn, ``{"remaining": {...}}`` what was left
-in hands (see :mod:`scorekeeper.codec`)."""
+in hands; a hand entered as points and an adjustment are entered as their record items,
+``{"points": {...}}`` and ``{"adjust": {...}, "why": "..."}`` (see :mod:`scorekeeper.codec`)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,13 @@ from typing import Any
 from scorekeeper.allfives.engine import Match
 from scorekeeper.allfives.events import Event
 from scorekeeper.allfives.record import parse_leader, parse_remaining, parse_turn
-from scorekeeper.codec import TurnEntries
+from scorekeeper.codec import SHARED_KINDS, TurnEntries
 
 __all__ = ["AllFivesEntries"]
 
 
 class AllFivesEntries(TurnEntries):
-    kinds: tuple[str, ...] = ("hand", "turn", "remaining")
+    kinds: tuple[str, ...] = ("hand", "turn", "remaining", *SHARED_KINDS)
     end = "remaining"
 
     def event(self, match: Match, kind: str, value: Any) -> Event:

@@ -6,7 +6,9 @@ undo drops the last one. They mirror the record's entries one to one:
 * :class:`StartHand` -- a hand begins (``leader`` of ``hands[i]``);
 * :class:`Play` -- a turn that sets a tile (``{"play": ..., "on": ..., "draw": ...}``);
 * :class:`Pass` -- a turn that passes (``{"pass": true, "draw": ...}``);
-* :class:`Settle` -- the tiles or pips left in hands (``remaining``).
+* :class:`Settle` -- the tiles or pips left in hands (``remaining``);
+* :class:`~scorekeeper.points.PointsHand` -- a hand entered as points (``{"points": ...}``);
+* :class:`~scorekeeper.points.Adjust` -- an adjustment (``{"adjust": ..., "why": ...}``).
 
 >>> from scorekeeper.dominoes.tiles import Tile
 >>> Play(Tile(5, 0), on=Tile(5, 5))
@@ -23,6 +25,9 @@ from typing import Any, final
 
 from scorekeeper.allfives.rules import Setup
 from scorekeeper.dominoes.tiles import Tile
+from scorekeeper.points import Adjust, PointsHand
+
+__all__ = ["Adjust", "Event", "Pass", "Play", "PointsHand", "Settle", "StartHand", "event_entry", "record_of"]
 
 
 @final
@@ -68,7 +73,7 @@ class Settle:
     remaining: tuple[tuple[str, tuple[Tile, ...] | int], ...]
 
 
-Event = StartHand | Play | Pass | Settle
+Event = StartHand | Play | Pass | Settle | PointsHand | Adjust
 
 
 # ---------------------------------------------------------------------- as record entries
@@ -101,6 +106,8 @@ def record_of(setup: Setup, events: Iterable[Event]) -> dict[str, Any]:
     for e in events:
         if type(e) is StartHand:
             hands.append({"leader": e.leader, "turns": []} if e.leader is not None else {"turns": []})
+        elif type(e) is PointsHand or type(e) is Adjust:
+            hands.append(e.to_json())
         elif type(e) is Settle:
             hands[-1]["remaining"] = {n: ([str(x) for x in v] if isinstance(v, tuple) else v) for n, v in e.remaining}
         else:

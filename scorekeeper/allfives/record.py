@@ -27,7 +27,8 @@ from scorekeeper.allfives.rules import GAME_ID
 from scorekeeper.dominoes import hands as _hands
 from scorekeeper.dominoes.tiles import Tile
 from scorekeeper.errors import RecordFormatError, RemainingError, ScorekeeperError, Where, short, type_name
-from scorekeeper.scored import Scored, ScoredHand
+from scorekeeper.points import Adjustment, adjust_out, in_order, points_out, scores_after, start_out, with_start
+from scorekeeper.scored import Scored, ScoredHand, played
 
 
 class FivesHand(ScoredHand):
@@ -60,8 +61,9 @@ def own(scored: Scored) -> FivesScored:
 
 
 def own_hands(scored: Scored) -> list[FivesHand]:
-    """The hands of an All Fives scored result, as :func:`result` made them."""
-    return cast(list[FivesHand], own(scored)["hands"])
+    """The hands of an All Fives scored result played tile by tile, as :func:`result` made
+    them (without the hands entered as points and the adjustments: :func:`~scorekeeper.scored.played`)."""
+    return cast(list[FivesHand], played(own(scored)["hands"]))
 
 
 HAND_KEYS = ("leader", "turns", "remaining")
@@ -235,16 +237,27 @@ def _hand_out(match: Match, h: Hand, scores_after: list[int]) -> FivesHand:
     return out
 
 
+def hands_out(match: Match) -> list[ScoredHand]:
+    """Every hand and adjustment of a match as the scored result has them, in order."""
+    sides = match.setup.sides
+    entries = in_order(match.hands, match.adjustments)
+    outs: list[ScoredHand] = []
+    for e, after in zip(entries, scores_after(entries, match.scores), strict=True):
+        if isinstance(e, Adjustment):
+            outs.append(adjust_out(sides, e))
+        elif e.entered is not None:
+            outs.append(points_out(e.number, sides, e.entered, e.voided, after))
+        else:
+            outs.append(_hand_out(match, e, list(after)))
+    return outs
+
+
 def result(match: Match) -> FivesScored:
     """The ``scorekeeper score`` JSON object for a match."""
     s = match.setup
-    hands = match.hands
-    outs: list[ScoredHand] = []
-    for i, h in enumerate(hands):
-        after = list(hands[i + 1].scores_before) if i + 1 < len(hands) else match.scores
-        outs.append(_hand_out(match, h, after))
+    outs = hands_out(match)
     r = match.rules
-    return {
+    out: FivesScored = {
         "game": GAME_ID,
         "sides": list(s.sides),
         "teams": {side: [s.players[p] for p in s.members[i]] for i, side in enumerate(s.sides)},
@@ -270,6 +283,7 @@ def result(match: Match) -> FivesScored:
         "scores": dict(zip(s.sides, match.scores, strict=True)),
         "winner": None if match.winner is None else s.sides[match.winner],
     }
+    return with_start(out, start_out(s.sides, s.start))
 
 
 def score_record(record: Any) -> FivesScored:

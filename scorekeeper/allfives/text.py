@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from scorekeeper.allfives.record import own, own_hands
+from scorekeeper.allfives.record import FivesHand, own
+from scorekeeper.points import start_lines, text_lines
 from scorekeeper.scored import Scored
 
 
@@ -41,11 +42,16 @@ def render(scored: Scored) -> str:
     rules = out["rules"]
     game = "Fives and Threes" if rules.get("count") == "fives-and-threes" else "All Fives"
     knock = rules.get("draw") is False
-    lines = [f"{game}: {' vs '.join(out['sides'])}; target {out['target']}"]
-    hands = own_hands(out)
-    last = hands[-1] if hands else None
-    for h in hands:
+    lines = [f"{game}: {' vs '.join(out['sides'])}; target {out['target']}", *start_lines(out)]
+    entries = out["hands"]
+    last = entries[-1] if entries else None
+    for entry in entries:
         lines.append("")
+        shared = text_lines(entry)
+        if shared is not None:
+            lines += shared
+            continue
+        h = cast(FivesHand, entry)
         lines.append(f"Hand {h['number']} (leader {h['leader']})")
         rows = [("#", "player", "entry", "count", "points", "")]
         for i, t in enumerate(h["turns"], 1):

@@ -15,7 +15,8 @@ every side's score after each turn and each settlement.
 from __future__ import annotations
 
 from scorekeeper.allfives.engine import Match
-from scorekeeper.tally.timeline import Step, Timeline
+from scorekeeper.points import Adjustment, in_order
+from scorekeeper.tally.timeline import POINTS, Step, Timeline
 
 __all__ = ["EACH_SUBTRACTS_NOTE", "timeline"]
 
@@ -26,11 +27,20 @@ EACH_SUBTRACTS_NOTE = (
 
 
 def timeline(match: Match) -> Timeline:
+    """Every side's score after each turn and settlement, each hand entered as points (one
+    step) and each adjustment, from the scores carried in."""
     setup = match.setup
     side_of = setup.side_of
     steps: list[Step] = []
-    for h in match.hands:
+    for h in in_order(match.hands, match.adjustments):
+        if isinstance(h, Adjustment):
+            steps.append(Step(h.after, None, h.scores_after, adjustment=h.why))
+            continue
         scores = list(h.scores_before)
+        if h.entered is not None:
+            assert h.settlement is not None, "a hand entered as points is settled"
+            steps.append(Step(h.number, None, tuple(b + p for b, p in zip(scores, h.settlement, strict=True)), POINTS))
+            continue
         for n, t in enumerate(h.turns, 1):
             scores[side_of[t.player]] += t.points
             if t.muggins is not None:
@@ -43,4 +53,4 @@ def timeline(match: Match) -> Timeline:
     rules = match.rules
     note = EACH_SUBTRACTS_NOTE if rules.hand_end == "each-subtracts" else None
     pegs = rules.count == "fives-and-threes"
-    return Timeline(tuple(setup.sides), rules.target, rules.scale, tuple(steps), note, pegs)
+    return Timeline(tuple(setup.sides), rules.target, rules.scale, tuple(steps), note, pegs, setup.scores_at_start)

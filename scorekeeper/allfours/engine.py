@@ -28,12 +28,13 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from scorekeeper.allfours.events import (
     BEGS,
     FACT_TYPES,
     PENALTY_KEYS,
+    Adjust,
     Beg,
     Deal,
     Event,
@@ -45,6 +46,7 @@ from scorekeeper.allfours.events import (
     Low,
     Penalties,
     Penalty,
+    PointsHand,
     TurnUp,
     parse_fact,
     record_of,
@@ -74,6 +76,7 @@ from scorekeeper.errors import (
     short,
     type_name,
 )
+from scorekeeper.points import Adjustment, adjustment_field, check_adjust, credit_adjust, credit_points, side_points
 
 __all__ = [
     "GAME_ID",
@@ -122,6 +125,9 @@ class HandResult:
     honour_revoke: int | None = None
     decided: bool = False  # the match was won (or lost) during this hand
     winner: int | None = None  # the side that won the match in this hand
+    #: A hand entered as points: each side's points (no facts, no items; ``dealer`` is -1:
+    #: nobody is known to have dealt it). None: a hand of facts.
+    entered: tuple[int, ...] | None = None
 
     def fact(self, key: str) -> Fact | None:
         """The fact entered for ``key`` (``"high"``, ``"game"`` ...), or None."""
@@ -132,8 +138,15 @@ class HandResult:
 
     @property
     def complete(self) -> bool:
-        """Every fact is in: Game was entered, or the hand was void, or the match ended in it."""
-        return self.void or self.decided or self.fact("game") is not None or self.fact("game_cards") is not None
+        """Every fact is in: Game was entered, or the hand was void, or the match ended in it
+        (a hand entered as points is complete)."""
+        return (
+            self.void
+            or self.decided
+            or self.entered is not None
+            or self.fact("game") is not None
+            or self.fact("game_cards") is not None
+        )
 
 
 class _Won(Exception):
@@ -160,14 +173,20 @@ class _Credit:
 
 
 class Match:
-    """The state of an All Fours match: the fold of its events."""
+    """The state of an All Fours match: the fold of its events.
+
+    ``hands`` holds every hand, those entered as points too (``HandResult.entered``);
+    ``adjustments`` the adjustments, each after the hands it followed
+    (:func:`scorekeeper.points.in_order`); ``scores`` start from the scores the record
+    carries in (``setup.start``)."""
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self.rules = setup.rules
-        self.scores = [0] * len(setup.sides)
+        self.scores = list(setup.scores_at_start)
         self.winner: int | None = None
         self.hands: list[HandResult] = []
+        self.adjustments: list[Adjustment] = []
         self.events: list[Event] = []
 
     # -- reading
@@ -180,9 +199,11 @@ class Match:
         return self.hands[-1] if self.hands else None
 
     def suggested_dealer(self) -> int | None:
-        """Who deals next: the same dealer after a misdeal, else the next in the variant's direction."""
+        """Who deals next: the same dealer after a misdeal, else the next in the variant's
+        direction; None for the first hand, or after a hand entered as points (nobody is
+        known to have dealt it)."""
         h = self.hand
-        if h is None:
+        if h is None or h.entered is not None:
             return None
         return h.dealer if h.void else self.setup.next_dealer(h.dealer)
 
@@ -191,20 +212,34 @@ class Match:
         return (
             tuple(self.scores),
             self.winner,
-            tuple((h.number, h.facts, h.items, h.scores_after) for h in self.hands),
+            tuple((h.number, h.facts, h.items, h.scores_after, h.entered) for h in self.hands),
+            tuple(self.adjustments),
             tuple(self.events),
         )
 
     # -- changing
-    def push(self, event: Event) -> HandResult:
-        """Apply one event, checking every rule; returns the hand it started or changed.
+    @overload
+    def push(self, event: Deal | Fact | PointsHand) -> HandResult: ...
+    @overload
+    def push(self, event: Adjust) -> Adjustment: ...
+    @overload
+    def push(self, event: Event) -> HandResult | Adjustment: ...
+    def push(self, event: Event) -> HandResult | Adjustment:
+        """Apply one event, checking every rule; returns the hand it started or changed (the
+        :class:`~scorekeeper.points.Adjustment` of an adjustment).
 
         A :class:`Deal` starts the next hand; a fact sets (or replaces) that fact of
-        the hand being entered, which is credited again. On error nothing changes
-        and a :class:`ScorekeeperError` naming the hand is raised.
+        the hand being entered, which is credited again; a
+        :class:`~scorekeeper.points.PointsHand` is the next hand, entered as points; an
+        :class:`~scorekeeper.points.Adjust` comes after the hands so far. On error nothing
+        changes and a :class:`ScorekeeperError` naming the hand is raised.
         """
         if isinstance(event, Deal):
             return self._deal(event)
+        if isinstance(event, PointsHand):
+            return self._points(event)
+        if isinstance(event, Adjust):
+            return self._adjust(event)
         return self.push_facts((event,))
 
     def push_facts(self, facts: Iterable[Fact]) -> HandResult:
@@ -214,16 +249,22 @@ class Match:
             if type(f) not in FACT_TYPES:
                 raise TypeError(f"not an All Fours fact: {f!r}")
         h = self.hand
+        key = facts[0].key if facts else None
         if h is None:
-            key = facts[0].key if facts else None
             raise HandOverError("no hand has been started: the dealer starts a hand", hand=1, field=key)
+        if h.entered is not None:
+            raise HandOverError("the hand was entered as points: it takes no facts", hand=h.number, field=key)
+        if self._closed():
+            raise HandOverError("an adjustment follows the hand: deal the next hand", hand=h.number, field=key)
         new_facts = h.facts
         for f in facts:
             new_facts = tuple(x for x in new_facts if x.key != f.key) + (f,)
         new = self._build(h.number, h.dealer, new_facts, h.scores_before)
         keys = {f.key for f in facts}
         start = self._hand_start()
-        self.events[start + 1 :] = [e for e in self.events[start + 1 :] if e.key not in keys]
+        self.events[start + 1 :] = [
+            e for e in self.events[start + 1 :] if isinstance(e, Deal | PointsHand | Adjust) or e.key not in keys
+        ]
         self.events.extend(facts)
         self._set_last(new)
         return new
@@ -233,8 +274,12 @@ class Match:
         if not self.events:
             raise NothingToUndoError("there is nothing to undo")
         event = self.events.pop()
+        if type(event) is Adjust:
+            self.scores = list(self.adjustments.pop().scores_before)
+            self.winner = None
+            return event
         h = self.hands[-1]
-        if type(event) is Deal:
+        if type(event) is Deal or type(event) is PointsHand:
             self.hands.pop()
             self.scores = list(h.scores_before)
             self.winner = None
@@ -254,6 +299,15 @@ class Match:
     def start(self, dealer: str) -> None:
         """Deal the next hand."""
         self.push(Deal(dealer))
+
+    def points_hand(self, points: dict[str, int], first: str | None = None) -> HandResult:
+        """Enter the next hand as points: ``m.points_hand({"Us": 3, "Them": 1})`` (each side's
+        points, all in; ``first``: the side that reached the target first, when two do)."""
+        return self.push(PointsHand(tuple(points.items()), first))
+
+    def adjust(self, changes: dict[str, int], why: str) -> Adjustment:
+        """Enter an adjustment after the hands so far: ``m.adjust({"Them": -1}, "late")``."""
+        return self.push(Adjust(tuple(changes.items()), why))
 
     def enter(self, **facts: Any) -> HandResult:
         """Facts of the hand being entered, written as in a record: ``m.enter(high="Ann",
@@ -278,13 +332,78 @@ class Match:
         self.scores = list(hand.scores_after)
         self.winner = hand.winner
 
+    def _closed(self) -> bool:
+        """Whether an adjustment was entered after the last hand (it takes no more facts)."""
+        return bool(self.adjustments) and self.adjustments[-1].after == len(self.hands)
+
+    def _over_reason(self) -> str:
+        assert self.winner is not None, "the match is not over"
+        side = self.setup.sides[self.winner]
+        if self._closed():  # nothing follows the entry that won: the adjustment won it
+            return f"the match is over: {side} won at the {adjustment_field(len(self.hands))}"
+        return f"the match is over: {side} won in hand {self.hands[-1].number}"
+
+    def _points(self, ev: PointsHand) -> HandResult:
+        """The next hand, entered as points: no side more than one hand can give in the
+        variant, nor all the sides together (:meth:`~scorekeeper.allfours.variants.Variant.hand_most`)."""
+        number = len(self.hands) + 1
+        if self.winner is not None:
+            raise MatchOverError(self._over_reason(), hand=number)
+        sides = self.setup.sides
+        points = side_points(ev.points, sides, number)
+        variant = self.rules.spec
+        most = variant.hand_most(len(sides))
+        for side, p in zip(sides, points, strict=True):
+            if p < 0:
+                raise AllFoursError(f"{side} cannot score {p}: a hand takes no points off", hand=number, field="points")
+            if p > most:
+                raise AllFoursError(
+                    f"{side} cannot score {p}: one hand gives at most {most} in {variant.title}",
+                    hand=number,
+                    field="points",
+                )
+        if sum(points) > most:
+            raise AllFoursError(
+                f"the points add up to {sum(points)}: one hand gives at most {most} in {variant.title}",
+                hand=number,
+                field="points",
+            )
+        done = credit_points(
+            self.scores, points, sides, target=self.rules.target, exact=False, first=ev.first, number=number
+        )
+        hand = HandResult(
+            number,
+            -1,
+            scores_before=tuple(self.scores),
+            scores_after=done.scores,
+            decided=done.winner is not None,
+            winner=done.winner,
+            entered=points,
+        )
+        self.hands.append(hand)
+        self.events.append(ev)
+        self._set_last(hand)
+        return hand
+
+    def _adjust(self, ev: Adjust) -> Adjustment:
+        """An adjustment after the hands so far: a side it takes to the target wins."""
+        after = len(self.hands)
+        if self.winner is not None:
+            raise MatchOverError(self._over_reason(), field=adjustment_field(after))
+        sides = self.setup.sides
+        changes = check_adjust(ev, sides, after)
+        done = credit_adjust(self.scores, changes, sides, target=self.rules.target, after=after)
+        adjustment = Adjustment(after, changes, ev.why, tuple(self.scores), done.scores)
+        self.adjustments.append(adjustment)
+        self.events.append(ev)
+        self.scores = list(done.scores)
+        self.winner = done.winner
+        return adjustment
+
     def _deal(self, ev: Deal) -> HandResult:
         number = len(self.hands) + 1
         if self.winner is not None:
-            raise MatchOverError(
-                f"the match is over: {self.setup.sides[self.winner]} won in hand {self.hands[-1].number}",
-                hand=number,
-            )
+            raise MatchOverError(self._over_reason(), hand=number)
         dealer = self._player(ev.dealer, number, "dealer")
         assert dealer is not None
         hand = self._build(number, dealer, (), tuple(self.scores))

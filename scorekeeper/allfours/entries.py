@@ -1,7 +1,9 @@
 """How the store keeps an All Fours record entry by entry: ``{"hand": {"dealer": ...}}``
 starts a hand, ``{"fact": {"high": "Ben"}}`` sets facts of the hand being entered (a
 fact given again replaces the earlier one, and moves to the end: the record keeps its
-facts in the order they were entered); undo takes back the last fact entered.
+facts in the order they were entered); undo takes back the last fact entered. A hand
+entered as points and an adjustment are entered as their record items,
+``{"points": {...}}`` and ``{"adjust": {...}, "why": "..."}`` (see :mod:`scorekeeper.codec`).
 
 >>> AllFoursEntries().entries_of({"game": "all-fours", "hands": [{"dealer": "Ann", "turn_up": ["J"], "high": "Ben"}]})
 [{'hand': {'dealer': 'Ann'}}, {'fact': {'turn_up': ['J']}}, {'fact': {'high': 'Ben'}}]
@@ -13,8 +15,9 @@ from typing import Any
 
 from scorekeeper.allfours.engine import Match
 from scorekeeper.allfours.events import HAND_KEYS, parse_deal, parse_fact
-from scorekeeper.codec import EntryCodecBase
+from scorekeeper.codec import SHARED_KINDS, EntryCodecBase
 from scorekeeper.errors import ScorekeeperError, StoreError
+from scorekeeper.points import item_kind
 
 __all__ = ["AllFoursEntries"]
 
@@ -22,12 +25,15 @@ Record = dict[str, Any]
 
 
 class AllFoursEntries(EntryCodecBase):
-    kinds: tuple[str, ...] = ("hand", "fact")
+    kinds: tuple[str, ...] = ("hand", "fact", *SHARED_KINDS)
     object_kinds: tuple[str, ...] = ("hand", "fact")
 
     def entries_of(self, record: Record) -> list[Record]:
         out: list[Record] = []
         for hand in record.get("hands", []):
+            if item_kind(hand) is not None:
+                out.append(hand)
+                continue
             out.append({"hand": {k: v for k, v in hand.items() if k == "dealer"}})
             out.extend({"fact": {k: v}} for k, v in hand.items() if k != "dealer")
         return out
@@ -39,6 +45,9 @@ class AllFoursEntries(EntryCodecBase):
         return new
 
     def push(self, match: Match, record: Record, kind: str, value: Any) -> None:
+        if kind in SHARED_KINDS:
+            self.push_shared(match, kind, value)
+            return
         number = len(match.hands) + (1 if kind == "hand" else 0)
         if kind == "hand":
             match.push(parse_deal(value, number, match.setup))
@@ -60,7 +69,7 @@ class AllFoursEntries(EntryCodecBase):
 
     def apply(self, record: Record, kind: str, value: Any) -> None:
         hands = record.setdefault("hands", [])
-        if kind == "hand":
+        if kind == "hand" or kind in SHARED_KINDS:
             hands.append(dict(value))
         else:
             hands[-1] = self._merged(hands[-1], value)
@@ -69,6 +78,9 @@ class AllFoursEntries(EntryCodecBase):
         hands = record.get("hands") or []
         if not hands:
             raise StoreError("there is nothing to undo")
+        shared = self.drop_shared(record)
+        if shared is not None:
+            return shared
         last = hands[-1]
         facts = [k for k in last if k != "dealer"]
         if facts:
@@ -78,8 +90,11 @@ class AllFoursEntries(EntryCodecBase):
         return {"hand": last}
 
     def edit(self, record: Record, hand: int, where: Any, value: Any) -> None:
-        """``where``: a fact's key (None removes the fact) or ``"dealer"``."""
-        h = record["hands"][hand - 1]
+        """``where``: a fact's key (None removes the fact) or ``"dealer"`` of hand ``hand``; or
+        a hand entered as points' or an adjustment's (:meth:`edit_shared`)."""
+        h = self.edit_shared(record, hand, where, value)
+        if h is None:
+            return
         if where not in HAND_KEYS:
             raise StoreError(f"hand {hand} has no fact {where!r} (facts: {', '.join(HAND_KEYS)})")
         if value is None and where != "dealer":

@@ -37,8 +37,10 @@ from scorekeeper.allfours.rules import (
     check_side,
 )
 from scorekeeper.errors import RecordFormatError, short, type_name
+from scorekeeper.points import POINTS, Adjust, PointsHand, item_kind, parse_item
 
 __all__ = [
+    "Adjust",
     "BEGS",
     "FACT_KEYS",
     "FACT_TYPES",
@@ -55,6 +57,7 @@ __all__ = [
     "Low",
     "Penalties",
     "Penalty",
+    "PointsHand",
     "TurnUp",
     "iter_events",
     "parse_deal",
@@ -199,7 +202,8 @@ class Penalties:
 
 
 Fact = TurnUp | Beg | High | Low | Jack | GamePoints | GameCards | Penalties
-Event = Deal | Fact
+#: A match's events: a hand dealt, its facts, a hand entered as points, an adjustment.
+Event = Deal | Fact | PointsHand | Adjust
 #: The fact events' classes.
 FACT_TYPES: tuple[type, ...] = (TurnUp, Beg, High, Low, Jack, GamePoints, GameCards, Penalties)
 
@@ -341,7 +345,14 @@ def iter_events(record: Any, setup: Setup) -> Iterator[Event]:
     hands = record.get("hands", [])
     if not isinstance(hands, list):
         raise RecordFormatError("must be a list of hands", field="hands")
-    for number, hand in enumerate(hands, 1):
+    number = 0
+    for hand in hands:
+        kind = item_kind(hand)
+        if kind is not None:  # a hand entered as points, an adjustment (not a hand: not numbered)
+            number += kind == POINTS
+            yield parse_item(hand, kind, number, number)
+            continue
+        number += 1
         yield parse_deal(hand, number, setup)
         for key, value in hand.items():
             if key != "dealer":
@@ -356,6 +367,8 @@ def record_of(setup: Setup, events: Iterable[Event]) -> dict[str, Any]:
     for e in events:
         if isinstance(e, Deal):
             hands.append({"dealer": e.dealer})
+        elif isinstance(e, PointsHand | Adjust):
+            hands.append(e.to_json())
         else:
             hands[-1][e.key] = e.to_json()
     record["hands"] = hands

@@ -19,7 +19,8 @@ from typing import Any, NotRequired, cast
 from scorekeeper.allfours.engine import HandResult, Match
 from scorekeeper.allfours.events import iter_events, parse_deal, parse_fact, record_of
 from scorekeeper.allfours.rules import GAME_ID, Setup
-from scorekeeper.scored import Scored, ScoredHand
+from scorekeeper.points import Adjustment, adjust_out, in_order, points_out, start_out, with_start
+from scorekeeper.scored import Scored, ScoredHand, played
 
 __all__ = [
     "FoursHand",
@@ -67,8 +68,9 @@ def own(scored: Scored) -> FoursScored:
 
 
 def own_hands(scored: Scored) -> list[FoursHand]:
-    """The hands of an All Fours scored result, as :func:`result` made them."""
-    return cast(list[FoursHand], own(scored)["hands"])
+    """The hands of an All Fours scored result entered fact by fact, as :func:`result` made
+    them (without the hands entered as points and the adjustments: :func:`~scorekeeper.scored.played`)."""
+    return cast(list[FoursHand], played(own(scored)["hands"]))
 
 
 def load(record: Any) -> Match:
@@ -107,18 +109,33 @@ def _hand_out(m: Match, h: HandResult) -> FoursHand:
     return cast(FoursHand, out)
 
 
+def hands_out(m: Match) -> list[ScoredHand]:
+    """Every hand and adjustment of a match as the scored result has them, in order."""
+    sides = m.setup.sides
+    outs: list[ScoredHand] = []
+    for e in in_order(m.hands, m.adjustments):
+        if isinstance(e, Adjustment):
+            outs.append(adjust_out(sides, e))
+        elif e.entered is not None:
+            outs.append(points_out(e.number, sides, e.entered, (), e.scores_after))
+        else:
+            outs.append(_hand_out(m, e))
+    return outs
+
+
 def result(m: Match) -> FoursScored:
     """The ``scorekeeper score`` JSON object of an All Fours match."""
     sides = m.setup.sides
-    return {
+    out: FoursScored = {
         "game": GAME_ID,
         "sides": list(sides),
         "target": m.rules.target,
         "rules": {"variant": m.rules.variant, "target": m.rules.target},
-        "hands": [_hand_out(m, h) for h in m.hands],
+        "hands": hands_out(m),
         "scores": dict(zip(sides, m.scores, strict=True)),
         "winner": None if m.winner is None else sides[m.winner],
     }
+    return with_start(out, start_out(sides, m.setup.start))
 
 
 def score_record(record: Any) -> FoursScored:

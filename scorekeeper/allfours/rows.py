@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from scorekeeper.allfours.record import FoursHand, own_hands
+from scorekeeper.points import played_items
 from scorekeeper.registry import Row
 from scorekeeper.scored import Scored
 
@@ -33,11 +34,11 @@ FOUR = ("high", "low", "jack", "hang-jack", "game")
 
 def rows(record: Out, scored: Scored) -> list[Row]:
     """Every item credited in a scored All Fours match, in order (and an honour revoke)."""
-    facts = record.get("hands", [])
+    facts = played_items(record.get("hands", []))  # the items of the hands entered fact by fact
     out: list[Row] = []
-    for h in own_hands(scored):
+    for i, h in enumerate(own_hands(scored)):
         n = h["number"]
-        hand: Out = facts[n - 1] if n <= len(facts) else {}
+        hand: Out = facts[i] if i < len(facts) else {}
         mine = [_item(n, i, p, h, hand) for i, p in enumerate(h["points"], 1)]
         if h.get("all_four"):
             last = max(i for i, p in enumerate(h["points"]) if p["side"] == h["all_four"] and p["for"] in FOUR)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.allfours.record import own_hands
+from scorekeeper.points import played_items
 from scorekeeper.registry import Counter, Kind
 from scorekeeper.scored import Scored
 
@@ -51,7 +52,7 @@ def facts(record: Record, scored: Scored) -> Record:
     teams = record.get("teams")
     side_name = {p: s for s, members in teams.items() for p in members} if teams else {p: p for p in players}
     per: list[Record] = [{"high": 0, "low": 0, "jacks": 0, "hang_jacks": 0, "all_fours": 0} for _ in players]
-    entered = record.get("hands") or []
+    entered = played_items(record.get("hands"))  # beside own_hands: without points or adjustments
     for hand, scored_hand in zip(entered, own_hands(scored), strict=False):
         if not isinstance(hand, dict):
             continue

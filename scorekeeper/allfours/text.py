@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from scorekeeper.allfours.record import own, own_hands
+from typing import cast
+
+from scorekeeper.allfours.record import FoursHand, own
+from scorekeeper.points import start_lines, text_lines
 from scorekeeper.scored import Scored
 
 __all__ = ["render"]
@@ -24,8 +27,14 @@ def render(scored: Scored) -> str:
     """
     out = own(scored)
     lines = [f"All Fours ({out['rules']['variant']}): {' vs '.join(out['sides'])}; target {out['target']}"]
+    lines += start_lines(out)
     width = max(len(s) for s in out["sides"])
-    for h in own_hands(out):
+    for entry in out["hands"]:
+        shared = text_lines(entry)  # a hand entered as points, an adjustment
+        if shared is not None:
+            lines += ["", *shared]
+            continue
+        h = cast(FoursHand, entry)
         lines += [
             "",
             f"Hand {h['number']} (dealer {h['dealer']})" + (" - misdeal, dealt again" if h.get("void") else ""),

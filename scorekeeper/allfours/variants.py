@@ -52,6 +52,21 @@ class Variant:
             return self.target_two_players
         return self.target
 
+    def hand_most(self, sides: int = 2) -> int:
+        """The most one hand can give, every point's value added up: the turn-up (each
+        counting rank once where every card turned counts, else the best one), the gift (one
+        to each side but the dealer's, where a card is turned up to beg on), High, Low, Jack
+        (3 as a hang-jack where the variant has it) and Game. A hand entered as points gives
+        no side more, nor all the sides together (``docs/rules/all-fours.md``).
+
+        >>> [VARIANTS[v].hand_most() for v in ("trinidad", "running", "seven-up", "pitch")]
+        [13, 9, 6, 4]
+        """
+        values = self.turn_up.values()
+        turn_up = (sum(values) if self.all_turned else max(values)) if values else 0
+        gift = 0 if self.pitched else sides - 1
+        return turn_up + gift + 1 + 1 + (3 if self.hang_jack else 1) + 1
+
 
 VARIANTS: dict[str, Variant] = {
     v.name: v

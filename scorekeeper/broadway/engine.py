@@ -35,11 +35,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, overload
 
-from scorekeeper.broadway.events import Event, Expose, Pass, Play, StartHand, Unplayed, parse_unplayed, record_of
+from scorekeeper.broadway.events import (
+    Adjust,
+    Event,
+    Expose,
+    Pass,
+    Play,
+    PointsHand,
+    StartHand,
+    Unplayed,
+    parse_unplayed,
+    record_of,
+)
 from scorekeeper.broadway.grid import Placement, parse_pips
 from scorekeeper.broadway.hand import Hand, Preview, Turn
 from scorekeeper.broadway.rules import (
     DEFAULT_SIDES,
+    HAND_SIZE,
     MAX_TURNS,
     REGULAR_HANDS,
     SEATS,
@@ -56,6 +68,7 @@ from scorekeeper.broadway.rules import (
 from scorekeeper.dominoes.tiles import Tile
 from scorekeeper.errors import (
     HandOverError,
+    IllegalEntryError,
     LeaderError,
     MatchOverError,
     NothingToUndoError,
@@ -65,8 +78,10 @@ from scorekeeper.errors import (
     WrongPlayerError,
     short,
 )
+from scorekeeper.points import Adjustment, adjustment_field, check_adjust, credit_adjust, credit_points, side_points
 
 __all__ = [
+    "Adjust",
     "DEFAULT_SIDES",
     "Event",
     "Expose",
@@ -80,6 +95,7 @@ __all__ = [
     "OrientationError",
     "Pass",
     "Play",
+    "PointsHand",
     "Preview",
     "REGULAR_HANDS",
     "Rules",
@@ -93,6 +109,12 @@ __all__ = [
 ]
 
 # ---------------------------------------------------------------------- the match
+#: The most a hand entered as points may give a side: 10 for each of the 27 tiles set after
+#: the double (a tile left unplayed gives the opponents one point, and takes ten away).
+MOST_IN_HAND = 10 * 27
+#: The most a hand may take off a side where unplayed tiles subtract: both partners' tiles.
+MOST_OFF = 2 * HAND_SIZE
+
 #: What an event changed, to put back on undo: the last hand (None: the event started it),
 #: the scores, the winner, ``won_at``.
 _Before = tuple[Hand | None, tuple[int, ...], int | None, tuple[int, int | None] | None]
@@ -101,10 +123,12 @@ _Before = tuple[Hand | None, tuple[int, ...], int | None, tuple[int, int | None]
 class Match:
     """A Broadway match being played or replayed: the fold of its events.
 
-    ``hands`` holds the hand values (the last one is being played), ``scores``
-    the totals per side (in the order of ``setup.sides``), ``winner`` a side
-    index or None, ``won_at`` ``(hand, turn)`` of the winning moment (turn None:
-    the end of the hand).
+    ``hands`` holds the hand values (the last one is being played; a hand entered as
+    points is one too, ``Hand.entered``), ``adjustments`` the adjustments, each after the
+    hands it followed (:func:`scorekeeper.points.in_order`), ``scores`` the totals per
+    side (in the order of ``setup.sides``, from the scores carried in), ``winner`` a side
+    index or None, ``won_at`` ``(hand, turn)`` of the winning moment (turn None: the end
+    of the hand; an adjustment: the hands before it, and ``won_by`` is ``"adjust"``).
     """
 
     def __init__(self, setup: Setup) -> None:
@@ -112,9 +136,11 @@ class Match:
         self.rules = setup.rules
         self.events: list[Event] = []
         self.hands: list[Hand] = []
-        self.scores: list[int] = [0, 0]
+        self.adjustments: list[Adjustment] = []
+        self.scores: list[int] = list(setup.scores_at_start)
         self.winner: int | None = None
         self.won_at: tuple[int, int | None] | None = None
+        self.won_by: str | None = None
         self._before: list[_Before] = []
 
     # ------------------------------------------------------------ reading
@@ -192,7 +218,15 @@ class Match:
 
     def state(self) -> tuple[object, ...]:
         """A comparable description of the whole state (for tests)."""
-        return (tuple(self.hands), tuple(self.scores), self.winner, self.won_at, len(self.events))
+        return (
+            tuple(self.hands),
+            tuple(self.adjustments),
+            tuple(self.scores),
+            self.winner,
+            self.won_at,
+            self.won_by,
+            len(self.events),
+        )
 
     # ------------------------------------------------------------ changing
     @overload
@@ -200,19 +234,28 @@ class Match:
     @overload
     def push(self, event: StartHand) -> None: ...
     @overload
-    def push(self, event: Unplayed) -> Hand: ...
+    def push(self, event: Unplayed | PointsHand) -> Hand: ...
     @overload
-    def push(self, event: Event) -> Turn | Hand | None: ...
-    def push(self, event: Event) -> Turn | Hand | None:
+    def push(self, event: Adjust) -> Adjustment: ...
+    @overload
+    def push(self, event: Event) -> Turn | Hand | Adjustment | None: ...
+    def push(self, event: Event) -> Turn | Hand | Adjustment | None:
         """Apply one event, checking every rule; returns the :class:`Turn` of a turn, the
-        settled :class:`Hand` for :class:`Unplayed`. On error nothing changes and a
+        settled :class:`Hand` for :class:`Unplayed`, the new hand of a
+        :class:`~scorekeeper.points.PointsHand`, the :class:`~scorekeeper.points.Adjustment`
+        of an :class:`~scorekeeper.points.Adjust`. On error nothing changes and a
         :class:`ScorekeeperError` naming the hand and turn is raised."""
         before: _Before = (self.hand, tuple(self.scores), self.winner, self.won_at)
-        result: Turn | Hand | None
+        result: Turn | Hand | Adjustment | None
         if type(event) is StartHand:
             self._start(event)
             result = None
             before = (None,) + before[1:]
+        elif type(event) is PointsHand:
+            result = self._points(event)
+            before = (None,) + before[1:]
+        elif type(event) is Adjust:
+            result = self._adjust(event)
         elif type(event) is Play or type(event) is Pass or type(event) is Expose:
             result = self._turn(event)
         elif type(event) is Unplayed:
@@ -243,13 +286,16 @@ class Match:
             raise NothingToUndoError("there is nothing to undo")
         event = self.events.pop()
         hand, scores, winner, won_at = self._before.pop()
-        if hand is None:
+        if type(event) is Adjust:
+            self.adjustments.pop()
+        elif hand is None:
             self.hands.pop()
         else:
             self.hands[-1] = hand
         self.scores = list(scores)
         self.winner = winner
         self.won_at = won_at
+        self.won_by = None  # only the last entry can have won the match
         return event
 
     # -- convenience for people and UIs: parse, then push
@@ -275,6 +321,15 @@ class Match:
             raise type(e)(e.reason, **self._where()) from None
         return self.push(Expose(t, player))
 
+    def points_hand(self, points: dict[str, int]) -> Hand:
+        """Enter the next hand as points: ``m.points_hand({"North-South": 12, "East-West": -3})``
+        (each side's points, all in: its placements and its unplayed tiles)."""
+        return self.push(PointsHand(tuple(points.items())))
+
+    def adjust(self, changes: dict[str, int], why: str) -> Adjustment:
+        """Enter an adjustment between hands: ``m.adjust({"East-West": -2}, "exposed twice")``."""
+        return self.push(Adjust(tuple(changes.items()), why))
+
     def settle(self, unplayed: Mapping[str, Any]) -> Hand:
         """``m.settle({"Ann": 2, "Ben": ["5-2"], ...})``: the tiles each player was left with."""
         h = self.hand
@@ -289,7 +344,10 @@ class Match:
         w, won_at = self.winner, self.won_at
         assert w is not None and won_at is not None, "the match is not over"
         hand, turn = won_at
-        at = f"hand {hand}, turn {turn}" if turn is not None else f"the end of hand {hand}"
+        if self.won_by == "adjust":
+            at = "the " + adjustment_field(hand)
+        else:
+            at = f"hand {hand}, turn {turn}" if turn is not None else f"the end of hand {hand}"
         return f"the match is over: {self.setup.sides[w]} won {self.scores[w]} to {self.scores[1 - w]} at {at}"
 
     def _turn_hand(self) -> tuple[Hand, int]:
@@ -301,16 +359,17 @@ class Match:
             raise MatchOverError(self._over_reason(), hand=h.number, turn=len(h.turns) + 1)
         return h, h.open_seat()
 
-    def _start(self, ev: StartHand) -> None:
-        number = len(self.hands) + 1
+    def _between(self, where: Where, what: str = "") -> None:
+        """The checks of an entry that comes between hands (a hand's start, a hand entered as
+        points, an adjustment): the match is not over, the last hand has ended and is settled.
+        ``what``: why, said after the refusal of an unfinished hand (else how a hand ends)."""
         if self.winner is not None:
-            raise MatchOverError(self._over_reason(), hand=number)
+            raise MatchOverError(self._over_reason(), **where)
         prev = self.hand
         if prev is not None and prev.end is None:
+            why = what or "a hand is played until all 28 tiles are down or four players pass in succession"
             raise HandOverError(
-                f"hand {prev.number} has not ended (turn {len(prev.turns) + 1} is next): a hand is played "
-                f"until all 28 tiles are down or four players pass in succession",
-                hand=number,
+                f"hand {prev.number} has not ended (turn {len(prev.turns) + 1} is next): {why}", **where
             )
         if prev is not None and not prev.settled:
             due = ", ".join(f"{n} {c}" for n, c in zip(self.setup.players, prev.due, strict=True) if c)
@@ -319,6 +378,10 @@ class Match:
                 hand=prev.number,
                 field="unplayed",
             )
+
+    def _start(self, ev: StartHand) -> None:
+        number = len(self.hands) + 1
+        self._between({"hand": number})
         double = double_of(number)
         leader = ev.leader
         if leader is None:
@@ -332,6 +395,67 @@ class Match:
             )
         self.hands.append(Hand(self.setup, number, seat, tuple(self.scores)))
         return None
+
+    def _points(self, ev: PointsHand) -> Hand:
+        """The next hand, entered as points: each side's from -14 (where unplayed tiles
+        subtract; else 0) to 270; after it, the seventh hand or sudden death decides."""
+        number = len(self.hands) + 1
+        self._between({"hand": number})
+        sides = self.setup.sides
+        points = side_points(ev.points, sides, number)
+        subtract = self.rules.unplayed_penalty == "subtract"
+        for side, p in zip(sides, points, strict=True):
+            if p < 0 and not subtract:
+                raise IllegalEntryError(
+                    f"{side} cannot score {p}: a hand takes no points off (unplayed tiles go to the opponents)",
+                    hand=number,
+                    field="points",
+                )
+            if p < -MOST_OFF:
+                raise IllegalEntryError(
+                    f"{side} cannot score {p}: a hand takes at most {MOST_OFF} off (a point for each tile left)",
+                    hand=number,
+                    field="points",
+                )
+            if p > MOST_IN_HAND:
+                raise IllegalEntryError(
+                    f"{side} cannot score {p}: a hand gives at most {MOST_IN_HAND} (10 for each tile after the double)",
+                    hand=number,
+                    field="points",
+                )
+        done = credit_points(self.scores, points, sides, target=None, exact=False, first=ev.first, number=number)
+        hand = Hand(
+            self.setup,
+            number,
+            -1,
+            tuple(self.scores),
+            end="points",
+            settlement=(0, 0),
+            unplayed_entered=True,
+            points=points,
+            entered=True,
+        )
+        self.hands.append(hand)
+        self.scores = list(done.scores)
+        self._decide(hand, None, settled=True)
+        return hand
+
+    def _adjust(self, ev: Adjust) -> Adjustment:
+        """An adjustment between hands; in sudden death (after the seventh hand) a lead of two
+        it makes wins at once."""
+        after = len(self.hands)
+        self._between({"field": adjustment_field(after)}, "an adjustment comes between hands")
+        sides = self.setup.sides
+        changes = check_adjust(ev, sides, after)
+        done = credit_adjust(self.scores, changes, sides, target=None, after=after)
+        adjustment = Adjustment(after, changes, ev.why, tuple(self.scores), done.scores)
+        self.adjustments.append(adjustment)
+        self.scores = list(done.scores)
+        a, b = self.scores
+        if after >= REGULAR_HANDS and abs(a - b) >= 2:
+            self.winner = 0 if a > b else 1
+            self.won_at, self.won_by = (after, None), "adjust"
+        return adjustment
 
     def _turn(self, ev: Play | Pass | Expose) -> Turn:
         h, seat = self._turn_hand()
@@ -364,6 +488,12 @@ class Match:
             raise HandOverError("no hand has been started", hand=1, field="unplayed")
         if self.winner is not None:
             raise MatchOverError(self._over_reason(), hand=h.number, field="unplayed")
+        if self.adjustments and self.adjustments[-1].after == len(self.hands) and not h.entered:
+            raise RemainingError(
+                "an adjustment follows the hand: its unplayed tiles can no longer be given",
+                hand=h.number,
+                field="unplayed",
+            )
         new = h.with_unplayed(ev.given)
         self.hands[-1] = new
         if not h.settled:

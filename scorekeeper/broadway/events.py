@@ -18,14 +18,17 @@ from scorekeeper.broadway.rules import Setup, double_of
 from scorekeeper.dominoes import hands as _hands
 from scorekeeper.dominoes.tiles import Tile
 from scorekeeper.errors import LeaderError, RecordFormatError, ScorekeeperError, Where, short, type_name
+from scorekeeper.points import Adjust, PointsHand
 
 __all__ = [
+    "Adjust",
     "HAND_KEYS",
     "TURN_KEYS",
     "Event",
     "Expose",
     "Pass",
     "Play",
+    "PointsHand",
     "StartHand",
     "Unplayed",
     "event_entry",
@@ -80,7 +83,9 @@ class Unplayed:
     given: tuple[tuple[str, int | tuple[Tile, ...]], ...]
 
 
-Event = StartHand | Play | Pass | Expose | Unplayed
+#: A match's events: a hand's start, its turns, its unplayed tiles, a hand entered as points,
+#: an adjustment (the last two every game shares: :mod:`scorekeeper.points`).
+Event = StartHand | Play | Pass | Expose | Unplayed | PointsHand | Adjust
 
 
 HAND_KEYS = ("leader", "turns", "unplayed")
@@ -188,6 +193,8 @@ def record_of(setup: Setup, events: Iterable[Event]) -> dict[str, Any]:
     for e in events:
         if type(e) is StartHand:
             hands.append({"leader": e.leader, "turns": []})
+        elif type(e) is PointsHand or type(e) is Adjust:
+            hands.append(e.to_json())
         elif type(e) is Unplayed:
             hands[-1]["unplayed"] = {n: ([str(x) for x in v] if isinstance(v, tuple) else v) for n, v in e.given}
         else:

@@ -186,6 +186,9 @@ class Hand:
     unplayed_entered: bool = False
     settlement: tuple[int, ...] | None = None  # penalty points per side, once settled
     points: tuple[int, ...] = (0, 0)  # placement points per side in this hand
+    #: A hand entered as points (``end`` ``"points"``; ``points`` each side's, all in; its
+    #: ``leader`` is -1: nobody is known to have set the double).
+    entered: bool = False
 
     # -- reading
     @property
@@ -409,6 +412,8 @@ class Hand:
         setup = self.setup
         players = setup.players
         where: Where = {"hand": self.number, "field": "unplayed"}
+        if self.entered:
+            raise RemainingError("the hand was entered as points: it has no unplayed tiles", **where)
         if self.end is None:
             raise RemainingError(
                 "the hand has not ended: unplayed tiles are given once all 28 tiles are down or "
@@ -495,6 +500,8 @@ class Hand:
 
     def open_seat(self) -> int:
         """The seat to move; raises once the hand has ended."""
+        if self.entered:
+            raise HandOverError("the hand was entered as points: it has no turns", **self._where())
         if self.end is not None:
             how = "all 28 tiles are down" if self.end == "complete" else "four passes in succession"
             raise HandOverError(f"the hand has ended ({how}): no more turns", **self._where())

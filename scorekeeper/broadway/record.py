@@ -30,7 +30,8 @@ from scorekeeper.broadway.events import (
 )
 from scorekeeper.broadway.rules import SEATS
 from scorekeeper.errors import RemainingError
-from scorekeeper.scored import Scored, ScoredHand
+from scorekeeper.points import Adjustment, adjust_out, in_order, points_out, scores_after, start_out, with_start
+from scorekeeper.scored import Scored, ScoredHand, played
 
 __all__ = [
     "BroadwayHand",
@@ -68,12 +69,13 @@ class BroadwayHand(ScoredHand):
 
 class BroadwayScored(Scored):
     """A Broadway scored result (``scorekeeper score``): the common part, the teams, the
-    seats, the rules and where the match was won (``{"hand", "turn"}``, or None)."""
+    seats, the rules and where the match was won (``{"hand", "turn"}``, with ``"adjust":
+    true`` when the adjustment after that hand won it; or None)."""
 
     teams: dict[str, list[str]]
     seats: dict[str, str]
     rules: dict[str, str]
-    won_at: dict[str, int | None] | None
+    won_at: dict[str, Any] | None
 
 
 def own(scored: Scored) -> BroadwayScored:
@@ -84,8 +86,9 @@ def own(scored: Scored) -> BroadwayScored:
 
 
 def own_hands(scored: Scored) -> list[BroadwayHand]:
-    """The hands of a Broadway scored result, as :func:`result` made them."""
-    return cast(list[BroadwayHand], own(scored)["hands"])
+    """The hands of a Broadway scored result played tile by tile, as :func:`result` made them
+    (without the hands entered as points and the adjustments: :func:`~scorekeeper.scored.played`)."""
+    return cast(list[BroadwayHand], played(own(scored)["hands"]))
 
 
 def load(record: Any) -> Match:
@@ -154,15 +157,21 @@ def _hand_out(match: Match, h: Hand, scores_after: tuple[int, ...]) -> BroadwayH
 def result(match: Match) -> BroadwayScored:
     """The ``scorekeeper score`` JSON object of a Broadway match."""
     s = match.setup
-    hands = match.hands
+    entries = in_order(match.hands, match.adjustments)
     outs: list[ScoredHand] = []
-    for i, h in enumerate(hands):
-        after = hands[i + 1].scores_before if i + 1 < len(hands) else tuple(match.scores)
-        outs.append(_hand_out(match, h, after))
-    won_at = None
+    for e, after in zip(entries, scores_after(entries, match.scores), strict=True):
+        if isinstance(e, Adjustment):
+            outs.append(adjust_out(s.sides, e))
+        elif e.entered:
+            outs.append(points_out(e.number, s.sides, e.points, (), after))
+        else:
+            outs.append(_hand_out(match, e, after))
+    won_at: dict[str, Any] | None = None
     if match.won_at is not None:
         won_at = {"hand": match.won_at[0], "turn": match.won_at[1]}
-    return {
+        if match.won_by == "adjust":  # the adjustment after that hand
+            won_at["adjust"] = True
+    out: BroadwayScored = {
         "game": "broadway",
         "sides": list(s.sides),
         "teams": {
@@ -175,6 +184,7 @@ def result(match: Match) -> BroadwayScored:
         "winner": None if match.winner is None else s.sides[match.winner],
         "won_at": won_at,
     }
+    return with_start(out, start_out(s.sides, s.start))
 
 
 def score_record(record: Any) -> BroadwayScored:

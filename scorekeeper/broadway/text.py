@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from scorekeeper.broadway.grid import Layout, Placement
-from scorekeeper.broadway.record import own, own_hands
+from scorekeeper.broadway.record import BroadwayHand, own
+from scorekeeper.points import adjustment_field, start_lines, text_lines
 from scorekeeper.scored import Scored
 
 __all__ = ["render"]
@@ -57,9 +58,15 @@ def render(scored: Scored) -> str:
         f"Seats: {', '.join(f'{k} {v}' for k, v in out['seats'].items())}; orientation {orientation}; "
         f"unplayed tiles {penalty}"
     )
-    hands = own_hands(out)
-    last = hands[-1] if hands else None
-    for h in hands:
+    lines += start_lines(out)
+    entries = out["hands"]
+    last = entries[-1] if entries else None
+    for item in entries:
+        shared = text_lines(item)  # a hand entered as points, an adjustment
+        if shared is not None:
+            lines += ["", *shared]
+            continue
+        h = cast(BroadwayHand, item)
         sd = "sudden death; " if h["sudden_death"] else ""
         lines += ["", f"Hand {h['number']} on {h['double']} ({sd}leader {h['leader']})"]
         rows = [("#", "player", "entry", "matched", "points")]
@@ -99,7 +106,12 @@ def render(scored: Scored) -> str:
     lines += ["", f"Scores: {_scores(out['scores'])}"]
     if out["winner"]:
         at = out["won_at"] or {}  # set whenever there is a winner
-        when = f"hand {at['hand']}, turn {at['turn']}" if at["turn"] is not None else f"the end of hand {at['hand']}"
+        if at.get("adjust"):
+            when = "the " + adjustment_field(at["hand"])
+        elif at["turn"] is not None:
+            when = f"hand {at['hand']}, turn {at['turn']}"
+        else:
+            when = f"the end of hand {at['hand']}"
         lines.append(f"Winner: {out['winner']} (at {when})")
     else:
         lines.append("Winner: none yet")

@@ -10,7 +10,8 @@ sides' scores after each scoring placement and each hand's settlement.
 from __future__ import annotations
 
 from scorekeeper.broadway.engine import Match
-from scorekeeper.tally.timeline import Step, Timeline
+from scorekeeper.points import Adjustment, in_order
+from scorekeeper.tally.timeline import POINTS, Step, Timeline
 
 __all__ = ["SUBTRACT_NOTE", "timeline"]
 
@@ -21,10 +22,18 @@ SUBTRACT_NOTE = (
 
 
 def timeline(match: Match) -> Timeline:
+    """Both sides' scores after each scoring placement and settlement, each hand entered as
+    points (one step) and each adjustment, from the scores carried in."""
     setup = match.setup
     steps: list[Step] = []
-    for h in match.hands:
+    for h in in_order(match.hands, match.adjustments):
+        if isinstance(h, Adjustment):
+            steps.append(Step(h.after, None, h.scores_after, adjustment=h.why))
+            continue
         scores = list(h.scores_before)
+        if h.entered:
+            steps.append(Step(h.number, None, tuple(b + p for b, p in zip(scores, h.points, strict=True)), POINTS))
+            continue
         for t in h.turns:
             if t.points:
                 scores[setup.side_of[t.seat]] += t.points
@@ -34,4 +43,4 @@ def timeline(match: Match) -> Timeline:
                 scores[s] += p
             steps.append(Step(h.number, None, tuple(scores)))
     note = SUBTRACT_NOTE if setup.rules.unplayed_penalty == "subtract" else None
-    return Timeline(tuple(setup.sides), 0, 5, tuple(steps), note)
+    return Timeline(tuple(setup.sides), 0, 5, tuple(steps), note, start=setup.scores_at_start)

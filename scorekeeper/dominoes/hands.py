@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from scorekeeper.errors import RecordFormatError, short, type_name
+from scorekeeper.points import POINTS, Adjust, PointsHand, item_kind, parse_item
 
 __all__ = ["iter_events", "turn_entry"]
 
@@ -32,14 +33,23 @@ def iter_events(
     turn: Callable[[Any, int, int], E],
     end_key: str,
     end: Callable[[Any, int], E],
-) -> Iterator[E]:
+) -> Iterator[E | PointsHand | Adjust]:
     """The record's entries as events, in order (a malformed entry raises when reached):
     ``start(hand, h)`` of each hand, ``turn(entry, h, t)`` of each of its turns, then
-    ``end(value, h)`` of its ``end_key`` when it has one (``h``, ``t``: 1-based)."""
+    ``end(value, h)`` of its ``end_key`` when it has one (``h``, ``t``: 1-based). A hand
+    entered as points and an adjustment are read as every game reads them
+    (:mod:`scorekeeper.points`); an adjustment is not a hand, so ``h`` counts on without it."""
     hands = record.get("hands", [])
     if not isinstance(hands, list):
         raise RecordFormatError(f"must be a list of hands, not {type_name(hands)}", field="hands")
-    for h, hand in enumerate(hands, 1):
+    h = 0
+    for hand in hands:
+        kind = item_kind(hand)
+        if kind is not None:
+            h += kind == POINTS
+            yield parse_item(hand, kind, h, h)
+            continue
+        h += 1
         if not isinstance(hand, dict):
             raise RecordFormatError(f"a hand must be an object, not {type_name(hand)}", hand=h)
         for key in hand:

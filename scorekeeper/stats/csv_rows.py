@@ -26,15 +26,15 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from scorekeeper import registry
 from scorekeeper.registry import Row
-from scorekeeper.scored import Scored
+from scorekeeper.scored import ADJUST, POINTS, Scored
 from scorekeeper.text import escape
 
-__all__ = ["COLUMNS", "match_rows", "match_table", "safe", "to_csv"]
+__all__ = ["COLUMNS", "match_rows", "match_table", "safe", "shared_rows", "to_csv"]
 
 #: The columns, in order (the same for one match and for every match).
 COLUMNS = (
@@ -88,25 +88,48 @@ def match_rows(record: Out, match: Any) -> tuple[list[str], list[Row]]:
 def by_hand(scored: Scored) -> list[Row]:
     """A game without ``rows``: per hand, one row for each side whose score moved."""
     out: list[Row] = []
-    before: dict[str, int] = {}
+    before: dict[str, int] = dict(scored.get("start") or {})
     for h in scored["hands"]:
-        n, after = h["number"], h["scores"]
-        for side, score in after.items():
-            if score != before.get(side, 0):
-                out.append(Row(n, None, "", side, f"hand {n}", score - before.get(side, 0)))
+        after = h["scores"]
+        if h.get("end") not in (POINTS, ADJUST):
+            n = h["number"]
+            for side, score in after.items():
+                if score != before.get(side, 0):
+                    out.append(Row(n, None, "", side, f"hand {n}", score - before.get(side, 0)))
         before = after
     return out
 
 
+def shared_rows(entry: Mapping[str, Any]) -> list[Row]:
+    """The rows of a hand entered as points (one per side, its points counted: a voided
+    side's are 0, noted ``voided``) or of an adjustment (one per side it changed, no hand)."""
+    if entry["end"] == ADJUST:
+        why = f"adjustment: {entry.get('why', '')}"
+        return [Row(None, None, "", side, why, n) for side, n in (entry.get("adjust") or {}).items()]
+    n = entry["number"]
+    voided = set(entry.get("voided_sides", ()))
+    return [
+        Row(
+            n, None, "", side, "entered as points", 0 if side in voided else p, None, "voided" if side in voided else ""
+        )
+        for side, p in (entry.get("points") or {}).items()
+    ]
+
+
 def _every_hand(rows: list[Row], scored: Scored) -> list[Row]:
-    """``rows`` with one row ("nothing scored") for each hand that has none."""
+    """``rows`` with one row ("nothing scored") for each hand that has none, the rows of the
+    scores carried in first, and those of the hands entered as points and the adjustments
+    in their places."""
     hands = scored["hands"]
-    by: dict[int, list[Row]] = {h["number"]: [] for h in hands}
+    by: dict[int | None, list[Row]] = {h["number"]: [] for h in hands if "number" in h}
     late: list[Row] = []
     for r in rows:
         by.get(r.hand, late).append(r)
-    out: list[Row] = []
+    out = [Row(None, None, "", side, "carried in", n) for side, n in (scored.get("start") or {}).items() if n]
     for h in hands:
+        if h["end"] in (POINTS, ADJUST):
+            out += shared_rows(h)
+            continue
         n = h["number"]
         note = "hand open" if h["end"] == "open" else ""
         out += by[n] or [Row(n, None, "", "", "nothing scored", 0, None, note)]
@@ -129,7 +152,7 @@ def match_table(mid: str, started: str | None, record: Out, match: Any) -> list[
                 mid,
                 game,
                 started or "",
-                r.hand,
+                "" if r.hand is None else r.hand,
                 "" if r.turn is None else r.turn,
                 r.player,
                 r.side,

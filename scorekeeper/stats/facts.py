@@ -1,7 +1,8 @@
 """The facts of one match that the statistics add up.
 
 :func:`match_facts` replays a record through its game's engine and returns a small
-JSON object: who played on which side, the scores, the winner, the hands, and per
+JSON object: who played on which side, the scores (and those carried in, ``start``),
+the winner, the hands (a hand entered as points is one; an adjustment is none), and per
 player the game's own counters and best single play (each game's ``facts``,
 e.g. :func:`scorekeeper.allfives.stats.facts`). A game registered without
 ``facts`` still counts matches, wins, points and hands.
@@ -22,7 +23,8 @@ from scorekeeper import registry
 Record = dict[str, Any]
 
 #: Bumped whenever what :func:`match_facts` returns changes: older cached facts are rebuilt.
-VERSION = 1
+#: 2: ``start``, the scores a match carried in.
+VERSION = 2
 
 
 def match_facts(record: Record) -> Record:
@@ -39,6 +41,7 @@ def match_facts(record: Record) -> Record:
         "sides": list(setup.sides),
         "side_of": list(setup.side_of),
         "scores": list(match.scores),
+        "start": list(getattr(setup, "start", None) or [0] * len(setup.sides)),  # a game of its own may carry none in
         "winner": match.winner,
         "hands": len(match.hands),
         "per": [{} for _ in range(n)],

@@ -399,6 +399,7 @@ def _add(stats: Stats, mf: MatchFacts, seats: list[_Seat], status: str) -> None:
     # each side's margin over the best of the others
     ranked = sorted(scores, reverse=True)
     hands, started = f["hands"], mf.started
+    start = f.get("start") or [0] * len(scores)  # what was carried in was not scored in this match's hands
     for line, side in lines:
         score = scores[side]
         if len(ranked) < 2:
@@ -407,7 +408,7 @@ def _add(stats: Stats, mf: MatchFacts, seats: list[_Seat], status: str) -> None:
             margin = score - (ranked[1] if score == ranked[0] else ranked[0])
         won = winner == side
         line.matches.append(mid)
-        line.points += score
+        line.points += score - start[side]
         line.hands += hands
         line.results.append((started, mid, won, margin))
         if won:

@@ -457,9 +457,11 @@ class Store:
     @os_errors("edit an entry", "save the correction")
     def edit(self, mid: str, hand: int, turn: int | str, value: Any) -> None:
         """Correct an earlier entry: turn ``turn`` of hand ``hand`` (1-based), or its
-        ``"leader"`` or ``"remaining"`` (All Fours: a fact's key, e.g. ``"high"``; None removes it). The whole match is checked again through the
-        engine; if a later entry becomes illegal, the engine's error is raised and
-        the stored match is unchanged."""
+        ``"leader"`` or ``"remaining"`` (All Fours: a fact's key, e.g. ``"high"``; None removes it);
+        of a hand entered as points, its ``"points"`` or ``"first"``; of the ``hand``-th
+        adjustment (an adjustment has no hand number), its ``"adjust"`` or ``"why"``. The whole
+        match is checked again through the engine; if a later entry becomes illegal, the
+        engine's error is raised and the stored match is unchanged."""
         self._check_writable("edit an entry")
         boundary.check(value)  # the new entry's text, as for a new record
         o = self._load(mid)

@@ -614,7 +614,8 @@ def chart_svg(tl: Timeline, *, width: int = 390, height: int = 220) -> str:
             if k:  # the first hand starts at the plot's left edge
                 hands.append(f'<line class="hand" x1="{_n(x)}" y1="{_n(top)}" x2="{_n(x)}" y2="{_n(top + ph)}"/>')
             label = f"H{st.hand}"
-            if x - last_label >= _text_width(label, 8.5) + 6:
+            # an adjustment before the first hand (hand 0) is no hand: it has no label
+            if st.hand and x - last_label >= _text_width(label, 8.5) + 6:
                 hlabels.append(f'<text x="{_n(x + 2)}" y="{_n(top + ph + 12)}">{label}</text>')
                 last_label = x
             prev_hand = st.hand

@@ -12,13 +12,25 @@ where each side's scoring events (for the tally and the pegboard) come from.
 'hand 1, settlement'
 >>> t.deductions
 False
+
+A match that carries scores in starts from them: the carried-in score is each side's
+first scoring event (a tally draws it, the pegboard's front peg moves to it); an
+adjustment is a step of its own.
+
+>>> t = Timeline(("Us", "Them"), 121, 5, (Step(1, None, (90, 75), "entered as points"),
+...     Step(1, None, (90, 65), adjustment="misdeal")), start=(85, 70))
+>>> t.series(0), t.events(), [s.label for s in t.steps]
+([85, 90, 90], [[85, 5], [70, 5, -10]], ['hand 1, entered as points', 'adjustment after hand 1 (misdeal)'])
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Step", "Timeline"]
+__all__ = ["POINTS", "Step", "Timeline"]
+
+#: The ``what`` of the one step of a hand entered as points.
+POINTS = "entered as points"
 
 
 @dataclass(frozen=True)
@@ -29,9 +41,15 @@ class Step:
     turn: int | None  # None: the hand's settlement
     scores: tuple[int, ...]
     what: str | None = None  # what scored, where "turn" does not say it (All Fours: "high")
+    #: An adjustment's reason: the step is the adjustment entered after hand ``hand`` (0:
+    #: before the first hand), not a part of a hand.
+    adjustment: str | None = None
 
     @property
     def label(self) -> str:
+        if self.adjustment is not None:
+            where = f"after hand {self.hand}" if self.hand else "before hand 1"
+            return f"adjustment {where} ({self.adjustment})"
         if self.what is not None:
             return f"hand {self.hand}, {self.what}"
         return f"hand {self.hand}, " + ("settlement" if self.turn is None else f"turn {self.turn}")
@@ -39,7 +57,8 @@ class Step:
 
 @dataclass(frozen=True)
 class Timeline:
-    """A match's scores over its turns; scores start at 0 before the first step."""
+    """A match's scores over its turns; scores start at ``start`` (every side's score carried
+    in; ``()``: 0) before the first step."""
 
     sides: tuple[str, ...]
     target: int  # 0: no target (a match of so many hands)
@@ -50,15 +69,23 @@ class Timeline:
     #: Kept on a cribbage board first: its points are pegs, one point one hole, and not the
     #: fives an X tally counts (Fives and Threes).
     pegs: bool = False
+    #: Every side's score carried in when the match began (``()``: none, 0).
+    start: tuple[int, ...] = ()
+
+    @property
+    def first(self) -> tuple[int, ...]:
+        """Every side's score before the first step."""
+        return self.start or (0,) * len(self.sides)
 
     def series(self, side: int) -> list[int]:
         """One side's score at the start and after every step."""
-        return [0] + [s.scores[side] for s in self.steps]
+        return [self.first[side]] + [s.scores[side] for s in self.steps]
 
     def events(self) -> list[list[int]]:
-        """Per side, the points of each step that changed its score (its scoring events)."""
-        out: list[list[int]] = [[] for _ in self.sides]
-        before = (0,) * len(self.sides)
+        """Per side, the points of each step that changed its score (its scoring events),
+        the score it carried in first."""
+        out: list[list[int]] = [[n] if n else [] for n in self.first]
+        before = self.first
         for step in self.steps:
             for i, (a, b) in enumerate(zip(before, step.scores, strict=True)):
                 if a != b:
@@ -73,4 +100,4 @@ class Timeline:
 
     @property
     def scores(self) -> tuple[int, ...]:
-        return self.steps[-1].scores if self.steps else (0,) * len(self.sides)
+        return self.steps[-1].scores if self.steps else self.first

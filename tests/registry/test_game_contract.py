@@ -13,9 +13,12 @@ the sample, and its message what differs. Per sample:
   match; each entry undone gives the record and the match before it; redone, the record;
 - the ``--text`` names every side; History shows it;
 - the timeline's last step is the scores; the CSV rows add up to them;
-- the statistics count every player of it.
+- the statistics count every player of it;
+- the scores carried in, the hands entered as points and the adjustments it holds are in
+  the scored result in their places, and the scores are the start plus what each added.
 
-Per game: a finished and a mid-hand sample, and an event's match of each of its presets
+Per game: a finished and a mid-hand sample (and, for a game built in, one carried on from
+paper: a start, a hand entered as points, an adjustment), and an event's match of each of its presets
 dealt as :func:`registry.rules_for` deals it and taken by its engine. That a New match
 form deals as ``rules_for`` does (every door of a preset) is ``test_deal_contract.py``'s.
 
@@ -35,6 +38,7 @@ from support import ROOT
 
 from scorekeeper import registry
 from scorekeeper.codec import record_after
+from scorekeeper.points import item_kind
 from scorekeeper.stats.csv_rows import match_rows, to_csv
 from scorekeeper.stats.facts import match_facts
 from scorekeeper.store import Store, entries_of
@@ -106,6 +110,19 @@ def test_the_game_gives_a_finished_and_a_mid_hand_sample(game_id):
     )
 
 
+@pytest.mark.parametrize("game_id", list(registry.BUILTIN))
+def test_a_game_built_in_gives_a_sample_carried_on_from_paper(game_id):
+    """Every game takes scores carried in, hands entered as points and adjustments
+    (``scorekeeper/points.py``): a sample has all three, so every check below runs on them."""
+    kinds = [
+        {item_kind(h) for h in record.get("hands", [])} | ({"start"} if "start" in record else set())
+        for record in registry.samples_of(registry.get(game_id)).values()
+    ]
+    assert any({"start", "points", "adjust"} <= k for k in kinds), (
+        f"{game_id}: no sample carries scores in, enters a hand as points and adjusts a score"
+    )
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_an_events_match_of_each_preset_is_dealt_as_rules_for_says_and_taken_by_the_engine(game_id):
     game = registry.get(game_id)
@@ -151,10 +168,12 @@ def test_the_scored_result_is_json_with_the_common_part(game_id, name):
     winner = None if match.winner is None else sides[match.winner]
     assert scored["winner"] == winner, f"{where}: winner is not the match's"
     hands = scored["hands"]
-    assert [h["number"] for h in hands] == list(range(1, len(hands) + 1)), f"{where}: hands are not numbered from 1"
+    numbered = [h["number"] for h in hands if h["end"] != "adjust"]  # an adjustment is not a hand
+    assert numbered == list(range(1, len(numbered) + 1)), f"{where}: hands are not numbered from 1"
     for h in hands:
-        assert isinstance(h["end"], str) and list(h["scores"]) == sides, f"{where}: hand {h['number']}"
-        assert set(h.get("settlement", {})) <= set(sides), f"{where}: hand {h['number']} settles no side"
+        what = f"hand {h['number']}" if "number" in h else "an adjustment"
+        assert isinstance(h["end"], str) and list(h["scores"]) == sides, f"{where}: {what}"
+        assert set(h.get("settlement", {})) <= set(sides), f"{where}: {what} settles no side"
     if hands:
         assert hands[-1]["scores"] == scored["scores"], f"{where}: the last hand's scores are not the scores"
     if "target" in scored:
@@ -226,8 +245,10 @@ def test_the_csv_rows_add_up_to_the_scores(game_id, name):
         if row.side:
             added[row.side] += row.points
     assert added == scored["scores"], f"{game_id}:{name}: the CSV rows add up to {added}, not {scored['scores']}"
-    numbers = [h["number"] for h in scored["hands"]]
-    assert sorted({row.hand for row in rows}) == numbers, f"{game_id}:{name}: every hand has its rows"
+    numbers = [h["number"] for h in scored["hands"] if "number" in h]
+    assert sorted({row.hand for row in rows if row.hand is not None}) == numbers, (
+        f"{game_id}:{name}: every hand has its rows"
+    )
     assert to_csv([[row.entry, row.points] for row in rows]), f"{game_id}:{name}: no CSV"
 
 
@@ -240,3 +261,28 @@ def test_the_statistics_count_every_player(game_id, name):
     assert facts["players"] == players and len(facts["per"]) == len(players) == len(facts["best"]), where
     assert facts["kind"] in [k.id for k in registry.kinds_of(game)], f"{where}: kind {facts['kind']!r}"
     assert facts["scores"] == game.load(record).scores, f"{where}: scores"
+
+
+@pytest.mark.parametrize(("game_id", "name"), CASES, ids=CASE_IDS)
+def test_the_scores_are_the_start_plus_every_hand_and_adjustment_in_its_place(game_id, name):
+    game, record = sample(game_id, name)
+    scored = game.result(game.load(record))
+    sides = scored["sides"]
+    where = f"{game_id}:{name}"
+    start = record.get("start")
+    assert scored.get("start") == start, f"{where}: the scored result's start is not the record's"
+    items = record.get("hands", [])
+    assert [h["end"] for h in scored["hands"] if h["end"] in ("points", "adjust")] == [
+        item_kind(h) for h in items if item_kind(h)
+    ], f"{where}: the hands entered as points and the adjustments are not in their places"
+    before = dict(start or dict.fromkeys(sides, 0))
+    for h in scored["hands"]:
+        if h["end"] == "adjust":
+            assert "number" not in h and h["why"], f"{where}: an adjustment is numbered or says not why"
+            assert h["scores"] == {s: before[s] + h["adjust"].get(s, 0) for s in sides}, f"{where}: {h}"
+        if h["end"] == "points":
+            voided = set(h.get("voided_sides", ()))
+            counted = {s: 0 if s in voided else h["points"][s] for s in sides}
+            assert h["scores"] == {s: before[s] + counted[s] for s in sides}, f"{where}: hand {h['number']}"
+        before = h["scores"]
+    assert before == scored["scores"], f"{where}: the scores are not the start plus every entry"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.allfives.rules import fives_and_threes, worth
+from scorekeeper.points import start_lines, text_lines
 
 __all__ = ["history_blocks"]
 
@@ -16,7 +17,9 @@ def history_blocks(summary: dict[str, Any]) -> list[str]:
 
     A turn starts with the tiles drawn before it ("+1"), a play's as a pass's. A play
     whose points were not scored says why, as the table did ("bust: 4 would pass 61,
-    nothing scored"); a player who cannot play where there is no drawing knocks.
+    nothing scored"); a player who cannot play where there is no drawing knocks. The
+    scores carried in come first ("Carried in: ..."), a hand entered as points is
+    "Hand 4 · entered as points", an adjustment "Adjustment: East-West -10 (misdeal)".
 
     >>> from scorekeeper.allfives import score_record
     >>> out = score_record({"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"],
@@ -35,9 +38,14 @@ def history_blocks(summary: dict[str, Any]) -> list[str]:
     teams = summary.get("teams") or {s: [s] for s in summary["sides"]}
     side_of = {p: side for side, members in teams.items() for p in members}
     hands = summary["hands"]
-    scores = dict.fromkeys(summary["sides"], 0)  # each side's score before the turn
-    blocks = []
+    scores = dict(summary.get("start") or dict.fromkeys(summary["sides"], 0))  # each side's score before the turn
+    blocks = list(start_lines(summary))
     for h in hands:
+        shared = text_lines(h)  # a hand entered as points, an adjustment: "Hand 4 · entered as points"
+        if shared is not None:
+            blocks.append("\n".join(shared))
+            scores = dict(h["scores"])
+            continue
         end = h["end"]
         if end == "open" and winner is not None and h is hands[-1]:  # the winning moment cut it short
             end = f"{winner} won the match"
