@@ -174,6 +174,7 @@ def _strip(table: TableModel) -> ft.Control:
     """ "15!", the message or the error: one strip of fixed height (lit on the turn of the
     player this phone is)."""
     message, label = _message(table)
+    flash = table.flash if table.phase == "play" else None  # never up into the hand end
     body: ft.Control
     asking = False
     other = table.play.asking
@@ -203,12 +204,12 @@ def _strip(table: TableModel) -> ft.Control:
         content=ft.Row(
             [
                 ft.Text(
-                    table.flash or "",
+                    flash or "",
                     size=36,
                     weight=ft.FontWeight.BOLD,
                     color=ft.Colors.PRIMARY,
-                    semantics_label=f"Scored {table.flash}" if table.flash else None,
-                    visible=bool(table.flash),
+                    semantics_label=f"Scored {flash}" if flash else None,
+                    visible=bool(flash),
                 ),
                 ft.Container(content=body, expand=True),
             ],
