@@ -35,6 +35,7 @@ __all__ = [
     "layout_part",
     "layout_view",
     "picker_grid",
+    "fitting_half",
     "picker_half",
     "picker_height",
 ]
@@ -74,12 +75,33 @@ def picker_half(width: float, short: bool = False) -> float:
     return MIN_HALF if short else max(MIN_HALF, min(float(TILE_W), (width + 4) // 8 - 8))
 
 
-def picker_height(cells: int, width: float, short: bool = False) -> float:
-    """The height of a picker of ``cells`` tiles in a panel ``width`` wide."""
-    half = picker_half(width, short)
+def picker_height(cells: int, width: float, short: bool = False, half: float | None = None) -> float:
+    """The height of a picker of ``cells`` tiles in a panel ``width`` wide (``half``: the tiles'
+    half size, if not the panel's own)."""
+    if half is None:
+        half = picker_half(width, short)
     per_row = max(1, int((width + 4) // (half + 8)))
     rows = -(-cells // per_row)
     return rows * (2 * half + 8) - 4 if rows else 0.0
+
+
+#: The least half-tile size (px) a phone on its side gives the picker so that every row of it
+#: is in view beside the actions (a tile 28 px wide, still a fingertip's).
+LEAST_HALF = 24.0
+
+
+def fitting_half(cells: int, width: float, room: float) -> float:
+    """The largest half-tile size (px) from the picker's own down to :data:`LEAST_HALF` whose
+    picker of ``cells`` tiles, ``width`` wide, is no higher than ``room`` (a phone on its side:
+    the picker and the actions in view together).
+
+    >>> fitting_half(28, 436, 1000), fitting_half(28, 436, 250)
+    (40.0, 36.0)
+    """
+    half = picker_half(width)
+    while half > LEAST_HALF and picker_height(cells, width, half=half) > room:
+        half -= 1
+    return half
 
 
 @ft.component

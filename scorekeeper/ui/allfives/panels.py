@@ -162,9 +162,12 @@ def _sniff_prompt(table: TableModel) -> ft.Control:
     return _prompt(table, question, buttons, "sniff")
 
 
-def play_panel(table: TableModel, width: float | None = None, short: bool = False) -> list[ft.Control]:
+def play_panel(
+    table: TableModel, width: float | None = None, short: bool = False, half: float | None = None
+) -> list[ft.Control]:
     """The actions row and the picker (or the question waiting in its place); ``short``: the
-    picker's tiles at their least size, on a screen too short for them and the drawing."""
+    picker's tiles at their least size, on a screen too short for them and the drawing;
+    ``half``: the tiles' half size the screen sets (a phone on its side)."""
     out: list[ft.Control] = [_actions(table)]
     if table.play.sniffing:
         out.append(_sniff_prompt(table))
@@ -172,7 +175,9 @@ def play_panel(table: TableModel, width: float | None = None, short: bool = Fals
         out.append(_claim_prompt(table))
     else:
         out.append(
-            picker_grid(table.play.picker(), table.play.tap, width=width, short=short, on_place=table.play.place)
+            picker_grid(
+                table.play.picker(), table.play.tap, width=width, short=short, on_place=table.play.place, half=half
+            )
         )
     return out
 
