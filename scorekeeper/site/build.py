@@ -432,7 +432,12 @@ def site_files() -> tuple[dict[str, bytes], str, str]:
         files[f"icons/{rel}"] = path.read_bytes()
     files["python.js"] = _own("python.js")  # Flet's bridge, starting Python while Flutter loads
     files["python-worker.js"] = _own("python-worker.js")
-    site_js = _own("site.js").decode("utf-8").replace("@ARCHIVE_HASH@", hashlib.sha256(archive).hexdigest()[:16])
+    site_js = (
+        _own("site.js")
+        .decode("utf-8")
+        .replace("@ARCHIVE_HASH@", hashlib.sha256(archive).hexdigest()[:16])
+        .replace("@SITE_BYTES@", str(sum(len(b) for b in files.values())))  # (the small rest left out)
+    )
     files["site.js"] = site_js.encode("utf-8")
     version = _version(files)
     cached = sorted(files) + ["./"]  # the folder itself: the page a start opens
@@ -441,6 +446,7 @@ def site_files() -> tuple[dict[str, bytes], str, str]:
         .decode("utf-8")
         .replace("@VERSION@", version)
         .replace('"@FILES@"', json.dumps(cached, indent=0))
+        .replace('"@SIZES@"', json.dumps({f: len(files[f]) for f in sorted(files)} | {"./": len(files["index.html"])}))
         .encode("utf-8")
     )
     files[MARK] = (

@@ -29,6 +29,44 @@
     }, function () {});
   }
 
+  // The first visit says what it fetches and how long it will take, then that the app is kept
+  // for offline use: a line at the foot of the page (Flet's own start shows only a spinner).
+  // A later start (a service worker already keeps the site) shows nothing.
+  var first = "serviceWorker" in navigator && !navigator.serviceWorker.controller;
+  var began = Date.now();
+  var line = null;
+  globalThis.scorekeeperProgress = []; // every line shown, for the browser tests
+  function mb(n) { return (n / 1e6).toFixed(1); }
+  function say(text, done) {
+    if (!line) {
+      line = document.createElement("div");
+      line.id = "scorekeeper-progress";
+      line.setAttribute("role", "status");
+      line.style.cssText = "position:fixed;left:0;right:0;bottom:0;z-index:9999;padding:8px 12px;" +
+        "font:15px/1.3 system-ui,sans-serif;color:#fff;background:#00796B;text-align:center;pointer-events:none";
+      document.body.appendChild(line);
+    }
+    line.textContent = text;
+    globalThis.scorekeeperProgress.push(text);
+    if (done) { setTimeout(function () { line.remove(); }, 6000); }
+  }
+  function progress(done, total) {
+    var secs = (Date.now() - began) / 1000;
+    var left = done > 0 ? Math.ceil((total - done) / (done / secs)) : null;
+    say("Fetching Scorekeeper for this phone: " + mb(done) + " of " + mb(total) + " MB" +
+      (left === null ? "" : left > 0 ? ", about " + left + " s left" : ", nearly done"), false);
+  }
+  if (first) {
+    document.addEventListener("DOMContentLoaded", function () { progress(0, @SITE_BYTES@); });
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      var m = event.data || {};
+      if (m.scorekeeper === "progress") { progress(m.done, m.total); }
+      if (m.scorekeeper === "ready") {
+        say("Ready offline: Scorekeeper (" + mb(m.total) + " MB) is kept on this phone and starts without the network.", true);
+      }
+    });
+  }
+
   // The service worker keeps the whole site for starts without the network (https or localhost only).
   if ("serviceWorker" in navigator) {
     window.addEventListener("load", function () {

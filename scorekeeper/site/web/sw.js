@@ -8,15 +8,36 @@
 
 const VERSION = "@VERSION@";
 const FILES = "@FILES@";
+const SIZES = "@SIZES@"; // the bytes of each file, for the first visit's progress
 const PREFIX = "scorekeeper-site-";
 const CACHE = PREFIX + VERSION;
+
+// Tell every page of the site (site.js shows it on the first visit): {scorekeeper: "progress",
+// done, total} as the files are kept, {scorekeeper: "ready", total} once every one is.
+async function tell(message) {
+  for (const client of await self.clients.matchAll({ includeUncontrolled: true, type: "window" })) {
+    client.postMessage(message);
+  }
+}
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
-      // "no-cache": asked again of the server (a 304 when unchanged), never an old copy
-      await cache.addAll(FILES.map((f) => new Request(f, { cache: "no-cache" })));
+      const total = FILES.reduce((sum, f) => sum + (SIZES[f] || 0), 0);
+      const queue = FILES.slice();
+      let done = 0;
+      async function keep() {
+        while (queue.length) {
+          const f = queue.shift();
+          // "no-cache": asked again of the server (a 304 when unchanged), never an old copy
+          await cache.add(new Request(f, { cache: "no-cache" }));
+          done += SIZES[f] || 0;
+          await tell({ scorekeeper: "progress", done, total });
+        }
+      }
+      await Promise.all([keep(), keep(), keep(), keep()]); // (any file failing fails the install)
+      await tell({ scorekeeper: "ready", total });
       await self.skipWaiting(); // a page already running keeps what it loaded; the next start is new
     })()
   );
