@@ -158,6 +158,18 @@ def test_a_hand_on_the_phone_alone_survives_a_reload_offline_and_scores_the_same
         re.search(r"const FILES = (\[.*?\]);", (built_site / "sw.js").read_text(encoding="utf-8"), re.S).group(1)
     )
     assert _service_worker_ready(page) == len(files)
+    # the first visit said what it fetched, how long it would take, and when it was kept (issue 48)
+    page.wait_for_function(
+        "() => (globalThis.scorekeeperProgress || []).some((t) => t.startsWith('Ready offline'))",
+        polling=200,
+        timeout=START * 1000,
+    )
+    lines = page.evaluate("() => globalThis.scorekeeperProgress")
+    fetching = re.compile(
+        r"Fetching Scorekeeper for this phone: \d+\.\d of (\d+\.\d) MB(, about \d+ s left|, nearly done)?"
+    )
+    sizes = {m.group(1) for t in lines if (m := fetching.fullmatch(t))}
+    assert sizes and len(lines) >= 3, lines  # the start's line, the files kept, then ready
     # after the first screen the site keeps Python's started state (imports done) for the next start
     assert page.evaluate(
         """async () => { const end = performance.now() + 120000;
@@ -188,6 +200,7 @@ def test_a_hand_on_the_phone_alone_survives_a_reload_offline_and_scores_the_same
     # the record saved as a file on the phone ...
     harness.tap(page, "History")
     wait_text(page, "Import a record")
+    assert "Send to the table" not in read_texts(page)  # no table here: nothing of one (issue 48)
     harness.tap(page, "Open")
     wait_text(page, "Match")
     with page.expect_download() as download:

@@ -65,6 +65,7 @@
         say("Ready offline: Scorekeeper (" + mb(m.total) + " MB) is kept on this phone and starts without the network.", true);
       }
     });
+    navigator.serviceWorker.startMessages(); // (the worker's first messages may come before the page's load)
   }
 
   // The service worker keeps the whole site for starts without the network (https or localhost only).
