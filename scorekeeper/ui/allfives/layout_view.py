@@ -143,12 +143,15 @@ def split_tile(
     targets: list[ft.Control] = []
     for i, (choice, digit) in enumerate(zip(places, digits, strict=True)):
         handler = on(on_place, tile, choice.on)
+        gain = ft.Text(choice.gain, size=small, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY, no_wrap=True)
+        where = ft.Text(choice.where, size=small, weight=ft.FontWeight.BOLD, no_wrap=True)
         texts: list[ft.Control] = []
-        if digit is not None:
-            texts.append(ft.Text(str(digit), size=round(half * 0.42), weight=ft.FontWeight.BOLD, height=half * 0.45))
-        texts.append(ft.Text(choice.where, size=small, weight=ft.FontWeight.BOLD, no_wrap=True))
-        if choice.gain:
-            texts.append(ft.Text(choice.gain, size=small, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))
+        if digit is not None:  # the half's digit, what it scores beside it, where it goes under
+            big = ft.Text(str(digit), size=round(half * 0.42), weight=ft.FontWeight.BOLD)
+            texts.append(ft.Row([big, gain] if choice.gain else [big], spacing=2, tight=True))
+            texts.append(where)
+        else:
+            texts += [where, gain] if choice.gain else [where]
         body = ft.Container(
             content=ft.Column(
                 texts,
