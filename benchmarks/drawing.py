@@ -26,7 +26,8 @@ one run:
   edges), at ``fit.MIN_UNIT`` or more, digits ``tiles.digit_size``.
 
 It prints the smallest digits (px, as they fit their half: at most 0.8 of it), the
-share of turns and of hands drawn with digits under 11 px, the share of turns where a
+share of turns and of hands drawn with digits under ``tiles.MIN_DIGITS`` (14 px since issue
+48; 11 px before), the share of turns where a
 tile already drawn moved (relative to the lead), and, for the box, the share of turns
 whose drawing could not be laid out in its box (drawn smaller); then the CPU
 milliseconds per drawing, where the end buttons went (for every tile not down that
@@ -46,7 +47,7 @@ from scorekeeper.allfives.record import load
 from scorekeeper.allfives.simulate import random_record
 from scorekeeper.ui.allfives import drawing, fit
 from scorekeeper.ui.allfives.layout_view import drawing_height
-from scorekeeper.ui.allfives.tiles import digit_size
+from scorekeeper.ui.allfives.tiles import MIN_DIGITS, digit_size
 from scorekeeper.ui.shell.widgets import PAD
 
 RULE_SETS = [
@@ -235,8 +236,8 @@ def _way(layouts: list[Layout], w: float, h: float, fixed: bool, tally: dict) ->
             tally["buttons"] = [a + b for a, b in zip(tally["buttons"], _buttons(lay, d, unit, w, h), strict=True)]
         px = _digits(d, unit, fixed)
         tally["min"] = min(tally["min"], px)
-        tally["small"] += px < 11
-        small |= px < 11
+        tally["small"] += px < MIN_DIGITS - 1e-9
+        small |= px < MIN_DIGITS - 1e-9
         where = _where(d)
         if before is not None:
             tally["moved"] += any(where[t] != p for t, p in before.items())
@@ -249,8 +250,8 @@ def _way(layouts: list[Layout], w: float, h: float, fixed: bool, tally: dict) ->
 def screens(games: int, hands: int) -> None:
     print(f"{games} games x {hands} hands per line; every turn's layout drawn both ways")
     print(
-        f"{'screen':27} {'box px':>8} {'units':>7} {'players':26} {'turns':>5} | {'fixed':>5} {'<11 px':>7} "
-        f"{'hands':>6} {'moved':>6} | {'box':>5} {'<11 px':>7} {'hands':>6} {'moved':>6} {'smaller':>7}"
+        f"{'screen':27} {'box px':>8} {'units':>7} {'players':26} {'turns':>5} | {'fixed':>5} {f'<{MIN_DIGITS:g} px':>7} "
+        f"{'hands':>6} {'moved':>6} | {'box':>5} {f'<{MIN_DIGITS:g} px':>7} {'hands':>6} {'moved':>6} {'smaller':>7}"
     )
     timing = []
     for screen, (w, h), rule_sets in SCREENS:

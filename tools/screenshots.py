@@ -97,7 +97,7 @@ SPINNER_PLAYS = [
     ("4-2", None),  # on 2-2
     ("2-0", None),  # on 2-2: the third arm
     ("6-3", None),  # on 3-2
-    ("6-2", "6-3"),  # fits 6-3 and 2-2: asks which
+    ("6-2", "6-3"),  # fits 6-3 and 2-2: its cell is split, one target each
     ("4-4", None),  # on 4-2
     ("5-2", "2-2"),  # fits 6-2 and 2-2: the fourth arm, count 15
 ]
@@ -135,10 +135,14 @@ def park_mouse(page) -> None:
 
 
 def play(page, tile: str, on: str | None) -> None:
-    click(page, f"tile {tile}")
+    """Set ``tile`` (on ``on``, where it fits several places): one tap on its cell, or on the
+    target of its place in its split cell (issue 48)."""
     if on is not None:
-        wait_text(page, re.compile(f"^{re.escape(tile)} fits \\d ends"))
-        harness.button_starting(page, f"set {tile} on {on}: ").click()
+        target = harness.button_starting(page, f"set {tile} on {on}: ")
+        harness.settle(page, target)
+        target.click()
+    else:
+        click(page, f"tile {tile}")
     wait_text(page, re.compile(f"^Note: .* set {re.escape(tile)}: "))
 
 
@@ -481,7 +485,7 @@ def run(out: Path, scale: float) -> list[Path]:
                     for tile in HAND_END_PLAYS:
                         play(page, tile, None)
                     wait_text(page, "Hand 1, hand over")
-                    click(page, "Pick Ben's tiles")
+                    wait_text(page, "Tap Ben's tiles:")  # ready: his one tile is one tap
                     click(page, "remaining tile 4-4")
                     wait_text(page, "Ann dominoed: the others hold 8 -> 10.")
                     shot(page, out / "hand-end.png", top="Home")

@@ -289,6 +289,27 @@ class Match:
             return [None]
         return h.layout.fits(tile)
 
+    def counted_holders(self) -> list[str]:
+        """The players still holding tiles at the end of the hand whose tiles change its
+        settlement, in seating order: after a domino under winner-takes, the other sides'
+        holders (the winning side's own tiles are left out of the pot); after a block, or
+        under each-subtracts, every holder; none once the hand is settled (the go, or no
+        settlement: the pips are only recorded). ``remaining`` may leave out the others."""
+        h = self.hand
+        if h is None or h.end is None or h.settlement is not None:
+            return []
+        return [self.setup.players[i] for i in sorted(self._counted(h))]
+
+    def _counted(self, h: Hand) -> set[int]:
+        """The seats of :meth:`counted_holders` for the ended hand ``h``."""
+        holders = {i for i, held in enumerate(h.held) if held}
+        if not self.rules.settles_pips:
+            return set()
+        if h.domino_player is not None and self.rules.hand_end == "winner-takes":
+            side = self._side_of[h.domino_player]
+            return {i for i in holders if self._side_of[i] != side}
+        return holders
+
     def preview(self, tile: Tile, on: Tile | None = None, sniff: str = "across") -> tuple[int, int]:
         """``(count, points)`` if ``tile`` were set on ``on`` now (unchecked; nothing changes);
         ``sniff``: how a tile that sets the sniff would be set.
@@ -867,11 +888,12 @@ class Match:
         highest = self.rules.set
         pips: list[int] = []
         listed: list[Tile] = []
+        counted = self._counted(h)
         for i, name in enumerate(players):
             held = h.held[i]
             value = given.get(name)
-            if value is None:
-                if held:
+            if value is None:  # (tiles that change nothing may be left out: taken as 0)
+                if held and i in counted:
                     raise RemainingError(
                         f"{name} still holds {held} tile{'s' if held > 1 else ''}: list them or give their pips",
                         **where,

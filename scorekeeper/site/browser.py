@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import Any
 
-__all__ = ["mount", "post_json", "push", "take_tab_lock"]
+__all__ = ["mount", "post_json", "push", "table_here", "take_tab_lock"]
 
 #: The JavaScript half: mount the store's folder and send its changes to the page, hold the tab lock.
 _GLUE = r"""
@@ -197,3 +197,18 @@ async def post_json(path: str, body: Any, headers: dict[str, str]) -> tuple[int,
     except Exception:  # not this app's server (a static host answers 404/405 pages)
         answer = None
     return int(response.status), answer
+
+
+async def table_here(path: str) -> bool:
+    """Whether the server the site came from is a table's laptop: its ``path`` (the inbox of
+    finished matches) answers a GET with its own JSON refusal (a static web host answers a
+    page of its own, or 404; offline nothing answers). Only then has History anything to send
+    a match to."""
+    from pyodide.http import pyfetch
+
+    try:
+        response = await pyfetch(path, method="GET", cache="no-store")
+        answer = await response.json()
+    except Exception:  # no answer, or not JSON: no table there
+        return False
+    return 400 <= int(response.status) < 500 and isinstance(answer, dict) and "error" in answer

@@ -54,7 +54,7 @@ from scorekeeper.errors import SiteError
 from scorekeeper.ui.server.fonts import FONTS_LEFT_OUT, patch_fonts
 from scorekeeper.ui.server.guard import csp, inline_script_hashes
 
-__all__ = ["ARCHIVE", "BROWSER_PACKAGES", "MARK", "Site", "app_archive", "build", "site_files"]
+__all__ = ["ARCHIVE", "BROWSER_PACKAGES", "MARK", "RENDERERS", "Site", "app_archive", "build", "site_files"]
 
 #: The distributions the browser imports besides ``scorekeeper`` itself: what ``flet``,
 #: ``tinydb`` and ``segno`` need under Pyodide, and the events' pairing (``caissify-pairings``
@@ -94,6 +94,15 @@ LEFT_OUT = (
     "*.symbols",  # debug symbols of the renderers
     "canvaskit/wimp.*",  # renderers Flet's bootstrap never picks (no ``enableWimp``, no variant asked)
     "canvaskit/experimental_webparagraph/*",
+    # skwasm's "heavy" build is for a Chromium without image decoders or break iterators, and
+    # the wasm build is picked only where WebAssembly GC is (Chromium 119 and later: both there)
+    "canvaskit/skwasm_heavy.*",
+    # assets of Flutter packages Flet bundles that no screen of the app uses (video, sound
+    # recording, maps, the Cupertino icons font: left out of the font list too)
+    "assets/packages/media_kit/*",
+    "assets/packages/record_web/*",
+    "assets/packages/flutter_map/*",
+    "assets/packages/cupertino_icons/*",
     "pyodide/python",  # Pyodide's command-line launchers and type declarations
     "pyodide/python.bat",
     "pyodide/python.exe",
@@ -108,6 +117,16 @@ LEFT_OUT = (
     "manifest.json",
     f"assets/{FONTS_LEFT_OUT}*",  # the fonts of TeX formulas (left out of the font list too)
 )
+
+#: The files of each of Flutter's renderers a browser may draw with (one only: the page tells
+#: the service worker which, and it keeps that one's files; see ``web/sw.js``): the wasm build
+#: with skwasm (Chromium), the JavaScript build with CanvasKit (Safari, Firefox) or with
+#: Chromium's smaller CanvasKit (a Chromium without WebAssembly GC or WebGL).
+RENDERERS = {
+    "skwasm": ("main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm.js", "canvaskit/skwasm.wasm"),
+    "canvaskit": ("main.dart.js", "canvaskit/canvaskit.js", "canvaskit/canvaskit.wasm"),
+    "canvaskit-chromium": ("main.dart.js", "canvaskit/chromium/canvaskit.js", "canvaskit/chromium/canvaskit.wasm"),
+}
 
 #: What of a package the archive leaves out (shell patterns on the path in ``__pypackages__``).
 PACKAGE_LEFT_OUT = (
@@ -441,6 +460,8 @@ def site_files() -> tuple[dict[str, bytes], str, str]:
         .decode("utf-8")
         .replace("@VERSION@", version)
         .replace('"@FILES@"', json.dumps(cached, indent=0))
+        .replace('"@SIZES@"', json.dumps({f: len(files[f]) for f in sorted(files)} | {"./": len(files["index.html"])}))
+        .replace('"@RENDERERS@"', json.dumps({r: list(fs) for r, fs in RENDERERS.items()}))
         .encode("utf-8")
     )
     files[MARK] = (

@@ -27,6 +27,7 @@ from scorekeeper.store import message_of
 from scorekeeper.store.lock import use_locking
 from scorekeeper.store.storage import use_disk
 from scorekeeper.ui.app.main import make_main
+from scorekeeper.ui.history.send import INBOX
 from scorekeeper.ui.server.shared import open_shared
 from scorekeeper.ui.shell.base import Model, Shared
 from scorekeeper.ui.shell.widgets import PAD, error_box, heading
@@ -63,7 +64,9 @@ class Opened:
 
 
 async def _open(storage: Storage, copier: Copier) -> Opened:
-    mounted, held = await asyncio.gather(browser.mount(MOUNT), browser.take_tab_lock(TAB_LOCK))
+    mounted, held, table = await asyncio.gather(
+        browser.mount(MOUNT), browser.take_tab_lock(TAB_LOCK), browser.table_here(INBOX)
+    )
     if not held:
         return Opened(refusal=ANOTHER_TAB)
     use_locking(TabLocking(held))
@@ -78,7 +81,8 @@ async def _open(storage: Storage, copier: Copier) -> Opened:
         shared = open_shared(STORE)
     except ScorekeeperError as e:
         return Opened(refusal=message_of(e))
-    shared.post = browser.post_json  # History sends the finished matches to the table's laptop
+    if table:  # a site from a table's laptop: History sends the finished matches to it (none elsewhere)
+        shared.post = browser.post_json
     for problem in shared.store.problems:  # a damaged file moved aside, as on a laptop
         print(f"warning: {problem}")
     return Opened(shared=shared)

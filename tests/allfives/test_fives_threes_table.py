@@ -80,7 +80,7 @@ def test_the_worked_example_at_the_table(shared):
     assert table.note == "Ben set 5-0: 6 = 2, Ben +2" and table.flash == "2!"
     play(table, "0-3", "5-0")
     assert table.note == "Ann set 3-0: 9 = 3, go 1, Ann +4, Ann went out: the hand is over"
-    assert table.flash == "4!"
+    assert table.flash is None  # the hand is over: no banner (the note says the points)
     assert table.scores == {"Ann": 18, "Ben": 14}
     # nobody counts pips: the hand is over and the rules name the next leader
     assert table.phase == "leader" and table.hand_end.rule_leader() == "Ben"
@@ -106,7 +106,7 @@ def test_a_bust_says_so_and_scores_nothing(shared):
     play(table, "3-3")  # 6: 2
     table.play.pass_()
     play(table, "3-0", "3-3")  # 6: 2 + go 1 = 3 would make 5
-    assert table.flash == "Bust!"
+    assert table.flash is None  # the hand is over: the note says the bust
     assert (
         table.note == "Ann set 3-0: 6 = 2, go 1, bust: 3 would pass 4, nothing scored, Ann went out: the hand is over"
     )

@@ -84,10 +84,6 @@ def set_tile(page, m: Match, tile: str, on: str | None):
     t = Tile.parse(tile)
     places = m.placements(t)
     turn = m.play(tile, on)
-    harness.tap(page, f"tile {t}")
-    if len(places) > 1:
-        end = harness.button_starting(page, f"set {t} on {Tile.parse(on)}: ")
-        harness.settle(page, end)
-        end.click()
+    harness.set_tile(page, t, Tile.parse(on) if on else None, len(places))
     harness.wait_text(page, re.compile("^(Note: )?" + re.escape(note(m, turn)) + "$"))
     return turn

@@ -670,6 +670,25 @@ def scroll_to_top(page) -> None:
     wait_idle(page, quiet=0.2)
 
 
+def tap_starting(page, prefix: str) -> None:
+    """A real mouse click on the one control whose name starts with ``prefix``."""
+    loc = button_starting(page, prefix)
+    settle(page, loc)
+    loc.click()
+
+
+def set_tile(page, tile, on, places: int) -> None:
+    """Set ``tile`` (on ``on``, when it fits ``places`` > 1 places) as a player does: one tap on
+    its cell, or on its place's target where its cell is split (two or three places: issue 48),
+    else the tile and then its end on the drawing."""
+    if 1 < places <= 3:
+        tap_starting(page, f"set {tile} on {on}: ")
+        return
+    tap(page, f"tile {tile}")
+    if places > 1:
+        tap_starting(page, f"set {tile} on {on}: ")
+
+
 def tap(page, name: str) -> None:
     """A real mouse click on ``button(page, name)``, once it is in view and still."""
     loc = button(page, name)

@@ -31,8 +31,35 @@ MATCHES = {
     "earlier": {**TWO, "rules": {"hand_size": 2}},
     "phone drawing": TWO,
     "laptop drawing": TWO,
+    "side": TWO,
     "picker": {**TWO, "rules": {"hand_size": 2}},
 }
+
+
+def _domino_at_its_end() -> dict:
+    """A seeded four-player hand in partnerships that P4 dominoes while P2, P4's partner, still
+    holds two tiles: stored at its end, nothing entered of what is left in hands."""
+    from scorekeeper.allfives.simulate import random_record
+
+    record = random_record(1, players=4, teams=True, max_hands=1)
+    record["hands"][0].pop("remaining")
+    return record
+
+
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory):
+    """The module's server: ``MATCHES`` made by the New match form, and the stored hand of
+    :func:`_domino_at_its_end` (``mids["domino"]``)."""
+    from e2e.conftest import serving
+    from scorekeeper.store import Store
+
+    def make(db: str) -> dict[str, str]:
+        mids = ready_matches(db, MATCHES)
+        with Store(db) as st:
+            mids["domino"] = st.import_record(_domino_at_its_end())
+        return mids
+
+    yield from serving(tmp_path_factory, make)
 
 
 # the shared way to click and type (see tests/e2e/harness.py)
@@ -208,9 +235,7 @@ def _reload_and_restart(server, context, page):
     for tile in ["3-2", "2-2", "6-3"]:
         click(page, f"tile {tile}")
         wait_text(page, re.compile(f"^Note: .* set {tile}: "))
-    # a tile that fits two ends asks which; the end is picked on the drawing
-    click(page, "tile 6-2")
-    wait_text(page, re.compile(r"^6-2 fits 2 ends"))
+    # a tile that fits two ends: its cell is split, one tap on the place it goes
     click(page, "set 6-2 on 2-2: count 12, scores 0")
     wait_text(page, "Note: Ben set 6-2: count 12")
     url = page.url
@@ -294,7 +319,7 @@ def test_the_picker_holds_still_over_a_whole_hand(module_server, browser):
         fits = [t for t in m.tiles if m.placements(t)]
         if not fits or (rng.random() < 0.2 and m.hand.boneyard > 0 and m.hand.turns):
             if m.hand.boneyard > 0:
-                click(page, "Draw +1")
+                click(page, "Drew 1")
                 wait_text(page, re.compile(r"^Ann drew 1\. |^Ben drew 1\. "))
                 now = _positions(page, [n for n in names if n in first])
                 moved += [(n, first[n], now[n]) for n in now if now[n] != first[n]]
@@ -309,8 +334,11 @@ def test_the_picker_holds_still_over_a_whole_hand(module_server, browser):
         places = m.placements(tile)
         on = rng.choice(places)
         turn = m.play(tile, on)
-        click(page, f"tile {tile}")
-        if len(places) > 1:
+        if 1 < len(places) <= 3:  # one tap: the place's target in the tile's split cell
+            click(page, f"set {tile} on {on}: count {turn.count}, scores {turn.points}")
+        else:
+            click(page, f"tile {tile}")
+        if len(places) > 3:
             wait_text(page, re.compile(f"^{tile} fits {len(places)} ends"))
             now = _positions(page, [n for n in names if n in first and n != f"tile {tile}"])
             moved += [(n, first[n], now[n]) for n in now if now[n] != first[n]]
@@ -363,17 +391,17 @@ def _laid(page, tile):
 
 
 def _drawing_at(page, server, name, width, height):
-    """The drawing of the module's match ``name`` on the page made ``width`` x ``height``."""
+    """The drawing of the module's match ``name`` on the page made ``width`` x ``height``, and
+    the two targets of 6-2's split cell in the picker."""
     harness.resize(page, width, height)  # the server told: the table is laid out for this size
     open_table(page, server, name)
     for tile in ["3-2", "2-2", "6-3"]:
         click(page, f"tile {tile}")
         wait_text(page, re.compile(f"^Note: .* set {tile}: "))
-    click(page, "tile 6-2")  # fits the 6 of 6-3 and the spinner 2-2: the drawing asks where
-    wait_text(page, re.compile(r"^6-2 fits 2 ends"))
-    ends = [harness.button_starting(page, f"set 6-2 on {on}: ").bounding_box() for on in ("6-3", "2-2")]
+    # 6-2 fits the 6 of 6-3 and the spinner 2-2: its cell is split, one target a place (issue 48)
+    targets = [harness.button_starting(page, f"set 6-2 on {on}: ").bounding_box() for on in ("6-3", "2-2")]
     laid = [_laid(page, t) for t in ("3-2", "2-2 spinner", "6-3")]
-    return laid[0], ends, laid
+    return laid[0], targets, laid
 
 
 def _overlap(a, b) -> bool:
@@ -384,20 +412,40 @@ def _overlap(a, b) -> bool:
     )
 
 
-def test_the_drawing_fills_the_width_and_its_ends_are_buttons_a_thumb_hits(module_server, browser):
+def test_the_drawing_fills_the_width_and_a_two_place_tile_is_one_tap(module_server, browser):
+    """The drawing grows with the room it has; a tile that fits two places is entered with one
+    tap, on its place's target in its split cell (its higher half's place on top), and a phone
+    on its side shows the whole picker beside the draw counts (issue 48)."""
     # loaded at neither size, so that each is a resize the server is told of before the taps (a
     # tap once went to a tile picker drawn again for the laptop's size under it)
     ctx = harness.new_context(browser, viewport={"width": 1000, "height": 700})
     page = harness.open_app(ctx, module_server.url, on_page=harness.record_sent)
-    phone_tile, phone_ends, phone_laid = _drawing_at(page, module_server, "phone drawing", 412, 915)
-    desk_tile, desk_ends, desk_laid = _drawing_at(page, module_server, "laptop drawing", 1280, 800)
+    phone_tile, phone_targets, phone_laid = _drawing_at(page, module_server, "phone drawing", 412, 915)
+    top, bottom = phone_targets
+    assert top["y"] + top["height"] <= bottom["y"] + 1 and abs(top["x"] - bottom["x"]) < 1  # one cell, halves
+    for box in phone_targets:
+        assert box["width"] >= 34 and box["height"] >= 34  # a tile's half: a thumb's
+        assert not any(_overlap(box, tile) for tile in phone_laid)  # in the picker, not on the drawing
+    harness.tap_starting(page, "set 6-2 on 6-3: ")  # one tap: set
+    wait_text(page, re.compile(r"^Note: Ben set 6-2: count "))
+    desk_tile, _, _ = _drawing_at(page, module_server, "laptop drawing", 1280, 800)
     assert phone_tile["width"] >= 56  # a tile of 4 units at 14 px and more: digits a player reads
     assert desk_tile["width"] > phone_tile["width"]  # the drawing grows with the room it has
-    for box in phone_ends + desk_ends:
-        assert box["width"] >= 44 and box["height"] >= 44
-    # each button says which end it is ("on 6-3", "on 2-2") and covers no tile, not the one it names
-    for ends, laid in ((phone_ends, phone_laid), (desk_ends, desk_laid)):
-        assert not any(_overlap(end, tile) for end in ends for tile in laid)
+    # a phone on its side: two columns, every tile of the picker and the counts in view together
+    harness.resize(page, 800, 360)
+    open_table(page, module_server, "side")
+    harness.wait_idle(page, quiet=0.3)
+    wanted = [f"tile {t}" for t in engine_for(["Ann", "Ben"]).tiles] + ["Drew 1", "Drew 2"]
+    boxes = {b["label"]: b for b in page.evaluate(_LABELLED_BOXES_JS) if b["label"] in wanted}
+    assert sorted(boxes) == sorted(wanted)
+    off = [label for label, b in boxes.items() if b["y"] < 0 or b["y"] + b["h"] > 360 or b["x"] + b["w"] > 800]
+    assert off == []
+
+
+_LABELLED_BOXES_JS = """() => Array.from(document.querySelectorAll('flt-semantics')).map(e => {
+  const r = e.getBoundingClientRect();
+  return {label: (e.getAttribute('aria-label') || e.innerText || '').trim(), x: r.x, y: r.y, w: r.width, h: r.height};
+}).filter(b => b.label && b.w > 0)"""
 
 
 def test_the_hand_end_picker_opens_above_the_settle_button(module_server, host):
@@ -415,3 +463,25 @@ def test_the_hand_end_picker_opens_above_the_settle_button(module_server, host):
     wait_text(page, "Ann dominoed: the others hold 12 -> 10.")
     click(page, "Settle hand")
     wait_text(page, "Note: Hand 1: Ann dominoed: the others hold 12 -> 10. Ann leads hand 2.")
+
+
+def test_a_domino_in_partnerships_asks_only_for_the_other_sides_tiles(module_server, host):
+    """Issue 48: P4 dominoes; P2, P4's partner, still holds tiles that change nothing: the hand
+    end asks for P1 and P3 alone, P1's one tile is one tap in the picker that is ready, P3's
+    pips one entry, and Settle goes on at once; no "15!" of the last play stays up."""
+    page = host
+    mid = module_server.mids["domino"]
+    go_to(page, f"/table/{mid}", "Settle hand")
+    wait_text(page, "Still to enter: P1, P3.")
+    texts = read_texts(page)
+    assert "P2's tiles do not count: not asked." in texts
+    assert "Pick P1's tiles" in texts and "Pick P3's tiles" in texts and "Pick P2's tiles" not in texts
+    assert not [t for t in texts if t.startswith("Scored ")]  # the last play's flash is not up
+    wait_text(page, "Tap P1's tiles:")  # ready: no Pick tap first
+    click(page, "remaining tile 6-5")
+    wait_text(page, "Still to enter: P3.")
+    fill(page, "P3 pips", "27")
+    wait_text(page, "P4 dominoed (S2): the others hold 38 -> 40.")
+    click(page, "Settle hand")
+    wait_text(page, re.compile(r"^Hand 2, P4 to play"))
+    assert read_record(module_server.db, mid)["hands"][0]["remaining"] == {"P1": ["6-5"], "P3": 27}

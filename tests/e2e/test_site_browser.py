@@ -40,6 +40,7 @@ from e2e.app_driver import new_match, play_note
 from e2e.harness import read_texts, wait_text
 from scorekeeper.allfives.engine import Match, Setup
 from scorekeeper.allfives.events import StartHand
+from scorekeeper.site.build import RENDERERS
 from scorekeeper.site.disk import ANOTHER_TAB
 from scorekeeper.store import Store
 
@@ -157,7 +158,21 @@ def test_a_hand_on_the_phone_alone_survives_a_reload_offline_and_scores_the_same
     files = json.loads(
         re.search(r"const FILES = (\[.*?\]);", (built_site / "sw.js").read_text(encoding="utf-8"), re.S).group(1)
     )
-    assert _service_worker_ready(page) == len(files)
+    # (Chromium draws with skwasm: the other renderers' files are not fetched, issue 48)
+    others = {f for r, fs in RENDERERS.items() if r != "skwasm" for f in fs} - set(RENDERERS["skwasm"])
+    assert _service_worker_ready(page) == len([f for f in files if f not in others])
+    # the first visit said what it fetched, how long it would take, and when it was kept (issue 48)
+    page.wait_for_function(
+        "() => (globalThis.scorekeeperProgress || []).some((t) => t.startsWith('Ready offline'))",
+        polling=200,
+        timeout=START * 1000,
+    )
+    lines = page.evaluate("() => globalThis.scorekeeperProgress")
+    fetching = re.compile(
+        r"Fetching Scorekeeper for this phone: \d+\.\d of (\d+\.\d) MB(, about \d+ s left|, nearly done)?"
+    )
+    sizes = {m.group(1) for t in lines if (m := fetching.fullmatch(t))}
+    assert sizes and len(lines) >= 3, lines  # the start's line, the files kept, then ready
     # after the first screen the site keeps Python's started state (imports done) for the next start
     assert page.evaluate(
         """async () => { const end = performance.now() + 120000;
@@ -188,6 +203,7 @@ def test_a_hand_on_the_phone_alone_survives_a_reload_offline_and_scores_the_same
     # the record saved as a file on the phone ...
     harness.tap(page, "History")
     wait_text(page, "Import a record")
+    assert "Send to the table" not in read_texts(page)  # no table here: nothing of one (issue 48)
     harness.tap(page, "Open")
     wait_text(page, "Match")
     with page.expect_download() as download:

@@ -300,7 +300,7 @@ def test_a_watcher_sees_the_match_live_and_cannot_change_anything(table, host, f
     wait_text(page, re.compile(r"^Hand 1, Vic to play"))
     wait_text(page, "Watching: this phone sees the table; it cannot change it.")
     texts = read_texts(page)
-    assert not [t for t in texts if t.startswith("tile ") or t in ("Undo", "Redo", "Correct an entry", "Draw +1")]
+    assert not [t for t in texts if t.startswith("tile ") or t in ("Undo", "Redo", "Correct an entry", "Drew 1")]
     tap(host, "tile 5-5")
     wait_text(page, re.compile(r"^Hand 1, Wyn to play"))  # live
     wait_text(page, "Score Vic 10")
@@ -511,10 +511,9 @@ def _four_phones_play(mid, phones, shared_server, stored_before):
             continue
         player = m.to_move
         tile, on = _choose(m)
+        places = len(m.placements(tile))
         turn = m.play(tile, on)
-        tap(phones[player], f"tile {tile}")
-        if len(m.hand.turns) > 1 and len(load(stored(shared_server, mid)).placements(tile)) > 1:
-            harness.button_starting(phones[player], f"set {tile} on {on}: ").click()
+        harness.set_tile(phones[player], tile, on, places)
         plays += 1
         _same_on_every_phone(phones, m, play_note(m, turn)[len("Note: ") :])
 
@@ -547,7 +546,7 @@ def test_a_phone_asks_before_entering_for_another_player_and_shares_draws_and_th
     wait_text(host, re.compile(r"^Hand 1, Ben to play"))
 
     boneyard = int(re.search(r"Boneyard (\d+)", " ".join(read_texts(host))).group(1))
-    tap(phone, "Draw +1")  # Ben's own turn: at once, and on the host before his tile
+    tap(phone, "Drew 1")  # Ben's own turn: at once, and on the host before his tile
     wait_text(host, "Ben drew 1. Undo puts it back.")
     wait_text(host, f"Boneyard {boneyard - 1}")
     tap(phone, "tile 2-2")

@@ -184,7 +184,7 @@ def test_the_page_runs_python_from_the_folder_it_is_in(built_site: Path) -> None
     archive_hash = hashlib.sha256((built_site / ARCHIVE).read_bytes()).hexdigest()[:16]
     assert f'"app.zip?v={archive_hash}"' in site_js  # a new archive is never an old copy
     assert "flet.pyodide = true" in site_js and 'flet.routeUrlStrategy = "hash"' in site_js
-    assert "navigator.storage.persist()" in site_js and 'register("sw.js"' in site_js
+    assert "navigator.storage.persist()" in site_js and 'register("sw.js?renderer="' in site_js
     # Flutter's own service worker (a stub that unregisters itself) is neither registered nor shipped
     bootstrap = (built_site / "flutter_bootstrap.js").read_text(encoding="utf-8")
     load = bootstrap[bootstrap.index("_flutter.loader.load({") :]
@@ -229,6 +229,13 @@ def test_the_site_is_installable_and_its_service_worker_keeps_every_file(built_s
     # nothing the phone never asks for
     assert not [f for f in on_disk if f.endswith((".symbols", ".map", ".whl", ".exe", ".bat"))]
     assert not (built_site / "canvaskit/wimp.wasm").exists()
+    # issue 48: only the renderers a browser may pick, no asset of a package no screen uses
+    assert not (built_site / "canvaskit/skwasm_heavy.wasm").exists()
+    assert not [f for f in on_disk if f.startswith(("assets/packages/media_kit", "assets/packages/cupertino_icons"))]
+    renderers = json.loads(re.search(r"const RENDERERS = (\{.*?\});", sw, re.S).group(1))  # type: ignore[union-attr]
+    assert {f for fs in renderers.values() for f in fs} <= on_disk
+    sizes = json.loads(re.search(r"const SIZES = (\{.*?\});", sw, re.S).group(1))  # type: ignore[union-attr]
+    assert sizes["app.zip"] == (built_site / "app.zip").stat().st_size and set(sizes) == set(files)
 
 
 def test_a_new_file_makes_a_new_version(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -55,13 +55,14 @@ def free_tiles(t: TableModel) -> list[str]:
 def test_each_phone_enters_its_own_tiles_and_every_phone_sees_every_entry(tmp_path):
     shared, mid, phones = hand_over(tmp_path)
     host = phones["host"].table
-    holding = dict(host.hand_end.holding())
+    holding = dict(host.hand_end.asked())  # the holders whose tiles count
     assert host.phase == "hand-end" and len(holding) >= 2
     pool = free_tiles(host)
     for name in holding:  # each phone: its own row first, its picker on its own player
         end = phones[name].table.hand_end
-        assert end.holding()[0][0] == name and end.picking_for == name
-    assert host.hand_end.picking_for is None  # the laptop is nobody's: it picks whose it enters
+        assert end.asked()[0][0] == name and end.picking_for == name
+    # the laptop is nobody's: its picker is ready for the first still to enter
+    assert host.hand_end.picking_for == host.hand_end.waiting()[0]
     # each player enters their own, on their own phone, all at once (nobody has seen the others' yet)
     for name, held in holding.items():
         end = phones[name].table.hand_end
@@ -89,7 +90,7 @@ def test_each_phone_enters_its_own_tiles_and_every_phone_sees_every_entry(tmp_pa
     if host.phase == "hand-end":  # the next hand's form is empty on every phone
         for p in phones.values():
             assert p.table.hand_end.remaining == {}
-            assert p.table.hand_end.waiting() == [n for n, _ in p.table.hand_end.holding()]
+            assert p.table.hand_end.waiting() == [n for n, _ in p.table.hand_end.asked()]
     shared.close()
 
 

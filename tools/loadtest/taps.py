@@ -165,11 +165,43 @@ class Taps:
         harness.tap(self.page, name)
 
     def tap_control(self, loc: Locator, name: str) -> None:
-        """Tap a control that ``harness.button`` does not find (a switch)."""
+        """Tap a control that ``harness.button`` does not find (a switch). Where another control
+        lies over it (the drawing's end buttons could overlap before issue 48), the tap goes
+        to the control itself, as a thumb on its visible part would."""
         self.log.append(Action("tap", name, self._offscreen(loc, name)))
         harness.settle(self.page, loc)
-        loc.click()
+        try:
+            loc.click(timeout=3000)
+        except Exception as e:
+            if "intercepts pointer events" not in str(e) and "Timeout" not in str(e):
+                raise
+            self._click_uncovered(loc)
         harness.wait_idle(self.page, quiet=0.15)
+
+    def _click_uncovered(self, loc: Locator) -> None:
+        """Click the part of ``loc`` no other button covers (a thumb on what it sees of it)."""
+        box = loc.bounding_box()
+        assert box is not None
+        others = [
+            b
+            for b in self.page.evaluate(
+                "() => Array.from(document.querySelectorAll('flt-semantics[role=button]')).map(e => {"
+                "const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; })"
+            )
+            if (b["x"], b["y"], b["w"], b["h"]) != (box["x"], box["y"], box["width"], box["height"])
+        ]
+        for fy in (0.5, 0.2, 0.8, 0.05, 0.95):
+            for fx in (0.5, 0.2, 0.8, 0.05, 0.95):
+                x, y = box["x"] + fx * box["width"], box["y"] + fy * box["height"]
+                if not any(o["x"] <= x <= o["x"] + o["w"] and o["y"] <= y <= o["y"] + o["h"] for o in others):
+                    self.page.mouse.click(x, y)
+                    return
+        raise RuntimeError("the control is covered everywhere by other buttons")
+
+    def has(self, name: str) -> bool:
+        """Whether a control labelled ``name`` (or starting so, with ``starting``) is on the page now."""
+        harness.wait_idle(self.page, quiet=0.15)
+        return harness.button_starting(self.page, name).count() > 0
 
     def enter(self, label: str, value: str) -> None:
         """Type ``value`` into the text field ``label`` (``harness.enter``): one entry."""
@@ -205,6 +237,14 @@ class Screen:
     TILE = "tile {tile}"  # the picker
     END = "set {tile} on {on}: "  # a tile that fits several ends: the drawing's buttons, "...: count 12, scores 0"
     PARTNERS_DEFAULT = 4  # with four players partnerships are on unless switched off
+    DREW = "Drew {n}"  # one tap for any count (issue 48)
+    SPLIT = True  # a tile that fits two or three places: its cell's targets are the END labels
+    KNOCK = "Knock"  # the pass where there is no drawing
+    RULES = "Rules: {title}"  # New match: the preset
+    SNIFF = {"across": "Across", "inline": "In line"}  # the sniff's question
+    STILL = "Still to enter: "  # the hand end: who the app waits for
+    LEADS_HAND = "{name} leads hand {n}"  # the rules name the next leader
+    PEGBOARD = "{side} {score} (back peg"  # Fives and Threes: the scores on the pegboard's label
     DRAW1 = "Draw +1"
     DRAW2 = "+2"
     DRAW3 = "+3"
@@ -239,13 +279,15 @@ class Screen:
 
     # -- set-up
     @classmethod
-    def new_match(cls, ui: Taps, names: list[str], partners: bool, leader: str) -> None:
-        """Home -> New match -> the table, with ``leader`` to play."""
+    def new_match(cls, ui: Taps, names: list[str], partners: bool, leader: str, preset: str | None = None) -> None:
+        """Home -> New match -> the table, with ``leader`` to play (``preset``: its title)."""
         page = ui.page
         ui.tap(cls.NEW_MATCH)
         harness.wait_text(page, cls.START)
         if len(names) != cls.DEFAULT_PLAYERS:
             ui.tap(cls.PLAYERS.format(n=len(names)))
+        if preset is not None:
+            ui.tap(cls.RULES.format(title=preset))
         for i, name in enumerate(names, 1):
             ui.enter(cls.PLAYER_NAME.format(i=i), name)
         if partners != (len(names) == cls.PARTNERS_DEFAULT):
@@ -262,7 +304,12 @@ class Screen:
     # -- a turn
     @classmethod
     def draw(cls, ui: Taps, n: int) -> None:
-        """Count ``n`` draws the cheapest way: ``+3`` as often as it goes, then ``+2`` or ``Draw +1``."""
+        """Count ``n`` draws the cheapest way: their count in one tap (issue 48), else (the app
+        before it) ``+3`` as often as it goes, then ``+2`` or ``Draw +1``."""
+        if ui.has(cls.DREW.format(n=1)):
+            ui.tap(cls.DREW.format(n=n))
+            harness.wait_text(ui.page, re.compile(cls.DRAWN.format(n=n)))
+            return
         steps = [(cls.DRAW3_SIZE, cls.DRAW3)] * (n // cls.DRAW3_SIZE)
         steps += {0: [], 1: [(1, cls.DRAW1)], 2: [(2, cls.DRAW2)]}[n % cls.DRAW3_SIZE]
         done = 0
@@ -272,16 +319,24 @@ class Screen:
             harness.wait_text(ui.page, re.compile(cls.DRAWN.format(n=done)))
 
     @classmethod
-    def play(cls, ui: Taps, tile: Tile, on: Tile | None) -> None:
-        """Tap the tile; ``on``: the end, when the tile fits several."""
-        ui.tap(cls.TILE.format(tile=tile))
-        if on is not None:
-            name = cls.END.format(tile=tile, on=on)
+    def play(cls, ui: Taps, tile: Tile, on: Tile | None, sniff: str | None = None) -> None:
+        """Tap the tile; ``on``: the end, when the tile fits several (its target in the
+        picker's split cell where there is one, else the tile, then the drawing's button);
+        ``sniff``: how the sniff is set, when the app asks."""
+        name = cls.END.format(tile=tile, on=on)
+        if on is not None and cls.SPLIT and ui.has(name):
             ui.tap_control(harness.button_starting(ui.page, name), name)
+        else:
+            ui.tap(cls.TILE.format(tile=tile))
+            if on is not None:
+                ui.tap_control(harness.button_starting(ui.page, name), name)
+        if sniff is not None:
+            way = cls.SNIFF[sniff]
+            ui.tap_control(harness.button_starting(ui.page, way + ":"), way)
 
     @classmethod
-    def pass_(cls, ui: Taps) -> None:
-        ui.tap(cls.PASS)
+    def pass_(cls, ui: Taps, knock: bool = False) -> None:
+        ui.tap(cls.KNOCK if knock else cls.PASS)
 
     # -- the hand end
     @classmethod
@@ -341,15 +396,24 @@ class Screen:
     def note(m: Match, turn: Turn) -> str:
         """What the table says after ``turn`` (just pushed to ``m``)."""
         s = m.setup
+        r = m.rules
         who = s.players[turn.player]
         if turn.tile is None:
             blocked = ": the hand is blocked" if m.hand is not None and m.hand.end == "blocked" else ""
-            return f"Note: {who} passed" + (f" after drawing {turn.drew}" if turn.drew else "") + blocked
-        bits = [f"count {turn.count}"]
+            blocked += ", nothing scored" if blocked and not r.settles_pips else ""
+            did = "passed" if r.draw else "knocked"
+            return f"Note: {who} {did}" + (f" after drawing {turn.drew}" if turn.drew else "") + blocked
+        worth = r.worth(turn.count)
+        bits = [f"{turn.count} = {worth}" if r.count != "fives" and worth else f"count {turn.count}"]
+        if turn.go:
+            bits.append(f"go {turn.go}")
         if turn.points:
             bits.append(f"{s.sides[s.side_of[turn.player]]} +{turn.points}")
-        if m.hand is not None and m.hand.end == "domino":
-            bits.append(f"{who} dominoed")
+        h = m.hand
+        if h is not None and h.end == "domino":
+            bits.append(f"{who} dominoed" if r.settles_pips else f"{who} went out: the hand is over")
+        elif h is not None and h.end is None and not h.held[turn.player]:
+            bits.append(f"{who} is out; partners play on")
         return f"Note: {who} set {turn.tile}: " + ", ".join(bits)
 
     @classmethod
@@ -359,7 +423,8 @@ class Screen:
         if m.winner is not None:
             return cls.STATUS_WON.format(hand=h.number, side=m.setup.sides[m.winner])
         if h.settlement is not None:
-            return cls.STATUS_LEADER.format(hand=h.number + 1)
+            named = m.rules.next_leader == "left" or h.domino_player is not None
+            return f"Hand {h.number} is over" if named else cls.STATUS_LEADER.format(hand=h.number + 1)
         if h.end is not None:
             return cls.STATUS_OVER.format(hand=h.number)
         return cls.STATUS_PLAY.format(hand=h.number, name=m.to_move)
@@ -392,7 +457,13 @@ class Screen:
         h = m.hand
         assert h is not None
         s = m.setup
-        want = [cls.SCORE.format(side=side, score=score) for side, score in zip(s.sides, m.scores, strict=True)]
+        pegboard = m.rules.count == "fives-and-threes"
+        want = (
+            []
+            if pegboard
+            else [cls.SCORE.format(side=side, score=score) for side, score in zip(s.sides, m.scores, strict=True)]
+        )
+        pegs = [cls.PEGBOARD.format(side=side, score=score) for side, score in zip(s.sides, m.scores, strict=True)]
         playing = h.end is None and bool(h.turns)
         want += [
             (
@@ -404,11 +475,15 @@ class Screen:
             + (cls.THIS_PHONE if n == seat else "")
             for i, n in enumerate(s.players)
         ]
-        want.append(cls.BONEYARD.format(n=h.boneyard))
+        if m.rules.draw:  # without drawing there is no boneyard to show
+            want.append(cls.BONEYARD.format(n=h.boneyard))
         deadline = time.monotonic() + harness.ACTION_TIMEOUT
         while True:
             texts = harness.read_texts(page)
             missing = [w for w in want if w not in texts]
+            if pegboard:  # the pegboard's one label holds every side's score (or the chips, on a short screen)
+                board = " ".join(t for t in texts if t.startswith(("Pegboard to", "Score ")))
+                missing += [p for p in pegs if p not in board and p.replace(" (back peg", "") not in board]
             if not missing:
                 return
             if time.monotonic() > deadline:
@@ -467,7 +542,7 @@ def enter_turn(ui: Taps, m: Match, ev: Play | Pass, i: int) -> tuple[int, bool]:
     if ev.draw:
         Screen.draw(ui, ev.draw)
     if isinstance(ev, Pass):
-        Screen.pass_(ui)
+        Screen.pass_(ui, knock=not m.rules.draw)
         return 0, False
     places = list(m.placements(ev.tile))
     on = None
@@ -477,7 +552,9 @@ def enter_turn(ui: Taps, m: Match, ev: Play | Pass, i: int) -> tuple[int, bool]:
             raise RuntimeError(f"turn {i}: {ev.tile} fits {len(places)} ends and the record names none")
         on = ev.on
         alike = _ends_alike(m, ev, [p for p in places if p is not None])
-    Screen.play(ui, ev.tile, on)
+    h = m.hand
+    sniff = (ev.sniff or "across") if h is not None and h.layout.sets_sniff(ev.tile) else None
+    Screen.play(ui, ev.tile, on, sniff)
     return len(places), alike
 
 
@@ -578,6 +655,149 @@ def next_leader(m: Match) -> str | None:
     left = h.pips
     assert left is not None
     return names[min(range(len(names)), key=left.__getitem__)]
+
+
+# ====================================================================== every preset
+@dataclass
+class PresetTaps:
+    """The first hands of a seeded match of one preset, entered on one phone."""
+
+    preset: str
+    players: int
+    seed: int
+    turns: list[TurnTaps] = field(default_factory=list)
+    ends: list[str] = field(default_factory=list)  # how each hand ended
+    entries: int = 0  # hand ends: the entries of the tiles left (typed or tapped)
+    counted: int = 0  # hand ends: the players whose tiles changed the settlement
+    settle: int = 0  # hand ends: Settle taps
+    leader: int = 0  # hand ends: taps to start the next hand
+    seconds: float = 0.0
+
+
+def preset_record(preset: str, players: int, seed: int, hands: int) -> dict[str, Any]:
+    """A seeded match of ``preset`` (its rules for this many players, as New match makes them)
+    of at most ``hands`` hands, partnerships with four players."""
+    from scorekeeper.registry import rules_for
+
+    rules = rules_for("all-fives", preset, players)
+    return random_record(seed, players=players, teams=players == 4, max_hands=hands, **rules)
+
+
+def still_to_enter(page: Page) -> list[str]:
+    """The players the hand-end form waits for, as it says ("Still to enter: Ann, Ben.")."""
+    for t in harness.read_texts(page):
+        if t.startswith(Screen.STILL):
+            return [n.strip() for n in t.removeprefix(Screen.STILL).rstrip(".").split(",")]
+    return []
+
+
+def enter_preset_hand_end(ui: Taps, m: Match, record: dict[str, Any], i: int, out: PresetTaps) -> None:
+    """Hand ``i``'s end as the app asks for it: the pips of each player it waits for, one entry
+    each, Settle, and the next leader where the table names one; the screen checked after."""
+    hand = record["hands"][i]
+    h = m.hand
+    assert h is not None and h.end is not None
+    out.counted += len(m.counted_holders())
+    pips = remaining_pips(hand) if "remaining" in hand else {}
+    if m.rules.settles_pips:
+        mark = ui.mark()
+        for _ in range(len(m.setup.players) + 1):
+            harness.wait_idle(ui.page, quiet=0.2)
+            waiting = still_to_enter(ui.page)
+            if not waiting:
+                break
+            ui.enter(Screen.PIPS.format(name=waiting[0]), str(pips[waiting[0]]))
+        out.entries += len(ui.since(mark))
+        mark = ui.mark()
+        ui.tap(Screen.SETTLE)
+        out.settle += len(ui.since(mark))
+        m.push(Settle(tuple((n, pips[n]) for n in pips)))
+    if m.winner is not None:
+        return
+    players = m.setup.players
+    named = (  # the leader the rules name: the app offers that one alone
+        players[(h.leader + 1) % len(players)]
+        if m.rules.next_leader == "left"
+        else players[h.domino_player]
+        if h.domino_player is not None
+        else None
+    )
+    if m.rules.settles_pips and named is not None:  # the app starts the next hand by itself
+        m.push(StartHand(named))
+        return
+    if i + 1 >= len(record["hands"]):
+        return
+    nxt = record["hands"][i + 1].get("leader") or named
+    assert nxt is not None
+    mark = ui.mark()
+    if named is not None:
+        ui.tap(Screen.LEADS_HAND.format(name=nxt, n=h.number + 1))
+    else:
+        ui.tap(Screen.NEXT_LEADER.format(name=nxt))
+    out.leader += len(ui.since(mark))
+    m.push(StartHand(nxt))
+
+
+def enter_preset_match(
+    browser: Browser, url: str, preset: str, title: str, players: int, seed: int, hands: int
+) -> PresetTaps:
+    """The first ``hands`` hands of a seeded match of ``preset`` on one phone, every turn checked."""
+    began = time.perf_counter()
+    record = preset_record(preset, players, seed, hands)
+    names = list(record["players"])
+    partners = "teams" in record
+    m = Match(Setup.new(names, teams=Screen.app_teams(names) if partners else None, rules=record.get("rules")))
+    out = PresetTaps(preset, players, seed)
+    ctx = harness.new_context(browser)
+    try:
+        page = harness.open_app(ctx, url)
+        ui = Taps(page)
+        leader = record["hands"][0]["leader"]
+        Screen.new_match(ui, names, partners, leader, title)
+        m.push(StartHand(leader))
+        Screen.check(page, m)
+        for i, hand in enumerate(record["hands"]):
+            for j, entry in enumerate(hand["turns"], 1):
+                ev = parse_turn(entry, m.rules.set, i + 1, j)
+                who = m.to_move or "?"
+                mark = ui.mark()
+                ends, alike = enter_turn(ui, m, ev, j)
+                turn = m.push(ev)
+                Screen.check(page, m, Screen.note(m, turn))
+                out.turns.append(TurnTaps(who, entry, ui.since(mark), ends, alike))
+            h = m.hand
+            assert h is not None
+            if h.end is None:
+                break
+            out.ends.append(h.end)
+            enter_preset_hand_end(ui, m, record, i, out)
+            Screen.check(page, m)
+    finally:
+        ctx.close()
+    out.seconds = time.perf_counter() - began
+    return out
+
+
+def describe_presets(results: list[PresetTaps]) -> list[str]:
+    """Per preset and in all; the last line for quoting."""
+    lines = []
+    for r in results:
+        per = [cost(t.actions) for t in r.turns]
+        lines.append(
+            f"  {r.preset} ({r.players} players, seed {r.seed}): {len(per)} turns, {len(r.ends)} hands "
+            f"({', '.join(r.ends)}): {sum(per)} taps, {statistics.mean(per):.2f} a turn (max {max(per)}); "
+            f"hand ends: {r.entries} entries for {r.counted} players whose tiles score, "
+            f"Settle {r.settle}, next leader {r.leader}; {r.seconds:.0f} s"
+        )
+    per = [cost(t.actions) for r in results for t in r.turns]
+    hist = Counter(per)
+    entries, counted = sum(r.entries for r in results), sum(r.counted for r in results)
+    lines.append("  histogram: " + ", ".join(f"{k} tap{'s' if k != 1 else ''}: {hist[k]} turns" for k in sorted(hist)))
+    lines.append(
+        f"taps: one phone {statistics.mean(per):.2f} taps a turn over {len(per)} turns; "
+        f"hand end {entries / max(1, counted):.2f} entries per player whose tiles score"
+    )
+    return lines
 
 
 # ====================================================================== four phones
@@ -892,6 +1112,14 @@ def main(argv: list[str] | None = None) -> int:
         default="full",
         help="the pages' animations: full (default, as the figures in docs/benchmarks.md were taken) or reduced",
     )
+    ap.add_argument(
+        "--presets",
+        metavar="IDS",
+        help="instead of the hands above: a seeded match of each preset (comma-separated ids, or 'all'), "
+        "its first --hands hands on one phone, 4 players in partnerships (and 2 with --players 2 or both)",
+    )
+    ap.add_argument("--hands", type=int, default=2, metavar="N", help="--presets: hands of each match (2)")
+    ap.add_argument("--seed", type=int, default=1, help="--presets: the seed of every match (1)")
     args = parse_args(ap, argv, SMOKE)
     harness.MOTION = "reduce" if args.motion == "reduced" else "no-preference"
     try:
@@ -905,6 +1133,8 @@ def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
     began = time.perf_counter()
+    if args.presets:
+        return run_presets(root, args, began)
     one = [] if args.phones == "four" else [(2, args.seed2), (4, args.seed4)]
     hands = [(p, seed) for p, seed in one if args.players in (str(p), "both")]
     four = args.phones != "one"
@@ -943,6 +1173,46 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {r.players} players: {line}")
     print(f"total time {time.perf_counter() - began:.0f} s")
     return 0
+
+
+def run_presets(root: Path, args: argparse.Namespace, began: float) -> int:
+    """``--presets``: a seeded match of each preset on one phone, on a fresh server each."""
+    from playwright.sync_api import sync_playwright
+
+    from scorekeeper.allfives.presets import PRESETS
+
+    titles = {p.id: p.title for p in PRESETS}
+    ids = list(titles) if args.presets == "all" else args.presets.split(",")
+    counts = {"2": [2], "4": [4], "both": [4, 2]}[args.players] if args.players != "both" else [4]
+    print(f"app: {root} (commit {revision(root)}); matches simulated and checked by {REPO / 'scorekeeper'}")
+    results: list[PresetTaps] = []
+    failed: list[str] = []
+    with sync_playwright() as pw:
+        browser, ctx = harness.launch_browser(pw)
+        ctx.close()
+        try:
+            for pid in ids:
+                for n in counts:
+                    try:
+                        r = on_a_fresh_server(
+                            root,
+                            f"; {pid}",
+                            lambda url, pid=pid, n=n: enter_preset_match(
+                                browser, url, pid, titles[pid], n, args.seed, args.hands
+                            ),
+                        )
+                    except (RuntimeError, TimeoutError) as e:  # said, and the next preset goes on
+                        print(f"  {pid} ({n} players): FAILED: {str(e)[:300]}", flush=True)
+                        failed.append(pid)
+                        continue
+                    results.append(r)
+                    print("\n".join(describe_presets([r])[:1]), flush=True)
+        finally:
+            browser.close()
+    print("every preset, one phone" + (f" (failed: {', '.join(failed)})" if failed else "") + ":")
+    print("\n".join(describe_presets(results)))
+    print(f"total time {time.perf_counter() - began:.0f} s")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -8,15 +8,52 @@
 
 const VERSION = "@VERSION@";
 const FILES = "@FILES@";
+const SIZES = "@SIZES@"; // the bytes of each file, for the first visit's progress
+// Flutter's renderers: the files of each. The page says which one this browser draws with
+// (sw.js?renderer=...), and only that one's are kept: a Chromium phone fetches no CanvasKit.
+const RENDERERS = "@RENDERERS@";
+const RENDERER = new URL(self.location.href).searchParams.get("renderer");
+
+// The files kept: every file of the site but the other renderers' (all of them, when the page
+// did not say which renderer, or named none of these).
+function kept() {
+  const mine = new Set(RENDERERS[RENDERER] || []);
+  if (!mine.size) {
+    return FILES;
+  }
+  const others = new Set(Object.values(RENDERERS).flat());
+  return FILES.filter((f) => mine.has(f) || !others.has(f));
+}
 const PREFIX = "scorekeeper-site-";
 const CACHE = PREFIX + VERSION;
+
+// Tell every page of the site (site.js shows it on the first visit): {scorekeeper: "progress",
+// done, total} as the files are kept, {scorekeeper: "ready", total} once every one is.
+async function tell(message) {
+  for (const client of await self.clients.matchAll({ includeUncontrolled: true, type: "window" })) {
+    client.postMessage(message);
+  }
+}
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
-      // "no-cache": asked again of the server (a 304 when unchanged), never an old copy
-      await cache.addAll(FILES.map((f) => new Request(f, { cache: "no-cache" })));
+      const files = kept();
+      const total = files.reduce((sum, f) => sum + (SIZES[f] || 0), 0);
+      const queue = files.slice();
+      let done = 0;
+      async function keep() {
+        while (queue.length) {
+          const f = queue.shift();
+          // "no-cache": asked again of the server (a 304 when unchanged), never an old copy
+          await cache.add(new Request(f, { cache: "no-cache" }));
+          done += SIZES[f] || 0;
+          await tell({ scorekeeper: "progress", done, total });
+        }
+      }
+      await Promise.all([keep(), keep(), keep(), keep()]); // (any file failing fails the install)
+      await tell({ scorekeeper: "ready", total });
       await self.skipWaiting(); // a page already running keeps what it loaded; the next start is new
     })()
   );
@@ -78,6 +115,10 @@ self.addEventListener("fetch", (event) => {
       const cache = await caches.open(CACHE);
       const hit = await cache.match(rel, { ignoreSearch: true });
       const response = hit || (await fetch(request));
+      if (!hit && response.ok && FILES.includes(rel)) {
+        // a file of the site not kept yet (another renderer than the page said): kept now
+        await cache.put(rel, response.clone());
+      }
       return isolating(request) && response.ok ? isolated(response) : response;
     })()
   );

@@ -2,22 +2,23 @@
 
 Pure arithmetic for :mod:`scorekeeper.ui.allfives.layout_view` (no Flet). The
 drawing is laid out for the box it will be drawn in (its arms turn at the box's
-edges), at a unit that keeps the pips legible: at :data:`MIN_UNIT` a spinner's
-half is 14 px, room for the 11 px digits ``tiles.digit_size`` never goes under
-while they fit; a laptop's drawing, read across the table, is laid out for
-:data:`BIG_UNIT` (:func:`box_unit`). A margin of :data:`MARGIN` all round leaves room for an end
-button beyond an open end at the edge.
+edges), at a unit that keeps the pips legible across the table: at :data:`MIN_UNIT` a
+spinner's half is 18 px, room for the 14 px digits ``tiles.digit_size`` never goes
+under while they fit (issue 48: read by the players across a table, not only by the
+phone's holder); a laptop's drawing is laid out for :data:`BIG_UNIT` (:func:`box_unit`).
+A margin of :data:`MARGIN` all round leaves room for an open end's mark at the edge.
 
 >>> drawing_box(336, 200)  # a 360 px phone: the content width and the drawing's height
-(31, 16)
+(28, 16)
 >>> drawing_box(780, 330)  # a laptop's column, at 14 px units
-(51, 19)
+(54, 21)
 
-While a tile that fits several places waits, each place is a button (at least
-44 px square) in the box, beyond its open end the way the arm grows, on no tile:
-:func:`end_buttons` puts each where it is clear nearest that spot -- moving the
-drawing a little in its box, or last drawing it smaller, while the tile waits,
-where the box has no such place (a tap outside the box would not reach a button).
+While a tile that fits four places or more waits (two or three are the picker's
+split cell), each place is a button (at least 44 px square) in the box, beyond its
+open end the way the arm grows, on no tile: :func:`end_buttons` puts each where it is
+clear nearest that spot -- moving the drawing a little in its box, or last drawing it
+smaller, while the tile waits, where the box has no such place (a tap outside the box
+would not reach a button).
 """
 
 from __future__ import annotations
@@ -32,15 +33,16 @@ from scorekeeper.ui.allfives.placing import Box
 #: The least size of a button a thumb hits at a noisy table (px).
 END_BUTTON = 44.0
 #: The least drawing unit (px; a half tile is 2 units): a spinner's half, 2 units less its
-#: thicker border (4 px), is then 14 px, which holds an 11 px digit.
-MIN_UNIT = 9.0
+#: thicker border (4 px), is then 18 px, which holds a 14 px digit.
+MIN_UNIT = 11.0
 #: The unit a wide screen's drawing is laid out for (see :func:`box_unit`).
 BIG_UNIT = 14.0
 #: How far (px) a button keeps from the tiles and the other buttons.
 GAP = 2.0
-#: The room kept all round the drawing (px) for an end button beyond an open end at its edge
-#: (past the end's mark, 2 units).
-MARGIN = END_BUTTON + GAP - 2 * MIN_UNIT
+#: The room kept all round the drawing (px): an open end's mark at the edge (1.6 units
+#: across, centred on the end) stays in the box. An end button, needed only for a tile that
+#: fits four places or more, finds its room by moving the drawing while the tile waits.
+MARGIN = 12.0
 
 #: How much farther (px) a button would rather go than cover another open end's mark; and
 #: than move the drawing in its box by a px while the tile waits.
@@ -82,7 +84,7 @@ def unit_for(d: Drawing, width: float, height: float) -> float:
 
     >>> from types import SimpleNamespace as Size  # a drawing's size in units
     >>> [round(unit_for(Size(width=w, height=5), 380, 209), 2) for w in (8, 20, 21, 25, 31, 40)]
-    [15.83, 15.83, 12.67, 12.67, 10.13, 8.1]
+    [15.83, 15.83, 15.83, 12.67, 11.0, 8.9]
     """
     fits = min((width - 2 * MARGIN) / d.width, (height - 2 * MARGIN) / d.height)
     steps = unit_steps(width)
@@ -102,7 +104,7 @@ def unit_steps(width: float) -> tuple[float, ...]:
     only a little larger than that is left out).
 
     >>> [[round(u, 2) for u in unit_steps(w)] for w in (336, 380, 784)]
-    [[14.0, 11.2, 9.0], [15.83, 12.67, 10.13, 9.0], [28.0, 22.4, 17.92, 14.0]]
+    [[14.0, 11.0], [15.83, 12.67, 11.0], [28.0, 22.4, 17.92, 14.0]]
     """
     top, least = max_unit(width), box_unit(width)
     steps = [top]

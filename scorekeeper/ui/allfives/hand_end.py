@@ -98,18 +98,31 @@ class HandEnd(Part):
         seat = self.door.seat
         return sorted(rows, key=lambda r: r[0] != seat)
 
+    def asked(self) -> list[tuple[str, int]]:
+        """The players of :meth:`holding` whose tiles change the settlement (the engine says
+        which: after a domino, only the other sides'), this phone's own player first: the
+        form asks for these alone."""
+        counted = set(self.match.counted_holders())
+        return [(n, held) for n, held in self.holding() if n in counted]
+
+    def not_asked(self) -> list[str]:
+        """The players still holding tiles whose tiles change nothing (the side that dominoed)."""
+        counted = set(self.match.counted_holders())
+        return [n for n, _ in self.holding() if n not in counted]
+
     @property
     def picking_for(self) -> str | None:
         """Whose tiles the picker adds to: the one this phone chose, else its own player's
-        while they are not entered."""
+        while they are asked for and not entered."""
         self._fresh()
         if self._picked:
             return self._picking
         seat = self.door.seat
-        held = dict(self.holding()).get(seat or "", 0)
+        held = dict(self.asked()).get(seat or "", 0)
         if seat is not None and held and not self._complete(seat, held) and not self._typed(seat):
             return seat
-        return None
+        waiting = self.waiting()  # else the first still to enter: their tiles are one tap each
+        return waiting[0] if waiting else None
 
     def pick_for(self, name: str | None) -> None:
         self._fresh()
@@ -141,7 +154,7 @@ class HandEnd(Part):
             return
         held = dict(self.holding()).get(name, 0)
         if len(tiles) >= held:  # this player is complete: go on to the next one still open
-            nxt = [n for n, k in self.holding() if n != name and not self._complete(n, k)]
+            nxt = [n for n, k in self.asked() if n != name and not self._complete(n, k) and not self._typed(n)]
             self._picking, self._picked = (nxt[0] if nxt else None), True
         self.door.redraw()
 
@@ -163,7 +176,7 @@ class HandEnd(Part):
         if h is None or h.boneyard != 0 or not holding:
             return None
         open_ = [n for n, held in holding if not self._complete(n, held) and not self._typed(n)]
-        if len(open_) != 1:
+        if len(open_) != 1 or open_[0] not in dict(self.asked()):
             return None
         known = 0
         for name, held in holding:
@@ -185,8 +198,11 @@ class HandEnd(Part):
     def _remaining_value(self) -> dict[str, list[str] | int]:
         out: dict[str, list[str] | int] = {}
         implied = self.implied()
+        asked = dict(self.asked())
         for name, held in self.holding():
             v = self.remaining.get(name)
+            if name not in asked and not self._complete(name, held):
+                continue  # their tiles change nothing: left out unless entered in full
             if implied is not None and name == implied[0]:
                 out[name] = implied[1]
             elif isinstance(v, list):
@@ -207,7 +223,7 @@ class HandEnd(Part):
         implied = self.implied()
         return [
             n
-            for n, held in self.holding()
+            for n, held in self.asked()
             if not self._complete(n, held) and not self._typed(n) and (implied is None or n != implied[0])
         ]
 

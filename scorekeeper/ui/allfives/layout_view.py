@@ -35,6 +35,7 @@ __all__ = [
     "layout_part",
     "layout_view",
     "picker_grid",
+    "fitting_half",
     "picker_half",
     "picker_height",
 ]
@@ -74,17 +75,47 @@ def picker_half(width: float, short: bool = False) -> float:
     return MIN_HALF if short else max(MIN_HALF, min(float(TILE_W), (width + 4) // 8 - 8))
 
 
-def picker_height(cells: int, width: float, short: bool = False) -> float:
-    """The height of a picker of ``cells`` tiles in a panel ``width`` wide."""
-    half = picker_half(width, short)
+def picker_height(cells: int, width: float, short: bool = False, half: float | None = None) -> float:
+    """The height of a picker of ``cells`` tiles in a panel ``width`` wide (``half``: the tiles'
+    half size, if not the panel's own)."""
+    if half is None:
+        half = picker_half(width, short)
     per_row = max(1, int((width + 4) // (half + 8)))
     rows = -(-cells // per_row)
     return rows * (2 * half + 8) - 4 if rows else 0.0
 
 
+#: The least half-tile size (px) a phone on its side gives the picker so that every row of it
+#: is in view beside the actions (a tile 28 px wide, still a fingertip's).
+LEAST_HALF = 24.0
+
+
+def fitting_half(cells: int, width: float, room: float) -> float:
+    """The largest half-tile size (px) from the picker's own down to :data:`LEAST_HALF` whose
+    picker of ``cells`` tiles, ``width`` wide, is no higher than ``room`` (a phone on its side:
+    the picker and the actions in view together).
+
+    >>> fitting_half(28, 436, 1000), fitting_half(28, 436, 250)
+    (40.0, 36.0)
+    """
+    half = picker_half(width)
+    while half > LEAST_HALF and picker_height(cells, width, half=half) > room:
+        half -= 1
+    return half
+
+
 @ft.component
-def _PickerTile(tile: Tile, state: str, on_tap: Callable[[Tile], Any], label: str, half: float = TILE_W) -> ft.Control:
-    """One cell of the picker: the tile (lit where it fits now), or an empty cell once it is down."""
+def _PickerTile(
+    tile: Tile,
+    state: str,
+    on_tap: Callable[[Tile], Any],
+    label: str,
+    half: float = TILE_W,
+    places: tuple[EndChoice, ...] = (),
+    on_place: Callable[[Tile, Tile], Any] | None = None,
+) -> ft.Control:
+    """One cell of the picker: the tile (lit where it fits now), split into one target per
+    place where it fits two or three, or an empty cell once it is down."""
     if state == "down":
         return ft.Container(
             width=half + 4,
@@ -92,8 +123,62 @@ def _PickerTile(tile: Tile, state: str, on_tap: Callable[[Tile], Any], label: st
             border=tile_border(1, ft.Colors.OUTLINE_VARIANT),
             border_radius=6,
         )
+    if places and on_place is not None:
+        return split_tile(tile, places, on_place, half)
     # a tile's box is the cell's size, lit or pale (its border 2 px either way)
     return tile_button(tile, lambda e: on_tap(tile), f"{label} {tile}", state == "fits", half)
+
+
+def split_tile(
+    tile: Tile, places: tuple[EndChoice, ...], on_place: Callable[[Tile, Tile], Any], half: float
+) -> ft.Control:
+    """A tile that fits two or three places, its cell split into one target per place, top to
+    bottom: each says where it goes ("on 5-5") and what it scores there ("+10"); with two,
+    each keeps its half's digit, so the tile still reads as itself (the place its higher
+    half joins is on top). Read out as the drawing's end buttons are: ``set 5-3 on 5-5:
+    count 15, scores 15``."""
+    h = (2 * half) / len(places)  # each target's height inside the cell's border
+    small = 10 if half < TILE_W else 11
+    digits = (tile.hi, tile.lo) if len(places) == 2 else (None,) * len(places)
+    targets: list[ft.Control] = []
+    for i, (choice, digit) in enumerate(zip(places, digits, strict=True)):
+        handler = on(on_place, tile, choice.on)
+        gain = ft.Text(choice.gain, size=small, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY, no_wrap=True)
+        where = ft.Text(choice.where, size=small, weight=ft.FontWeight.BOLD, no_wrap=True)
+        texts: list[ft.Control] = []
+        if digit is not None:  # the half's digit, what it scores beside it, where it goes under
+            big = ft.Text(str(digit), size=round(half * 0.42), weight=ft.FontWeight.BOLD)
+            texts.append(ft.Row([big, gain] if choice.gain else [big], spacing=2, tight=True))
+            texts.append(where)
+        else:
+            texts += [where, gain] if choice.gain else [where]
+        body = ft.Container(
+            content=ft.Column(
+                texts,
+                spacing=0,
+                tight=True,
+                alignment=ft.MainAxisAlignment.CENTER,
+                horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+            ),
+            width=half,
+            height=h - (1 if i < len(places) - 1 else 0),
+            alignment=ft.Alignment.CENTER,
+            bgcolor=ft.Colors.TERTIARY_CONTAINER,
+            on_click=handler,
+        )
+        targets.append(
+            labelled(body, f"set {tile} on {choice.on}: count {choice.count}, scores {choice.points}", handler)
+        )
+        if i < len(places) - 1:
+            targets.append(ft.Container(height=1, width=half, bgcolor=ft.Colors.ON_TERTIARY_CONTAINER))
+    return ft.Container(
+        content=ft.Column(targets, spacing=0, tight=True),
+        width=half + 4,
+        height=2 * half + 4,
+        border=tile_border(2, ft.Colors.TERTIARY),
+        border_radius=max(3, half * 0.15),
+        clip_behavior=ft.ClipBehavior.HARD_EDGE,
+    )
 
 
 #: A picker tile re-renders only when its own arguments change (``on_tap`` is a
@@ -109,18 +194,28 @@ def picker_grid(
     label: str = "tile",
     width: float | None = None,
     short: bool = False,
+    on_place: Callable[[Tile, Tile], Any] | None = None,
+    half: float | None = None,
 ) -> ft.Control:
     """Every tile of ``cells``, each always in the same cell (``label``: what a tile is read out
     as, before its name; ``width``: the panel's, which sizes the tiles; ``short``: the screen
-    is short, the tiles the least size)."""
-    half = (MIN_HALF if short else TILE_W) if width is None else picker_half(width, short)
-    return PickerGrid(tuple(cells), on_tap, label, half, key=key)
+    is short, the tiles the least size; ``on_place``: a target of a split cell tapped;
+    ``half``: the tiles' half size, if the screen sets it)."""
+    if half is None:
+        half = (MIN_HALF if short else TILE_W) if width is None else picker_half(width, short)
+    return PickerGrid(tuple(cells), on_tap, label, half, on_place, key=key)
 
 
 @ft.component
-def _PickerGrid(cells: tuple[PickerCell, ...], on_tap: Callable[[Tile], Any], label: str, half: float) -> ft.Control:
+def _PickerGrid(
+    cells: tuple[PickerCell, ...],
+    on_tap: Callable[[Tile], Any],
+    label: str,
+    half: float,
+    on_place: Callable[[Tile, Tile], Any] | None = None,
+) -> ft.Control:
     return ft.Row(
-        [PickerTile(c.tile, c.state, on_tap, label, half, key=f"cell-{c.tile}") for c in cells],
+        [PickerTile(c.tile, c.state, on_tap, label, half, c.places, on_place, key=f"cell-{c.tile}") for c in cells],
         wrap=True,
         spacing=4,
         run_spacing=4,

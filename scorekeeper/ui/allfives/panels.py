@@ -15,6 +15,7 @@ import flet as ft
 
 from scorekeeper.ui.allfives.layout_view import picker_grid
 from scorekeeper.ui.allfives.table import TableModel
+from scorekeeper.ui.allfives.tiles import tile_border
 from scorekeeper.ui.shell.widgets import PAD, heading, labelled, on
 
 __all__ = ["ACTIONS_H", "hand_end_panel", "leader_panel", "play_panel", "typed"]
@@ -32,16 +33,18 @@ def typed(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
 
 
 def _actions(table: TableModel) -> ft.Control:
-    """Draw +1, +2, +3 or Pass (when legal), Claims, Muggins!: one row of fixed height (the
-    draws counted show in the message strip; Undo takes them back)."""
+    """The counts a player may have drawn (one tap for any number), Pass (when legal), Claims,
+    Muggins!: one row of fixed height (the draws counted show in the message strip; Undo
+    takes them back)."""
     play, claims = table.play, table.claims
     switch = table.rules.claims == "check" and not table.fixes.active
     return Actions(
-        min(play.drawable, 3),  # (the row looks the same for any number above 3)
+        play.draw_counts if play.playing else 0,
+        play.draws,
         (("Pass" if table.rules.draw else "Knock") if play.can_pass else None),  # no drawing: a knock
         claims.mode if switch else None,
         tuple(claims.muggins_callers()),
-        Handlers(play.draw, play.pass_, claims.set_mode, claims.call_muggins),
+        Handlers(play.drew, play.pass_, claims.set_mode, claims.call_muggins),
         key="actions",
     )
 
@@ -50,31 +53,50 @@ def _actions(table: TableModel) -> ft.Control:
 class Handlers:
     """The actions row's handlers: the view-model's bound methods (equal on every render)."""
 
-    draw: Callable[[int], Any]
+    drew: Callable[[int], Any]
     pass_: Callable[[], Any]
     set_mode: Callable[[bool], Any]
     muggins: Callable[[str], Any]
 
 
+COUNT_W = 44  # a count's button: a thumb's width
+
+
+def _count(n: int, drawn: int, drew: Callable[[int], Any]) -> ft.Control:
+    """The button of ``n`` tiles drawn (filled once that is the count; ``Drew 1`` spelt out)."""
+    handler = on(drew, n)
+    now = n == drawn
+    box = ft.Container(
+        content=ft.Text(
+            f"Drew {n}" if n == 1 else str(n),
+            weight=ft.FontWeight.BOLD,
+            color=ft.Colors.ON_PRIMARY if now else ft.Colors.PRIMARY,
+            no_wrap=True,
+        ),
+        width=None if n == 1 else COUNT_W,
+        height=40,
+        padding=ft.Padding.symmetric(horizontal=10 if n == 1 else 0),
+        alignment=ft.Alignment.CENTER,
+        border=tile_border(1, ft.Colors.OUTLINE),
+        border_radius=20,
+        bgcolor=ft.Colors.PRIMARY if now else None,
+        on_click=handler,
+    )
+    return labelled(box, f"Drew {n}", handler, selected=now)
+
+
 @ft.component
 def _Actions(
-    drawable: int, pass_: str | None, claims: bool | None, muggins: tuple[str, ...], do: Handlers
+    counts: int, drawn: int, pass_: str | None, claims: bool | None, muggins: tuple[str, ...], do: Handlers
 ) -> ft.Control:
-    """The actions row, redrawn only when it changes (``pass_``: the words of the pass, when
-    it is offered; ``claims``: the Claims switch's value, when it is shown)."""
-    actions: list[ft.Control] = []
-    if drawable:  # once nothing can be drawn, Pass takes their place
-        actions += [
-            ft.OutlinedButton(content="Draw +1", on_click=on(do.draw, 1)),
-            ft.OutlinedButton(content="+2", on_click=on(do.draw, 2), disabled=drawable < 2, tooltip="Draw 2"),
-            ft.OutlinedButton(content="+3", on_click=on(do.draw, 3), disabled=drawable < 3, tooltip="Draw 3"),
-        ]
-    if pass_ is not None:
-        actions.append(ft.FilledTonalButton(content=pass_, on_click=on(do.pass_)))
-    if claims is not None:
-        actions.append(ft.Switch(label="Claims", value=claims, on_change=lambda e: do.set_mode(e.control.value)))
+    """The actions row, redrawn only when it changes (``counts``: the most tiles that may be
+    drawn this turn, one button each, ``drawn`` the one counted; ``pass_``: the words of the
+    pass, when it is offered; ``claims``: the Claims switch's value, when it is shown)."""
+    lead: list[ft.Control] = []
+    if pass_ is not None:  # first: once the rest is drawn, it is what comes next
+        lead.append(ft.FilledTonalButton(content=pass_, on_click=on(do.pass_)))
     for c in muggins:
-        actions.append(
+        lead.append(
             ft.FilledButton(
                 content=f"Muggins! ({c})",
                 on_click=on(do.muggins, c),
@@ -82,8 +104,19 @@ def _Actions(
                 color=ft.Colors.ON_ERROR,
             )
         )
+    counts_row = [_count(n, drawn, do.drew) for n in range(1, counts + 1)]
+    items: list[ft.Control] = [
+        *lead,
+        ft.Container(
+            content=ft.Row(counts_row, spacing=4, scroll=ft.ScrollMode.HIDDEN),
+            expand=True,
+            key="counts",
+        ),
+    ]
+    if claims is not None:
+        items.append(ft.Switch(label="Claims", value=claims, on_change=lambda e: do.set_mode(e.control.value)))
     return ft.Container(
-        content=ft.Row(actions, spacing=6, scroll=ft.ScrollMode.HIDDEN),
+        content=ft.Row(items, spacing=6),
         height=ACTIONS_H,
         alignment=ft.Alignment.CENTER_LEFT,
     )
@@ -129,16 +162,23 @@ def _sniff_prompt(table: TableModel) -> ft.Control:
     return _prompt(table, question, buttons, "sniff")
 
 
-def play_panel(table: TableModel, width: float | None = None, short: bool = False) -> list[ft.Control]:
+def play_panel(
+    table: TableModel, width: float | None = None, short: bool = False, half: float | None = None
+) -> list[ft.Control]:
     """The actions row and the picker (or the question waiting in its place); ``short``: the
-    picker's tiles at their least size, on a screen too short for them and the drawing."""
+    picker's tiles at their least size, on a screen too short for them and the drawing;
+    ``half``: the tiles' half size the screen sets (a phone on its side)."""
     out: list[ft.Control] = [_actions(table)]
     if table.play.sniffing:
         out.append(_sniff_prompt(table))
     elif table.claims.claiming:
         out.append(_claim_prompt(table))
     else:
-        out.append(picker_grid(table.play.picker(), table.play.tap, width=width, short=short))
+        out.append(
+            picker_grid(
+                table.play.picker(), table.play.tap, width=width, short=short, on_place=table.play.place, half=half
+            )
+        )
     return out
 
 
@@ -150,9 +190,14 @@ def hand_end_panel(table: TableModel, width: float | None = None) -> list[ft.Con
     assert h is not None
     who = end.rule_leader()
     title = f"Hand {h.number} over: " + (f"{who} dominoed" if who else "blocked")
-    rows: list[ft.Control] = [heading(title, 18), ft.Text("What is left in hands? Pick the tiles or type the pips.")]
+    asked = end.asked()
+    ask = "What is left in hands? Tap the tiles or type the pips." if asked else "No tiles left to count."
+    rows: list[ft.Control] = [heading(title, 18), ft.Text(ask)]
+    if left_out := end.not_asked():  # the side that dominoed: its tiles change nothing
+        them = " and ".join(f"{n}'s" for n in left_out)
+        rows.append(ft.Text(f"{them} tiles do not count: not asked.", color=ft.Colors.ON_SURFACE_VARIANT))
     implied = end.implied()
-    for name, held in end.holding():
+    for name, held in asked:
         v = end.remaining.get(name)
         picked = v if isinstance(v, list) else []
         text = v if isinstance(v, str) else ""

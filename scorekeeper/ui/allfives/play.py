@@ -2,11 +2,13 @@
 
 The picker shows every tile of the set, always in the same place (the tiles
 that fit an open end now lit, the tiles down left empty), so a thumb finds a
-tile where it was. A tile that fits one place is set with one tap; a tile that
-fits several makes the drawing's open ends where it may go into buttons, each
-saying what it would score there. Draws are counted (and shown at once in the
-boneyard and the player's tiles) until the tile or the pass that follows them;
-a pass is offered only when it is legal.
+tile where it was. Every turn is one tap: a tile that fits one place is set by
+a tap on it; a tile that fits two or three places shows its cell split into as
+many targets, one per place, each saying where it goes and what it would score
+there (a tile that fits more makes the drawing's open ends where it may go into
+buttons: a second tap). Draws are one tap for any number (the count drawn,
+shown at once in the boneyard and the player's tiles) before the tile or the
+pass that follows them; a pass is offered only when it is legal.
 
 The same entry serves a correction: while an earlier turn is being corrected,
 the table's *entry match* is the match as it stood before that turn, and the
@@ -15,6 +17,7 @@ entry goes to the correction instead of the store.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,19 +32,27 @@ if TYPE_CHECKING:
     from scorekeeper.ui.allfives.claims import Claims
     from scorekeeper.ui.allfives.corrections import Corrections
 
-__all__ = ["EndChoice", "ForOther", "PickerCell", "PlayEntry", "SniffChoice"]
+__all__ = ["SPLIT", "EndChoice", "ForOther", "PickerCell", "PlayEntry", "SniffChoice"]
 
 #: The words the table says for each way the sniff may be set (``layout.SNIFF_WAYS``).
 SNIFF_WORDS = {"across": "Across", "inline": "In line"}
 
 
+#: The most places a picker cell is split into (one target each): a tile that fits more
+#: waits for its place on the drawing.
+SPLIT = 3
+
+
 @dataclass(frozen=True)
 class PickerCell:
     """One tile of the set in the picker: ``state`` is ``"fits"`` (it can be set now),
-    ``"other"`` (not down, fits no open end now) or ``"down"`` (already on the table)."""
+    ``"other"`` (not down, fits no open end now) or ``"down"`` (already on the table);
+    ``places``: where a tile that fits two or three places may go, one target each (the
+    place its higher half joins first, as the picker shows it), else empty."""
 
     tile: Tile
     state: str
+    places: tuple[EndChoice, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -100,6 +111,8 @@ class ForOther:
     tile: Tile | None = None
     knock: bool = False  # the game has no drawing: the pass is a knock
     n: int = 1  # tiles drawn
+    on: Tile | None = None  # the place tapped, for a tile that fits several
+    absolute: bool = False  # ``n`` is the whole count drawn, not more draws
 
     @property
     def question(self) -> str:
@@ -215,13 +228,23 @@ class PlayEntry(Part):
         playing = self.playing
         cells = []
         for t in m.tiles:
+            places = m.placements(t) if playing and t not in down else ()
             if t in down:
                 cells.append(PickerCell(t, "down"))
-            elif playing and m.placements(t):
+            elif 1 < len(places) <= SPLIT:
+                cells.append(PickerCell(t, "fits", self._choices(t, places)))
+            elif places:
                 cells.append(PickerCell(t, "fits"))
             else:
                 cells.append(PickerCell(t, "other"))
         return cells
+
+    def _choices(self, tile: Tile, places: Sequence[Tile | None]) -> tuple[EndChoice, ...]:
+        """Each place ``tile`` may go with its count and points, the place its higher half
+        joins first (the picker shows a tile's higher half on top)."""
+        m = self.match_for_entry
+        out = [EndChoice(on, *m.preview(tile, on)) for on in places if on is not None]
+        return tuple(sorted(out, key=lambda c: tile.hi not in (c.on.hi, c.on.lo) or tile.is_double))
 
     def end_choices(self) -> list[EndChoice]:
         """While a tile that fits several places waits: each place, its count and its points."""
@@ -244,7 +267,9 @@ class PlayEntry(Part):
         return [SniffChoice(w, *m.preview(tile, on, w)) for w in SNIFF_WAYS]
 
     # ------------------------------------------------------------- acting
-    def _for_whom(self, action: str, tile: Tile | None = None, n: int = 1) -> bool:
+    def _for_whom(
+        self, action: str, tile: Tile | None = None, n: int = 1, on: Tile | None = None, absolute: bool = False
+    ) -> bool:
         """Whether an entry may go on for the player to play: at once on a phone that is
         nobody's, or that player's, or once confirmed; else the strip asks ("Enter 6-5 for
         Ann?") and nothing is entered until :meth:`confirm_other`."""
@@ -253,7 +278,9 @@ class PlayEntry(Part):
             return True
         if self.confirmed_for == player:
             return True
-        self.asking = ForOther(action, player, tile, knock=not self.match_for_entry.rules.draw, n=n)
+        self.asking = ForOther(
+            action, player, tile, knock=not self.match_for_entry.rules.draw, n=n, on=on, absolute=absolute
+        )
         self.choosing = None
         self.sniffing = None
         self.door.error = None
@@ -270,8 +297,12 @@ class PlayEntry(Part):
             self.door.redraw()
             return
         self.confirmed_for = asked.player
-        if asked.action == "tap" and asked.tile is not None:
+        if asked.action == "tap" and asked.tile is not None and asked.on is not None:
+            self.place(asked.tile, asked.on)
+        elif asked.action == "tap" and asked.tile is not None:
             self.tap(asked.tile)
+        elif asked.action == "draw" and asked.absolute:
+            self.drew(asked.n)
         elif asked.action == "draw":
             self.draw(asked.n)
         else:
@@ -312,6 +343,29 @@ class PlayEntry(Part):
             self.door.redraw()
             return
         self._set(tile, places[0] if places else None)
+
+    def place(self, tile: Tile | str, on: Tile | str) -> None:
+        """One of the targets of a tile that fits several places tapped (its cell in the
+        picker is split, one target a place): the tile is set there at once (Tiles; text such
+        as ``"5-0"`` is read as one)."""
+        if self.door.refused() or not self._draws_shown():
+            return
+        try:
+            tile = tile if isinstance(tile, Tile) else Tile.parse(tile)
+            where = on if isinstance(on, Tile) else Tile.parse(on)
+        except ScorekeeperError as e:
+            self._fail(str(e))
+            return
+        self.choosing = None
+        self.sniffing = None
+        self.claims.claiming = None
+        self.door.flash = None  # the last play's banner goes once the next player acts
+        if self.playing and not self._for_whom("tap", tile, on=where):
+            return
+        if not self.playing:
+            self._fail("no tile can be set now")
+            return
+        self._set(tile, where)
 
     def choose(self, on: Tile | str) -> None:
         """The place picked for a tile that fits several (a Tile; text is read as one)."""
@@ -403,6 +457,31 @@ class PlayEntry(Part):
         elif self._set_draws(self.draws + n):
             self.door.error = None
         self.door.redraw()
+
+    def drew(self, n: int) -> None:
+        """The player to move drew ``n`` tiles in all this turn (one tap, whatever the number:
+        the count replaces the one counted before; the same count again puts them back)."""
+        if self.door.refused() or not self._draws_shown() or not self.playing:
+            return
+        if not self._for_whom("draw", n=n, absolute=True):
+            return
+        self.door.flash = None
+        n = 0 if n == self.draws else n
+        most = self.drawable + self.draws
+        if n > most:
+            h = self.match_for_entry.hand
+            number, turn = (h.number, len(h.turns) + 1) if h is not None else (1, 1)
+            self.door.error = (
+                f"hand {number}, turn {turn}: cannot draw {n}: {most} tile{'s' if most != 1 else ''} left to draw"
+            )
+        elif self._set_draws(n):
+            self.door.error = None
+        self.door.redraw()
+
+    @property
+    def draw_counts(self) -> int:
+        """The most tiles the player to move may draw this turn (the counts offered, 1 to this)."""
+        return self.drawable + self.draws
 
     def pass_(self) -> None:
         if self.door.refused() or not self._for_whom("pass"):

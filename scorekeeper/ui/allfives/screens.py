@@ -24,7 +24,13 @@ from scorekeeper.tally.svg import pegboard_svg
 from scorekeeper.ui.allfives.corrections_view import corrections_panel
 from scorekeeper.ui.allfives.fit import drawing_box
 from scorekeeper.ui.allfives.history import history_blocks
-from scorekeeper.ui.allfives.layout_view import count_line, drawing_height, layout_part, picker_height
+from scorekeeper.ui.allfives.layout_view import (
+    count_line,
+    drawing_height,
+    fitting_half,
+    layout_part,
+    picker_height,
+)
 from scorekeeper.ui.allfives.new_match_view import NewMatch
 from scorekeeper.ui.allfives.panels import hand_end_panel, leader_panel, play_panel
 from scorekeeper.ui.allfives.table import PlayerRow, TableModel
@@ -58,6 +64,8 @@ TOP_H = 48  # the top bar's
 #: table's display: the drawing and the scores on the left, the panel of the phase on the right.
 WIDE = 900
 SIDE_W = 460  # the panel's column on a wide screen: the picker 9 tiles a row
+#: A screen wider than high and lower than this is a phone on its side: two columns too.
+LOW = 560
 GAP = 16
 
 
@@ -174,6 +182,7 @@ def _strip(table: TableModel) -> ft.Control:
     """ "15!", the message or the error: one strip of fixed height (lit on the turn of the
     player this phone is)."""
     message, label = _message(table)
+    flash = table.flash if table.phase == "play" else None  # never up into the hand end
     body: ft.Control
     asking = False
     other = table.play.asking
@@ -203,12 +212,12 @@ def _strip(table: TableModel) -> ft.Control:
         content=ft.Row(
             [
                 ft.Text(
-                    table.flash or "",
+                    flash or "",
                     size=36,
                     weight=ft.FontWeight.BOLD,
                     color=ft.Colors.PRIMARY,
-                    semantics_label=f"Scored {table.flash}" if table.flash else None,
-                    visible=bool(table.flash),
+                    semantics_label=f"Scored {flash}" if flash else None,
+                    visible=bool(flash),
                 ),
                 ft.Container(content=body, expand=True),
             ],
@@ -319,15 +328,22 @@ def Table(shared: Shared, mid: str) -> ft.Control:
         Tools(mid, table.can_enter, table.undo, table.redo, fixes.open),
     )
     width = viewport.content_width
-    wide = viewport.width >= WIDE and viewport.width > viewport.height
+    # two columns on a laptop, and on a phone on its side (too low for the picker under the drawing)
+    side_on = viewport.width > viewport.height and viewport.height < LOW
+    wide = viewport.width > viewport.height and (viewport.width >= WIDE or side_on)
     side = SIDE_W if wide else width  # the panel's column: beside the drawing on a wide screen
     main_w = width - side - GAP if wide else width
     # The same keyed items in the same order on every render: Flet then patches
     # only what changed instead of re-sending the drawing and the picker.
     short = False  # the picker's tiles at their least size, for a short screen
+    half = None  # the picker's half size, where the screen sets it
     if wide:  # the table's display: the drawing takes the height the rest leaves
         scores, scores_h = _scores(table, main_w, grow=True, max_height=viewport.height * BOARD_SHARE)
-        box = max(MIN_DRAWING_H, viewport.height - 2 * PAD - TOP_H - scores_h - 32 - STRIP_H - 32 - 6 * 6)
+        least = MIN_PHONE_H if side_on else MIN_DRAWING_H
+        box = max(least, viewport.height - 2 * PAD - TOP_H - scores_h - 32 - STRIP_H - 32 - 6 * 6)
+        if side_on:  # every row of the picker in view beside the actions: smaller tiles if need be
+            room = viewport.height - 2 * PAD - TOP_H - 6 - ACTIONS_H - 8
+            half = fitting_half(len(table.play.picker()), side, room)
     else:
         # the pegboard is taller than the chips: the drawing gives up that room, and on a short
         # screen what the picker needs, so that the picker's last row stays on a phone's screen
@@ -360,7 +376,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     elif fixes.listing:
         panel, kind = corrections_panel(table), "fixes"
     elif phase == "play":
-        panel, kind = play_panel(table, side, short), "play"
+        panel, kind = play_panel(table, side, short, half), "play"
     elif phase == "hand-end":
         panel, kind = hand_end_panel(table, side), "hand-end"
     elif phase == "leader":
@@ -374,7 +390,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
                 top_row,
                 ft.Row(
                     [
-                        ft.Column(table_part, spacing=6, width=main_w, key="table"),
+                        ft.Column(table_part, spacing=6, width=main_w, key="table", scroll=ft.ScrollMode.AUTO),
                         ft.Column(panel, spacing=8, width=side, scroll=ft.ScrollMode.AUTO, key=f"panel-{kind}"),
                     ],
                     spacing=GAP,

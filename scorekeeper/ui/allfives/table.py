@@ -287,6 +287,8 @@ class TableModel(base.TableModel[Match]):
         elif h is not None and h.end is None and not h.held[t.player]:
             bits.append(f"{who} is out; partners play on")
         flash = "Bust!" if bust else f"{t.points}!" if t.points else None
+        if h is not None and h.end is not None:  # the hand is over: the note says it, no banner over the count
+            flash = None
         self.done(f"{who} set {t.tile}: " + ", ".join(bits), flash)
 
     def undo(self) -> None:

@@ -13,17 +13,17 @@ from scorekeeper.ui.shell.widgets import labelled
 
 __all__ = ["MIN_DIGITS", "digit_size", "tile_border", "tile_button", "tile_face"]
 
-#: The least size (px) of a tile's digits, while they fit its half.
-MIN_DIGITS = 11.0
+#: The least size (px) of a tile's digits, while they fit its half: read across the table.
+MIN_DIGITS = 14.0
 
 
 def digit_size(half: float) -> float:
     """The size (px) of the digits on a tile's half ``half`` px square: a little over half
     of it, never under :data:`MIN_DIGITS` while they fit (at most 0.8 of the half: a half
-    under 13.75 px gets smaller digits).
+    under 17.5 px gets smaller digits).
 
-    >>> digit_size(40), digit_size(16), digit_size(14), digit_size(10)
-    (22.0, 11.0, 11.0, 8.0)
+    >>> digit_size(40), digit_size(18), digit_size(16), digit_size(10)
+    (22.0, 14.0, 12.8, 8.0)
     """
     return min(max(MIN_DIGITS, half * 0.55), half * 0.8)
 

@@ -26,9 +26,14 @@ from scorekeeper.ui.shell.policy import Act
 
 T = TypeVar("T")
 
-__all__ = ["PAGE_SIZE", "HistoryModel"]
+__all__ = ["MAX_PASTE", "PAGE_SIZE", "HistoryModel"]
 
 PAGE_SIZE = 10
+#: The longest text the paste field takes (characters): five times the longest match record
+#: made by the simulator (20 hands of five players, a double-12 set: 47 KB as exported). A
+#: longer paste is refused at once, before the page lays out or sends it (a paste of 1.2
+#: million characters once held a phone's page for minutes).
+MAX_PASTE = 250_000
 
 
 class HistoryModel(Model):
@@ -96,6 +101,10 @@ class HistoryModel(Model):
             return None
 
     # ------------------------------------------------------------ import
+    def refuse_paste(self) -> None:
+        """A paste longer than :data:`MAX_PASTE` characters: refused at once, never read."""
+        self._refuse(f"not pasted: more than {MAX_PASTE:,} characters, and a match record is never that long")
+
     def import_text(self, text: str) -> str | None:
         """Import a record given as JSON text; returns the new id. None when refused
         (``error`` says why) or when the match is already stored (``question`` asks

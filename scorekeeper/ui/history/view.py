@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlparse
 
 import flet as ft
 
-from scorekeeper.ui.history.model import PAGE_SIZE, HistoryModel
+from scorekeeper.ui.history.model import MAX_PASTE, PAGE_SIZE, HistoryModel
 from scorekeeper.ui.history.send_view import SendToTable
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.screens import history_blocks
@@ -98,6 +98,13 @@ def History(shared: Shared) -> ft.Control:
 
     picker, _ = ft.use_state(lambda: _picker(picked))
 
+    def pasted(e: Any) -> None:
+        if len(e.control.value or "") > MAX_PASTE:  # (the field cuts a paste one character over)
+            paste.set("")
+            hist.refuse_paste()
+            return
+        paste.typed(e)
+
     def import_paste(e: Any) -> None:
         if hist.import_text(paste.text) or hist.question:  # stored, or held for the question
             paste.set("")
@@ -137,7 +144,9 @@ def History(shared: Shared) -> ft.Control:
             multiline=True,
             min_lines=3,
             max_lines=8,
-            on_change=paste.typed,
+            max_length=MAX_PASTE + 1,
+            counter="",
+            on_change=pasted,
             key="import-text",
         ),
         ft.FilledTonalButton(content="Import", on_click=import_paste),
@@ -180,18 +189,15 @@ def StoredMatch(shared: Shared, mid: str) -> ft.Control:
         except Exception as exc:  # the platform has no save dialog
             ft.context.page.show_dialog(ft.SnackBar(ft.Text(f"Cannot save here ({exc}); use Copy")))
 
-    body: list[ft.Control] = [
+    # Back and the record's actions stay in view above the match, which scrolls under them (a
+    # long match is thousands of pixels)
+    head: list[ft.Control] = [
         ft.Row(
             [
                 ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip="Back", on_click=go(back_of(ft.context.page.route))),
                 heading("Match"),
             ]
         ),
-        ft.Text(
-            ", ".join(f"{k} {v}" for k, v in summary["scores"].items())
-            + (f" - {summary['winner']} won" if summary["winner"] else "")
-        ),
-        *[ft.Text(block, font_family="monospace", size=13) for block in history_blocks(summary)],
         ft.Row(
             [
                 ft.FilledTonalButton(
@@ -205,6 +211,18 @@ def StoredMatch(shared: Shared, mid: str) -> ft.Control:
             wrap=True,
         ),
     ]
+    body: list[ft.Control] = []
     if shown:
         body.append(ft.TextField(value=text, multiline=True, read_only=True, max_lines=16, label="Record (JSON)"))
-    return ft.Column(body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True)
+    body += [
+        ft.Text(
+            ", ".join(f"{k} {v}" for k, v in summary["scores"].items())
+            + (f" - {summary['winner']} won" if summary["winner"] else "")
+        ),
+        *[ft.Text(block, font_family="monospace", size=13) for block in history_blocks(summary)],
+    ]
+    return ft.Column(
+        [*head, ft.Column(body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True, key="match")],
+        spacing=10,
+        expand=True,
+    )

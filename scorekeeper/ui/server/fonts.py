@@ -3,7 +3,7 @@ server and in the phone's site alike.
 
 Flutter's web client loads every font of that list before it draws its first frame. flet-web's
 list names the Material icons and twenty fonts of TeX formulas (for Markdown with formulas,
-which no screen of the app has): they are left out. Roboto, which flet-web ships, is added (as
+which no screen of the app has), and the Cupertino icons: they are left out. Roboto, which flet-web ships, is added (as
 Flet does when it serves with no CDN), so that Flutter draws text with it rather than asking
 Google's font server for it.
 """
@@ -21,6 +21,8 @@ PATH = "/assets/FontManifest.json"
 
 #: The families left out (a prefix of their names).
 FONTS_LEFT_OUT = "packages/flutter_math_fork/"
+#: A family left out besides: the Cupertino icons, which no screen of the app draws.
+CUPERTINO = "packages/cupertino_icons/CupertinoIcons"
 
 
 def patch_fonts(data: bytes) -> bytes:
@@ -33,7 +35,9 @@ def patch_fonts(data: bytes) -> bytes:
     fonts = json.loads(data)
     if not isinstance(fonts, list) or not all(isinstance(f, dict) for f in fonts):
         raise SiteError("flet-web's assets/FontManifest.json is not a list of fonts: this Flet is not supported")
-    fonts = [f for f in fonts if not str(f.get("family", "")).startswith(FONTS_LEFT_OUT)]
+    fonts = [
+        f for f in fonts if not str(f.get("family", "")).startswith(FONTS_LEFT_OUT) and f.get("family") != CUPERTINO
+    ]
     if not any(f.get("family") == "Roboto" for f in fonts):
         fonts.append({"family": "Roboto", "fonts": [{"asset": "fonts/roboto.woff2"}]})
     return json.dumps(fonts, separators=(",", ":")).encode()
