@@ -83,6 +83,7 @@ async def _open(storage: Storage, copier: Copier) -> Opened:
         return Opened(refusal=message_of(e))
     if table:  # a site from a table's laptop: History sends the finished matches to it (none elsewhere)
         shared.post = browser.post_json
+    shared.font_only = True  # a name typed only in the letters its font has (ui/shell/glyphs.py)
     for problem in shared.store.problems:  # a damaged file moved aside, as on a laptop
         print(f"warning: {problem}")
     return Opened(shared=shared)

@@ -143,6 +143,9 @@ class EventModel(Model):
             return False
         try:
             names = [p.strip() for p in players.replace("\n", ",").split(",") if p.strip()]
+            shown = self._shared.names_problem(names)
+            if shown:
+                raise ScorekeeperError(shown)
             with self._shared.lock:
                 book_of(self._shared).set_team(self.eid, team, names, (vice or "").strip() or None)
             self.note = f"{team} changed"

@@ -139,6 +139,9 @@ class EventsModel(Model):
         try:
             players = [p.strip() for p in self.players.replace("\n", ",").split(",") if p.strip()]
             teams, vices = self._teams()
+            shown = self._shared.names_problem([self.name, *players, *teams, *(p for t in teams.values() for p in t)])
+            if shown:
+                raise ScorekeeperError(shown)
             league = self.league
             event = new_event(
                 new_id(),

@@ -341,7 +341,7 @@ class PlayersModel(Model):
         if self.renamable(person) is None:
             self._refuse("this player is not in the records any more")
             return None
-        problem = _text.text_problem(new, "a player's name")  # before the key, which leaves such characters out
+        problem = _text.text_problem(new, "a player's name") or self._shared.names_problem([new])
         if problem:
             self._refuse(problem)
             return None

@@ -69,6 +69,7 @@ class FormModel(Model):
     def _create(self, problem: str | None, make_record: Callable[[], dict[str, Any]]) -> str | None:
         """Store the record ``make_record()`` unless ``problem``; its id, or None with ``error`` set."""
         verdict = self._shared.may(Act.START)
+        problem = problem or self._shared.names_problem(self.names)
         if problem is None and not verdict.allowed:
             problem = verdict.words
         if problem is None:

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.eventbook import EventBook
 from scorekeeper.store import Store
 from scorekeeper.ui.access.roles import Role
-from scorekeeper.ui.shell import policy
+from scorekeeper.ui.shell import glyphs, policy
 from scorekeeper.ui.shell.asks import AskBook
 from scorekeeper.ui.shell.drafts import DraftBook
 from scorekeeper.ui.shell.policy import Act, Verdict
@@ -67,6 +67,9 @@ class Shared:
         #: finished matches sent to the table's laptop, :mod:`scorekeeper.ui.history.send`); None
         #: where the app is served by the table's laptop itself.
         self.post: Any = None
+        #: The phone's own site: names are drawn with its one font only, so a name it cannot
+        #: draw is refused where it is typed (:mod:`scorekeeper.ui.shell.glyphs`).
+        self.font_only = False
         self.visitors = visitors
         self.visitor = visitors(None, None, "")
 
@@ -77,6 +80,10 @@ class Shared:
         view = copy.copy(self)
         view.visitor = (visitor or self.visitors)(self.gate, address, agent)
         return view
+
+    def names_problem(self, names: Iterable[str]) -> str | None:
+        """Why one of ``names``, typed on this page, cannot be shown on it, or None."""
+        return glyphs.names_problem(names) if self.font_only else None
 
     def may(self, act: Act, place: str | None = None, **facts: Any) -> Verdict:
         """May this browser do ``act`` (at ``place``: a match id, an event's seat key)? The one
