@@ -129,6 +129,17 @@ def _PickerTile(
     return tile_button(tile, lambda e: on_tap(tile), f"{label} {tile}", state == "fits", half)
 
 
+def _stack(texts: list[ft.Control]) -> ft.Column:
+    """A target's texts, one under the other, centred (a split cell's and an end button's)."""
+    return ft.Column(
+        texts,
+        spacing=0,
+        tight=True,
+        alignment=ft.MainAxisAlignment.CENTER,
+        horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+
+
 def split_tile(
     tile: Tile, places: tuple[EndChoice, ...], on_place: Callable[[Tile, Tile], Any], half: float
 ) -> ft.Control:
@@ -153,13 +164,7 @@ def split_tile(
         else:
             texts += [where, gain] if choice.gain else [where]
         body = ft.Container(
-            content=ft.Column(
-                texts,
-                spacing=0,
-                tight=True,
-                alignment=ft.MainAxisAlignment.CENTER,
-                horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-            ),
+            content=_stack(texts),
             width=half,
             height=h - (1 if i < len(places) - 1 else 0),
             alignment=ft.Alignment.CENTER,
@@ -236,13 +241,7 @@ def _end_button(tile: Tile, choice: EndChoice, spot: Spot, choose: Callable[[Til
     return ft.Container(
         content=labelled(
             ft.Container(
-                content=ft.Column(
-                    texts,
-                    spacing=0,
-                    tight=True,
-                    alignment=ft.MainAxisAlignment.CENTER,
-                    horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-                ),
+                content=_stack(texts),
                 width=spot.width,
                 height=spot.height,
                 border_radius=12,
