@@ -15,7 +15,7 @@ from scorekeeper.ui.broadway.form import BroadwayNewMatchForm
 from scorekeeper.ui.broadway.table import BroadwayTableModel
 from scorekeeper.ui.score.entries import ScoreEntries
 from scorekeeper.ui.shell.points import PointsPart
-from ui.test_live import served
+from ui.test_live import Phone, served
 
 
 def hands(shared, mid) -> list:
@@ -355,3 +355,21 @@ def test_the_score_screen_sees_another_phones_adjustment_as_a_change(tmp_path):
     type_in(score.entries, "5", why="late again")
     assert not score.entries.save()  # this screen had not shown the first adjustment yet
     assert score.error is not None and "came first" in score.error
+
+
+def test_every_phone_is_told_what_the_entry_did(tmp_path):
+    shared = served(tmp_path)
+    mid = fives(shared)
+    ann = Phone(shared, mid, "127.0.0.1")
+    ben = Phone(shared, mid, "192.168.1.12", "482913")
+    ann.table.entries.open_points()
+    type_in(ann.table.entries, "35", "10")
+    assert ann.table.entries.save()
+    ben.receive()
+    assert ben.table.note == "Hand 1 entered as points: Ann +35, Ben +10 (on the host)"
+    assert ben.table.scores == {"Ann": 35, "Ben": 10}
+    ann.table.entries.open_adjust()
+    type_in(ann.table.entries, "", "-5", why="misdeal")
+    assert ann.table.entries.save()
+    ben.receive()
+    assert ben.table.note == "Adjustment: Ben -5 (misdeal) (on the host)"

@@ -303,6 +303,8 @@ def deal_next(t: FoursTableModel) -> list[ft.Control]:
         for name in t.players
     ]
     why = "again (misdeal)" if t.hand and t.hand.void else f"next, {t.variant.dealing}"
+    if t.hand is not None and t.hand.entered is not None:  # nobody is known to have dealt it
+        return [heading(f"Hand {nxt}: who deals?", 18), ft.Row(buttons, wrap=True)]
     return [heading(f"Hand {nxt}: who deals? ({suggested} deals {why})", 18), ft.Row(buttons, wrap=True)]
 
 

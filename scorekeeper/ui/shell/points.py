@@ -259,6 +259,17 @@ class PointsPart:
             return self._store_adjust()
         return self._store_points()
 
+    def _then(self, said: str, note: str) -> Callable[[], None]:
+        """What runs once the entry is in, before the other phones are told: the change named
+        for a phone that raced it (``said``), and what it did (``note``, every phone's)."""
+        saying = self.door.saying(said)
+
+        def then() -> None:
+            saying()
+            self.door.note = note
+
+        return then
+
     def _where(self, problem: str) -> str:
         """A refusal in the words of every error line: it names the hand (an adjustment, the
         hand it follows)."""
@@ -286,9 +297,8 @@ class PointsPart:
                 st.append(mid, entry)
 
         words = ", ".join(f"{s} {v:+d}" if v else f"{s} 0" for s, v in points.items())
-        said = f"hand {number} entered as points"
-        if self.door.change(store, self.door.saying(said), what=f"enter hand {number} as points"):
-            self.door.note = f"Hand {number} entered as points: {words}"
+        then = self._then(f"hand {number} entered as points", f"Hand {number} entered as points: {words}")
+        if self.door.change(store, then, what=f"enter hand {number} as points"):
             self.mode = None
             self.door.redraw()
             return True
@@ -301,10 +311,8 @@ class PointsPart:
         entry = {"adjust": changes, "why": why}
         words = ", ".join(f"{s} {v:+d}" for s, v in changes.items())
         mid = self.door.mid
-        if self.door.change(
-            lambda st: st.append(mid, entry), self.door.saying("an adjustment"), what="adjust the score"
-        ):
-            self.door.note = f"Adjustment: {words} ({why})"
+        then = self._then("the adjustment", f"Adjustment: {words} ({why})")
+        if self.door.change(lambda st: st.append(mid, entry), then, what="adjust the score"):
             self.mode = None
             self.door.redraw()
             return True
