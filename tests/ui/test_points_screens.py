@@ -373,3 +373,60 @@ def test_every_phone_is_told_what_the_entry_did(tmp_path):
     assert ann.table.entries.save()
     ben.receive()
     assert ben.table.note == "Adjustment: Ben -5 (misdeal) (on the host)"
+
+
+# ------------------------------------------------------------------ corrections (All Fives)
+def test_correct_an_entry_lists_them_and_corrects_points_and_an_adjustment(shared):
+    t = TableModel(shared, fives(shared))
+    t.entries.open_points()
+    type_in(t.entries, "10", "5")
+    assert t.entries.save()
+    t.entries.open_adjust()
+    type_in(t.entries, "", "-5", why="misdeal")
+    assert t.entries.save()
+    t.hand_end.start_hand("Ann")
+    t.play.tap("5-0")
+    t.fixes.open()
+    assert [(r.hand, r.where, r.text) for r in t.fixes.entries()] == [
+        (1, "points", "entered as points: Ann +10, Ben +5"),
+        (1, "adjust", "Adjustment: Ben -5 (misdeal)"),
+        (2, "leader", "Ann leads"),
+        (2, 1, "Ann: 5-0"),
+    ]
+    assert t.fixes.entries()[1].label == "Correct adjustment 1"
+    # the hand entered as points: each side's points typed again
+    t.fixes.pick(1, "points")
+    assert t.fixes.pips == {"Ann": "10", "Ben": "5"}
+    t.fixes.set_pips("Ann", "20")
+    t.fixes.propose_points()
+    assert t.fixes.preview == "hand 1 entered as points: Ann +20, Ben +5; scores now Ann 25, Ben 0 (were 15, 0)"
+    t.fixes.save()
+    assert t.error is None and t.scores == {"Ann": 25, "Ben": 0}
+    # the adjustment: its change and its reason
+    t.fixes.open()
+    t.fixes.pick(1, "adjust")
+    assert t.fixes.pips == {"Ann": "", "Ben": "-5"} and t.fixes.why == "misdeal"
+    t.fixes.set_pips("Ben", "-10")
+    t.fixes.set_why("misdeal twice")
+    t.fixes.propose_points()
+    t.fixes.save()
+    assert t.error is None and t.scores == {"Ann": 25, "Ben": -5}
+    assert hands(shared, t.mid)[1] == {"adjust": {"Ben": -10}, "why": "misdeal twice"}
+    # a turn after an adjustment is still found by its hand's number
+    t.fixes.open()
+    t.fixes.correct(2, 1, "5-5")
+    assert t.error is None and t.scores == {"Ann": 30, "Ben": -5}  # 5-5 counts 10, 5-0 counted 5
+
+
+def test_a_correction_of_points_the_engine_refuses_changes_nothing(shared):
+    t = TableModel(shared, fives(shared))
+    t.entries.open_points()
+    type_in(t.entries, "10", "5")
+    assert t.entries.save()
+    t.fixes.open()
+    t.fixes.pick(1, "points")
+    t.fixes.set_pips("Ann", "12")
+    t.fixes.propose_points()
+    assert t.fixes.draft is None
+    assert t.error == "hand 1, points: Ann cannot score 12: every count and settlement scores a multiple of 5"
+    assert t.scores == {"Ann": 10, "Ben": 5}
