@@ -261,6 +261,7 @@ def test_all_fours_hand_as_points_then_a_dealer_is_asked_and_hands_list_it(share
     type_in(part, "-1", "", why="revoke")
     assert part.save(), t.error
     assert t.hand_lines()[0] == "Adjustment: Ann -1 (revoke) -> 3 - 1"
+    assert t.pegboard() is None  # points taken off cannot be pegged (the screen says so)
     t.start_hand("Ben")
     assert t.error is None and t.dealer == "Ben"
 
@@ -430,3 +431,28 @@ def test_a_correction_of_points_the_engine_refuses_changes_nothing(shared):
     assert t.fixes.draft is None
     assert t.error == "hand 1, points: Ann cannot score 12: every count and settlement scores a multiple of 5"
     assert t.scores == {"Ann": 10, "Ben": 5}
+
+
+@pytest.mark.parametrize("how", ["points", "adjust"])
+def test_all_fours_won_by_a_hand_as_points_or_an_adjustment_says_so(shared, how):
+    form = FoursNewMatchForm(shared, names=["Ann", "Ben"])
+    form.set_dealer("Ann")
+    form.set_carry(True)
+    form.set_carried(0, "12")
+    mid = form.start()
+    assert mid, form.error
+    t = FoursTableModel(shared, mid)
+    part = t.entries
+    part.open_points()
+    type_in(part, "3" if how == "points" else "0", "0")
+    assert part.save(), t.error
+    if how == "adjust":
+        part.open_adjust()
+        type_in(part, "2", why="award")
+        assert part.save(), t.error
+    assert t.phase == "over"
+    assert t.winner_line() == (
+        "Ann wins the match in hand 1, entered as points (15 points, target 14)"
+        if how == "points"
+        else "Ann wins the match at the adjustment after hand 1 (14 points, target 14)"
+    )

@@ -81,6 +81,8 @@ def board(t: FoursTableModel) -> ft.Control:
     if chips is not None:
         return _chips_view(chips)
     pegs = t.pegboard()
+    if pegs is None:  # points taken off by an adjustment cannot be pegged
+        return ft.Text("Points were taken off: no pegboard (the scores above; Score says why).", italic=True)
     label = "Pegboard: " + ", ".join(f"{n} {p.front} (back peg {p.back})" for n, p in pegs.sides)
     return svg_image(pegboard_svg(pegs), label)
 

@@ -33,9 +33,9 @@ from scorekeeper.allfours.engine import HandResult, Item, Match
 from scorekeeper.allfours.events import Penalties, TurnUp
 from scorekeeper.allfours.timeline import timeline
 from scorekeeper.allfours.variants import Variant
-from scorekeeper.points import Adjustment, adjust_words, in_order
+from scorekeeper.points import Adjustment, adjust_words, adjustment_field, in_order
 from scorekeeper.store import Store
-from scorekeeper.tally import Pegboard, pegboard
+from scorekeeper.tally import Pegboard, TallyError, pegboard
 from scorekeeper.ui.allfours.count import CardCount, Chips
 from scorekeeper.ui.allfours.words import at_text, fact_words, hand_line, item_text
 from scorekeeper.ui.shell.base import Shared, TableModel
@@ -137,6 +137,8 @@ class FoursTableModel(TableModel[Match]):
     @property
     def phase(self) -> str:
         h = self.hand
+        if self.match.winner is not None and (h is None or not h.decided):
+            return "over"  # an adjustment took a side to the target
         if h is None:
             return "deal"
         if h.decided:
@@ -151,6 +153,13 @@ class FoursTableModel(TableModel[Match]):
         if h.honour_revoke is not None:
             loser = self.setup.sides[h.honour_revoke]
             return f"{self.winner} {self._win} the match: {loser} revoked holding an honour (hand {h.number})"
+        m = self.match
+        assert m.winner is not None
+        reached = f"({m.scores[m.winner]} points, target {self.target})"
+        if not h.decided:  # the adjustment after the last hand won it
+            return f"{self.winner} {self._win} the match at the {adjustment_field(len(m.hands))} {reached}"
+        if h.entered is not None:
+            return f"{self.winner} {self._win} the match in hand {h.number}, entered as points {reached}"
         item = h.items[-1]
         return (
             f"{self.winner} {self._win} the match at {at_text(item)} in hand {h.number} "
@@ -199,8 +208,13 @@ class FoursTableModel(TableModel[Match]):
         """Each side's scoring events (the points of every credited item), in order: the game's timeline's."""
         return dict(zip(self.sides, timeline(self.match).events(), strict=True))
 
-    def pegboard(self) -> Pegboard:
-        return pegboard(self.events(), target=self.target)
+    def pegboard(self) -> Pegboard | None:
+        """The cribbage board of the scores, or None where it cannot be pegged: an adjustment
+        took points off (the scores are shown as chips, and Score says why)."""
+        try:
+            return pegboard(self.events(), target=self.target)
+        except TallyError:
+            return None
 
     def chips(self) -> list[Chips] | None:
         """Seven Up: each side starts with one chip per point of the target and
