@@ -456,3 +456,28 @@ def test_all_fours_won_by_a_hand_as_points_or_an_adjustment_says_so(shared, how)
         if how == "points"
         else "Ann wins the match at the adjustment after hand 1 (14 points, target 14)"
     )
+
+
+def test_a_hand_begun_on_another_phone_meanwhile_is_asked_about_again(tmp_path):
+    shared = served(tmp_path)
+    mid = fives(shared)
+    ann = Phone(shared, mid, "127.0.0.1")
+    ben = Phone(shared, mid, "192.168.1.12", "482913")
+    ben.table.take_seat("Ben")
+    ann.table.play.tap("5-0")
+    ben.receive()
+    ben.ack()
+    part = ben.table.entries
+    part.open_points()
+    part.confirm()  # agreed to drop one turn
+    type_in(part, "10", "0")
+    ann.table.play.tap("0-0")  # meanwhile: a second turn on Ann's phone
+    ben.receive()
+    ben.ack()
+    assert not part.save()
+    assert part.confirming
+    assert ben.table.error == "hand 1, points: first say whether what was entered of hand 1 (2 turns) is dropped"
+    assert len(hands(shared, mid)[0]["turns"]) == 2
+    part.confirm()
+    assert part.save(), ben.table.error
+    assert hands(shared, mid) == [{"points": {"Ann": 10, "Ben": 0}}]

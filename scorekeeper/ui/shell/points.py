@@ -107,6 +107,7 @@ class PointsPart:
         self.why = ""
         self.first: str | None = None
         self.confirming = False  # a begun hand: the table is asked before what it holds is dropped
+        self._agreed: str | None = None  # what the table agreed to drop (dropped() when it did)
         self.fresh = 0  # changes when the app sets the fields (a tap on a step): new fields
 
     # ------------------------------------------------------------ reading
@@ -185,6 +186,7 @@ class PointsPart:
             return
         self._reset(POINTS)
         self.confirming = self.dropped() is not None
+        self._agreed = None
 
     def open_adjust(self) -> None:
         """Open the form of an adjustment."""
@@ -195,6 +197,7 @@ class PointsPart:
     def confirm(self) -> None:
         """The table agrees to drop what was entered of the begun hand (done when stored)."""
         self.confirming = False
+        self._agreed = self.dropped()
         self.door.redraw()
 
     def close(self) -> None:
@@ -247,7 +250,10 @@ class PointsPart:
         """Store the entry (one change of the match; the form closes when it went in)."""
         if self.mode is None:
             return False
-        problem = f"first say whether {self.dropped()} is dropped" if self.confirming else None
+        dropped = self.dropped()
+        if self.mode == POINTS and not self.confirming and dropped is not None and dropped != self._agreed:
+            self.confirming = True  # another phone entered into the hand meanwhile: asked again
+        problem = f"first say whether {dropped} is dropped" if self.confirming else None
         problem = problem or self.problem()
         if problem is not None:
             self.door.error = self._where(problem)
