@@ -49,6 +49,7 @@ def test_a_match_carried_on_from_paper_with_a_hand_as_points_and_adjustments(app
     wait_text(page, f"Score Ann {m.scores[0]}")
     wait_text(page, f"Score Ben {m.scores[1]}")
     wait_text(page, "Hand 2: who leads?")
+    wait_text(page, "Hand 1 was entered as points: no tiles to show.")
 
     # between hands: an adjustment with its reason
     tap(page, "Adjust score")
