@@ -481,3 +481,15 @@ def test_a_hand_begun_on_another_phone_meanwhile_is_asked_about_again(tmp_path):
     part.confirm()
     assert part.save(), ben.table.error
     assert hands(shared, mid) == [{"points": {"Ann": 10, "Ben": 0}}]
+
+
+def test_with_an_exact_target_points_past_it_reach_nothing_and_nobody_is_asked(shared):
+    mid = fives(shared, target="61", exact_target=True)
+    t = TableModel(shared, mid)
+    assert t.rules.exact_target
+    part = t.entries
+    part.open_points()
+    type_in(part, "65", "60")  # Ann would pass 61: voided; Ben stops one short
+    assert part.reaching() == []
+    assert part.save(), t.error
+    assert t.scores == {"Ann": 0, "Ben": 60} and t.winner is None

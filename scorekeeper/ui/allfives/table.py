@@ -107,7 +107,9 @@ class TableModel(base.TableModel[Match]):
         self.claims = Claims(self, enter=lambda tile, on, points: self.play.enter(tile, on, points))
         self.play = PlayEntry(self, fixes=self.fixes, claims=self.claims)
         self.hand_end = HandEnd(self)
-        self.entries = PointsPart(self, self.points_steps, lambda: self.target, self.begun)
+        self.entries = PointsPart(
+            self, self.points_steps, lambda: self.target, self.begun, lambda: self.rules.exact_target
+        )
 
     # ------------------------------------------------------------- reading
     @property

@@ -88,7 +88,8 @@ class PointsPart:
     ``steps``: the game's quick steps of a side's field; ``target``: the score that wins
     (None: the game decides otherwise), to ask who got there first; ``begun``: the hand
     being entered now (tile by tile, fact by fact), in words of what was entered of it
-    ("4 turns"; ``""``: started, nothing entered yet), or None between hands.
+    ("4 turns"; ``""``: started, nothing entered yet), or None between hands; ``exact``:
+    whether the target must be hit exactly (points past it are voided: they reach nothing).
     """
 
     def __init__(
@@ -97,11 +98,13 @@ class PointsPart:
         steps: Callable[[], Sequence[Step]],
         target: Callable[[], int | None],
         begun: Callable[[], str | None],
+        exact: Callable[[], bool] = lambda: False,
     ) -> None:
         self.door = door
         self._steps = steps
         self._target = target
         self._begun = begun
+        self._exact = exact
         self.mode: str | None = None  # POINTS, ADJUST or None (closed)
         self.typed: list[str] = []
         self.why = ""
@@ -153,10 +156,11 @@ class PointsPart:
         if target is None or self.mode != POINTS:
             return []
         scores = self.door.scores
+        exact = self._exact()
         return [
             s
             for s, v in zip(self.door.sides, self.values(), strict=True)
-            if v is not None and v > 0 and scores[s] + v >= target
+            if v is not None and v > 0 and (scores[s] + v == target if exact else scores[s] + v >= target)
         ]
 
     def problem(self) -> str | None:
