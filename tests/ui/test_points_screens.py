@@ -206,10 +206,10 @@ def test_an_adjustment_during_a_hand_is_refused_naming_where(shared):
     t = TableModel(shared, fives(shared))
     t.play.tap("5-0")
     part = t.entries
-    part.open_adjust()
-    type_in(part, "5", why="penalty")
-    assert not part.save()
+    part.open_adjust()  # the engine is asked as the form opens: it does not open
+    assert not part.open
     assert t.error == "adjustment after hand 1: hand 1 has not ended yet: an adjustment comes between hands"
+    assert hands(shared, t.mid) == [{"leader": "Ann", "turns": [{"play": "5-0"}]}]
 
 
 def test_a_watcher_neither_opens_nor_stores_them(tmp_path):

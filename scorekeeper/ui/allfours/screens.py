@@ -161,7 +161,8 @@ def Table(shared: Shared, mid: str) -> ft.Control:
         ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=on(t.undo)),
         ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=on(t.redo)),
     ]
-    top = top_bar(f"Hand {t.hand_number} · {status}", *(changes if t.can_enter else []))
+    score = ft.IconButton(icon=ft.Icons.LEADERBOARD, tooltip="Score", on_click=go(f"/score/{mid}"))
+    top = top_bar(f"Hand {t.hand_number} · {status}", *(changes if t.can_enter else []), score)
     body: list[ft.Control] = [
         ft.Container(content=top, key="top"),
         ft.Container(content=score_chips(t.scores, f"to {t.target}"), key="scores"),

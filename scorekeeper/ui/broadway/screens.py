@@ -160,10 +160,11 @@ def Table(shared: Shared, mid: str) -> ft.Control:
         ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=on(t.undo)),
         ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=on(t.redo)),
     ]
+    score = ft.IconButton(icon=ft.Icons.LEADERBOARD, tooltip="Score", on_click=go(f"/score/{mid}"))
     after = "sudden death: first to lead by 2" if t.sudden_death() else "seven hands"
     note = your_turn(t, t.note)
     body: list[ft.Control] = [
-        ft.Container(content=top_bar(t.status(), *(changes if t.can_enter else [])), key="top"),
+        ft.Container(content=top_bar(t.status(), *(changes if t.can_enter else []), score), key="top"),
         ft.Container(content=score_chips(t.scores, after), key="totals"),
         ft.Container(content=_seats(t), key="seats"),
         ft.Container(

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from scorekeeper import registry
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.ui.shell.policy import Act, Verdict
 
@@ -65,6 +66,8 @@ class EntryDoor(Protocol):
     ) -> bool: ...
 
     def saying(self, words: str) -> Callable[[], None]: ...
+
+    def stored_record(self) -> dict[str, Any]: ...
 
     def redraw(self) -> None: ...
 
@@ -193,8 +196,18 @@ class PointsPart:
         self._agreed = None
 
     def open_adjust(self) -> None:
-        """Open the form of an adjustment."""
+        """Open the form of an adjustment -- where the match takes one now: the engine is
+        asked first (with a trial adjustment of one point, on a copy of the record), and why
+        not is said at once (a hand being played: an adjustment comes between hands)."""
         if self._refused(Act.ADJUST):
+            return
+        record = self.door.stored_record()
+        record["hands"] = [*record.get("hands", []), {"adjust": {self.sides[0]: 1}, "why": "a trial"}]
+        try:
+            registry.game_of(record).load(record)
+        except ScorekeeperError as e:
+            self.door.error = str(e)
+            self.door.redraw()
             return
         self._reset(ADJUST)
 
