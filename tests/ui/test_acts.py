@@ -151,6 +151,21 @@ def d_enter(w: World, who: Who) -> str:
     return "yes" if _turns(w, w.play) == before + 1 else "no"
 
 
+def d_adjust(w: World, who: Who) -> str:
+    with w.shared.lock:  # a match between hands: an adjustment comes between them
+        mid = w.shared.store.create({"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"]})
+    v = w.view(who)
+    w.sit(v, who, mid, "Ann")
+    part = TableModel(v, mid).entries
+    part.open_adjust()
+    if not part.open:
+        return "no"
+    part.set_text(1, "-5")
+    part.set_why("misdeal")
+    part.save()
+    return "yes" if w.record(mid).get("hands") == [{"adjust": {"Ben": -5}, "why": "misdeal"}] else "no"
+
+
 def d_change_finished(w: World, who: Who) -> str:
     ben = w.view(Who.SEATED)
     ben.visitor.take_seat(w.won, "Ben")  # the other side holds its seat
@@ -264,6 +279,7 @@ DRIVERS: dict[Act, Callable[..., str]] = {
     Act.RENEW: d_renew,
     Act.START: d_start,
     Act.ENTER: d_enter,
+    Act.ADJUST: d_adjust,
     Act.CHANGE_FINISHED: d_change_finished,
     Act.AGREE: d_agree,
     Act.TAKE_SEAT: d_take_seat,

@@ -1,5 +1,6 @@
 """Correcting any entry of an All Fives match, without Flet: a hand's leader, a turn
-or what was left in hands at its end.
+or what was left in hands at its end, a hand entered as points (each side's points), an
+adjustment (each side's change and the reason).
 
 A turn is corrected the way it was entered: pick it, and the table shows the
 match as it stood before that turn (the drawing, the picker, whose turn, the
@@ -19,12 +20,16 @@ from typing import Any
 from scorekeeper import registry
 from scorekeeper.allfives.engine import Match, Turn
 from scorekeeper.allfives.notation import parse_turn_text, turn_text
+from scorekeeper.codec import adjustment_item, hand_item
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.points import Adjustment, adjust_words, in_order
 from scorekeeper.ui.allfives.part import Part, TableDoor
 
 __all__ = ["Corrections", "EntryRow"]
 
-Where = int | str  # a turn's number, "leader" or "remaining"
+#: a turn's number, "leader", "remaining", "points" (a hand entered as points) or "adjust" (an
+#: adjustment: its row's ``hand`` is then its place among the adjustments, from 1)
+Where = int | str
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,8 @@ class EntryRow:
     @property
     def label(self) -> str:
         """What the row is read out as (and tapped by)."""
+        if self.where == "adjust":
+            return f"Correct adjustment {self.hand}"
         what = f"turn {self.where}" if isinstance(self.where, int) else self.where
         return f"Correct hand {self.hand} {what}"
 
@@ -65,6 +72,8 @@ class Corrections(Part):
         self.draft: Any = None
         self.preview: str | None = None
         self.pips: dict[str, str] = {}  # a hand end being corrected: pips typed per player
+        # (a hand entered as points, an adjustment: each side's points or change)
+        self.why = ""  # an adjustment being corrected: its reason
 
     @property
     def active(self) -> bool:
@@ -77,7 +86,16 @@ class Corrections(Part):
         m = self.match
         s = m.setup
         out = []
-        for h in m.hands:
+        adjustments = 0
+        for h in in_order(m.hands, m.adjustments):
+            if isinstance(h, Adjustment):
+                adjustments += 1
+                out.append(EntryRow(adjustments, "adjust", adjust_words(_adjust_json(s.sides, h)), ""))
+                continue
+            if h.entered is not None:
+                words = ", ".join(f"{side} {n:+d}" for side, n in zip(s.sides, h.entered, strict=True))
+                out.append(EntryRow(h.number, "points", f"entered as points: {words}", ""))
+                continue
             out.append(EntryRow(h.number, "leader", f"{s.players[h.leader]} leads", ""))
             for i, t in enumerate(h.turns, 1):
                 out.append(EntryRow(h.number, i, f"{s.players[t.player]}: {turn_text(t)}", _turn_detail(m, t)))
@@ -133,6 +151,13 @@ class Corrections(Part):
             h = self.match.hands[hand - 1]
             pips = h.pips or []
             self.pips = {n: str(pips[i]) for i, n in enumerate(self.match.setup.players) if h.held[i]}
+        elif where == "points":
+            entered = self.match.hands[hand - 1].entered or ()
+            self.pips = {side: str(n) for side, n in zip(self.match.setup.sides, entered, strict=True)}
+        elif where == "adjust":
+            a = self.match.adjustments[hand - 1]
+            self.pips = {side: str(n) if n else "" for side, n in zip(self.match.setup.sides, a.changes, strict=True)}
+            self.why = a.why
         self.door.redraw()
 
     def again(self) -> None:
@@ -147,6 +172,27 @@ class Corrections(Part):
     def set_pips(self, name: str, text: str) -> None:
         self.pips = {**self.pips, name: text}
         self.door.redraw()
+
+    def set_why(self, text: str) -> None:
+        self.why = text
+        self.door.redraw()
+
+    def propose_points(self) -> None:
+        """A hand entered as points, or an adjustment, with each side's figure as typed."""
+        if self.picked is None:
+            return
+        adjust = self.picked[1] == "adjust"
+        value: dict[str, int] = {}
+        for side, text in self.pips.items():
+            t = text.strip()
+            if adjust and not t:
+                continue
+            if not re.fullmatch(r"[-+]?\d{1,4}", t):
+                self._fail(f"{side}: {'the change' if adjust else 'points'} must be a whole number, not {t!r}")
+                return
+            if int(t) or not adjust:
+                value[side] = int(t)
+        self.propose({"adjust": value, "why": self.why.strip()} if adjust else value)
 
     def propose_remaining(self) -> None:
         value: dict[str, int] = {}
@@ -164,9 +210,11 @@ class Corrections(Part):
             return False
         hand, where = self.picked
         record = self.door.stored_record()
-        h = record["hands"][hand - 1]
+        h = adjustment_item(record, hand) if where == "adjust" else hand_item(record, hand)
         if isinstance(where, int):
             h["turns"][where - 1] = entry
+        elif where == "adjust":
+            h.update(entry)
         else:
             h[where] = entry
         try:
@@ -198,6 +246,10 @@ class Corrections(Part):
                 bits.append(f"{side} +{t1.points}" + (f" (was +{t0.points})" if t1.points != t0.points else ""))
         elif where == "leader":
             bits.append(f"hand {hand}: {s.players[new.hands[hand - 1].leader]} leads")
+        elif where == "points":
+            bits.append(f"hand {hand} entered as points: " + ", ".join(f"{n} {p:+d}" for n, p in self.draft.items()))
+        elif where == "adjust":
+            bits.append(adjust_words(self.draft))
         else:
             bits.append(f"hand {hand}, left in hands: " + ", ".join(f"{n} {p}" for n, p in self.draft.items()))
         if list(new.scores) != list(old.scores):
@@ -215,7 +267,16 @@ class Corrections(Part):
         hand, where = self.picked
         draft, preview = self.draft, self.preview
         what = f"correct hand {hand}, {where if isinstance(where, str) else f'turn {where}'} ({preview})"
-        if self.door.change(lambda st: st.edit(self.door.mid, hand, where, draft), what=what):
+        mid = self.door.mid
+
+        def edit(st: Any) -> None:
+            if where != "adjust":
+                st.edit(mid, hand, where, draft)
+                return
+            st.edit(mid, hand, "adjust", draft["adjust"])  # each key checked with the whole match
+            st.edit(mid, hand, "why", draft["why"])
+
+        if self.door.change(edit, what=what):
             self.listing = False
             self._reset()
             self.door.done(f"corrected: {preview}")
@@ -236,3 +297,8 @@ class Corrections(Part):
             self._reset()
             self.door.error = error
             self.door.redraw()
+
+
+def _adjust_json(sides: tuple[str, ...] | list[str], a: Adjustment) -> dict[str, Any]:
+    """An adjustment as the record writes it (the sides it changes, and why)."""
+    return {"adjust": {side: n for side, n in zip(sides, a.changes, strict=True) if n}, "why": a.why}

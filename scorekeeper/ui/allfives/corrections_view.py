@@ -25,7 +25,7 @@ def _list(table: TableModel) -> list[ft.Control]:
     ]
     hand = 0
     for row in fixes.entries():
-        if row.hand != hand:
+        if row.hand != hand and row.where != "adjust":  # an adjustment stands between hands
             hand = row.hand
             rows.append(ft.Text(f"Hand {hand}", weight=ft.FontWeight.BOLD))
         number = f"{row.where}." if isinstance(row.where, int) else ""
@@ -79,16 +79,48 @@ def _proposal(table: TableModel) -> ft.Control:
     )
 
 
+_WHAT = {"leader": "leader", "points": "points"}
+
+
+def _points_fix(table: TableModel) -> list[ft.Control]:
+    """A hand entered as points, or an adjustment, corrected: each side's figure (and the
+    reason of an adjustment) typed again."""
+    fixes = table.fixes
+    assert fixes.picked is not None
+    hand, where = fixes.picked
+    out: list[ft.Control] = [
+        ft.TextField(
+            label=side,
+            value=text,
+            width=160,
+            dense=True,
+            keyboard_type=ft.KeyboardType.NUMBER,
+            on_change=typed(fixes.set_pips, side),
+            key=f"fix-{where}-{hand}-{side}",
+        )
+        for side, text in fixes.pips.items()
+    ]
+    if where == "adjust":
+        out.append(
+            ft.TextField(
+                label="Why", value=fixes.why, dense=True, on_change=typed(fixes.set_why), key=f"fix-why-{hand}"
+            )
+        )
+    out.append(ft.FilledTonalButton(content="Count again", on_click=on(fixes.propose_points)))
+    return out
+
+
 def corrections_panel(table: TableModel) -> list[ft.Control]:
     fixes = table.fixes
     if fixes.picked is None:
         return _list(table)
     hand, where = fixes.picked
-    what = f"turn {where}" if isinstance(where, int) else ("leader" if where == "leader" else "tiles left")
+    what = f"turn {where}" if isinstance(where, int) else _WHAT.get(str(where), "tiles left")
+    title = f"Correcting adjustment {hand}" if where == "adjust" else f"Correcting hand {hand}, {what}"
     out: list[ft.Control] = [
         ft.Row(
             [
-                heading(f"Correcting hand {hand}, {what}", 16),
+                heading(title, 16),
                 ft.TextButton(content="Cancel", on_click=on(fixes.close)),
             ],
             alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
@@ -101,6 +133,8 @@ def corrections_panel(table: TableModel) -> list[ft.Control]:
     if isinstance(where, int):
         out.append(ft.Text(f"Tap what {table.to_move} did instead: the tile, its end, the draws or the pass."))
         out += play_panel(table)
+    elif where in ("points", "adjust"):
+        out += _points_fix(table)
     elif where == "leader":
         out.append(
             ft.Row(

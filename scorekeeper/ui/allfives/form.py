@@ -201,6 +201,11 @@ class NewMatchForm(FormModel):
         return {f"{n[0]} & {n[2]}": [n[0], n[2]], f"{n[1]} & {n[3]}": [n[1], n[3]]}
 
     # -- rules
+    def carried_sides(self) -> list[str]:
+        """The partnerships where partners play, else every player."""
+        t = self.teams()
+        return list(t) if t else [s.strip() for s in self.names]
+
     def _deal(self) -> dict[str, Any]:
         """The rules the game gives the chosen preset at a table of this many players (its
         deal included): :func:`registry.rules_for`, as an event's match has them."""

@@ -291,7 +291,7 @@ class HandEnd(Part):
         to the left, the player after this hand's leader."""
         m = self.match
         h = m.hand
-        if h is None or h.end is None:
+        if h is None or h.end is None or h.entered is not None:  # nobody is known to have led it
             return None
         players = m.setup.players
         if m.rules.next_leader == "left":
@@ -302,7 +302,7 @@ class HandEnd(Part):
         """Who leads the next hand: the domino player (the rules); after a block, the player
         with the fewest pips (the first in seating order on a tie)."""
         h = self.match.hand
-        if h is None:
+        if h is None or h.entered is not None:
             return None
         players = self.match.setup.players
         if h.end == "domino" and h.domino_player is not None:

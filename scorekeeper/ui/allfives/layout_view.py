@@ -264,8 +264,13 @@ def layout_view(table: TableModel, d: Drawing, width: float, height: float, memo
     waits. A drawing ``d`` laid out for another box (or none) is laid out again for this one.
     ``memo``: as a memoized component (see :func:`layout_part`)."""
     if not d.tiles:
+        h = table.match.hand
+        if table.phase == "leader" and h is not None and h.entered is not None:
+            words = f"Hand {h.number} was entered as points: no tiles to show."
+        else:
+            words = "No tile down yet: tap the lead tile below." if table.can_enter else "No tile down yet."
         return ft.Container(
-            content=ft.Text("No tile down yet: tap the lead tile below." if table.can_enter else "No tile down yet."),
+            content=ft.Text(words),
             height=height,
             alignment=ft.Alignment.CENTER,
         )

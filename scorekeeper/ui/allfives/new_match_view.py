@@ -10,6 +10,7 @@ import flet as ft
 from scorekeeper.allfives.presets import HAND_SIZE_TABLES
 from scorekeeper.ui.allfives.form import COUNTS_OFFERED, PRESETS, RULE_CHOICES, RULE_WORDS, NewMatchForm
 from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.points_view import carried_part
 from scorekeeper.ui.shell.widgets import choice_row, error_box, game_choice, go, heading, name_field, on
 
 __all__ = ["NewMatch"]
@@ -130,6 +131,7 @@ def NewMatch(shared: Shared) -> ft.Control:
     controls.append(choice_row("First leader", leaders, form.leader, form.set_leader))
     if form.leader is None:
         controls.append(ft.Text("The lots are drawn when the match starts; the table says who won them."))
+    controls += carried_part(form)
     controls.append(error_box(form.error or rules_error))
     controls.append(ft.FilledButton(content="Start match", icon=ft.Icons.PLAY_ARROW, on_click=start, height=56))
     return ft.Column(controls, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)

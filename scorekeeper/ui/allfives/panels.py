@@ -16,6 +16,7 @@ import flet as ft
 from scorekeeper.ui.allfives.layout_view import picker_grid
 from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.allfives.tiles import tile_border
+from scorekeeper.ui.shell.points_view import entry_buttons
 from scorekeeper.ui.shell.widgets import PAD, heading, labelled, on
 
 __all__ = ["ACTIONS_H", "hand_end_panel", "leader_panel", "play_panel", "typed"]
@@ -268,7 +269,7 @@ def leader_panel(table: TableModel) -> list[ft.Control]:
     named = end.rule_leader()
     if named is not None:  # the rules name the leader: one tap, nothing to choose
         button = ft.FilledButton(content=f"{named} leads hand {nxt}", on_click=on(end.start_hand, named), height=52)
-        return [heading(f"Hand {table.hand_number} is over", 18), button]
+        return [heading(f"Hand {table.hand_number} is over", 18), button, entry_buttons(table.entries)]
     suggested = end.suggested_leader()
     buttons: list[ft.Control] = [
         (ft.FilledButton if name == suggested else ft.OutlinedButton)(
@@ -277,4 +278,4 @@ def leader_panel(table: TableModel) -> list[ft.Control]:
         for name in table.match.setup.players
     ]
     buttons.append(ft.TextButton(content="Draw lots", on_click=on(end.start_hand, None)))
-    return [heading(f"Hand {nxt}: who leads?", 18), ft.Row(buttons, wrap=True)]
+    return [heading(f"Hand {nxt}: who leads?", 18), ft.Row(buttons, wrap=True), entry_buttons(table.entries)]

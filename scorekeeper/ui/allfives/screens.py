@@ -36,6 +36,7 @@ from scorekeeper.ui.allfives.panels import hand_end_panel, leader_panel, play_pa
 from scorekeeper.ui.allfives.table import PlayerRow, TableModel
 from scorekeeper.ui.live.view import use_live
 from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.points_view import entry_panel
 from scorekeeper.ui.shell.table_view import asked_part, seat_question, watching, your_turn
 from scorekeeper.ui.shell.widgets import (
     PAD,
@@ -125,14 +126,24 @@ Chips = ft.memo(_Chips)
 
 @ft.component
 def _Tools(
-    mid: str, can_enter: bool, undo: Callable[[], Any], redo: Callable[[], Any], fix: Callable[[], Any]
+    mid: str,
+    can_enter: bool,
+    undo: Callable[[], Any],
+    redo: Callable[[], Any],
+    fix: Callable[[], Any],
+    as_points: Callable[[], Any] | None = None,
 ) -> ft.Control:
-    """The top bar's icons: Undo, Redo, Correct (not on a watcher's phone), Score."""
+    """The top bar's icons: Undo, Redo, Correct, the hand as points (while a hand is played;
+    not on a watcher's phone), Score."""
     icons = [
         ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=on(undo)),
         ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=on(redo)),
         ft.IconButton(icon=ft.Icons.EDIT_NOTE, tooltip="Correct an entry", on_click=on(fix)),
     ]
+    if as_points is not None:
+        icons.append(
+            ft.IconButton(icon=ft.Icons.CALCULATE, tooltip="Enter this hand as points", on_click=on(as_points))
+        )
     score = ft.IconButton(icon=ft.Icons.LEADERBOARD, tooltip="Score", on_click=go(f"/score/{mid}"))
     return ft.Row([*(icons if can_enter else []), score], spacing=0, tight=True)
 
@@ -325,7 +336,14 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     phase = table.phase
     top = top_bar(
         "Correcting" if fixes.picked is not None else f"Hand {table.hand_number} · {_status(table)}",
-        Tools(mid, table.can_enter, table.undo, table.redo, fixes.open),
+        Tools(
+            mid,
+            table.can_enter,
+            table.undo,
+            table.redo,
+            fixes.open,
+            table.entries.open_points if phase in ("play", "hand-end") else None,
+        ),
     )
     width = viewport.content_width
     # two columns on a laptop, and on a phone on its side (too low for the picker under the drawing)
@@ -375,6 +393,8 @@ def Table(shared: Shared, mid: str) -> ft.Control:
         panel, kind = [watching()], "watch"
     elif fixes.listing:
         panel, kind = corrections_panel(table), "fixes"
+    elif table.entries.open and phase != "over":
+        panel, kind = entry_panel(table.entries), "entries"
     elif phase == "play":
         panel, kind = play_panel(table, side, short, half), "play"
     elif phase == "hand-end":

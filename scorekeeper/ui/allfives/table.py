@@ -9,7 +9,9 @@ redo -- and the small view-models of what is entered on it:
 * :attr:`TableModel.fixes` (:class:`~scorekeeper.ui.allfives.corrections.Corrections`):
   correcting an earlier turn;
 * :attr:`TableModel.hand_end` (:class:`~scorekeeper.ui.allfives.hand_end.HandEnd`):
-  what was left in hands, the settlement, the next leader.
+  what was left in hands, the settlement, the next leader;
+* :attr:`TableModel.entries` (:class:`~scorekeeper.ui.shell.points.PointsPart`): a hand
+  entered as points, an adjustment.
 
 The rules are the engine's: nothing here decides whether a tile fits or what it
 scores; it asks :class:`~scorekeeper.allfives.engine.Match`.
@@ -54,6 +56,7 @@ from scorekeeper.ui.allfives.play import PlayEntry
 from scorekeeper.ui.score.model import winner_line
 from scorekeeper.ui.shell import base
 from scorekeeper.ui.shell.drafts import DraftChange
+from scorekeeper.ui.shell.points import PointsPart, Step
 
 __all__ = ["PlayerRow", "TableModel"]
 
@@ -104,6 +107,9 @@ class TableModel(base.TableModel[Match]):
         self.claims = Claims(self, enter=lambda tile, on, points: self.play.enter(tile, on, points))
         self.play = PlayEntry(self, fixes=self.fixes, claims=self.claims)
         self.hand_end = HandEnd(self)
+        self.entries = PointsPart(
+            self, self.points_steps, lambda: self.target, self.begun, lambda: self.rules.exact_target
+        )
 
     # ------------------------------------------------------------- reading
     @property
@@ -136,6 +142,22 @@ class TableModel(base.TableModel[Match]):
     @property
     def target(self) -> int:
         return self._match.rules.target
+
+    def points_steps(self) -> list[Step]:
+        """The quick steps of a hand entered as points: in 5s where every score is a multiple
+        of 5 (unscaled fives), else in 1s; a step back to take a tap back."""
+        r = self.rules
+        unit = 5 if r.count == "fives" and r.scale == 1 else 1
+        return [(f"+{unit * k}", unit * k) for k in (1, 2, 4)] + [(f"\u2212{unit}", -unit)]
+
+    def begun(self) -> str | None:
+        """The hand being played, in words of what was entered of it ("4 turns"; "": started,
+        no turn yet), or None between hands."""
+        if self.phase not in ("play", "hand-end"):
+            return None
+        h = self._match.hand
+        n = len(h.turns) if h else 0
+        return "" if n == 0 else f"{n} turn{'s' if n != 1 else ''}"
 
     def board(self) -> Pegboard | None:
         """The cribbage board that is the score display of a Fives and Threes match (each
@@ -334,8 +356,13 @@ def _last_words(m: Match) -> str:
     """The last entry of match ``m`` in words: ``Ann's 6-6``, ``Ben's pass``, ``the
     settlement of hand 2``, ``the start of hand 3``."""
     h = m.hand
-    if h is None:
+    if h is None and not m.adjustments:
         return "the last entry"
+    if m.adjustments and m.adjustments[-1].after == len(m.hands):
+        return "the adjustment"
+    assert h is not None
+    if h.entered is not None:
+        return f"hand {h.number} entered as points"
     if h.settlement is not None:
         return f"the settlement of hand {h.number}"
     if not h.turns:

@@ -88,6 +88,9 @@ class FoursNewMatchForm(FormModel):
         t = self.teams()
         return list(t) if t else [s.strip() for s in self.names]
 
+    def carried_sides(self) -> list[str]:
+        return self.sides()
+
     def set_variant(self, name: str) -> None:
         if name in VARIANTS:
             self.variant = name

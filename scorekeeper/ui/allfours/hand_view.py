@@ -81,6 +81,8 @@ def board(t: FoursTableModel) -> ft.Control:
     if chips is not None:
         return _chips_view(chips)
     pegs = t.pegboard()
+    if pegs is None:  # points taken off by an adjustment cannot be pegged
+        return ft.Text("Points were taken off: no pegboard (the scores above; Score says why).", italic=True)
     label = "Pegboard: " + ", ".join(f"{n} {p.front} (back peg {p.back})" for n, p in pegs.sides)
     return svg_image(pegboard_svg(pegs), label)
 
@@ -303,6 +305,8 @@ def deal_next(t: FoursTableModel) -> list[ft.Control]:
         for name in t.players
     ]
     why = "again (misdeal)" if t.hand and t.hand.void else f"next, {t.variant.dealing}"
+    if t.hand is not None and t.hand.entered is not None:  # nobody is known to have dealt it
+        return [heading(f"Hand {nxt}: who deals?", 18), ft.Row(buttons, wrap=True)]
     return [heading(f"Hand {nxt}: who deals? ({suggested} deals {why})", 18), ft.Row(buttons, wrap=True)]
 
 

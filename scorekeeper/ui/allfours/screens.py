@@ -32,6 +32,7 @@ from scorekeeper.ui.allfours.hand_view import (
 from scorekeeper.ui.allfours.table import FoursTableModel
 from scorekeeper.ui.live.view import use_live
 from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.points_view import carried_part, entry_buttons, entry_panel
 from scorekeeper.ui.shell.table_view import asked_part, watching
 from scorekeeper.ui.shell.typed import Typed, use_typed
 from scorekeeper.ui.shell.widgets import (
@@ -101,6 +102,7 @@ def NewMatch(shared: Shared) -> ft.Control:
     )
     dealers = [("Cut for deal", None), *((nm, nm) for nm in form.names)]
     controls.append(choice_row("First dealer", dealers, form.dealer, form.set_dealer))
+    controls += carried_part(form)
     controls.append(error_box(form.error or form.target_error()))
     controls.append(ft.FilledButton(content="Start match", icon=ft.Icons.PLAY_ARROW, on_click=start, height=56))
     return ft.Column(controls, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
@@ -132,6 +134,7 @@ def _hand_panel(t: FoursTableModel, award_points: Typed) -> list[ft.Control]:
         panel.append(deal)
     panel.append(end_section(t))
     panel.append(penalty_section(t, award_points))
+    panel.append(entry_buttons(t.entries, adjust=False))
     return panel
 
 
@@ -158,7 +161,8 @@ def Table(shared: Shared, mid: str) -> ft.Control:
         ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=on(t.undo)),
         ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=on(t.redo)),
     ]
-    top = top_bar(f"Hand {t.hand_number} · {status}", *(changes if t.can_enter else []))
+    score = ft.IconButton(icon=ft.Icons.LEADERBOARD, tooltip="Score", on_click=go(f"/score/{mid}"))
+    top = top_bar(f"Hand {t.hand_number} · {status}", *(changes if t.can_enter else []), score)
     body: list[ft.Control] = [
         ft.Container(content=top, key="top"),
         ft.Container(content=score_chips(t.scores, f"to {t.target}"), key="scores"),
@@ -179,9 +183,11 @@ def Table(shared: Shared, mid: str) -> ft.Control:
         panel = [*asked_part(t), winner_panel(t)]
     elif not t.can_enter:
         panel, phase = [watching()], "watch"
+    elif t.entries.open:
+        panel, phase = entry_panel(t.entries), "entries"
     elif phase == "deal":
         panel = [ft.Text(t.hand_lines()[0])] if t.hand else []
-        panel += deal_next(t)
+        panel += [*deal_next(t), entry_buttons(t.entries)]
     else:
         panel = _hand_panel(t, award_points)
     body.append(ft.Column(panel, spacing=10, key=f"panel-{phase}", horizontal_alignment=ft.CrossAxisAlignment.STRETCH))

@@ -33,11 +33,13 @@ from scorekeeper.allfours.engine import HandResult, Item, Match
 from scorekeeper.allfours.events import Penalties, TurnUp
 from scorekeeper.allfours.timeline import timeline
 from scorekeeper.allfours.variants import Variant
+from scorekeeper.points import Adjustment, adjust_words, adjustment_field, in_order
 from scorekeeper.store import Store
-from scorekeeper.tally import Pegboard, pegboard
+from scorekeeper.tally import Pegboard, TallyError, pegboard
 from scorekeeper.ui.allfours.count import CardCount, Chips
 from scorekeeper.ui.allfours.words import at_text, fact_words, hand_line, item_text
 from scorekeeper.ui.shell.base import Shared, TableModel
+from scorekeeper.ui.shell.points import PointsPart, Step
 
 __all__ = ["END_FACTS", "FoursTableModel"]
 
@@ -61,6 +63,7 @@ class FoursTableModel(TableModel[Match]):
         self.counting: CardCount | None = None  # the Game-point helper, when open
         self.penalty: str | None = None  # the penalty being entered: "revoke", "honour", "peek", "award"
         super().__init__(shared, mid)
+        self.entries = PointsPart(self, self.points_steps, lambda: self.target, self.begun)
 
     # ------------------------------------------------------------- reading
     @property
@@ -81,11 +84,35 @@ class FoursTableModel(TableModel[Match]):
         h = self.hand
         if h is None:
             return {}
-        return {"dealer": self.players[h.dealer], **{f.key: f.to_json() for f in h.facts}}
+        dealer = {"dealer": self.players[h.dealer]} if h.dealer >= 0 else {}
+        return {**dealer, **{f.key: f.to_json() for f in h.facts}}
 
     @property
     def dealer(self) -> str | None:
-        return self.players[self.hand.dealer] if self.hand else None
+        """Who dealt the last hand (None: no hand yet, or one entered as points)."""
+        h = self.hand
+        return self.players[h.dealer] if h is not None and h.dealer >= 0 else None
+
+    def points_steps(self) -> list[Step]:
+        """The quick steps of a hand entered as points: the variant's points by name (the
+        turn-up's cards, the gift, High, Low, Jack or Hang Jack, Game)."""
+        v = self.variant
+        steps: list[Step] = [(f"Turn-up {rank}", n) for rank, n in v.turn_up.items()]
+        if not v.pitched:
+            steps.append(("Gift", 1))
+        steps += [("High", 1), ("Low", 1), ("Jack", 1)]
+        if v.hang_jack:
+            steps.append(("Hang Jack", 3))
+        return [*steps, ("Game", 1), ("\u22121", -1)]
+
+    def begun(self) -> str | None:
+        """The hand being entered, in words of what was entered of it ("3 facts"; "": dealt,
+        nothing more), or None between hands."""
+        h = self.hand
+        if self.phase != "hand" or h is None:
+            return None
+        n = len(h.facts)
+        return "" if n == 0 else f"{n} fact{'s' if n != 1 else ''}"
 
     @property
     def beggar(self) -> str | None:
@@ -110,6 +137,8 @@ class FoursTableModel(TableModel[Match]):
     @property
     def phase(self) -> str:
         h = self.hand
+        if self.match.winner is not None and (h is None or not h.decided):
+            return "over"  # an adjustment took a side to the target
         if h is None:
             return "deal"
         if h.decided:
@@ -124,6 +153,13 @@ class FoursTableModel(TableModel[Match]):
         if h.honour_revoke is not None:
             loser = self.setup.sides[h.honour_revoke]
             return f"{self.winner} {self._win} the match: {loser} revoked holding an honour (hand {h.number})"
+        m = self.match
+        assert m.winner is not None
+        reached = f"({m.scores[m.winner]} points, target {self.target})"
+        if not h.decided:  # the adjustment after the last hand won it
+            return f"{self.winner} {self._win} the match at the {adjustment_field(len(m.hands))} {reached}"
+        if h.entered is not None:
+            return f"{self.winner} {self._win} the match in hand {h.number}, entered as points {reached}"
         item = h.items[-1]
         return (
             f"{self.winner} {self._win} the match at {at_text(item)} in hand {h.number} "
@@ -152,8 +188,17 @@ class FoursTableModel(TableModel[Match]):
         return [item_text(self.match, i) for i in self.hand.items] if self.hand else []
 
     def hand_lines(self) -> list[str]:
-        """Every hand so far, newest first: dealer, items, scores after."""
-        return [hand_line(self.match, h) for h in reversed(self.match.hands)]
+        """Every hand so far, newest first: dealer, items, scores after (an adjustment in its
+        place: "Adjustment: Ann +2 (misdeal)", the scores after it)."""
+        m = self.match
+        out = []
+        for e in in_order(m.hands, m.adjustments):
+            if isinstance(e, Adjustment):
+                adjust = {"adjust": {m.setup.sides[s]: n for s, n in enumerate(e.changes) if n}, "why": e.why}
+                out.append(f"{adjust_words(adjust)} -> {' - '.join(str(s) for s in e.scores_after)}")
+            else:
+                out.append(hand_line(m, e))
+        return out[::-1]
 
     def suggested_dealer(self) -> str:
         d = self.match.suggested_dealer()
@@ -163,8 +208,13 @@ class FoursTableModel(TableModel[Match]):
         """Each side's scoring events (the points of every credited item), in order: the game's timeline's."""
         return dict(zip(self.sides, timeline(self.match).events(), strict=True))
 
-    def pegboard(self) -> Pegboard:
-        return pegboard(self.events(), target=self.target)
+    def pegboard(self) -> Pegboard | None:
+        """The cribbage board of the scores, or None where it cannot be pegged: an adjustment
+        took points off (the scores are shown as chips, and Score says why)."""
+        try:
+            return pegboard(self.events(), target=self.target)
+        except TallyError:
+            return None
 
     def chips(self) -> list[Chips] | None:
         """Seven Up: each side starts with one chip per point of the target and

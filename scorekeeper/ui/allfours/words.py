@@ -65,12 +65,16 @@ def at_text(item: Item) -> str:
 
 
 def hand_line(m: Match, h: HandResult) -> str:
-    """One hand: its dealer, its items and the scores after it."""
+    """One hand: its dealer, its items and the scores after it (a hand entered as points:
+    what each side scored in it)."""
+    scores = " - ".join(str(s) for s in h.scores_after)
+    if h.entered is not None:
+        points = ", ".join(f"{side} +{n}" for side, n in zip(m.setup.sides, h.entered, strict=True))
+        return f"Hand {h.number} · entered as points: {points} -> {scores}"
     items = "; ".join(item_text(m, i) for i in h.items) or "nothing scored"
     extra = " (misdeal)" if h.void else ""
     if h.all_four is not None:
         extra += f" - all four: {m.setup.sides[h.all_four]}"
-    scores = " - ".join(str(s) for s in h.scores_after)
     return f"Hand {h.number}, {m.setup.players[h.dealer]} dealt{extra}: {items} -> {scores}"
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from scorekeeper import registry
 from scorekeeper.broadway.engine import SEATS
+from scorekeeper.broadway.rules import DEFAULT_SIDES
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.form import FormModel, names_problem
 
@@ -56,6 +57,10 @@ class BroadwayNewMatchForm(FormModel):
     def set_leader(self, name: str | None) -> None:
         self.leader = name
         self._changed()
+
+    def carried_sides(self) -> list[str]:
+        """North-South and East-West, whoever sits there."""
+        return list(DEFAULT_SIDES)
 
     def record(self) -> dict[str, Any]:
         """The record of the new match (rules only where they differ from the defaults)."""

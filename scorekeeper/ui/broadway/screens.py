@@ -27,6 +27,7 @@ from scorekeeper.ui.broadway.panels import over_panel, play_panel, start_panel, 
 from scorekeeper.ui.broadway.table import BroadwayTableModel
 from scorekeeper.ui.live.view import use_live
 from scorekeeper.ui.shell.base import Shared
+from scorekeeper.ui.shell.points_view import carried_part, entry_buttons, entry_panel
 from scorekeeper.ui.shell.table_view import seat_question, watching, your_turn
 from scorekeeper.ui.shell.widgets import (
     cannot_open,
@@ -88,6 +89,7 @@ def NewMatch(shared: Shared) -> ft.Control:
         )
     )
     controls.append(choice_row("Who holds 6-6?", [(n, n) for n in form.names], form.leader, form.set_leader))
+    controls += carried_part(form)
     controls.append(error_box(form.error))
     controls.append(ft.FilledButton(content="Start match", icon=ft.Icons.PLAY_ARROW, on_click=start, height=56))
     return ft.Column(controls, spacing=12, scroll=ft.ScrollMode.AUTO, expand=True)
@@ -158,10 +160,11 @@ def Table(shared: Shared, mid: str) -> ft.Control:
         ft.IconButton(icon=ft.Icons.UNDO, tooltip="Undo", on_click=on(t.undo)),
         ft.IconButton(icon=ft.Icons.REDO, tooltip="Redo", on_click=on(t.redo)),
     ]
+    score = ft.IconButton(icon=ft.Icons.LEADERBOARD, tooltip="Score", on_click=go(f"/score/{mid}"))
     after = "sudden death: first to lead by 2" if t.sudden_death() else "seven hands"
     note = your_turn(t, t.note)
     body: list[ft.Control] = [
-        ft.Container(content=top_bar(t.status(), *(changes if t.can_enter else [])), key="top"),
+        ft.Container(content=top_bar(t.status(), *(changes if t.can_enter else []), score), key="top"),
         ft.Container(content=score_chips(t.scores, after), key="totals"),
         ft.Container(content=_seats(t), key="seats"),
         ft.Container(
@@ -191,8 +194,12 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     panel: list[ft.Control]
     if kind != "over" and not t.can_enter:
         panel, kind = [watching()], "watch"
+    elif kind != "over" and t.entries.open:
+        panel, kind = entry_panel(t.entries), "entries"
     else:
         panel = panels.get(phase, over_panel)(t)
+        if kind != "over":  # between hands both; while a hand is played, the hand as points
+            panel.append(entry_buttons(t.entries, adjust=kind == "start"))
     body.append(ft.Column(panel, spacing=8, key=f"panel-{kind}"))
     lines = t.turn_lines()
     if lines:

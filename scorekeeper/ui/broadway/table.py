@@ -30,8 +30,10 @@ from __future__ import annotations
 from scorekeeper.broadway.engine import REGULAR_HANDS, SEATS, Match, Preview
 from scorekeeper.broadway.grid import Cell, Placement, adjacent
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.points import adjustment_field
 from scorekeeper.ui.broadway.cells import GridCell, grid_window, neighbours
 from scorekeeper.ui.shell.base import Shared, TableModel
+from scorekeeper.ui.shell.points import PointsPart, Step
 
 __all__ = ["ALL_TILES", "BroadwayTableModel"]
 
@@ -46,6 +48,7 @@ class BroadwayTableModel(TableModel[Match]):
 
     def __init__(self, shared: Shared, mid: str) -> None:
         super().__init__(shared, mid)
+        self.entries = PointsPart(self, self.points_steps, lambda: None, self.begun)
         self.tile: str | None = None  # the tile picked
         self.first: Cell | None = None  # the cell its first half goes on
         self.preview: Preview | None = None  # the placement waiting for "Set it"
@@ -85,6 +88,8 @@ class BroadwayTableModel(TableModel[Match]):
             return None
         hand, turn = m.won_at
         at = f"hand {hand}, turn {turn}" if turn is not None else f"the end of hand {hand}"
+        if m.won_by == "adjust":
+            at = "the " + adjustment_field(hand)
         other = m.scores[1 - m.winner]
         return f"{self.winner} win {m.scores[m.winner]} to {other} at {at}"
 
@@ -166,6 +171,19 @@ class BroadwayTableModel(TableModel[Match]):
         h = self._match.hand
         lay = h.layout if h is not None and not h.settled else None
         return grid_window(lay, self.preview, self.first, self.spots())
+
+    def points_steps(self) -> list[Step]:
+        """The quick steps of a hand entered as points: 10 a tile set, 1 a tile left."""
+        return [("+10", 10), ("+1", 1), ("\u221210", -10), ("\u22121", -1)]
+
+    def begun(self) -> str | None:
+        """The hand being played, in words of what was entered of it ("5 turns"; "": begun,
+        no turn yet), or None between hands."""
+        h = self._match.hand
+        if self.phase not in ("play", "unplayed") or h is None:
+            return None
+        n = len(h.turns)
+        return "" if n == 0 else f"{n} turn{'s' if n != 1 else ''}"
 
     def turn_lines(self) -> list[str]:
         """This hand's turns, newest first."""

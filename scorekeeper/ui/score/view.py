@@ -11,12 +11,16 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.scored import Scored
 from scorekeeper.store.errors import message_of
 from scorekeeper.tally.svg import chart_svg, pegboard_svg, tally_svg
-from scorekeeper.ui.live.view import use_changes
+from scorekeeper.ui.live.view import use_changes, use_live
+from scorekeeper.ui.score.entries import ScoreEntries
 from scorekeeper.ui.score.model import HandCell, SideDisplay, hand_rows, score_displays
 from scorekeeper.ui.shell.base import Shared
-from scorekeeper.ui.shell.widgets import PAD, cannot_open, go, heading, svg_image
+from scorekeeper.ui.shell.points_view import entry_buttons, entry_panel
+from scorekeeper.ui.shell.widgets import PAD, cannot_open, error_box, go, heading, svg_image
 
 __all__ = ["Score"]
+
+ScoreEntriesVM = ft.observable(ScoreEntries)
 
 
 def _hand_cell(cell: HandCell) -> ft.Control:
@@ -81,9 +85,33 @@ def _side_tally(side: SideDisplay, per_row: int) -> ft.Control:
     )
 
 
+def _adjusting(entries: ScoreEntries | str) -> list[ft.Control]:
+    """ "Adjust score" (a phone that may enter, while the match is in play) and its form."""
+    if isinstance(entries, str) or not entries.can_enter or entries.winner is not None:
+        return []
+    note = [ft.Text(entries.note, italic=True, key="adjusted")] if entries.note else []
+    form = entry_panel(entries.entries)
+    return [
+        *note,
+        *(form or [entry_buttons(entries.entries, points=False)]),
+        ft.Container(content=error_box(entries.error), key="adjust-error"),
+    ]
+
+
+def _open(shared: Shared, mid: str) -> ScoreEntries | str:
+    try:
+        return ScoreEntriesVM(shared, mid)
+    except ScorekeeperError as e:
+        return message_of(e)
+
+
 @ft.component
 def Score(shared: Shared, mid: str) -> ft.Control:
     use_changes(shared, mid)  # the scores follow every phone's entries
+    made: tuple[ScoreEntries | str, object] = ft.use_state(lambda: _open(shared, mid))
+    entries = made[0]
+    if not isinstance(entries, str):
+        use_live(entries)
     try:
         with shared.lock:
             record = shared.store.record(mid)
@@ -106,6 +134,7 @@ def Score(shared: Shared, mid: str) -> ft.Control:
     if summary.get("target"):
         body.append(ft.Text(f"Target {summary['target']}"))
     body += totals
+    body += _adjusting(entries)
     if summary["winner"]:
         body.append(
             ft.Container(

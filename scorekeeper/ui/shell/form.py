@@ -39,6 +39,47 @@ class FormModel(Model):
         default = self.known[:2] if len(self.known) >= 2 else ["", ""]
         self.typed: list[str] = list(names) if names else default
         self.error: str | None = None
+        #: "Scores so far": each side's score carried in (a match carried on from paper),
+        #: off by default; ``carried`` holds what is typed for each side, in the sides' order.
+        self.carry = False
+        self.carried: list[str] = []
+
+    # ------------------------------------------------------------ scores so far
+    def carried_sides(self) -> list[str]:
+        """The sides of the match the form would start, a field of "Scores so far" each
+        (here: every player on their own; a form with partnerships says its own)."""
+        return [s.strip() for s in self.names]
+
+    def set_carry(self, on: bool) -> None:
+        """Turn "Scores so far" on or off (off: nothing is carried in)."""
+        self.carry = bool(on)
+        self._changed()
+
+    def set_carried(self, side: int, value: str) -> None:
+        carried = list(self.carried) + [""] * (side + 1 - len(self.carried))
+        carried[side] = value
+        self.carried = carried
+        self._changed()
+
+    def carried_problem(self) -> str | None:
+        """Why the scores so far cannot be carried in as typed (None: they can be tried; the
+        engine checks each against the target)."""
+        if not self.carry:
+            return None
+        for i, side in enumerate(self.carried_sides()):
+            t = self.carried[i].strip() if i < len(self.carried) else ""
+            if t and not (t.isascii() and t.isdigit() and len(t) <= 5):
+                return f"start: the score of {side} must be a whole number, 0 or more, not {t!r}"
+        return None
+
+    def with_start(self, record: dict[str, Any]) -> dict[str, Any]:
+        """``record`` with the scores so far (``"start"``) where "Scores so far" is on; an
+        empty field carries in 0."""
+        if not self.carry:
+            return record
+        sides = self.carried_sides()
+        start = {s: int(self.carried[i].strip() or 0) if i < len(self.carried) else 0 for i, s in enumerate(sides)}
+        return {**record, "start": start} if any(start.values()) else record
 
     @property
     def names(self) -> list[str]:
@@ -72,10 +113,11 @@ class FormModel(Model):
         problem = problem or self._shared.names_problem(self.names)
         if problem is None and not verdict.allowed:
             problem = verdict.words
+        problem = problem or self.carried_problem()
         if problem is None:
             try:
                 with self._shared.lock:
-                    mid = self._shared.store.create(make_record())
+                    mid = self._shared.store.create(self.with_start(make_record()))
                 self.error = None
                 self._changed()
                 return mid

@@ -84,6 +84,7 @@ class Act(enum.Enum):
     RENEW = "make new codes, forget all phones"
     START = "start a match"
     ENTER = "enter, undo or correct in a match in play"
+    ADJUST = "adjust a score (points given or taken, with a reason) in a match in play"
     CHANGE_FINISHED = "undo or correct an entry of a finished match"
     AGREE = "agree to (or refuse) that change, asked by another side"
     TAKE_SEAT = 'take a free seat ("I\'m Ann") at a match or an event'
@@ -114,6 +115,7 @@ RULES: dict[Act, dict[Who, Cell]] = {
         Act.RENEW: (_Y, _N, _N, _N, _N),
         Act.START: (_Y, _Y, _Y, _N, _N),
         Act.ENTER: (_Y, _Y, _Y, _N, _N),
+        Act.ADJUST: (_Y, _Y, _Y, _N, _N),
         Act.CHANGE_FINISHED: (_Y, _A, _N, _N, _N),
         Act.AGREE: (_Y, _O, _N, _N, _N),
         Act.TAKE_SEAT: (_Y, _Y, _Y, _N, _N),
@@ -132,7 +134,7 @@ RULES: dict[Act, dict[Who, Cell]] = {
 }
 
 #: The acts a confirmed result sheet stops for everyone, the host too, until the host re-opens it.
-LOCKED_BY_A_SHEET = frozenset({Act.ENTER, Act.CHANGE_FINISHED, Act.AGREE, Act.IMPORT, Act.IMPORT_EVENT})
+LOCKED_BY_A_SHEET = frozenset({Act.ENTER, Act.ADJUST, Act.CHANGE_FINISHED, Act.AGREE, Act.IMPORT, Act.IMPORT_EVENT})
 
 #: What a scorer is told when an act is the host's alone.
 _HOST_ONLY = {
