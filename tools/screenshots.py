@@ -373,6 +373,46 @@ def broadway_shots(browser, out: Path, scale: float) -> list[Path]:
             harness.stop_server(server)
 
 
+def points_shots(browser, out: Path, scale: float) -> list[Path]:
+    """points-new.png (Scores so far), points-hand.png (a hand entered as points) and
+    points-score.png (Score with the hand and an adjustment in their place), issue 47."""
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-shots-") as tmp:
+        port = harness.free_port()
+        server = harness.start_server(web_command(str(Path(tmp) / "db"), port), port, cwd=str(ROOT))
+        ctx = harness.new_context(browser, device_scale_factor=scale)
+        try:
+            page = harness.open_app(ctx, server.url)
+            new_match(page, ["Ann", "Ben", "Cy", "Di"], leader="Ann", partners=True, start=False)
+            switch = page.get_by_role("switch", name="Scores so far (a match carried on from paper)")
+            harness.settle(page, switch)
+            switch.click()
+            harness.enter(page, "Ann & Cy so far", "145")
+            harness.enter(page, "Ben & Di so far", "120")
+            shot(page, out / "points-new.png", top="Back")
+            click(page, "Start match")
+            wait_text(page, "Hand 1, Ann to play")
+            click(page, "Enter this hand as points")
+            wait_text(page, "Hand 1 as points")
+            click(page, "Ann & Cy +20")
+            click(page, "Ann & Cy +10")
+            harness.enter(page, "Ben & Di", "15")
+            shot(page, out / "points-hand.png", top="Home")
+            click(page, "Save")
+            wait_text(page, "Score Ann & Cy 175")
+            click(page, "Score")
+            click(page, "Adjust score")
+            harness.enter(page, "Ben & Di", "-10")
+            harness.enter(page, "Why (a misdeal, a penalty agreed ...)", "misdeal")
+            click(page, "Save")
+            wait_text(page, "Adjustment: Ben & Di -10 (misdeal)")
+            scroll_heading_to_top(page, "Hand by hand")
+            shot(page, out / "points-score.png")
+            return [out / "points-new.png", out / "points-hand.png", out / "points-score.png"]
+        finally:
+            ctx.close()
+            harness.stop_server(server)
+
+
 def served_code(server, kind: str) -> str:
     """The code a ``scorekeeper web`` printed: ``table`` or ``watch``."""
     found = re.search(rf"\({kind} code (\d{{3}}) (\d{{3}})", harness.server_log(server))
@@ -529,6 +569,7 @@ def run(out: Path, scale: float) -> list[Path]:
                     written += score_shots(browser, out, scale)
                     written += fours_shots(browser, out, scale)
                     written += broadway_shots(browser, out, scale)
+                    written += points_shots(browser, out, scale)
                     written += table_shots(browser, out, scale)
                     written += fives_threes_shots(browser, out, scale)
                     written += players_shots(browser, out, scale)
@@ -933,6 +974,7 @@ def main(argv=None) -> int:
     ap.add_argument("--only-fives", action="store_true", help="only the Fives and Threes screenshots (quicker)")
     ap.add_argument("--only-players", action="store_true", help="only the Players screenshots (quicker)")
     ap.add_argument("--only-events", action="store_true", help="only the events' screenshots (quicker)")
+    ap.add_argument("--only-points", action="store_true", help="only the points-only screenshots (quicker)")
     args = ap.parse_args(argv)
     if not Path(harness.CHROMIUM).exists():
         print(f"error: {harness.CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
@@ -946,6 +988,7 @@ def main(argv=None) -> int:
             "only_fives": fives_threes_shots,
             "only_players": players_shots,
             "only_events": all_event_shots,
+            "only_points": points_shots,
         }
         chosen = [which for flag, which in only.items() if getattr(args, flag)]
         if chosen:

@@ -90,6 +90,11 @@ def ready_matches(db: str, specs: dict[str, dict]) -> dict[str, str]:
         for key, value in (spec.pop("rules", None) or {}).items():
             form.set_rule(key, value)
         form.set_leader(spec.pop("leader"))
+        start = spec.pop("start", None)  # the scores carried in ("Scores so far"), by side
+        if start is not None:
+            form.set_carry(True)
+            for i, side in enumerate(form.carried_sides()):
+                form.set_carried(i, str(start.get(side, 0)))
         return form
 
     return _ready(db, specs, fives)

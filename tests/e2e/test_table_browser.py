@@ -24,6 +24,10 @@ from e2e import harness, netns
 from e2e.app_driver import play_note, read_record, ready_matches
 from e2e.conftest import LanServer
 from e2e.harness import go_to
+from scorekeeper.allfives.engine import Match, Setup
+from scorekeeper.allfives.events import Settle, StartHand
+from scorekeeper.allfives.record import load
+from scorekeeper.dominoes import Tile
 
 pytestmark = pytest.mark.browser
 
@@ -65,6 +69,7 @@ MATCHES = {
     "four": {"names": FOUR, "leader": "Ann", "rules": {"target": 100, "hand_size": 4}},
     "asks": {"names": NAMES, "leader": "Ann", "rules": {"hand_size": 2}},
     "race": {"names": NAMES, "leader": "Ann"},
+    "paper": {"names": NAMES, "leader": "Ann", "rules": {"hand_size": 2}, "start": {"Ann": 100, "Ben": 50}},
 }
 
 
@@ -167,6 +172,84 @@ def test_two_joined_phones_see_each_others_entries_at_once(table, host, phone):
     wait_text(phone, "This phone is:")  # asked again
     go_to(host, f"/table/{mid}", re.compile(r"^Hand 1, Ben to play"))
     take_seat(host, "Ben")
+
+
+def test_a_match_from_paper_as_points_tiles_and_an_adjustment_on_two_phones(table, host, phone):
+    """Issue 47: a match carried on from paper (Ann 100, Ben 50); hand 1 entered as points on
+    Ben's phone; hand 2 tile by tile on both; hand 3 begun, then entered as points after the
+    question; an adjustment from the Score screen on the host. Each shows on the other phone at
+    once, and the totals on both are the hand-worked ones and the stored record's."""
+    mid = at_table(host, table, "paper")
+    at_table(phone, table, "paper", seat="Ben")
+    wait_text(phone, "Score Ann 100")
+    wait_text(phone, "Score Ben 50")
+    ann, ben = 100, 50
+
+    # hand 1 as points, on Ben's phone: the host sees it at once
+    tap(phone, "Enter this hand as points")
+    wait_text(phone, "Hand 1 as points")
+    tap(phone, "Ann +10")
+    tap(phone, "Ann +5")
+    harness.enter(phone, "Ben", "5")
+    tap(phone, "Save")
+    ann, ben = ann + 15, ben + 5
+    for page in (host, phone):
+        wait_text(page, f"Score Ann {ann}")
+        wait_text(page, f"Score Ben {ben}")
+    wait_text(host, "Hand 2: who leads?")
+
+    # hand 2 tile by tile: Ann's tiles on the host, Ben's on his phone, checked by the engine
+    tap(host, "Ann leads")
+    m = Match(Setup.new(list(NAMES), rules={"hand_size": 2}))
+    m.push(StartHand("Ann"))
+    for tile in ("5-5", "5-0", "0-0"):  # each fits one place: one tap
+        page = host if m.to_move == "Ann" else phone
+        (on,) = m.placements(Tile.parse(tile))
+        turn = m.play(tile, None if on is None else str(on))
+        tap(page, f"tile {tile}")
+        wait_text(page, re.compile(re.escape(play_note(m, turn).removeprefix("Note: "))))
+    assert m.hand is not None and m.hand.end == "domino" and m.to_move is None
+    wait_text(phone, "Hand 2, hand over")
+    harness.enter(phone, "Ben pips", "8")  # Ben's one tile, on his own phone
+    hand = m.push(Settle((("Ben", 8),)))
+    tap(phone, "Settle hand")
+    ann, ben = ann + m.scores[0], ben + m.scores[1]
+    assert hand.end == "domino" and m.scores[0] > 0
+    for page in (host, phone):
+        wait_text(page, re.compile(r"^Hand 3, Ann to play"))
+        wait_text(page, f"Score Ann {ann}")
+
+    # hand 3 begun (one tile), then entered as points on Ben's phone after the question
+    tap(host, "tile 6-6")
+    wait_text(phone, re.compile(r"Ann set 6-6: count 12"))
+    tap(phone, "Enter this hand as points")
+    wait_text(phone, re.compile(r"^Enter hand 3 as points instead\? .*1 turn.* is dropped"))
+    tap(phone, "Drop it, enter as points")
+    harness.enter(phone, "Ann", "10")
+    harness.enter(phone, "Ben", "20")
+    tap(phone, "Save")
+    ann, ben = ann + 10, ben + 20
+    for page in (host, phone):
+        wait_text(page, f"Score Ann {ann}")
+        wait_text(page, f"Score Ben {ben}")
+
+    # an adjustment with its reason, from the Score screen on the host
+    go_to(host, f"/score/{mid}", "Adjust score")
+    tap(host, "Adjust score")
+    harness.enter(host, "Ben", "-10")
+    harness.enter(host, "Why (a misdeal, a penalty agreed ...)", "misdeal")
+    tap(host, "Save")
+    ben -= 10
+    wait_text(host, "Adjustment: Ben -10 (misdeal)")
+    wait_text(host, f"Total Ben {ben}")
+    wait_text(phone, f"Score Ben {ben}")
+    wait_text(phone, f"Score Ann {ann}")
+
+    record = stored(table, mid)
+    assert record["start"] == {"Ann": 100, "Ben": 50}
+    kinds = ["points" if "points" in h else "adjust" if "adjust" in h else "tiles" for h in record["hands"]]
+    assert kinds == ["points", "tiles", "points", "adjust"]
+    assert list(load(record).scores) == [ann, ben]
 
 
 class HeldSocket:

@@ -493,3 +493,21 @@ def test_with_an_exact_target_points_past_it_reach_nothing_and_nobody_is_asked(s
     assert part.reaching() == []
     assert part.save(), t.error
     assert t.scores == {"Ann": 0, "Ben": 60} and t.winner is None
+
+
+def test_a_deduction_is_said_in_words_where_the_tally_would_be():
+    """Score: a side an adjustment took points off has no X tally, said in a player's words
+    (not the tally module's "event 3")."""
+    from scorekeeper import registry
+    from scorekeeper.allfives.engine import Match, Setup
+    from scorekeeper.ui.score.model import score_displays
+
+    m = Match(Setup.new(["Ann", "Ben"], start={"Ann": 30, "Ben": 20}))
+    m.points_hand({"Ann": 15, "Ben": 5})
+    m.adjust({"Ben": -10}, "misdeal")
+    shown = score_displays(registry.get("all-fives"), m)
+    ann, ben = shown.sides
+    assert ann.tally is not None and ben.tally is None
+    assert ben.note == (
+        "No X tally: an adjustment took points off Ben, and a tally cannot show a deduction. The chart shows the dip."
+    )

@@ -104,8 +104,14 @@ def score_displays(game: Game, match: Any) -> ScoreDisplays:
             continue
         try:
             shown.append(SideDisplay(name, score, tally(ev, tl.scale), tally(ev[:-1], tl.scale)))
-        except TallyError as e:  # a muggins claim of, say, 7 in a scale-1 match
-            shown.append(SideDisplay(name, score, None, None, f"No X tally: {e.reason}."))
+        except TallyError as e:  # a muggins claim of, say, 7 in a scale-1 match; a deduction
+            why = (
+                f"No X tally: an adjustment took points off {name}, and a tally cannot show a deduction. "
+                "The chart shows the dip."
+                if tl.deductions and min(ev, default=0) < 0
+                else f"No X tally: {e.reason}."
+            )
+            shown.append(SideDisplay(name, score, None, None, why))
     # the board has a game hole: a match with no target (Broadway plays its hands) has none;
     # a peg never goes back, so a match whose score went down (an adjustment) has none either
     on_board = (tl.scale == 5 or tl.pegs) and tl.target > 0 and not tl.deductions
