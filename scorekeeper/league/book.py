@@ -373,20 +373,15 @@ class League:
         self, tx: Tx, f: Fixture, season: Season, sender: str, who: str, c: Checked, body: str, now: str | None
     ) -> Receipt:
         tx.value(f"SELECT id FROM fixture WHERE id = ?{self.db.for_update}", (f.id,))
-        same = tx.one(
-            "SELECT version FROM sheet WHERE fixture_id = ? AND sender = ? AND digest = ?", (f.id, sender, c.digest)
-        )
+        last, same = tx.one(
+            "SELECT COALESCE(MAX(version), 0), MAX(CASE WHEN digest = ? THEN version END) FROM sheet "
+            "WHERE fixture_id = ? AND sender = ?",
+            (c.digest, f.id, sender),
+        ) or (0, None)
         if same is not None:
             state = tx.value("SELECT state FROM result WHERE fixture_id = ?", (f.id,))
-            return Receipt(int(same[0]), False, state or "")
-        version = (
-            int(
-                tx.value(
-                    "SELECT COALESCE(MAX(version), 0) FROM sheet WHERE fixture_id = ? AND sender = ?", (f.id, sender)
-                )
-            )
-            + 1
-        )
+            return Receipt(int(same), False, state or "")
+        version = int(last) + 1
         at = now or clock.stamp()
         tx.run(
             "INSERT INTO sheet (fixture_id, sender, version, digest, content, body, games, games_home, games_away, "
@@ -414,7 +409,8 @@ class League:
         if current is not None and current[0] and not disputes:
             return str(current[2])  # the secretary's decision stands
         rows = tx.rows(
-            "SELECT s.id, s.sender, s.version, s.content, s.confirmed_home, s.confirmed_away, s.received_at "
+            "SELECT s.id, s.sender, s.version, s.content, s.confirmed_home, s.confirmed_away, s.received_at, "
+            "s.games_home, s.games_away, s.points_home, s.points_away, s.games "
             "FROM sheet s WHERE s.fixture_id = ? AND s.version = "
             "(SELECT MAX(version) FROM sheet o WHERE o.fixture_id = s.fixture_id AND o.sender = s.sender)",
             (f.id,),
@@ -425,10 +421,7 @@ class League:
             return ""
         if d.state == "waiting" and d.due_at is not None and d.due_at <= now:
             d = approval.Decision("approved", d.sheet, None, f"{d.why}; not disputed within {season.delay_hours} h")
-        sheet = tx.one(
-            "SELECT games_home, games_away, points_home, points_away, games FROM sheet WHERE id = ?", (d.sheet,)
-        )
-        assert sheet is not None
+        sheet = next(r[7:] for r in rows if r[0] == d.sheet)  # the newest of each sender's: among these
         self._set(
             tx, f, d.state, d.sheet, sheet[4], (sheet[0], sheet[1]), (sheet[2], sheet[3]), d.due_at, False, d.why, now
         )
