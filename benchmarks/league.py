@@ -1,6 +1,7 @@
 """The league server under the last night of a season: every club pushes at once.
 
     python -m benchmarks.league [--clubs 60] [--divisions 4] [--games 9] [--rate 200] [--seconds 10]
+                                [--baseline REV] [--rounds N]
 
 A season of ``--clubs`` teams (one a club, each at its own pub) in ``--divisions``
 divisions, home and away, fixtures of ``--games`` singles, is made in a PostgreSQL
@@ -25,6 +26,15 @@ JSON) equals a recount from the sheets' records, scored again here with the engi
 last line: ``league: S sheets from C clubs, lost 0, doubled 0, push p95 X ms, table page
 p95 Y ms at R requests/s``. Goals: nothing lost or doubled, push p95 < 200 ms, table
 page p95 < 50 ms at 200 requests/s.
+
+``--baseline REV`` measures the services of git revision ``REV`` in the same run (its
+files taken with ``git archive``; the clubs, the load and the database are this
+checkout's): first what one push and one table page cost a service one request at a
+time (median wall time, and the service's CPU time a request where Linux's ``/proc``
+says it), for ``REV`` and for this checkout; then the night, ``--rounds`` times, the two
+in turn (the baseline first, then this checkout first ...), each in a PostgreSQL schema
+of its own. Every line is printed again at the end, the baseline's first: the last line
+is this checkout's last night.
 """
 
 from __future__ import annotations
@@ -37,6 +47,7 @@ import os
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -52,7 +63,7 @@ from scorekeeper.league import club
 from scorekeeper.league.book import League
 from scorekeeper.league.db import connect
 from scorekeeper.league.migrate import migrate
-from scorekeeper.league.sheets import FORMAT
+from scorekeeper.league.sheets import FORMAT, digest
 
 CUT_SECONDS = 3.0
 
@@ -313,6 +324,73 @@ def night(url: str, args: argparse.Namespace, base: Path, code: Path | None) -> 
         db.close()
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """A process's CPU seconds so far (Linux's /proc; None elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def alone(url: str, args: argparse.Namespace, code: Path | None, n: int = 300) -> str:
+    """What one push and one table page cost the service, one request at a time (no other
+    club, one service process, one kept connection): the median wall time of each and
+    the service's CPU time a request."""
+    db = connect(url)
+    proc = None
+    try:
+        migrate(db)
+        lg = League(db)
+        lg.add_season(plan(args.clubs, args.divisions, args.games), "the benchmark")
+        codes = {c.id: lg.new_code(c.id, "the benchmark") for c in lg.clubs()}
+        port = free_port()
+        proc = serve(url, port, code)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+        def ask(method: str, path: str, body: bytes | None = None, code: str = "") -> float:
+            t = time.perf_counter()
+            conn.request(method, path, body=body, headers={"Authorization": f"Bearer {code}"} if code else {})
+            r = conn.getresponse()
+            r.read()
+            if r.status not in (200, 201):
+                raise SystemExit(f"{method} {path}: {r.status}")
+            return time.perf_counter() - t
+
+        fixtures = lg.fixtures()[: n + 20]
+        puts = []
+        for f in fixtures:
+            doc = sheet_of(f, args.games, f.week)
+            path = f"/api/fixtures/{f.id}/sheets/{digest(doc)}"
+            puts.append((path, json.dumps(doc).encode("utf-8"), codes[f.home.club_id]))
+        for path, body, key in puts[:20]:  # warm: the engines loaded, the statements prepared
+            ask("PUT", path, body, key)
+        before = cpu_seconds(proc.pid)
+        push = [ask("PUT", path, body, key) for path, body, key in puts[20:]]
+        middle = cpu_seconds(proc.pid)
+        page = f"/divisions/{lg.divisions()[0].id}"
+        ask("GET", page)
+        middle2 = cpu_seconds(proc.pid)
+        pages = [ask("GET", page) for _ in range(n * 3)]
+        after = cpu_seconds(proc.pid)
+        cpu = ""
+        if before is not None and middle is not None and middle2 is not None and after is not None:
+            cpu = f" (service CPU {(middle - before) / len(push) * 1000:.2f} ms)"
+            page_cpu = f" (service CPU {(after - middle2) / len(pages) * 1000:.2f} ms)"
+        else:
+            page_cpu = ""
+        return (
+            f"one at a time: a push {statistics.median(push) * 1000:.2f} ms{cpu}, "
+            f"a table page {statistics.median(pages) * 1000:.2f} ms{page_cpu}"
+        )
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=10)
+        db.close()
+
+
 def accounted(lg: League, sid: int, folders: list[Path], sheets: int, url: str) -> tuple[int, int]:
     """The sheets lost and doubled: left in an outbox, stored twice, not approved, or a
     division's table (the service's JSON) that is not the recount from the records."""
@@ -360,6 +438,12 @@ def main() -> None:
     try:
         code = code_of(args.baseline, base) if args.baseline else None
         lines = []
+        if code is not None:
+            lines.append(
+                ("baseline", f"baseline {args.baseline}: {alone(with_schema(url, 'alone_baseline'), args, code)}")
+            )
+            lines.append(("now", alone(with_schema(url, "alone_now"), args, None)))
+            print("\n".join(line for _, line in lines))
         for n in range(args.rounds):
             kinds = [("baseline", code), ("now", None)] if code is not None else [("now", None)]
             for kind, where in kinds if n % 2 == 0 else kinds[::-1]:
