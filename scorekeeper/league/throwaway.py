@@ -34,6 +34,17 @@ def pg_bin() -> Path:
     )
 
 
+def pg_tool(name: str) -> Path:
+    """A PostgreSQL program (``pg_dump``, ``pg_restore`` ...): Debian's newest, else on the PATH."""
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), key=lambda p: int(p.split("/")[4]))
+    if found:
+        return Path(found[-1])
+    on_path = shutil.which(name)
+    if on_path:
+        return Path(on_path)
+    raise ClusterError(f"no {name}: install Debian's postgresql-client package (apt-get install -y postgresql-client)")
+
+
 class Cluster:
     """A cluster in ``folder`` (made when None), its socket in the folder."""
 

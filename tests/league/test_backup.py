@@ -17,7 +17,7 @@ import pytest
 from scorekeeper.league.book import League
 from scorekeeper.league.db import connect
 from scorekeeper.league.migrate import migrate
-from scorekeeper.league.throwaway import pg_bin
+from scorekeeper.league.throwaway import pg_tool
 
 from .helpers import plan, sheet
 
@@ -59,7 +59,7 @@ def test_a_league_dumped_and_restored_is_the_same_league(pg_schema: str, scratch
     schema = pg_schema.rsplit("%3D", 1)[1]
     dump = tmp_path / "league.dump"
     done = subprocess.run(
-        [str(pg_bin() / "pg_dump"), "--format=custom", f"--file={dump}", f"--schema={schema}", f"--dbname={pg_schema}"],
+        [str(pg_tool("pg_dump")), "--format=custom", f"--file={dump}", f"--schema={schema}", f"--dbname={pg_schema}"],
         capture_output=True,
         text=True,
         timeout=120,
@@ -67,7 +67,7 @@ def test_a_league_dumped_and_restored_is_the_same_league(pg_schema: str, scratch
     assert done.returncode == 0, done.stderr
     restored = _in_database(pg_schema, scratch)
     done = subprocess.run(
-        [str(pg_bin() / "pg_restore"), f"--dbname={restored}", str(dump)], capture_output=True, text=True, timeout=120
+        [str(pg_tool("pg_restore")), f"--dbname={restored}", str(dump)], capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr
 
