@@ -115,13 +115,14 @@ class Revisions:
 class Service:
     """What the routes share: the database, the league, each process's page cache."""
 
-    def __init__(self, db: Database, *, secure_cookies: bool = True) -> None:
+    def __init__(self, db: Database, *, secure_cookies: bool = True, listen: bool = True) -> None:
         self.db = db
         self.league = League(db)
         self.secure = secure_cookies
         self.cache: OrderedDict[tuple[str, int], tuple[bytes, str, str]] = OrderedDict()
         self.revisions = Revisions()
-        db.listen(REVISION_CHANNEL, self.revisions)
+        if listen:
+            db.listen(REVISION_CHANNEL, self.revisions)
 
     # ------------------------------------------------------------ public
     def cached(self, key: str, media: str, make: Callable[[], str]) -> Handler:
@@ -282,11 +283,20 @@ class Service:
         }
 
 
-def make_app(db: Database, *, secure_cookies: bool = True, settle_every: float = SETTLE_EVERY) -> Starlette:
-    """The service over ``db`` (migrated already)."""
+#: What a read-only service says to a write, or to the secretary.
+READ_ONLY = "this is a read-only copy of the league (its public pages): send results and sign in at its main address"
+
+
+def make_app(
+    db: Database, *, secure_cookies: bool = True, settle_every: float = SETTLE_EVERY, read_only: bool = False
+) -> Starlette:
+    """The service over ``db`` (migrated already). ``read_only``: the public pages alone,
+    over a database that takes no writes (a read replica: no sweep, and the revision
+    asked at each request, since a replica cannot ``LISTEN``); the clubs' API and the
+    secretary's pages answer 503 with :data:`READ_ONLY`."""
     from scorekeeper.league import admin
 
-    service = Service(db, secure_cookies=secure_cookies)
+    service = Service(db, secure_cookies=secure_cookies, listen=not read_only)
 
     async def public(request: Request) -> Response:
         return await service.public(request)
@@ -299,6 +309,9 @@ def make_app(db: Database, *, secure_cookies: bool = True, settle_every: float =
                     await run_in_threadpool(service.league.settle)
                 await asyncio.sleep(settle_every)
 
+        if read_only:
+            yield
+            return
         task = asyncio.create_task(sweep())
         try:
             yield
@@ -309,13 +322,28 @@ def make_app(db: Database, *, secure_cookies: bool = True, settle_every: float =
         Route("/", public),
         Route("/divisions/{rest:path}", public),
         Route("/teams/{rest:path}", public),
-        Route("/api/{rest:path}", service.api, methods=["GET", "PUT", "POST"]),
         Route("/link", _link_page),
-        *admin.routes(service),
     ]
+    if read_only:
+        routes += [
+            Route("/api/{rest:path}", _read_only_api, methods=["GET", "PUT", "POST"]),
+            Route("/admin", _read_only_admin, methods=["GET", "POST"]),
+            Route("/admin/{rest:path}", _read_only_admin, methods=["GET", "POST"]),
+        ]
+    else:
+        routes += [Route("/api/{rest:path}", service.api, methods=["GET", "PUT", "POST"]), *admin.routes(service)]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.service = service
     return app
+
+
+async def _read_only_api(request: Request) -> Response:
+    return _error(503, READ_ONLY)
+
+
+async def _read_only_admin(request: Request) -> Response:
+    body = pages.page("Read-only", f"<p>{pages.h(READ_ONLY.capitalize())}.</p>")
+    return Response(body, 503, media_type="text/html", headers={**HEADERS, "Cache-Control": "no-store"})
 
 
 async def _link_page(request: Request) -> Response:
