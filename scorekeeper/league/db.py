@@ -402,7 +402,7 @@ class PostgresDatabase(Database):
                     conn.execute(f"LISTEN {channel}")
                     listener.listening(True)
                     while not self._closed.is_set():
-                        for n in conn.notifies(timeout=1.0):
+                        for n in conn.notifies(timeout=0.25):  # close() waits for no more than this
                             schema, _, payload = n.payload.partition(" ")
                             if mine is not None and schema == mine[0]:
                                 listener.heard(payload)
