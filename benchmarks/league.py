@@ -1,6 +1,7 @@
 """The league server under the last night of a season: every club pushes at once.
 
     python -m benchmarks.league [--clubs 60] [--divisions 4] [--games 9] [--rate 200] [--seconds 10]
+                                [--baseline REV] [--rounds N]
 
 A season of ``--clubs`` teams (one a club, each at its own pub) in ``--divisions``
 divisions, home and away, fixtures of ``--games`` singles, is made in a PostgreSQL
@@ -25,19 +26,31 @@ JSON) equals a recount from the sheets' records, scored again here with the engi
 last line: ``league: S sheets from C clubs, lost 0, doubled 0, push p95 X ms, table page
 p95 Y ms at R requests/s``. Goals: nothing lost or doubled, push p95 < 200 ms, table
 page p95 < 50 ms at 200 requests/s.
+
+``--baseline REV`` measures the services of git revision ``REV`` in the same run (its
+files taken with ``git archive``; the clubs, the load and the database are this
+checkout's): first what one push and one table page cost a service one request at a
+time (median wall time, and the service's CPU time a request where Linux's ``/proc``
+says it), for ``REV`` and for this checkout; then the night, ``--rounds`` times, the two
+in turn (the baseline first, then this checkout first ...), each in a PostgreSQL schema
+of its own. Every line is printed again at the end, the baseline's first: the last line
+is this checkout's last night.
 """
 
 from __future__ import annotations
 
 import argparse
 import http.client
+import io
 import json
 import os
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import threading
 import time
@@ -50,7 +63,7 @@ from scorekeeper.league import club
 from scorekeeper.league.book import League
 from scorekeeper.league.db import connect
 from scorekeeper.league.migrate import migrate
-from scorekeeper.league.sheets import FORMAT
+from scorekeeper.league.sheets import FORMAT, digest
 
 CUT_SECONDS = 3.0
 
@@ -121,9 +134,12 @@ def sheet_of(f: Any, games: int, seed: int) -> dict[str, Any]:
     }
 
 
-def serve(url: str, port: int) -> subprocess.Popen[bytes]:
+def serve(url: str, port: int, code: Path | None = None) -> subprocess.Popen[bytes]:
+    """``scorekeeper league serve`` on ``port``: this checkout's, or the one in ``code``."""
     cmd = [sys.executable, "-m", "scorekeeper", "league", "serve", "--database", url, "--port", str(port)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    env = None if code is None else {**os.environ, "PYTHONPATH": str(code)}
+    cwd = None if code is None else str(code)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd)
     for _ in range(300):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
@@ -230,32 +246,41 @@ def recount(lg: League, division: int) -> dict[str, tuple[int, int]]:
     return {k: (v[0], v[1]) for k, v in rows.items()}
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--clubs", type=int, default=60)
-    ap.add_argument("--divisions", type=int, default=4)
-    ap.add_argument("--games", type=int, default=9)
-    ap.add_argument("--rate", type=int, default=200)
-    ap.add_argument("--seconds", type=float, default=10.0)
-    args = ap.parse_args()
-    cluster = None
-    url = os.environ.get("DATABASE_URL")
-    if not url:
-        from scorekeeper.league.throwaway import Cluster
+def with_schema(url: str, schema: str) -> str:
+    """``url`` whose connections work in ``schema`` (made here when it is not there)."""
+    import psycopg
 
-        cluster = Cluster().start()
-        url = cluster.url
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+    return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
+
+
+def code_of(rev: str, into: Path) -> Path:
+    """The project's files at git revision ``rev``, in a new folder of ``into``."""
+    folder = into / f"code-{rev}"
+    folder.mkdir()
+    root = Path(__file__).resolve().parents[1]
+    tar = subprocess.run(["git", "archive", "--format=tar", rev], cwd=root, capture_output=True, check=False)
+    if tar.returncode != 0:
+        raise SystemExit(f"--baseline {rev}: git archive failed: {tar.stderr.decode(errors='replace').strip()}")
+    with tarfile.open(fileobj=io.BytesIO(tar.stdout)) as t:
+        t.extractall(folder, filter="data")
+    return folder
+
+
+def night(url: str, args: argparse.Namespace, base: Path, code: Path | None) -> str:
+    """One night of the season (see the module) over the database at ``url``, its two
+    services run from ``code`` (None: this checkout): the figures' line."""
     procs: list[subprocess.Popen[bytes]] = []
-    base = Path(tempfile.mkdtemp(prefix="league-bench-"))
+    db = connect(url)
     try:
-        db = connect(url)
         migrate(db)
         lg = League(db)
         t = time.perf_counter()
         sid = lg.add_season(plan(args.clubs, args.divisions, args.games), "the benchmark")
         print(f"season made: {len(lg.fixtures())} fixtures in {time.perf_counter() - t:.1f} s")
         ports = [free_port(), free_port()]
-        procs = [serve(url, p) for p in ports]
+        procs = [serve(url, p, code) for p in ports]
         urls = [f"http://127.0.0.1:{p}" for p in ports]
         teams = {t.club_id: t for t in lg.teams()}
         folders = []
@@ -270,8 +295,8 @@ def main() -> None:
                     club.enqueue(folder, f.id, sheet_of(f, args.games, f.week))
                     sheets += 1
             folders.append(folder)
-        night = Night(folders, urls, set(range(0, len(folders), 6)))
-        threads = [threading.Thread(target=night.club, args=(i,)) for i in range(len(folders))]
+        pushes = Night(folders, urls, set(range(0, len(folders), 6)))
+        threads = [threading.Thread(target=pushes.club, args=(i,)) for i in range(len(folders))]
         t = time.perf_counter()
         for th in threads:
             th.start()
@@ -282,36 +307,155 @@ def main() -> None:
         for th in threads:
             th.join()
         pushed = time.perf_counter() - t
-        print(f"pushed {sheets} sheets in {pushed:.1f} s ({len(night.timings)} requests)")
-        left = sum(len(club.outbox(f)) for f in folders)
-        stored = lg.db.read(lambda tx: tx.value("SELECT COUNT(*) FROM sheet"))
-        fixtures_in = lg.db.read(lambda tx: tx.value("SELECT COUNT(DISTINCT fixture_id) FROM sheet"))
-        approved = lg.db.read(lambda tx: tx.value("SELECT COUNT(*) FROM result WHERE state = 'approved'"))
-        doubled = int(stored) - int(fixtures_in)
-        lost = left + (sheets - int(approved))
-        divisions = lg.divisions(sid)
-        for d in divisions:
-            host, port = urls[1].removeprefix("http://").split(":")
-            conn = http.client.HTTPConnection(host, int(port), timeout=10)
-            conn.request("GET", f"/divisions/{d.id}.json")
-            table = json.loads(conn.getresponse().read())["table"]
-            served = {r["team"]: (r["score"], r["games_for"]) for r in table}
-            if served != recount(lg, d.id):
-                print(f"the table of {d.name} is not the recount")
-                lost += 1
-        paths = [f"/divisions/{d.id}" for d in divisions]
+        print(f"pushed {sheets} sheets in {pushed:.1f} s ({len(pushes.timings)} requests)")
+        lost, doubled = accounted(lg, sid, folders, sheets, urls[1])
+        paths = [f"/divisions/{d.id}" for d in lg.divisions(sid)]
         times, errors = load([urls[1]], paths, args.rate, args.seconds)
         print(f"table pages: {len(times)} answered, {errors} failed")
-        print(
+        return (
             f"league: {sheets} sheets from {len(folders)} clubs, lost {lost}, doubled {doubled}, "
-            f"push p95 {p95(night.timings):.0f} ms, table page p95 {p95(times):.0f} ms at {args.rate} requests/s"
+            f"push p95 {p95(pushes.timings):.0f} ms, table page p95 {p95(times):.0f} ms at {args.rate} requests/s"
         )
-        db.close()
     finally:
         for p in procs:
             if p.poll() is None:
                 p.terminate()
                 p.wait(timeout=10)
+        db.close()
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """A process's CPU seconds so far (Linux's /proc; None elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def alone(url: str, args: argparse.Namespace, code: Path | None, n: int = 300) -> str:
+    """What one push and one table page cost the service, one request at a time (no other
+    club, one service process, one kept connection): the median wall time of each and
+    the service's CPU time a request."""
+    db = connect(url)
+    proc = None
+    try:
+        migrate(db)
+        lg = League(db)
+        lg.add_season(plan(args.clubs, args.divisions, args.games), "the benchmark")
+        codes = {c.id: lg.new_code(c.id, "the benchmark") for c in lg.clubs()}
+        port = free_port()
+        proc = serve(url, port, code)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+        def ask(method: str, path: str, body: bytes | None = None, code: str = "") -> float:
+            t = time.perf_counter()
+            conn.request(method, path, body=body, headers={"Authorization": f"Bearer {code}"} if code else {})
+            r = conn.getresponse()
+            r.read()
+            if r.status not in (200, 201):
+                raise SystemExit(f"{method} {path}: {r.status}")
+            return time.perf_counter() - t
+
+        fixtures = lg.fixtures()[: n + 20]
+        puts = []
+        for f in fixtures:
+            doc = sheet_of(f, args.games, f.week)
+            path = f"/api/fixtures/{f.id}/sheets/{digest(doc)}"
+            puts.append((path, json.dumps(doc).encode("utf-8"), codes[f.home.club_id]))
+        for path, body, key in puts[:20]:  # warm: the engines loaded, the statements prepared
+            ask("PUT", path, body, key)
+        before = cpu_seconds(proc.pid)
+        push = [ask("PUT", path, body, key) for path, body, key in puts[20:]]
+        middle = cpu_seconds(proc.pid)
+        page = f"/divisions/{lg.divisions()[0].id}"
+        ask("GET", page)
+        middle2 = cpu_seconds(proc.pid)
+        pages = [ask("GET", page) for _ in range(n * 3)]
+        after = cpu_seconds(proc.pid)
+        cpu = ""
+        if before is not None and middle is not None and middle2 is not None and after is not None:
+            cpu = f" (service CPU {(middle - before) / len(push) * 1000:.2f} ms)"
+            page_cpu = f" (service CPU {(after - middle2) / len(pages) * 1000:.2f} ms)"
+        else:
+            page_cpu = ""
+        return (
+            f"one at a time: a push {statistics.median(push) * 1000:.2f} ms{cpu}, "
+            f"a table page {statistics.median(pages) * 1000:.2f} ms{page_cpu}"
+        )
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=10)
+        db.close()
+
+
+def accounted(lg: League, sid: int, folders: list[Path], sheets: int, url: str) -> tuple[int, int]:
+    """The sheets lost and doubled: left in an outbox, stored twice, not approved, or a
+    division's table (the service's JSON) that is not the recount from the records."""
+    left = sum(len(club.outbox(f)) for f in folders)
+    stored = lg.db.read(lambda tx: tx.value("SELECT COUNT(*) FROM sheet"))
+    fixtures_in = lg.db.read(lambda tx: tx.value("SELECT COUNT(DISTINCT fixture_id) FROM sheet"))
+    approved = lg.db.read(lambda tx: tx.value("SELECT COUNT(*) FROM result WHERE state = 'approved'"))
+    doubled = int(stored) - int(fixtures_in)
+    lost = left + (sheets - int(approved))
+    for d in lg.divisions(sid):
+        host, port = url.removeprefix("http://").split(":")
+        conn = http.client.HTTPConnection(host, int(port), timeout=10)
+        conn.request("GET", f"/divisions/{d.id}.json")
+        table = json.loads(conn.getresponse().read())["table"]
+        served = {r["team"]: (r["score"], r["games_for"]) for r in table}
+        if served != recount(lg, d.id):
+            print(f"the table of {d.name} is not the recount")
+            lost += 1
+    return lost, doubled
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--clubs", type=int, default=60)
+    ap.add_argument("--divisions", type=int, default=4)
+    ap.add_argument("--games", type=int, default=9)
+    ap.add_argument("--rate", type=int, default=200)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="first the same night with the services of git revision REV (the clubs and the load are this "
+        "checkout's), then with this checkout's: both lines printed, this checkout's last",
+    )
+    ap.add_argument("--rounds", type=int, default=1, help="nights run (with --baseline, the two in turn)")
+    args = ap.parse_args()
+    cluster = None
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        from scorekeeper.league.throwaway import Cluster
+
+        cluster = Cluster().start()
+        url = cluster.url
+    base = Path(tempfile.mkdtemp(prefix="league-bench-"))
+    try:
+        code = code_of(args.baseline, base) if args.baseline else None
+        lines = []
+        if code is not None:
+            lines.append(
+                ("baseline", f"baseline {args.baseline}: {alone(with_schema(url, 'alone_baseline'), args, code)}")
+            )
+            lines.append(("now", alone(with_schema(url, "alone_now"), args, None)))
+            print("\n".join(line for _, line in lines))
+        for n in range(args.rounds):
+            kinds = [("baseline", code), ("now", None)] if code is not None else [("now", None)]
+            for kind, where in kinds if n % 2 == 0 else kinds[::-1]:
+                print(f"round {n + 1}: the services of {args.baseline if where else 'this checkout'}")
+                folder = base / f"{kind}-{n}"
+                folder.mkdir()
+                url_n = with_schema(url, f"bench_{kind}_{n}") if code is not None or args.rounds > 1 else url
+                said = night(url_n, args, folder, where)
+                lines.append((kind, f"baseline {args.baseline}: {said}" if where else said))
+        for _, line in sorted(lines, key=lambda kl: kl[0] == "now"):  # this checkout's last
+            print(line)
+    finally:
         if cluster is not None:
             cluster.stop()
         shutil.rmtree(base, ignore_errors=True)

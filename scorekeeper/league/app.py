@@ -3,9 +3,14 @@
 ``scorekeeper league serve`` runs :func:`make_app` under Uvicorn. Every request reads the
 database: nothing a process holds is the truth, so several processes over one
 PostgreSQL behave as one. A public page is kept by the process that made it for the
-league's revision it was made at (one small query a request checks it), with an ETag
-(``If-None-Match`` gets a 304) and ``Cache-Control: public, no-cache`` (a browser or a
-proxy asks again each time, so a result shows the moment it is approved).
+league's revision it was made at, with an ETag (``If-None-Match`` gets a 304) and
+``Cache-Control: public, no-cache`` (a browser or a proxy asks again each time, so a
+result shows the moment it is approved). Which revision is the league's now
+(:class:`Revisions`): over PostgreSQL each process is told every new one
+(``LISTEN``/``NOTIFY``: a change is told when it commits, the process's own at once,
+another process's within the moment PostgreSQL takes to pass it on), so a page already
+made is sent without asking the database; while that connection is away, and over
+SQLite, each request asks the database (one small query).
 
 The clubs' API (``Authorization: Bearer CODE``):
 
@@ -23,6 +28,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -37,7 +43,7 @@ from scorekeeper import text as _text
 from scorekeeper.errors import ScorekeeperError, one_line
 from scorekeeper.league import pages
 from scorekeeper.league import table as _table
-from scorekeeper.league.book import Club, League, NotFound
+from scorekeeper.league.book import REVISION_CHANNEL, Club, League, NotFound
 from scorekeeper.league.db import Database
 from scorekeeper.league.sheets import SheetError
 from scorekeeper.league.sheets import digest as sheet_digest
@@ -62,24 +68,75 @@ def _error(status: int, words: str) -> JSONResponse:
     return JSONResponse({"error": one_line(words, 300)}, status, headers=HEADERS)
 
 
+class Revisions:
+    """The league's revision as this process knows it (see the module): ``known`` is None
+    when it is not known (not listening, or not yet asked since), else the newest told.
+
+    Each notification carries the revision it made; ``top`` is the newest heard, even
+    while not known. A revision read from the database is taken only if the process has
+    listened all along since before it was read (``epoch`` unchanged and listening)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.known: int | None = None
+        self.top = 0
+        self.epoch = 0
+        self.live = False
+
+    def heard(self, payload: str) -> None:
+        if not payload.isdigit():
+            return
+        n = int(payload)
+        with self.lock:
+            self.top = max(self.top, n)
+            if self.known is not None:
+                self.known = max(self.known, n)
+
+    def listening(self, now: bool) -> None:
+        with self.lock:
+            self.live = now
+            self.known = None
+            self.epoch += 1
+
+    def ask(self, read: Callable[[], int]) -> int:
+        """The revision now: the known one, else read (and kept when it may be)."""
+        with self.lock:
+            if self.known is not None:
+                return self.known
+            epoch = self.epoch
+        n = read()
+        with self.lock:
+            n = max(n, self.top)
+            if self.live and self.epoch == epoch:
+                self.known = n if self.known is None else max(self.known, n)
+        return n
+
+
 class Service:
     """What the routes share: the database, the league, each process's page cache."""
 
-    def __init__(self, db: Database, *, secure_cookies: bool = True) -> None:
+    def __init__(self, db: Database, *, secure_cookies: bool = True, listen: bool = True) -> None:
         self.db = db
         self.league = League(db)
         self.secure = secure_cookies
         self.cache: OrderedDict[tuple[str, int], tuple[bytes, str, str]] = OrderedDict()
+        self.revisions = Revisions()
+        if listen:
+            db.listen(REVISION_CHANNEL, self.revisions)
 
     # ------------------------------------------------------------ public
     def cached(self, key: str, media: str, make: Callable[[], str]) -> Handler:
         async def handle(request: Request) -> Response:
+            known = self.revisions.known
+            hit = None if known is None else self.cache.get((key, known))
+            if hit is not None:  # made already for the revision that is the league's: no thread, no query
+                return self._answer(request, hit)
             return await run_in_threadpool(self._cached, request, key, media, make)
 
         return handle
 
     def _cached(self, request: Request, key: str, media: str, make: Callable[[], str]) -> Response:
-        rev = self.league.revision()
+        rev = self.revisions.ask(self.league.revision)
         hit = self.cache.get((key, rev))
         if hit is None:
             body = make().encode("utf-8")
@@ -87,6 +144,10 @@ class Service:
             self.cache[(key, rev)] = hit
             while len(self.cache) > CACHE:
                 self.cache.popitem(last=False)
+        return self._answer(request, hit)
+
+    @staticmethod
+    def _answer(request: Request, hit: tuple[bytes, str, str]) -> Response:
         body, etag, media = hit
         headers = {**HEADERS, "ETag": etag, "Cache-Control": "public, no-cache"}
         if etag in request.headers.get("if-none-match", ""):
@@ -182,10 +243,17 @@ class Service:
         if not rest and request.method == "GET":
             return JSONResponse(await run_in_threadpool(self._fixture_json, fid), headers=HEADERS)
         if len(rest) == 2 and rest[0] == "sheets" and request.method == "PUT":
-            doc = read_sheet(await request.body())
-            if sheet_digest(doc) != rest[1]:
-                raise SheetError("the address's digest is not the sheet's SHA-256 (sent again, it must be the same)")
-            got = await run_in_threadpool(self.league.receive, fid, club, doc)
+            body = await request.body()
+
+            def take() -> Any:  # in a thread: the parsing and the scoring too, not on the event loop
+                doc = read_sheet(body)
+                if sheet_digest(doc) != rest[1]:
+                    raise SheetError(
+                        "the address's digest is not the sheet's SHA-256 (sent again, it must be the same)"
+                    )
+                return self.league.receive(fid, club, doc)
+
+            got = await run_in_threadpool(take)
             out = {"version": got.version, "new": got.new, "state": got.state}
             return JSONResponse(out, 201 if got.new else 200, headers=HEADERS)
         if rest == ["disputes"] and request.method == "POST":
@@ -222,11 +290,20 @@ class Service:
         }
 
 
-def make_app(db: Database, *, secure_cookies: bool = True, settle_every: float = SETTLE_EVERY) -> Starlette:
-    """The service over ``db`` (migrated already)."""
+#: What a read-only service says to a write, or to the secretary.
+READ_ONLY = "this is a read-only copy of the league (its public pages): send results and sign in at its main address"
+
+
+def make_app(
+    db: Database, *, secure_cookies: bool = True, settle_every: float = SETTLE_EVERY, read_only: bool = False
+) -> Starlette:
+    """The service over ``db`` (migrated already). ``read_only``: the public pages alone,
+    over a database that takes no writes (a read replica: no sweep, and the revision
+    asked at each request, since a replica cannot ``LISTEN``); the clubs' API and the
+    secretary's pages answer 503 with :data:`READ_ONLY`."""
     from scorekeeper.league import admin
 
-    service = Service(db, secure_cookies=secure_cookies)
+    service = Service(db, secure_cookies=secure_cookies, listen=not read_only)
 
     async def public(request: Request) -> Response:
         return await service.public(request)
@@ -239,6 +316,9 @@ def make_app(db: Database, *, secure_cookies: bool = True, settle_every: float =
                     await run_in_threadpool(service.league.settle)
                 await asyncio.sleep(settle_every)
 
+        if read_only:
+            yield
+            return
         task = asyncio.create_task(sweep())
         try:
             yield
@@ -249,11 +329,28 @@ def make_app(db: Database, *, secure_cookies: bool = True, settle_every: float =
         Route("/", public),
         Route("/divisions/{rest:path}", public),
         Route("/teams/{rest:path}", public),
-        Route("/api/{rest:path}", service.api, methods=["GET", "PUT", "POST"]),
         Route("/link", _link_page),
-        *admin.routes(service),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    if read_only:
+        routes += [
+            Route("/api/{rest:path}", _read_only_api, methods=["GET", "PUT", "POST"]),
+            Route("/admin", _read_only_admin, methods=["GET", "POST"]),
+            Route("/admin/{rest:path}", _read_only_admin, methods=["GET", "POST"]),
+        ]
+    else:
+        routes += [Route("/api/{rest:path}", service.api, methods=["GET", "PUT", "POST"]), *admin.routes(service)]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.service = service
+    return app
+
+
+async def _read_only_api(request: Request) -> Response:
+    return _error(503, READ_ONLY)
+
+
+async def _read_only_admin(request: Request) -> Response:
+    body = pages.page("Read-only", f"<p>{pages.h(READ_ONLY.capitalize())}.</p>")
+    return Response(body, 503, media_type="text/html", headers={**HEADERS, "Cache-Control": "no-store"})
 
 
 async def _link_page(request: Request) -> Response:

@@ -151,6 +151,13 @@ def _key(name: str) -> str:
 
 _TEAM_COLS = "t.id, t.division_id, t.club_id, v.name, t.name, t.captain, t.vice, t.players"
 _TEAM_FROM = "team t JOIN venue v ON v.id = t.venue_id"
+_SEASON_COLS = "id, name, game, preset, scoring, singles, doubles, starts, delay_hours"
+_CLUB_SQL = (
+    "SELECT c.id, c.name, v.name, (SELECT COUNT(*) FROM club_code k WHERE k.club_id = c.id "
+    "AND k.revoked_at IS NULL) FROM club c LEFT JOIN venue v ON v.id = c.venue_id"
+)
+#: Where the league's revision is told to every process (:meth:`Database.listen`).
+REVISION_CHANNEL = "league_revision"
 _RESULT_COLS = (
     "r.state, r.games_home, r.games_away, r.points_home, r.points_away, r.games, r.sheet_id, r.due_at, "
     "r.by_secretary, r.why, r.changed_at"
@@ -189,18 +196,14 @@ class League:
         return self.db.write(lambda tx: _SeasonMaker(tx, plan).make(who))
 
     def seasons(self) -> list[Season]:
-        rows = self.db.read(
-            lambda tx: tx.rows(
-                "SELECT id, name, game, preset, scoring, singles, doubles, starts, delay_hours FROM season ORDER BY id"
-            )
-        )
+        rows = self.db.read(lambda tx: tx.rows(f"SELECT {_SEASON_COLS} FROM season ORDER BY id"))
         return [_season(r) for r in rows]
 
     def season(self, sid: int) -> Season:
-        found = [s for s in self.seasons() if s.id == sid]
-        if not found:
+        row = self.db.read(lambda tx: tx.one(f"SELECT {_SEASON_COLS} FROM season WHERE id = ?", (sid,)))
+        if row is None:
             raise NotFound(f"no season {short(sid)}")
-        return found[0]
+        return _season(row)
 
     def divisions(self, sid: int | None = None) -> list[Division]:
         rows = self.db.read(lambda tx: tx.rows("SELECT id, season_id, name FROM division ORDER BY season_id, position"))
@@ -286,24 +289,20 @@ class League:
                 raise LeagueError(f"{f.home.name} or {f.away.name} already plays on {new.isoformat()}")
             tx.run("UPDATE fixture SET day = ? WHERE id = ?", (new.isoformat(), fid))
             note(tx, who, f"moved {f.home.name} v {f.away.name} from {f.day} to {new.isoformat()}", why, fid)
+            bump(tx)
 
         self.db.write(write)
 
     # ------------------------------------------------------------ clubs
     def clubs(self) -> list[Club]:
-        rows = self.db.read(
-            lambda tx: tx.rows(
-                "SELECT c.id, c.name, v.name, (SELECT COUNT(*) FROM club_code k WHERE k.club_id = c.id "
-                "AND k.revoked_at IS NULL) FROM club c LEFT JOIN venue v ON v.id = c.venue_id ORDER BY c.name_key"
-            )
-        )
+        rows = self.db.read(lambda tx: tx.rows(f"{_CLUB_SQL} ORDER BY c.name_key"))
         return [Club(int(r[0]), r[1], r[2], int(r[3])) for r in rows]
 
     def club(self, cid: int) -> Club:
-        found = [c for c in self.clubs() if c.id == cid]
-        if not found:
+        row = self.db.read(lambda tx: tx.one(f"{_CLUB_SQL} WHERE c.id = ?", (cid,)))
+        if row is None:
             raise NotFound(f"no club {short(cid)}")
-        return found[0]
+        return Club(int(row[0]), row[1], row[2], int(row[3]))
 
     def new_code(self, cid: int, who: str) -> str:
         """A new code for a club's laptop (shown once: only its digest is kept)."""
@@ -335,26 +334,36 @@ class League:
 
     def club_for(self, code: str) -> Club | None:
         """The club whose code (not revoked) ``code`` is, or None."""
-        row = self.db.read(
-            lambda tx: tx.one(
-                "SELECT club_id FROM club_code WHERE digest = ? AND revoked_at IS NULL", (code_digest(code),)
-            )
-        )
-        return None if row is None else self.club(int(row[0]))
+        sql = f"{_CLUB_SQL} WHERE c.id = (SELECT club_id FROM club_code WHERE digest = ? AND revoked_at IS NULL)"
+        row = self.db.read(lambda tx: tx.one(sql, (code_digest(code),)))
+        return None if row is None else Club(int(row[0]), row[1], row[2], int(row[3]))
 
     # ------------------------------------------------------------ sheets and results
     def fixture_info(self, f: Fixture) -> tuple[FixtureInfo, Season]:
         season = self.season(self.division(f.division_id).season_id)
         return FixtureInfo(f.id, f.home.info(), f.away.info(), season.game, season.games), season
 
+    def fixture_and_season(self, fid: int) -> tuple[Fixture, FixtureInfo, Season]:
+        """A fixture, what its sheet is checked against, and its season: read at once."""
+
+        def read(tx: Tx) -> tuple[list[Fixture], Any]:
+            found = self._fixtures(tx, fid=fid)
+            sql = f"SELECT {_SEASON_COLS} FROM season WHERE id = (SELECT season_id FROM division WHERE id = ?)"
+            return found, tx.one(sql, (found[0].division_id,)) if found else None
+
+        found, row = self.db.read(read)
+        if not found or row is None:
+            raise NotFound(f"no fixture {short(fid)}")
+        f, season = found[0], _season(row)
+        return f, FixtureInfo(f.id, f.home.info(), f.away.info(), season.game, season.games), season
+
     def receive(self, fid: int, club: Club, doc: Any, now: str | None = None) -> Receipt:
         """A club's sheet of fixture ``fid``: checked and scored again (a SheetError when it
         does not hold), kept once (the same sheet twice is one version), and the result
         decided again."""
-        f = self.fixture(fid)
+        f, info, season = self.fixture_and_season(fid)
         if club.id not in (f.home.club_id, f.away.club_id):
             raise SheetError(f"{club.name} plays no part in {f.home.name} v {f.away.name}")
-        info, season = self.fixture_info(f)
         checked = check(doc, info)
         body = _text.json_text(doc, separators=(",", ":"))
         sender = f"club:{club.id}"
@@ -364,20 +373,15 @@ class League:
         self, tx: Tx, f: Fixture, season: Season, sender: str, who: str, c: Checked, body: str, now: str | None
     ) -> Receipt:
         tx.value(f"SELECT id FROM fixture WHERE id = ?{self.db.for_update}", (f.id,))
-        same = tx.one(
-            "SELECT version FROM sheet WHERE fixture_id = ? AND sender = ? AND digest = ?", (f.id, sender, c.digest)
-        )
+        last, same = tx.one(
+            "SELECT COALESCE(MAX(version), 0), MAX(CASE WHEN digest = ? THEN version END) FROM sheet "
+            "WHERE fixture_id = ? AND sender = ?",
+            (c.digest, f.id, sender),
+        ) or (0, None)
         if same is not None:
             state = tx.value("SELECT state FROM result WHERE fixture_id = ?", (f.id,))
-            return Receipt(int(same[0]), False, state or "")
-        version = (
-            int(
-                tx.value(
-                    "SELECT COALESCE(MAX(version), 0) FROM sheet WHERE fixture_id = ? AND sender = ?", (f.id, sender)
-                )
-            )
-            + 1
-        )
+            return Receipt(int(same), False, state or "")
+        version = int(last) + 1
         at = now or clock.stamp()
         tx.run(
             "INSERT INTO sheet (fixture_id, sender, version, digest, content, body, games, games_home, games_away, "
@@ -405,7 +409,8 @@ class League:
         if current is not None and current[0] and not disputes:
             return str(current[2])  # the secretary's decision stands
         rows = tx.rows(
-            "SELECT s.id, s.sender, s.version, s.content, s.confirmed_home, s.confirmed_away, s.received_at "
+            "SELECT s.id, s.sender, s.version, s.content, s.confirmed_home, s.confirmed_away, s.received_at, "
+            "s.games_home, s.games_away, s.points_home, s.points_away, s.games "
             "FROM sheet s WHERE s.fixture_id = ? AND s.version = "
             "(SELECT MAX(version) FROM sheet o WHERE o.fixture_id = s.fixture_id AND o.sender = s.sender)",
             (f.id,),
@@ -416,10 +421,7 @@ class League:
             return ""
         if d.state == "waiting" and d.due_at is not None and d.due_at <= now:
             d = approval.Decision("approved", d.sheet, None, f"{d.why}; not disputed within {season.delay_hours} h")
-        sheet = tx.one(
-            "SELECT games_home, games_away, points_home, points_away, games FROM sheet WHERE id = ?", (d.sheet,)
-        )
-        assert sheet is not None
+        sheet = next(r[7:] for r in rows if r[0] == d.sheet)  # the newest of each sender's: among these
         self._set(
             tx, f, d.state, d.sheet, sheet[4], (sheet[0], sheet[1]), (sheet[2], sheet[3]), d.due_at, False, d.why, now
         )
@@ -582,8 +584,10 @@ def note(tx: Tx, who: str, what: str, why: str, fixture: int | None, detail: Any
 
 
 def bump(tx: Tx) -> None:
-    """The league changed: its revision moves on (the public pages follow it)."""
-    tx.run("UPDATE league_state SET revision = revision + 1 WHERE id = 1")
+    """The league changed: its revision moves on (the public pages follow it), and every
+    process is told the new one when the transaction commits."""
+    revision = tx.value("UPDATE league_state SET revision = revision + 1 WHERE id = 1 RETURNING revision")
+    tx.notify(REVISION_CHANNEL, str(revision))
 
 
 def _why(text: Any, what: str = "the reason") -> str:

@@ -1,7 +1,8 @@
 """``scorekeeper league ...``: the league server's commands, and the club laptop's.
 
 The server's (``--database URL``, default ``sqlite:///league.db``; ``$DATABASE_URL`` when set):
-``serve`` runs the service (migrations applied first); ``season FILE`` makes a season from
+``serve`` runs the service (migrations applied first; ``--read-only``: the public pages over a
+read replica, its schema checked instead); ``season FILE`` makes a season from
 its plan; ``secretary NAME`` sets the secretary's password (read from standard input with
 ``--password-stdin``, else asked twice); ``clubs`` lists the clubs; ``code CLUB`` makes a
 club's code (printed once); ``settle`` approves the results whose delay has passed.
@@ -41,6 +42,11 @@ def add_parser(sub: Any) -> None:
     database(s)
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, behind a proxy)")
     s.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    s.add_argument(
+        "--read-only",
+        action="store_true",
+        help="the public pages alone, over a read replica of the league's PostgreSQL (docs/league.md)",
+    )
     s.add_argument(
         "--insecure-cookies",
         action="store_true",
@@ -86,6 +92,19 @@ def _db(args: argparse.Namespace) -> Any:
     return db
 
 
+def _read_only_db(args: argparse.Namespace) -> Any:
+    from scorekeeper.league.db import connect
+    from scorekeeper.league.migrate import current
+
+    db = connect(args.database)
+    try:
+        current(db)
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise ScorekeeperError(f"--port must be 1 to 65535, not {args.port}")
@@ -93,9 +112,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     from scorekeeper.league.app import make_app
 
-    db = _db(args)
+    db = _read_only_db(args) if args.read_only else _db(args)
     try:
-        app = make_app(db, secure_cookies=not args.insecure_cookies)
+        app = make_app(db, secure_cookies=not args.insecure_cookies, read_only=args.read_only)
         print(f"The league is served at http://{args.host}:{args.port}/ (database: {db.where()})", flush=True)
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning", proxy_headers=True)
     finally:

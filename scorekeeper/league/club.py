@@ -231,8 +231,14 @@ def enqueue(folder: Path, fixture: int, doc: dict[str, Any]) -> Path:
 
 def outbox(folder: Path) -> list[Path]:
     """The sheets waiting to be sent, oldest first."""
-    found = [p for p in folder.iterdir() if OUT.fullmatch(p.name)]
-    return sorted(found, key=lambda p: (p.stat().st_mtime, p.name))
+    found = []
+    for p in folder.iterdir():
+        if OUT.fullmatch(p.name):
+            try:
+                found.append((p.stat().st_mtime, p.name, p))
+            except FileNotFoundError:  # sent and removed since the folder was listed
+                continue
+    return [p for _, _, p in sorted(found)]
 
 
 @dataclass(slots=True)

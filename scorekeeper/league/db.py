@@ -10,7 +10,8 @@ moment earlier, SQLite's busy database) is run again from the start, a few times
 
 - **PostgreSQL** (``postgresql://user@host/db``): psycopg 3 with a connection pool
   (``psycopg_pool``); several processes of the service over one database behave as one,
-  since nothing in a process's memory is the truth.
+  since nothing in a process's memory is the truth. A read-only transaction is begun as
+  one (``BEGIN READ ONLY``: no round trip more).
 - **SQLite** (``sqlite:///league.db``, the default; ``sqlite:///:memory:`` for a trial):
   Python's own ``sqlite3``, in WAL mode with ``synchronous=FULL``, one connection a
   thread; a write transaction takes the database's write lock at its start
@@ -63,6 +64,20 @@ class Tx(Protocol):
 
     def run(self, sql: str, params: Params = ()) -> int: ...
 
+    def notify(self, channel: str, payload: str) -> None:
+        """Tell every process listening on ``channel`` (:meth:`Database.listen`), when
+        and if this transaction commits."""
+
+
+class Listener(Protocol):
+    """What :meth:`Database.listen` tells: each payload heard, and whether it is listening."""
+
+    def heard(self, payload: str) -> None: ...
+
+    def listening(self, now: bool) -> None:
+        """True: listening from now on (what came before it was not heard); False: not
+        listening (what comes now is not heard)."""
+
 
 class _Cursor(Protocol):
     @property
@@ -80,9 +95,11 @@ class CursorTx:
     """A :class:`Tx` over a DB-API cursor; ``translate`` turns the league's SQL into the
     backend's (its placeholders)."""
 
-    def __init__(self, cursor: _Cursor, translate: Callable[[str], str]) -> None:
+    def __init__(self, cursor: _Cursor, translate: Callable[[str], str], notify_sql: str = "") -> None:
         self.cursor = cursor
         self.translate = translate
+        self.notify_sql = notify_sql
+        self.notes: list[tuple[str, str]] = []
 
     def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         self.cursor.execute(self.translate(sql), tuple(params))
@@ -104,6 +121,11 @@ class CursorTx:
             self.cursor.fetchall()
         return max(self.cursor.rowcount, 0)
 
+    def notify(self, channel: str, payload: str) -> None:
+        if self.notify_sql:
+            self.run(self.notify_sql, (channel, payload))
+        self.notes.append((channel, payload))
+
 
 class Database:
     """The seam (see the module): a backend's :meth:`_transaction` and :meth:`_transient`."""
@@ -116,6 +138,7 @@ class Database:
     #: The column type of a table's own id, made by the database.
     id_column = ""
     url = ""
+    _listeners: dict[str, list[Listener]]
 
     def read(self, fn: Callable[[Tx], T]) -> T:
         """``fn``'s answer, in a transaction that writes nothing."""
@@ -138,6 +161,24 @@ class Database:
     def close(self) -> None:
         raise NotImplementedError
 
+    def listen(self, channel: str, listener: Listener) -> bool:
+        """Tell ``listener`` every payload notified on ``channel`` (:meth:`Tx.notify`): at
+        once by this process's own transactions, when they commit; by other processes'
+        too when True is answered (PostgreSQL's ``LISTEN``, on a connection of its own,
+        made again when it is lost: ``listener.listening`` says when it is and is not)."""
+        if not hasattr(self, "_listeners"):
+            self._listeners = {}
+        self._listeners.setdefault(channel, []).append(listener)
+        return False
+
+    def _committed(self, tx: Tx) -> None:
+        """This process's own notifications of a transaction just committed."""
+        notes = getattr(tx, "notes", ())
+        listeners = getattr(self, "_listeners", {})
+        for channel, payload in notes:
+            for listener in listeners.get(channel, ()):
+                listener.heard(payload)
+
     def _transaction(self, *, write: bool) -> AbstractContextManager[Tx]:
         raise NotImplementedError
 
@@ -151,17 +192,22 @@ class Database:
 
 # ---------------------------------------------------------------- SQLite
 class _SQLiteTx(AbstractContextManager[Tx]):
-    def __init__(self, conn: sqlite3.Connection, write: bool) -> None:
+    def __init__(self, db: Database, conn: sqlite3.Connection, write: bool) -> None:
+        self.db = db
         self.conn = conn
         self.write = write
+        self.tx: CursorTx | None = None
 
     def __enter__(self) -> Tx:
         self.conn.execute("BEGIN IMMEDIATE" if self.write else "BEGIN")
-        return CursorTx(self.conn.cursor(), _same)
+        self.tx = CursorTx(self.conn.cursor(), _same)
+        return self.tx
 
     def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
         if kind is None:
             self.conn.execute("COMMIT")
+            if self.tx is not None:
+                self.db._committed(self.tx)
         else:
             self.conn.execute("ROLLBACK")
 
@@ -214,8 +260,8 @@ class SQLiteDatabase(Database):
 
     def _transaction(self, *, write: bool) -> AbstractContextManager[Tx]:
         if self.memory:
-            return _Locked(self._lock, _SQLiteTx(self._connection(), write))
-        return _SQLiteTx(self._connection(), write)
+            return _Locked(self._lock, _SQLiteTx(self, self._connection(), write))
+        return _SQLiteTx(self, self._connection(), write)
 
     def _transient(self, e: Exception) -> bool:
         return isinstance(e, sqlite3.OperationalError) and "locked" in str(e)
@@ -265,21 +311,22 @@ def pg_sql(sql: str) -> str:
 
 
 class _PgTx(AbstractContextManager[Tx]):
-    def __init__(self, pool: Any, write: bool) -> None:
-        self.pool = pool
+    def __init__(self, db: PostgresDatabase, write: bool) -> None:
+        self.db = db
         self.write = write
         self.conn: Any = None
         self.tx: Any = None
+        self.cursor_tx: CursorTx | None = None
 
     def __enter__(self) -> Tx:
-        self.connection = self.pool.connection()
+        self.connection = self.db.pool.connection()
         self.conn = self.connection.__enter__()
         try:
+            self.conn.read_only = not self.write  # BEGIN READ ONLY: one statement, not two
             self.tx = self.conn.transaction()
             self.tx.__enter__()
-            if not self.write:
-                self.conn.execute("SET TRANSACTION READ ONLY")
-            return CursorTx(self.conn.cursor(), _pg_cached)
+            self.cursor_tx = CursorTx(self.conn.cursor(), _pg_cached, _NOTIFY)
+            return self.cursor_tx
         except BaseException as e:
             self.connection.__exit__(type(e), e, None)
             raise
@@ -289,9 +336,14 @@ class _PgTx(AbstractContextManager[Tx]):
             self.tx.__exit__(kind, value, tb)
         finally:
             self.connection.__exit__(kind, value, tb)
+        if kind is None and self.cursor_tx is not None:
+            self.db._committed(self.cursor_tx)
 
 
 _PG_SQL: dict[str, str] = {}
+#: A notification names the schema it was made in: leagues in two schemas of one database
+#: (the tests' do) hear only their own.
+_NOTIFY = "SELECT pg_notify(?, COALESCE(current_schema(), '') || ' ' || ?)"
 
 
 def _pg_cached(sql: str) -> str:
@@ -314,6 +366,8 @@ class PostgresDatabase(Database):
 
         self.url = url
         self._psycopg = psycopg
+        self._closed = threading.Event()
+        self._threads: list[threading.Thread] = []
         try:
             psycopg.connect(url, connect_timeout=10).close()  # refused at once, not after the pool's tries
             self.pool = ConnectionPool(
@@ -324,13 +378,44 @@ class PostgresDatabase(Database):
             raise DatabaseError(f"the database {self.where()} cannot be reached ({_first_line(e)})") from None
 
     def _transaction(self, *, write: bool) -> AbstractContextManager[Tx]:
-        return _PgTx(self.pool, write)
+        return _PgTx(self, write)
 
     def _transient(self, e: Exception) -> bool:
         errors = self._psycopg.errors
         return isinstance(e, errors.SerializationFailure | errors.DeadlockDetected | errors.UniqueViolation)
 
+    def listen(self, channel: str, listener: Listener) -> bool:
+        if not re.fullmatch(r"[a-z_]{1,40}", channel):
+            raise ValueError(f"a channel is a few letters, not {channel!r}")
+        super().listen(channel, listener)
+        thread = threading.Thread(target=self._listen, args=(channel, listener), name=f"listen-{channel}", daemon=True)
+        self._threads.append(thread)
+        thread.start()
+        return True
+
+    def _listen(self, channel: str, listener: Listener) -> None:
+        """Others' notifications on ``channel`` (see :meth:`listen`), until :meth:`close`."""
+        while not self._closed.is_set():
+            try:
+                with self._psycopg.connect(self.url, autocommit=True, connect_timeout=10) as conn:
+                    mine = conn.execute("SELECT COALESCE(current_schema(), '')").fetchone()
+                    conn.execute(f"LISTEN {channel}")
+                    listener.listening(True)
+                    while not self._closed.is_set():
+                        for n in conn.notifies(timeout=0.25):  # close() waits for no more than this
+                            schema, _, payload = n.payload.partition(" ")
+                            if mine is not None and schema == mine[0]:
+                                listener.heard(payload)
+            except Exception:  # the database away, or the connection cut: made again
+                pass
+            finally:
+                listener.listening(False)
+            self._closed.wait(1.0)
+
     def close(self) -> None:
+        self._closed.set()
+        for thread in self._threads:
+            thread.join(timeout=5)
         self.pool.close()
 
 

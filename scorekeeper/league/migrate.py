@@ -65,8 +65,17 @@ def migrations() -> list[Migration]:
 
 
 def migrate(db: Database) -> list[int]:
-    """Apply the migrations ``db`` has not had yet; the numbers applied now."""
-    db.write(_table)
+    """Apply the migrations ``db`` has not had yet; the numbers applied now. A database
+    that takes no writes (a read replica) is refused in one line."""
+    try:
+        db.write(_table)
+    except Exception as e:
+        state = getattr(e, "sqlstate", None)  # read_only_sql_transaction, or a read-write one refused in recovery
+        if state == "25006" or (state == "0A000" and "recovery" in str(e)):
+            raise DatabaseError(
+                f"the database {db.where()} takes no writes (a read replica?): serve it with --read-only"
+            ) from None
+        raise
     done = []
     for m in migrations():
         if db.write(functools.partial(_apply, db, m=m)):
@@ -99,6 +108,23 @@ def _apply(db: Database, tx: Tx, *, m: Migration) -> bool:
         (m.number, m.name, m.digest, _now()),
     )
     return True
+
+
+def current(db: Database) -> None:
+    """Refuse, in one line, a database whose schema is not this Scorekeeper's: every
+    migration applied as it is here and none other (what a read replica is checked by,
+    since it cannot be migrated)."""
+    try:
+        rows = db.read(lambda tx: tx.rows("SELECT number, digest FROM league_migrations ORDER BY number"))
+    except Exception:
+        raise DatabaseError(f"the database {db.where()} has no league in it (no migrations applied)") from None
+    have = [(int(r[0]), str(r[1])) for r in rows]
+    want = [(m.number, m.digest) for m in migrations()]
+    if have != want:
+        raise DatabaseError(
+            f"the database {db.where()} has the league's migrations {[n for n, _ in have]}, this Scorekeeper's are "
+            f"{[n for n, _ in want]} (or one has changed): serve the primary with the same version first"
+        )
 
 
 def applied(db: Database) -> list[int]:

@@ -34,6 +34,17 @@ def pg_bin() -> Path:
     )
 
 
+def pg_tool(name: str) -> Path:
+    """A PostgreSQL program (``pg_dump``, ``pg_restore`` ...): Debian's newest, else on the PATH."""
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), key=lambda p: int(p.split("/")[4]))
+    if found:
+        return Path(found[-1])
+    on_path = shutil.which(name)
+    if on_path:
+        return Path(on_path)
+    raise ClusterError(f"no {name}: install Debian's postgresql-client package (apt-get install -y postgresql-client)")
+
+
 class Cluster:
     """A cluster in ``folder`` (made when None), its socket in the folder."""
 
@@ -56,13 +67,19 @@ class Cluster:
         if ran.returncode != 0:
             raise ClusterError(f"{cmd[0]} failed ({ran.returncode}): {(ran.stderr or ran.stdout).strip()[-800:]}")
 
-    def start(self) -> Cluster:
+    def _own_folder(self) -> None:
         if self.user is not None:
             shutil.chown(self.folder, self.user, "nogroup" if _group("nogroup") else self.user)
         os.chmod(self.folder, 0o755)
-        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8")
+
+    def _serve(self) -> None:
         options = f"-k {self.folder} -c listen_addresses='' -F -c max_connections=200 -c shared_buffers=64MB"
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"), "-w", "start")
+
+    def start(self) -> Cluster:
+        self._own_folder()
+        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8")
+        self._serve()
         return self
 
     def stop(self) -> None:
@@ -71,6 +88,32 @@ class Cluster:
         except ClusterError:
             pass
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class Standby(Cluster):
+    """A streaming replica of ``primary`` (``pg_basebackup -R``: it follows the primary and
+    refuses writes), on a socket in a folder of its own: a read replica to try."""
+
+    def __init__(self, primary: Cluster) -> None:
+        super().__init__()
+        self.primary = primary
+
+    def start(self) -> Standby:
+        self._own_folder()
+        self._run(
+            "pg_basebackup",
+            "-h",
+            str(self.primary.folder),
+            "-U",
+            "postgres",
+            "-D",
+            str(self.data),
+            "-R",
+            "-X",
+            "stream",
+        )
+        self._serve()
+        return self
 
 
 def _group(name: str) -> bool:

@@ -104,3 +104,17 @@ def test_the_pusher_of_the_web_app_sends_a_new_sheet_at_once(served, tmp_path: P
         finally:
             pusher.stop()
     assert lg.fixture(f.id).approved.games_won == (0, 2)
+
+
+def test_a_sheet_sent_while_the_outbox_is_listed_is_left_out_not_an_error(tmp_path: Path):
+    """The pusher removes a sheet it sent while another thread lists the outbox: the sheet
+    gone between the folder's listing and its file's date is simply not waiting any more."""
+    kept = club.enqueue(tmp_path, 7, {"fixture": 7})
+    gone = tmp_path / "league-out-8-0123456789abcdef.json"
+
+    class Racing(type(tmp_path)):  # type: ignore[misc]
+        def iterdir(self) -> Iterator[Path]:
+            yield from super().iterdir()
+            yield gone  # listed, then removed before its date was read
+
+    assert club.outbox(Racing(tmp_path)) == [kept]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import warnings
 from collections.abc import Iterator
 
@@ -144,3 +145,66 @@ def test_wrong_passwords_are_limited(client: TestClient):
         assert sign_in(client, "wrong password").status_code == 401
     slowed = sign_in(client, PASSWORD)
     assert slowed.status_code == 401 and "too many wrong passwords: wait" in slowed.text
+
+
+class _Counted:
+    """How many transactions a database begins (wrapping its one seam)."""
+
+    def __init__(self, db: Database) -> None:
+        self.n = 0
+        inner = db._transaction
+
+        def counted(*, write: bool) -> object:
+            self.n += 1
+            return inner(write=write)
+
+        db._transaction = counted  # type: ignore[method-assign]
+
+
+def test_two_processes_over_one_database_serve_one_league_and_a_known_page_asks_nothing(db_url: str, db: Database):
+    """Two services, each with its own connections (two processes, as behind the proxy):
+    a sheet taken by one shows in the other's table; over PostgreSQL a page made already
+    for the league's revision is sent with no query at all (each process is told every new
+    revision), over SQLite each request asks for the revision (one small query)."""
+    from scorekeeper.league.db import connect
+
+    lg = League(db)
+    lg.add_season(plan(), "Sue")
+    f = lg.fixtures()[0]
+    code = lg.new_code(f.home.club_id, "Sue")
+    other = connect(db_url, pool=2)
+    counted = _Counted(other)
+    path = f"/divisions/{f.division_id}.json"
+    try:
+        with TestClient(make_app(db), base_url="https://a.test") as a, TestClient(make_app(other)) as b:
+            revisions = b.app.state.service.revisions
+            if db.backend == "postgresql":  # its listening connection made (a thread of its own)
+                for _ in range(200):
+                    if revisions.live:
+                        break
+                    time.sleep(0.05)
+                assert revisions.live
+            assert b.get(path).json()["table"][0]["played"] == 0
+            before = counted.n
+            assert b.get(path).json()["table"][0]["played"] == 0
+            asked = counted.n - before
+            assert asked == (0 if db.backend == "postgresql" else 1)
+            assert push(a, code, f.id, sheet(f, [0, 0])).status_code == 201
+            for _ in range(200):  # told within the moment PostgreSQL takes to pass it on
+                played = max(r["played"] for r in b.get(path).json()["table"])
+                if played == 1:
+                    break
+                time.sleep(0.05)
+            assert played == 1
+    finally:
+        other.close()
+
+
+def test_a_fixture_moved_is_on_its_pages_at_once(client: TestClient, league: League):
+    f = league.fixtures()[0]
+    page = f"/divisions/{f.division_id}/fixtures.json"
+    before = client.get(page)
+    league.move(f.id, "2026-12-01", "Sue", "the pub is shut")
+    after = client.get(page)
+    assert after.headers["etag"] != before.headers["etag"]
+    assert next(x for x in after.json()["fixtures"] if x["id"] == f.id)["day"] == "2026-12-01"
