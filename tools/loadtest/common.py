@@ -176,11 +176,29 @@ _SERVE = (
 _IMPORTED = re.compile(r"^loadtest: scorekeeper imported from (.+)$", re.M)
 
 
-def serve_command(root: Path, db: str, port: int, host: str = "127.0.0.1") -> tuple[list[str], dict[str, str]]:
+#: With ``profile``: SIGUSR1 starts cProfile on the server's main thread (where Flet's loop
+#: runs every session's handlers and redraws), SIGUSR2 stops it and writes its figures to
+#: the file named by ``LOADTEST_PROFILE`` (POSIX signals: the harnesses that ask run on Linux).
+_PROFILED = (
+    "import cProfile, os, signal\n"
+    "_prof = cProfile.Profile()\n"
+    "signal.signal(signal.SIGUSR1, lambda *a: _prof.enable())\n"
+    "def _dump(*a):\n"
+    "    _prof.disable()\n"
+    "    _prof.dump_stats(os.environ['LOADTEST_PROFILE'])\n"
+    "signal.signal(signal.SIGUSR2, _dump)\n"
+)
+
+
+def serve_command(
+    root: Path, db: str, port: int, host: str = "127.0.0.1", profile: bool = False
+) -> tuple[list[str], dict[str, str]]:
     """The command and environment of ``scorekeeper web`` of the checkout ``root`` (as
     ``app_driver.web_command``, through a wrapper that says which package it imported);
-    run it with ``cwd=root`` and check it with :func:`check_imported`."""
-    cmd = [sys.executable, "-c", _SERVE, "--db", db, "web", "--no-browser", "--host", host, "--port", str(port)]
+    run it with ``cwd=root`` and check it with :func:`check_imported`. ``profile``: the
+    server can be profiled (:data:`_PROFILED`; POSIX only)."""
+    code = (_PROFILED if profile else "") + _SERVE
+    cmd = [sys.executable, "-c", code, "--db", db, "web", "--no-browser", "--host", host, "--port", str(port)]
     pythonpath = os.pathsep.join([str(root), *filter(None, [os.environ.get("PYTHONPATH")])])
     return cmd, {"PYTHONPATH": pythonpath}
 
@@ -995,17 +1013,22 @@ def _clock_offset(page, tries: int = 15) -> float:
 
 # ------------------------------------------------------------------ threads
 class Worker(threading.Thread):
-    """A thread with its own Playwright and Chromium, running the jobs given to it."""
+    """A thread with its own Playwright and Chromium, running the jobs given to it; ``nice``:
+    the niceness this thread, and so the Playwright driver and the Chromium it starts, runs
+    at (Linux sets it per thread; elsewhere it is left as it is)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, nice: int = 0) -> None:
         super().__init__(name=name, daemon=True)
         self._jobs: queue.Queue = queue.Queue()
         self.ready: Future = Future()
         self.browser = None
+        self.nice = nice
 
     def run(self) -> None:
         from playwright.sync_api import sync_playwright
 
+        if self.nice and sys.platform.startswith("linux"):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.nice)
         try:
             with sync_playwright() as pw:
                 browser, ctx = harness.launch_browser(pw)
