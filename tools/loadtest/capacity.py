@@ -85,6 +85,7 @@ from tools.loadtest.common import (
 GOAL_MS = 250.0
 STEPS = (1, 4, 8, 16, 24, 32)
 WAIT = 10.0  # seconds an other phone may take to show an entry before it counts as missed
+WALL_SIZE = (1280.0, 720.0)  # the wall: a television's page
 EVENT = "club"
 EVENT_NAME = "Club night"
 SMOKE = {"tables": "1,2", "seconds": 7.0, "keep_going": True}
@@ -189,9 +190,12 @@ class PhoneTable(threading.Thread):
         if m.winner is None:
             m.push(StartHand(None))
         self._arm(status(m))
+        self.tapper.expect(status(m))
         time.sleep(0.3)  # the typing reaches the app before the tap, as a thumb's would
         self.tapper.tap("Settle hand")
         self._wait_others(status(m), time.perf_counter())
+        if self.tapper.wait_for(status(m), WAIT) is None:  # its next tap would be on the old screen
+            raise RuntimeError(f"the tapping phone did not show {status(m)!r} after Settle hand")
         self.hands += 1
 
     def _two_taps(self) -> None:
@@ -233,8 +237,8 @@ class PhoneTable(threading.Thread):
         t0 = time.perf_counter()
         self.tapper.tap(f"tile {tile}")
         got = self._wait_others(f"{note} (on {BY})", t0)
-        if self.tapper.wait_for(note, WAIT) is None:
-            self.problems.append(f"table {self.k + 1}: the tapping phone did not show {note!r}")
+        if self.tapper.wait_for(note, WAIT) is None:  # the app and the engine's copy part: stop
+            raise RuntimeError(f"the tapping phone did not show {note!r}")
         if got is not None:
             self.samples.append(max(got))
             self.each += got
@@ -298,7 +302,7 @@ def open_wall(port: int, log: str, host: str) -> Listener:
     found = re.search(r"Watchers join at http://\S+/join/([A-Za-z0-9_-]+)\s", log)
     if not found:
         raise RuntimeError("the server printed no watch link")
-    wall = Listener(port, f"/join/{found.group(1)}", index=True, host=host)
+    wall = Listener(port, f"/join/{found.group(1)}", index=True, host=host, size=WALL_SIZE)
     wall.start()
     if not wall.registered.wait(30) or wall.error:
         raise RuntimeError(f"the wall did not register: {wall.error}")

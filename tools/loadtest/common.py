@@ -655,9 +655,17 @@ class Listener(threading.Thread):
     first message holding it arrived. ``host``: the address it connects to (another of this machine's than
     loopback makes it a phone that is not the host)."""
 
-    def __init__(self, port: int, route: str, index: bool = False, host: str = "127.0.0.1") -> None:
+    def __init__(
+        self,
+        port: int,
+        route: str,
+        index: bool = False,
+        host: str = "127.0.0.1",
+        size: tuple[float, float] | None = None,
+    ) -> None:
         super().__init__(name=f"listener {route}", daemon=True)
         self.port, self.route, self.host = port, route, host
+        self.size = size  # the page's width and height, if not a phone's
         self.stop = threading.Event()
         self.registered = threading.Event()
         self.messages = 0
@@ -753,7 +761,10 @@ class Listener(threading.Thread):
             where = f"{self.host}:{self.port}"
             with connect(f"ws://{where}/ws", origin=f"http://{where}", max_size=None) as ws:
                 self._ws = ws
-                hello = [1, {"session_id": None, "page_name": "", "page": {**PHONE_PAGE, "route": self.route}}]
+                page = {**PHONE_PAGE, "route": self.route}
+                if self.size is not None:
+                    page["width"], page["height"] = self.size
+                hello = [1, {"session_id": None, "page_name": "", "page": page}]
                 ws.send(b"\x00" + msgpack.packb(hello))
                 while not self.stop.is_set():
                     try:
