@@ -6,6 +6,7 @@
 #   make lint         ruff (lint and format check) and mypy (--strict on the core)
 #   make bench        set up .venv if needed, then a micro-benchmark: the engine's, or
 #                     BENCH=store, events, stats or drawing (docs/benchmarks.md)
+#   make capacity     how many tables at a club's pace one laptop holds (tools/loadtest/capacity.py)
 #   make site         build the phone's static site into $(SITE) (docs/phone.md)
 #   make screenshots  regenerate screenshots/*.png from the real app in Chromium
 #   make clean        remove the venv and build/test leftovers
@@ -30,7 +31,7 @@ VENV_HINT := error: '$(PYTHON) -m venv' is unusable (no ensurepip). On Debian/Ub
 # is checked strictly from its one line there) and the modules every game stands on.
 STRICT = $(shell $(BIN)/python -m tools.strict_paths)
 
-.PHONY: run test test-fast lint bench site screenshots venv clean
+.PHONY: run test test-fast lint bench capacity site screenshots venv clean
 
 run: $(STAMP)
 	$(RUN_CMD)
@@ -71,6 +72,12 @@ lint: $(STAMP)
 BENCH ?= engine
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.$(BENCH)
+
+# Tables of four phones and a wall at one entry per table every 3 s, T = 1, 4, 8, ... until the
+# p95 to the other phones passes 250 ms (docs/benchmarks.md); CAPACITY="--tables 1,4,8 --seconds 30" to keep it short.
+CAPACITY ?=
+capacity: $(STAMP)
+	$(BIN)/python -m tools.loadtest.capacity $(CAPACITY)
 
 # The phone's site (scorekeeper site): a folder any web server can serve; see docs/phone.md.
 SITE ?= build/site

@@ -30,12 +30,14 @@ LAST_WORDS = {
     "ui_latency": "goal p95 < 150 ms and at most 2x the baseline's p95:",
     "taps": "taps per turn (2 players, seed 4): mean",
     "table_load": "goal p95 < 250 ms to the other phones with 12 sessions: not measured (only 2 sessions",
+    "capacity": "capacity: ",
 }
 HARNESSES = [
     pytest.param("broadcast", marks=pytest.mark.slow),
     pytest.param("ui_latency", marks=[pytest.mark.slow, pytest.mark.browser]),
     pytest.param("taps", marks=[pytest.mark.slow, pytest.mark.browser]),
     pytest.param("table_load", marks=[pytest.mark.slow, pytest.mark.browser]),
+    pytest.param("capacity", marks=[pytest.mark.slow, pytest.mark.browser]),
 ]
 
 

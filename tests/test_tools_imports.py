@@ -109,7 +109,7 @@ def test_the_harnesses_share_one_helper_and_it_alone_reaches_into_flet_and_the_t
 
 def test_each_load_harness_has_a_smoke_run():
     harnesses = [p.stem for p in (ROOT / "tools" / "loadtest").glob("*.py") if p.stem not in {"__init__", "common"}]
-    assert sorted(harnesses) == ["broadcast", "site", "table_load", "taps", "ui_baseline_app", "ui_latency"]
+    assert sorted(harnesses) == ["broadcast", "capacity", "site", "table_load", "taps", "ui_baseline_app", "ui_latency"]
     trees = modules()
     without = [
         name

@@ -1,5 +1,7 @@
 """What the load harnesses share: the app's server, the taps of a 2-player match, timing a
-tap in the page, the figures, and Flet's insides for the sessions that have no browser.
+tap in the page, the figures, Flet's insides for the sessions that have no browser, and a
+table of phones (drawn in Chromium, or :class:`Listener` sessions drawn elsewhere) with the
+server's CPU and memory (``table_load`` and ``capacity``).
 
 Every harness imports what it shares from here and from nowhere else of the project's
 tools: no harness imports another. The browser itself is driven through the browser
@@ -20,13 +22,16 @@ import asyncio
 import importlib.machinery
 import importlib.util
 import os
+import queue
 import re
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +63,23 @@ __all__ = [
     "app_driver",
     "app_root",
     "BrowserlessPhone",
+    "BY",
+    "CpuMeter",
+    "cpu_line",
+    "descendants",
+    "Listener",
+    "PHONE_PAGE",
+    "PHONES",
+    "pin",
+    "rss_kb",
+    "SEEN_JS",
+    "status_re",
+    "Table",
+    "TABLE_JS",
+    "Tap",
+    "TARGET",
+    "together",
+    "Worker",
     "check_imported",
     "check_scores",
     "chromium_missing",
@@ -154,11 +176,29 @@ _SERVE = (
 _IMPORTED = re.compile(r"^loadtest: scorekeeper imported from (.+)$", re.M)
 
 
-def serve_command(root: Path, db: str, port: int, host: str = "127.0.0.1") -> tuple[list[str], dict[str, str]]:
+#: With ``profile``: SIGUSR1 starts cProfile on the server's main thread (where Flet's loop
+#: runs every session's handlers and redraws), SIGUSR2 stops it and writes its figures to
+#: the file named by ``LOADTEST_PROFILE`` (POSIX signals: the harnesses that ask run on Linux).
+_PROFILED = (
+    "import cProfile, os, signal\n"
+    "_prof = cProfile.Profile()\n"
+    "signal.signal(signal.SIGUSR1, lambda *a: _prof.enable())\n"
+    "def _dump(*a):\n"
+    "    _prof.disable()\n"
+    "    _prof.dump_stats(os.environ['LOADTEST_PROFILE'])\n"
+    "signal.signal(signal.SIGUSR2, _dump)\n"
+)
+
+
+def serve_command(
+    root: Path, db: str, port: int, host: str = "127.0.0.1", profile: bool = False
+) -> tuple[list[str], dict[str, str]]:
     """The command and environment of ``scorekeeper web`` of the checkout ``root`` (as
     ``app_driver.web_command``, through a wrapper that says which package it imported);
-    run it with ``cwd=root`` and check it with :func:`check_imported`."""
-    cmd = [sys.executable, "-c", _SERVE, "--db", db, "web", "--no-browser", "--host", host, "--port", str(port)]
+    run it with ``cwd=root`` and check it with :func:`check_imported`. ``profile``: the
+    server can be profiled (:data:`_PROFILED`; POSIX only)."""
+    code = (_PROFILED if profile else "") + _SERVE
+    cmd = [sys.executable, "-c", code, "--db", db, "web", "--no-browser", "--host", host, "--port", str(port)]
     pythonpath = os.pathsep.join([str(root), *filter(None, [os.environ.get("PYTHONPATH")])])
     return cmd, {"PYTHONPATH": pythonpath}
 
@@ -497,3 +537,640 @@ def redraw_parts() -> list[tuple[Any, str, str]]:
         (Renderer, "render", "render"),
         (BaseControl, "_before_update_safe", "controls"),  # once for every control made or diffed
     ]
+
+
+# ====================================================================== a table of phones
+# What ``table_load`` and ``capacity`` share: a table of phones drawn in Chromium (one
+# Playwright and Chromium per worker thread), the phones drawn elsewhere (:class:`Listener`),
+# the server's CPU and memory read from /proc (Linux: the harnesses that read it run there).
+PHONES = 4  # phones (sessions) per table, unless told otherwise
+TARGET = 9999  # the largest the engine takes: a match that does not end during the run
+BY = "the host"  # how the other phones name the tapping one (a loopback page, no seat)
+
+# ``table_load``'s and ``capacity``'s phones drawn here: installed in every page before Flet's scripts run.  ``__tlArm(want)`` starts one
+# measurement; ``__tlTake()`` ends it.  Times are on the page's wall clock
+# (timeOrigin + now), comparable between the pages of one browser.
+TABLE_JS = r"""
+(() => {
+  const clock = () => performance.timeOrigin + performance.now();
+  const S = window.__tl = {want: null, down: null, send: null, msgs: [], seen: null};
+  const armed = () => S.want !== null && S.seen === null;
+  document.addEventListener('pointerdown', () => {
+    if (armed() && S.down === null) S.down = clock();
+  }, true);
+  // Flet's client talks to the server over one WebSocket: note when the tap's event
+  // leaves (the tapping page) and when messages come in (every page).
+  const Base = window.WebSocket;
+  class TimedWebSocket extends Base {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', () => { if (armed() && S.msgs.length < 64) S.msgs.push(clock()); });
+    }
+    send(data) {
+      if (armed() && S.down !== null && S.send === null) S.send = clock();
+      return super.send(data);
+    }
+  }
+  window.WebSocket = TimedWebSocket;
+  const shows = (root, want) => {
+    for (const s of root.querySelectorAll('span')) if (s.textContent.trim() === want) return true;
+    for (const e of root.querySelectorAll('[aria-label]')) if (e.getAttribute('aria-label') === want) return true;
+    return false;
+  };
+  let host = null;
+  const obs = new MutationObserver(() => {
+    if (armed() && shows(host, S.want)) S.seen = clock();
+  });
+  window.__tlClock = clock;
+  window.__tlArm = (want) => {
+    const h = document.querySelector('flt-semantics-host');
+    if (!h) return 'no flt-semantics-host';
+    if (h !== host) {
+      obs.disconnect();
+      obs.observe(h, {subtree: true, childList: true, characterData: true});
+      host = h;
+    }
+    if (shows(h, want)) return 'already on screen before the tap';
+    Object.assign(S, {want: want, down: null, send: null, msgs: [], seen: null});
+    return '';
+  };
+  window.__tlTake = () => { const r = Object.assign({}, S); S.want = null; return r; };
+})();
+"""
+
+SEEN_JS = "() => window.__tl.seen !== null"
+
+
+# ------------------------------------------------------------------ one tap
+@dataclass
+class Tap:
+    table: int
+    own: float  # pointerdown -> the tapping phone's own screen (ms)
+    others: list[float | None]  # pointerdown -> each other phone (None: not shown in time)
+    tag: str  # "scoring" or "plain"
+    send: float | None = None  # pointerdown -> the tap's event leaves the tapping page
+    own_msg: float | None = None  # pointerdown -> the first message back on the tapping page
+    others_msg: list[float | None] = field(default_factory=list)  # pointerdown -> first message on each other phone
+
+    @property
+    def all_others(self) -> float | None:
+        """Until the last of the other phones shows it."""
+        if not self.others or None in self.others:  # (a table whose other phones are drawn elsewhere: none here)
+            return None
+        return max(x for x in self.others if x is not None)
+
+
+def status_re(m: Match) -> re.Pattern[str]:
+    return re.compile(rf"^Hand {m.hand.number}, {re.escape(str(m.to_move))} to play")
+
+
+# ------------------------------------------------------------------ a phone drawn elsewhere
+#: What a phone's page tells the server when it registers (Flet 1.0.5's web client, a
+#: 412x915 phone in Chromium: taken from a real page's first WebSocket message).
+PHONE_PAGE = {
+    "pwa": False, "web": True, "debug": False, "wasm": True, "test": False, "multi_view": False,
+    "pyodide": False, "platform_brightness": "light", "width": 412.0, "height": 915.0, "platform": "linux",
+    "window": {},
+    "media": {
+        "padding": {"top": 0.0, "right": 0.0, "bottom": 0.0, "left": 0.0},
+        "view_padding": {"top": 0.0, "right": 0.0, "bottom": 0.0, "left": 0.0},
+        "view_insets": {"top": 0.0, "right": 0.0, "bottom": 0.0, "left": 0.0},
+        "device_pixel_ratio": 1.0, "orientation": "portrait", "always_use_24_hour_format": False,
+    },
+}  # fmt: skip
+
+
+class Listener(threading.Thread):
+    """A phone of the table whose drawing happens on its own processor, not here: a Flet
+    session on the match's table exactly as a browser opens it (the same registration, the
+    same WebSocket through the server's guard), which reads every message the server sends it
+    and answers the app's method calls, but draws nothing. The server does all its work for
+    it (the redraw, the diff, the encoding, the sending); this machine's CPU goes to the server
+    and the phones that are drawn here.
+
+    It can also tap (``capacity``'s phones): with ``index`` it keeps, from every control the
+    server sends it, each labelled control's id and the event it answers (``tile 3-2`` ->
+    its ``tap``), and :meth:`tap` / :meth:`type_text` send the events a browser sends.
+    :meth:`expect` arms a wait for a text, :meth:`wait_for` the moment (``perf_counter``) the
+    first message holding it arrived. ``host``: the address it connects to (another of this machine's than
+    loopback makes it a phone that is not the host)."""
+
+    def __init__(
+        self,
+        port: int,
+        route: str,
+        index: bool = False,
+        host: str = "127.0.0.1",
+        size: tuple[float, float] | None = None,
+    ) -> None:
+        super().__init__(name=f"listener {route}", daemon=True)
+        self.port, self.route, self.host = port, route, host
+        self.size = size  # the page's width and height, if not a phone's
+        self.stop = threading.Event()
+        self.registered = threading.Event()
+        self.messages = 0
+        self.bytes = 0
+        self.error: str | None = None
+        self.index = index
+        self.ids: dict[str, tuple[int, str]] = {}  # label -> (control id, event name)
+        self._ws: Any = None
+        self._lock = threading.Lock()
+        self._cond = threading.Condition()
+        self._wants: dict[bytes, float | None] = {}  # armed texts -> when they came
+        self.last_message = 0.0  # perf_counter of the last message
+
+    # -------------------------------------------------------------- what it sees
+    def expect(self, text: str) -> None:
+        """Arm a wait for ``text`` in a message from now on (:meth:`wait_for`)."""
+        with self._cond:
+            self._wants[text.encode("utf-8")] = None
+
+    def wait_for(self, text: str, timeout: float) -> float | None:
+        """When (``perf_counter``) the first message holding ``text`` came after
+        :meth:`expect`, waiting up to ``timeout`` s; None if none came. The wait is disarmed."""
+        key = text.encode("utf-8")
+        with self._cond:
+            self._cond.wait_for(lambda: self._wants.get(key) is not None, timeout)
+            return self._wants.pop(key, None)
+
+    def _saw(self, data: bytes, now: float) -> None:
+        with self._cond:
+            hit = False
+            for key, at in self._wants.items():
+                if at is None and key in data:
+                    self._wants[key] = now
+                    hit = True
+            if hit:
+                self._cond.notify_all()
+
+    def _learn(self, x: Any) -> None:
+        """Every labelled control in ``x`` (a message's body): its id and the event it answers."""
+        if isinstance(x, dict):
+            if "_i" in x:
+                events = [k[3:] for k in ("on_tap", "on_click", "on_change") if x.get(k)]
+                for key in ("label", "tooltip", "content", "semantics_label"):
+                    v = x.get(key)
+                    if isinstance(v, str) and events:
+                        self.ids[v] = (x["_i"], events[0])
+            for v in x.values():
+                if isinstance(v, (dict, list)):
+                    self._learn(v)
+        elif isinstance(x, list):
+            for v in x:
+                if isinstance(v, (dict, list)):
+                    self._learn(v)
+
+    def find(self, label: str, prefix: bool = False) -> tuple[int, str] | None:
+        """The control called ``label`` (or the last one whose label starts with it)."""
+        if not prefix:
+            return self.ids.get(label)
+        found = [v for k, v in self.ids.items() if k.startswith(label)]
+        return found[-1] if found else None
+
+    # -------------------------------------------------------------- what it sends
+    def send(self, action: int, body: dict) -> None:
+        import msgpack
+
+        with self._lock:
+            if self._ws is None:
+                raise RuntimeError(f"{self.name}: not connected")
+            self._ws.send(b"\x00" + msgpack.packb([action, body]))
+
+    def tap(self, label: str, prefix: bool = False) -> None:
+        """A tap on the control called ``label``, as the browser sends it."""
+        found = self.find(label, prefix)
+        if found is None:
+            raise RuntimeError(f"{self.name}: no control called {label!r} seen")
+        cid, event = found
+        self.send(3, {"target": cid, "name": event, "data": None})  # CONTROL_EVENT
+
+    def type_text(self, label: str, text: str) -> None:
+        """Type ``text`` into the field called ``label``: its value, then its change event."""
+        found = self.find(label)
+        if found is None:
+            raise RuntimeError(f"{self.name}: no field called {label!r} seen")
+        cid, event = found
+        self.send(4, {"id": cid, "props": {"value": text}})  # UPDATE_CONTROL_PROPS
+        self.send(3, {"target": cid, "name": event, "data": text})
+
+    def run(self) -> None:
+        import msgpack
+        from websockets.sync.client import connect
+
+        try:
+            where = f"{self.host}:{self.port}"
+            with connect(f"ws://{where}/ws", origin=f"http://{where}", max_size=None) as ws:
+                self._ws = ws
+                page = {**PHONE_PAGE, "route": self.route}
+                if self.size is not None:
+                    page["width"], page["height"] = self.size
+                hello = [1, {"session_id": None, "page_name": "", "page": page}]
+                ws.send(b"\x00" + msgpack.packb(hello))
+                while not self.stop.is_set():
+                    try:
+                        data = ws.recv(timeout=0.5)
+                    except TimeoutError:
+                        continue
+                    now = time.perf_counter()
+                    if not isinstance(data, bytes) or not data or data[0] != 0:
+                        continue
+                    self.messages += 1
+                    self.bytes += len(data)
+                    self.last_message = now
+                    self._saw(data, now)
+                    # [action, body]: a fixarray of two, then the action as a positive fixint
+                    action = data[2] if len(data) > 2 and data[1] == 0x92 else None
+                    if not (self.index or action in (1, 5)):
+                        continue
+                    action, body = msgpack.unpackb(data[1:], strict_map_key=False)
+                    if self.index:
+                        self._learn(body)
+                    if action == 1:
+                        self.registered.set()
+                    elif action == 5:  # the app asks the page something: no answer to give, at once
+                        reply = {
+                            "control_id": body["control_id"],
+                            "call_id": body["call_id"],
+                            "result": None,
+                            "error": None,
+                        }
+                        self.send(5, reply)
+                        args = body.get("args") or body.get("arguments") or {}
+                        if body.get("name") == "push_route" and isinstance(args, dict) and "route" in args:
+                            # the browser goes there and says so, as Flet's client does
+                            route = args["route"]
+                            self.send(4, {"id": body["control_id"], "props": {"route": route}})
+                            self.send(
+                                3, {"target": body["control_id"], "name": "route_change", "data": {"route": route}}
+                            )
+        except Exception as e:  # the run reports it
+            self.error = f"{type(e).__name__}: {e}"
+        finally:
+            self._ws = None
+            self.registered.set()
+
+
+# ------------------------------------------------------------------ a table
+class Table:
+    """One match and its phones; every method runs in its worker's thread."""
+
+    def __init__(
+        self, index: int, url: str, mid: str, phones: int = PHONES, drawn: int = PHONES, m: Match | None = None
+    ) -> None:
+        self.index = index
+        self.url = url
+        self.phones = phones
+        #: phones of this table drawn by a browser here (the others: :class:`Listener`)
+        self.drawn = drawn
+        self.listeners: list[Listener] = []
+        self.mid = mid
+        #: the engine's copy of the match, which says what each tap shows
+        self.m: Match = m if m is not None else fresh_match({"target": TARGET})
+        self.contexts: list = []
+        self.tapper = None
+        self.observers: list = []
+        self.untimed = 0  # two-tap plays made, not timed
+        self.hands = 0  # hands settled
+        self.entries = 0  # taps that changed the match (timed or not, settling a hand included)
+        self.problems: list[str] = []
+        self.failed: list[str] = []  # requests that failed or got an error status
+        self.clock_spread = 0.0  # ms: the pages' clocks against each other
+
+    # -------------------------------------------------------------- pages
+    def _context(self, browser):
+        ctx = harness.new_context(browser)
+        ctx.add_init_script(TABLE_JS)
+        ctx.on("response", lambda r: self.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+        ctx.on("requestfailed", lambda r: self.failed.append(f"{r.failure} {r.url}"))
+        self.contexts.append(ctx)
+        return ctx
+
+    def open(self, browser) -> None:
+        """Fresh sessions on the match: the tapping phone, the other phones drawn here and
+        those drawn elsewhere."""
+        self.contexts = []
+        self.tapper = harness.open_app(self._context(browser), f"{self.url}table/{self.mid}")
+        self.observers = [
+            harness.open_app(self._context(browser), f"{self.url}table/{self.mid}") for _ in range(self.drawn - 1)
+        ]
+        port = int(self.url.rstrip("/").rsplit(":", 1)[1])
+        self.listeners = [Listener(port, f"/table/{self.mid}") for _ in range(self.phones - self.drawn)]
+        for listener in self.listeners:
+            listener.start()
+        for listener in self.listeners:
+            if not listener.registered.wait(30) or listener.error:
+                raise RuntimeError(
+                    f"table {self.index + 1}: a phone drawn elsewhere did not register: {listener.error}"
+                )
+        for page in self.pages:
+            harness.wait_text(page, status_re(self.m))
+        offsets = [_clock_offset(p) for p in self.pages]
+        self.clock_spread = max(offsets) - min(offsets)
+
+    @property
+    def pages(self) -> list:
+        return [self.tapper, *self.observers]
+
+    def close(self) -> None:
+        for ctx in self.contexts:
+            ctx.close()
+        for listener in self.listeners:
+            listener.stop.set()
+        for listener in self.listeners:
+            listener.join(10)
+            if listener.error:
+                self.problems.append(f"table {self.index + 1}: a phone drawn elsewhere: {listener.error}")
+        self.contexts, self.tapper, self.observers, self.listeners = [], None, [], []
+
+    def console_errors(self) -> tuple[list[str], list[str]]:
+        """The pages' console errors, and the requests that tried to leave localhost."""
+        errors = [e for p in self.pages for e in getattr(p, "console_errors", [])]
+        return errors, [u for c in self.contexts for u in harness.external_requests(c)]
+
+    # -------------------------------------------------------------- taps
+    def _wait_others(self, note: str, what: str) -> None:
+        for i, page in enumerate(self.observers, 2):
+            try:
+                harness.wait_text(page, f"{note} (on {BY})")
+            except TimeoutError as e:
+                self.problems.append(f"table {self.index + 1} phone {i}: {what} not shown: {e}")
+
+    def _settle_hand(self) -> None:
+        settle_hand(self.tapper, self.m)
+        self.hands += 1
+        for i, page in enumerate(self.observers, 2):
+            try:
+                harness.wait_text(page, status_re(self.m))
+            except TimeoutError as e:
+                self.problems.append(f"table {self.index + 1} phone {i}: the next hand not shown: {e}")
+
+    def step(self) -> Tap | None:
+        """One entry on the tapping phone: a timed tap, or None (a settled hand, a two-tap play)."""
+        m = self.m
+        assert m is not None
+        if m.over:
+            raise RuntimeError(f"table {self.index + 1}: the match is over (target {TARGET} reached?)")
+        self.entries += 1
+        if m.hand.end is not None:
+            self._settle_hand()
+            return None
+        choice = next_play(m)
+        if choice is None:  # every fitting tile fits two ends: two taps, not timed
+            note = two_tap_play(self.tapper, m)
+            self._wait_others(note, "a two-tap play")
+            self.untimed += 1
+            return None
+        tile, on = choice
+        turn = m.play(tile, on)
+        note = app_driver.play_note(m, turn)
+        loc = harness.button(self.tapper, f"tile {tile}")
+        harness.settle(self.tapper, loc)
+        for page, want in [(self.tapper, note)] + [(p, f"{note} (on {BY})") for p in self.observers]:
+            problem = page.evaluate("(w) => window.__tlArm(w)", want)
+            if problem:
+                raise RuntimeError(f"table {self.index + 1}: cannot time the tap for {want!r}: {problem}")
+        loc.click()
+        timeout = harness.ACTION_TIMEOUT * 1000
+        try:
+            self.tapper.wait_for_function(SEEN_JS, polling=10, timeout=timeout)
+        except Exception as e:
+            if "Timeout" not in str(e):
+                raise
+            raise RuntimeError(
+                f"table {self.index + 1}: the tapping phone did not show {note!r} within "
+                f"{harness.ACTION_TIMEOUT:.0f} s; texts: {harness.read_texts(self.tapper)!r}"
+            ) from None
+        mine = self.tapper.evaluate("() => window.__tlTake()")
+        if mine["down"] is None:
+            raise RuntimeError(f"table {self.index + 1}: no pointerdown seen for the tap of {tile}")
+        down = mine["down"]
+        others: list[float | None] = []
+        others_msg: list[float | None] = []
+        for i, page in enumerate(self.observers, 2):
+            try:
+                page.wait_for_function(SEEN_JS, polling=10, timeout=timeout)
+            except Exception as e:
+                if "Timeout" not in str(e):
+                    raise
+                self.problems.append(
+                    f"table {self.index + 1} phone {i}: {note!r} not shown within {harness.ACTION_TIMEOUT:.0f} s; "
+                    f"texts: {harness.read_texts(page)!r}"
+                )
+            got = page.evaluate("() => window.__tlTake()")
+            others.append(None if got["seen"] is None else got["seen"] - down)
+            others_msg.append(_first_after(got["msgs"], down))
+        return Tap(
+            self.index,
+            mine["seen"] - down,
+            others,
+            "scoring" if turn.points else "plain",
+            send=None if mine["send"] is None else mine["send"] - down,
+            own_msg=_first_after(mine["msgs"], down),
+            others_msg=others_msg,
+        )
+
+    def run(
+        self, taps: int, warmup: int, start: threading.Barrier | None = None, pace: float = 0.0, offset: float = 0.0
+    ) -> list[Tap]:
+        """``warmup`` untimed taps, then ``taps`` timed ones, an entry at most every ``pace``
+        seconds (the first ``offset`` seconds after ``start``); the hand is settled if it
+        ended on the last; then every page must show the engine's scores."""
+        if start is not None:
+            start.wait()
+        out: list[Tap] = []
+        made = 0
+        due = time.monotonic() + offset
+        while len(out) < taps:
+            if pace:
+                time.sleep(max(0.0, due - time.monotonic()))
+                due = time.monotonic() + pace
+            tap = self.step()
+            if tap is None:
+                continue
+            made += 1
+            if made > warmup:
+                out.append(tap)
+        assert self.m is not None
+        if self.m.hand.end is not None:
+            self._settle_hand()
+        for i, page in enumerate(self.pages, 1):
+            harness.wait_idle(page, quiet=0.15)
+            try:
+                check_scores(page, self.m)
+            except RuntimeError as e:
+                self.problems.append(f"table {self.index + 1} phone {i}: {e}")
+        return out
+
+
+def _first_after(times: list[float], t: float) -> float | None:
+    """The first of ``times`` at or after ``t``, as ms after ``t``."""
+    later = [x for x in times if x >= t]
+    return min(later) - t if later else None
+
+
+def _clock_offset(page, tries: int = 15) -> float:
+    """The page's clock minus Python's (ms), read with the smallest round trip."""
+    best = None
+    for _ in range(tries):
+        t0 = time.time_ns()
+        v = page.evaluate("() => window.__tlClock()")
+        t1 = time.time_ns()
+        rtt = (t1 - t0) / 1e6
+        if best is None or rtt < best[0]:
+            best = (rtt, v - (t0 + t1) / 2e6)
+    assert best is not None
+    return best[1]
+
+
+# ------------------------------------------------------------------ threads
+class Worker(threading.Thread):
+    """A thread with its own Playwright and Chromium, running the jobs given to it; ``nice``:
+    the niceness this thread, and so the Playwright driver and the Chromium it starts, runs
+    at (Linux sets it per thread; elsewhere it is left as it is)."""
+
+    def __init__(self, name: str, nice: int = 0) -> None:
+        super().__init__(name=name, daemon=True)
+        self._jobs: queue.Queue = queue.Queue()
+        self.ready: Future = Future()
+        self.browser = None
+        self.nice = nice
+
+    def run(self) -> None:
+        from playwright.sync_api import sync_playwright
+
+        if self.nice and sys.platform.startswith("linux"):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.nice)
+        try:
+            with sync_playwright() as pw:
+                browser, ctx = harness.launch_browser(pw)
+                ctx.close()
+                self.browser = browser
+                self.ready.set_result(None)
+                try:
+                    while (job := self._jobs.get()) is not None:
+                        fn, args, fut = job
+                        try:
+                            fut.set_result(fn(*args))
+                        except BaseException as e:  # handed to the caller
+                            fut.set_exception(e)
+                finally:
+                    browser.close()
+        except BaseException as e:
+            if not self.ready.done():
+                self.ready.set_exception(e)
+            else:
+                print(f"{self.name}: {e!r}", file=sys.stderr)
+
+    def call(self, fn, *args) -> Future:
+        fut: Future = Future()
+        self._jobs.put((fn, args, fut))
+        return fut
+
+    def stop(self, timeout: float = 60.0) -> None:
+        self._jobs.put(None)
+        self.join(timeout)
+
+
+def together(calls) -> list:
+    """Start every (worker, fn, args...) at once; their results in order (the first error raised)."""
+    futs = [w.call(fn, *args) for w, fn, *args in calls]
+    return [f.result() for f in futs]
+
+
+# ------------------------------------------------------------------ the server
+def rss_kb(pid: int) -> int:
+    """VmRSS of ``pid`` and its descendants (kB)."""
+    total = 0
+    for p in [pid, *descendants(pid)]:
+        try:
+            with open(f"/proc/{p}/status", encoding="utf-8") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except FileNotFoundError:
+            pass
+    return total
+
+
+def descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat", encoding="utf-8") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(d))
+    out, todo = [], [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def pin(pid: int, cpus: set[int]) -> None:
+    """Run every thread of ``pid`` on ``cpus`` only (threads and children started later inherit it)."""
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        os.sched_setaffinity(int(tid), cpus)
+
+
+def _cpu_of(pids: list[int]) -> float:
+    """CPU seconds used by ``pids`` (and their reaped children)."""
+    ticks = 0
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/stat", encoding="utf-8") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_busy() -> float:
+    """CPU seconds the whole machine has been busy (all CPUs, since boot)."""
+    with open("/proc/stat", encoding="utf-8") as f:
+        v = [int(x) for x in f.readline().split()[1:9]]
+    return (sum(v) - v[3] - v[4]) / os.sysconf("SC_CLK_TCK")  # less idle and iowait
+
+
+class CpuMeter:
+    """Where the machine's CPU went between :meth:`start` and :meth:`stop`: the server,
+    this benchmark (itself, Playwright's drivers, the Chromiums, the server) and the rest
+    (other processes: anything else on the machine makes the figures worse)."""
+
+    def __init__(self, server_pid: int) -> None:
+        self.server_pid = server_pid
+        self._at: tuple[float, float, float, float] | None = None
+
+    def _read(self) -> tuple[float, float, float, float]:
+        me = os.getpid()
+        return (
+            time.monotonic(),
+            _cpu_busy(),
+            _cpu_of([me, *descendants(me)]),
+            _cpu_of([self.server_pid, *descendants(self.server_pid)]),
+        )
+
+    def start(self) -> None:
+        self._at = self._read()
+
+    def stop(self) -> dict:
+        assert self._at is not None
+        t1, busy1, mine1, server1 = self._read()
+        t0, busy0, mine0, server0 = self._at
+        cap = (t1 - t0) * (os.cpu_count() or 1) / 100  # CPU seconds in 1 % of the machine
+        return {
+            "server_pct": (server1 - server0) / cap,
+            "benchmark_pct": (mine1 - mine0) / cap,
+            "others_pct": max(0.0, (busy1 - busy0) - (mine1 - mine0)) / cap,
+        }
+
+
+def cpu_line(c: dict) -> str:
+    return (
+        f"    CPU (% of all {os.cpu_count()} CPUs): server {c['server_pct']:.0f}, this benchmark with its browsers "
+        f"{c['benchmark_pct']:.0f} (server included), other processes {c['others_pct']:.0f}"
+    )

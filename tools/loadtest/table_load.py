@@ -104,7 +104,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import queue
 import re
 import statistics
 import sys
@@ -112,41 +111,43 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.allfives.engine import Match
 from tools.loadtest.common import (
+    PHONES,
     PLAYERS,
     REPO,
+    TARGET,
+    CpuMeter,
+    Table,
+    Tap,
+    Worker,
     app_driver,
     app_root,
     check_imported,
-    check_scores,
     chromium_missing,
-    fresh_match,
+    cpu_line,
+    descendants,
     harness,
     load_average,
     netns,
-    next_play,
     parse_args,
     pct,
+    pin,
     revision,
+    rss_kb,
     serve_command,
-    settle_hand,
     stranger,
-    two_tap_play,
+    together,
 )
 
 GOAL_P95_MS = 250.0
 GOAL_SESSIONS = 12
-PHONES = 4  # browser contexts (sessions) per table, unless --phones says otherwise
 #: ``--smoke``: one table of two phones, two timed taps in each phase, closed without waiting
 #: for the sweep, nothing reopened.
 SMOKE = {"tables": 1, "phones": 2, "taps": 2, "warmup": 0, "reopen": 0, "sweep": False, "motion": "reduced"}
-TARGET = 9999  # the largest the engine takes: a match that does not end during the run
 SESSION_TIMEOUT = 10  # FLET_SESSION_TIMEOUT for the server (seconds)
 SWEEP_EVERY = 10  # Flet's FletAppManager looks for expired sessions this often (flet_app_manager.py)
 CDN_REQUEST = "rive_native"
@@ -154,510 +155,6 @@ CDN_ERRORS = (  # the CDN script refused: by the server's CSP, or (no CSP) by th
     "Failed to load resource: net::ERR_NAME_NOT_RESOLVED",
     "Content Security Policy",
 )
-BY = "the host"  # how the other phones name the tapping one (a loopback page, no seat)
-
-# Installed in every page before Flet's scripts run.  ``__tlArm(want)`` starts one
-# measurement; ``__tlTake()`` ends it.  Times are on the page's wall clock
-# (timeOrigin + now), comparable between the pages of one browser.
-INIT_JS = r"""
-(() => {
-  const clock = () => performance.timeOrigin + performance.now();
-  const S = window.__tl = {want: null, down: null, send: null, msgs: [], seen: null};
-  const armed = () => S.want !== null && S.seen === null;
-  document.addEventListener('pointerdown', () => {
-    if (armed() && S.down === null) S.down = clock();
-  }, true);
-  // Flet's client talks to the server over one WebSocket: note when the tap's event
-  // leaves (the tapping page) and when messages come in (every page).
-  const Base = window.WebSocket;
-  class TimedWebSocket extends Base {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener('message', () => { if (armed() && S.msgs.length < 64) S.msgs.push(clock()); });
-    }
-    send(data) {
-      if (armed() && S.down !== null && S.send === null) S.send = clock();
-      return super.send(data);
-    }
-  }
-  window.WebSocket = TimedWebSocket;
-  const shows = (root, want) => {
-    for (const s of root.querySelectorAll('span')) if (s.textContent.trim() === want) return true;
-    for (const e of root.querySelectorAll('[aria-label]')) if (e.getAttribute('aria-label') === want) return true;
-    return false;
-  };
-  let host = null;
-  const obs = new MutationObserver(() => {
-    if (armed() && shows(host, S.want)) S.seen = clock();
-  });
-  window.__tlClock = clock;
-  window.__tlArm = (want) => {
-    const h = document.querySelector('flt-semantics-host');
-    if (!h) return 'no flt-semantics-host';
-    if (h !== host) {
-      obs.disconnect();
-      obs.observe(h, {subtree: true, childList: true, characterData: true});
-      host = h;
-    }
-    if (shows(h, want)) return 'already on screen before the tap';
-    Object.assign(S, {want: want, down: null, send: null, msgs: [], seen: null});
-    return '';
-  };
-  window.__tlTake = () => { const r = Object.assign({}, S); S.want = null; return r; };
-})();
-"""
-
-SEEN_JS = "() => window.__tl.seen !== null"
-
-
-# ------------------------------------------------------------------ one tap
-@dataclass
-class Tap:
-    table: int
-    own: float  # pointerdown -> the tapping phone's own screen (ms)
-    others: list[float | None]  # pointerdown -> each other phone (None: not shown in time)
-    tag: str  # "scoring" or "plain"
-    send: float | None = None  # pointerdown -> the tap's event leaves the tapping page
-    own_msg: float | None = None  # pointerdown -> the first message back on the tapping page
-    others_msg: list[float | None] = field(default_factory=list)  # pointerdown -> first message on each other phone
-
-    @property
-    def all_others(self) -> float | None:
-        """Until the last of the other phones shows it."""
-        if not self.others or None in self.others:  # (a table whose other phones are drawn elsewhere: none here)
-            return None
-        return max(x for x in self.others if x is not None)
-
-
-def status_re(m: Match) -> re.Pattern[str]:
-    return re.compile(rf"^Hand {m.hand.number}, {re.escape(str(m.to_move))} to play")
-
-
-# ------------------------------------------------------------------ a phone drawn elsewhere
-#: What a phone's page tells the server when it registers (Flet 1.0.5's web client, a
-#: 412x915 phone in Chromium: taken from a real page's first WebSocket message).
-PHONE_PAGE = {
-    "pwa": False, "web": True, "debug": False, "wasm": True, "test": False, "multi_view": False,
-    "pyodide": False, "platform_brightness": "light", "width": 412.0, "height": 915.0, "platform": "linux",
-    "window": {},
-    "media": {
-        "padding": {"top": 0.0, "right": 0.0, "bottom": 0.0, "left": 0.0},
-        "view_padding": {"top": 0.0, "right": 0.0, "bottom": 0.0, "left": 0.0},
-        "view_insets": {"top": 0.0, "right": 0.0, "bottom": 0.0, "left": 0.0},
-        "device_pixel_ratio": 1.0, "orientation": "portrait", "always_use_24_hour_format": False,
-    },
-}  # fmt: skip
-
-
-class Listener(threading.Thread):
-    """A phone of the table whose drawing happens on its own processor, not here: a Flet
-    session on the match's table exactly as a browser opens it (the same registration, the
-    same WebSocket through the server's guard), which reads every message the server sends it
-    and answers the app's method calls, but draws nothing. The server does all its work for
-    it (the redraw, the diff, the encoding, the sending); this machine's CPU goes to the server
-    and the phones that are drawn here."""
-
-    def __init__(self, port: int, route: str) -> None:
-        super().__init__(name=f"listener {route}", daemon=True)
-        self.port, self.route = port, route
-        self.stop = threading.Event()
-        self.registered = threading.Event()
-        self.messages = 0
-        self.bytes = 0
-        self.error: str | None = None
-
-    def run(self) -> None:
-        import msgpack
-        from websockets.sync.client import connect
-
-        try:
-            with connect(f"ws://127.0.0.1:{self.port}/ws", origin=f"http://127.0.0.1:{self.port}", max_size=None) as ws:
-                hello = [1, {"session_id": None, "page_name": "", "page": {**PHONE_PAGE, "route": self.route}}]
-                ws.send(b"\x00" + msgpack.packb(hello))
-                while not self.stop.is_set():
-                    try:
-                        data = ws.recv(timeout=0.5)
-                    except TimeoutError:
-                        continue
-                    if not isinstance(data, bytes) or not data or data[0] != 0:
-                        continue
-                    self.messages += 1
-                    self.bytes += len(data)
-                    action, body = msgpack.unpackb(data[1:], strict_map_key=False)
-                    if action == 1:
-                        self.registered.set()
-                    elif action == 5:  # the app asks the page something: no answer to give, at once
-                        reply = {
-                            "control_id": body["control_id"],
-                            "call_id": body["call_id"],
-                            "result": None,
-                            "error": None,
-                        }
-                        ws.send(b"\x00" + msgpack.packb([5, reply]))
-        except Exception as e:  # the run reports it
-            self.error = f"{type(e).__name__}: {e}"
-        finally:
-            self.registered.set()
-
-
-# ------------------------------------------------------------------ a table
-class Table:
-    """One match and its phones; every method runs in its worker's thread."""
-
-    def __init__(self, index: int, url: str, mid: str, phones: int = PHONES, drawn: int = PHONES) -> None:
-        self.index = index
-        self.url = url
-        self.phones = phones
-        #: phones of this table drawn by a browser here (the others: :class:`Listener`)
-        self.drawn = drawn
-        self.listeners: list[Listener] = []
-        self.mid = mid
-        #: the engine's copy of the match, which says what each tap shows
-        self.m: Match = fresh_match({"target": TARGET})
-        self.contexts: list = []
-        self.tapper = None
-        self.observers: list = []
-        self.untimed = 0  # two-tap plays made, not timed
-        self.hands = 0  # hands settled
-        self.entries = 0  # taps that changed the match (timed or not, settling a hand included)
-        self.problems: list[str] = []
-        self.failed: list[str] = []  # requests that failed or got an error status
-        self.clock_spread = 0.0  # ms: the pages' clocks against each other
-
-    # -------------------------------------------------------------- pages
-    def _context(self, browser):
-        ctx = harness.new_context(browser)
-        ctx.add_init_script(INIT_JS)
-        ctx.on("response", lambda r: self.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
-        ctx.on("requestfailed", lambda r: self.failed.append(f"{r.failure} {r.url}"))
-        self.contexts.append(ctx)
-        return ctx
-
-    def open(self, browser) -> None:
-        """Fresh sessions on the match: the tapping phone, the other phones drawn here and
-        those drawn elsewhere."""
-        self.contexts = []
-        self.tapper = harness.open_app(self._context(browser), f"{self.url}table/{self.mid}")
-        self.observers = [
-            harness.open_app(self._context(browser), f"{self.url}table/{self.mid}") for _ in range(self.drawn - 1)
-        ]
-        port = int(self.url.rstrip("/").rsplit(":", 1)[1])
-        self.listeners = [Listener(port, f"/table/{self.mid}") for _ in range(self.phones - self.drawn)]
-        for listener in self.listeners:
-            listener.start()
-        for listener in self.listeners:
-            if not listener.registered.wait(30) or listener.error:
-                raise RuntimeError(
-                    f"table {self.index + 1}: a phone drawn elsewhere did not register: {listener.error}"
-                )
-        for page in self.pages:
-            harness.wait_text(page, status_re(self.m))
-        offsets = [_clock_offset(p) for p in self.pages]
-        self.clock_spread = max(offsets) - min(offsets)
-
-    @property
-    def pages(self) -> list:
-        return [self.tapper, *self.observers]
-
-    def close(self) -> None:
-        for ctx in self.contexts:
-            ctx.close()
-        for listener in self.listeners:
-            listener.stop.set()
-        for listener in self.listeners:
-            listener.join(10)
-            if listener.error:
-                self.problems.append(f"table {self.index + 1}: a phone drawn elsewhere: {listener.error}")
-        self.contexts, self.tapper, self.observers, self.listeners = [], None, [], []
-
-    def console_errors(self) -> tuple[list[str], list[str]]:
-        """The pages' console errors, and the requests that tried to leave localhost."""
-        errors = [e for p in self.pages for e in getattr(p, "console_errors", [])]
-        return errors, [u for c in self.contexts for u in harness.external_requests(c)]
-
-    # -------------------------------------------------------------- taps
-    def _wait_others(self, note: str, what: str) -> None:
-        for i, page in enumerate(self.observers, 2):
-            try:
-                harness.wait_text(page, f"{note} (on {BY})")
-            except TimeoutError as e:
-                self.problems.append(f"table {self.index + 1} phone {i}: {what} not shown: {e}")
-
-    def _settle_hand(self) -> None:
-        settle_hand(self.tapper, self.m)
-        self.hands += 1
-        for i, page in enumerate(self.observers, 2):
-            try:
-                harness.wait_text(page, status_re(self.m))
-            except TimeoutError as e:
-                self.problems.append(f"table {self.index + 1} phone {i}: the next hand not shown: {e}")
-
-    def step(self) -> Tap | None:
-        """One entry on the tapping phone: a timed tap, or None (a settled hand, a two-tap play)."""
-        m = self.m
-        assert m is not None
-        if m.over:
-            raise RuntimeError(f"table {self.index + 1}: the match is over (target {TARGET} reached?)")
-        self.entries += 1
-        if m.hand.end is not None:
-            self._settle_hand()
-            return None
-        choice = next_play(m)
-        if choice is None:  # every fitting tile fits two ends: two taps, not timed
-            note = two_tap_play(self.tapper, m)
-            self._wait_others(note, "a two-tap play")
-            self.untimed += 1
-            return None
-        tile, on = choice
-        turn = m.play(tile, on)
-        note = app_driver.play_note(m, turn)
-        loc = harness.button(self.tapper, f"tile {tile}")
-        harness.settle(self.tapper, loc)
-        for page, want in [(self.tapper, note)] + [(p, f"{note} (on {BY})") for p in self.observers]:
-            problem = page.evaluate("(w) => window.__tlArm(w)", want)
-            if problem:
-                raise RuntimeError(f"table {self.index + 1}: cannot time the tap for {want!r}: {problem}")
-        loc.click()
-        timeout = harness.ACTION_TIMEOUT * 1000
-        try:
-            self.tapper.wait_for_function(SEEN_JS, polling=10, timeout=timeout)
-        except Exception as e:
-            if "Timeout" not in str(e):
-                raise
-            raise RuntimeError(
-                f"table {self.index + 1}: the tapping phone did not show {note!r} within "
-                f"{harness.ACTION_TIMEOUT:.0f} s; texts: {harness.read_texts(self.tapper)!r}"
-            ) from None
-        mine = self.tapper.evaluate("() => window.__tlTake()")
-        if mine["down"] is None:
-            raise RuntimeError(f"table {self.index + 1}: no pointerdown seen for the tap of {tile}")
-        down = mine["down"]
-        others: list[float | None] = []
-        others_msg: list[float | None] = []
-        for i, page in enumerate(self.observers, 2):
-            try:
-                page.wait_for_function(SEEN_JS, polling=10, timeout=timeout)
-            except Exception as e:
-                if "Timeout" not in str(e):
-                    raise
-                self.problems.append(
-                    f"table {self.index + 1} phone {i}: {note!r} not shown within {harness.ACTION_TIMEOUT:.0f} s; "
-                    f"texts: {harness.read_texts(page)!r}"
-                )
-            got = page.evaluate("() => window.__tlTake()")
-            others.append(None if got["seen"] is None else got["seen"] - down)
-            others_msg.append(_first_after(got["msgs"], down))
-        return Tap(
-            self.index,
-            mine["seen"] - down,
-            others,
-            "scoring" if turn.points else "plain",
-            send=None if mine["send"] is None else mine["send"] - down,
-            own_msg=_first_after(mine["msgs"], down),
-            others_msg=others_msg,
-        )
-
-    def run(
-        self, taps: int, warmup: int, start: threading.Barrier | None = None, pace: float = 0.0, offset: float = 0.0
-    ) -> list[Tap]:
-        """``warmup`` untimed taps, then ``taps`` timed ones, an entry at most every ``pace``
-        seconds (the first ``offset`` seconds after ``start``); the hand is settled if it
-        ended on the last; then every page must show the engine's scores."""
-        if start is not None:
-            start.wait()
-        out: list[Tap] = []
-        made = 0
-        due = time.monotonic() + offset
-        while len(out) < taps:
-            if pace:
-                time.sleep(max(0.0, due - time.monotonic()))
-                due = time.monotonic() + pace
-            tap = self.step()
-            if tap is None:
-                continue
-            made += 1
-            if made > warmup:
-                out.append(tap)
-        assert self.m is not None
-        if self.m.hand.end is not None:
-            self._settle_hand()
-        for i, page in enumerate(self.pages, 1):
-            harness.wait_idle(page, quiet=0.15)
-            try:
-                check_scores(page, self.m)
-            except RuntimeError as e:
-                self.problems.append(f"table {self.index + 1} phone {i}: {e}")
-        return out
-
-
-def _first_after(times: list[float], t: float) -> float | None:
-    """The first of ``times`` at or after ``t``, as ms after ``t``."""
-    later = [x for x in times if x >= t]
-    return min(later) - t if later else None
-
-
-def _clock_offset(page, tries: int = 15) -> float:
-    """The page's clock minus Python's (ms), read with the smallest round trip."""
-    best = None
-    for _ in range(tries):
-        t0 = time.time_ns()
-        v = page.evaluate("() => window.__tlClock()")
-        t1 = time.time_ns()
-        rtt = (t1 - t0) / 1e6
-        if best is None or rtt < best[0]:
-            best = (rtt, v - (t0 + t1) / 2e6)
-    assert best is not None
-    return best[1]
-
-
-# ------------------------------------------------------------------ threads
-class Worker(threading.Thread):
-    """A thread with its own Playwright and Chromium, running the jobs given to it."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(name=name, daemon=True)
-        self._jobs: queue.Queue = queue.Queue()
-        self.ready: Future = Future()
-        self.browser = None
-
-    def run(self) -> None:
-        from playwright.sync_api import sync_playwright
-
-        try:
-            with sync_playwright() as pw:
-                browser, ctx = harness.launch_browser(pw)
-                ctx.close()
-                self.browser = browser
-                self.ready.set_result(None)
-                try:
-                    while (job := self._jobs.get()) is not None:
-                        fn, args, fut = job
-                        try:
-                            fut.set_result(fn(*args))
-                        except BaseException as e:  # handed to the caller
-                            fut.set_exception(e)
-                finally:
-                    browser.close()
-        except BaseException as e:
-            if not self.ready.done():
-                self.ready.set_exception(e)
-            else:
-                print(f"{self.name}: {e!r}", file=sys.stderr)
-
-    def call(self, fn, *args) -> Future:
-        fut: Future = Future()
-        self._jobs.put((fn, args, fut))
-        return fut
-
-    def stop(self, timeout: float = 60.0) -> None:
-        self._jobs.put(None)
-        self.join(timeout)
-
-
-def together(calls) -> list:
-    """Start every (worker, fn, args...) at once; their results in order (the first error raised)."""
-    futs = [w.call(fn, *args) for w, fn, *args in calls]
-    return [f.result() for f in futs]
-
-
-# ------------------------------------------------------------------ the server
-def rss_kb(pid: int) -> int:
-    """VmRSS of ``pid`` and its descendants (kB)."""
-    total = 0
-    for p in [pid, *_descendants(pid)]:
-        try:
-            with open(f"/proc/{p}/status", encoding="utf-8") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1])
-        except FileNotFoundError:
-            pass
-    return total
-
-
-def _descendants(pid: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat", encoding="utf-8") as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(d))
-    out, todo = [], [pid]
-    while todo:
-        for c in children.get(todo.pop(), []):
-            out.append(c)
-            todo.append(c)
-    return out
-
-
-def pin(pid: int, cpus: set[int]) -> None:
-    """Run every thread of ``pid`` on ``cpus`` only (threads and children started later inherit it)."""
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        os.sched_setaffinity(int(tid), cpus)
-
-
-def _cpu_of(pids: list[int]) -> float:
-    """CPU seconds used by ``pids`` (and their reaped children)."""
-    ticks = 0
-    for p in pids:
-        try:
-            with open(f"/proc/{p}/stat", encoding="utf-8") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        ticks += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
-    return ticks / os.sysconf("SC_CLK_TCK")
-
-
-def _cpu_busy() -> float:
-    """CPU seconds the whole machine has been busy (all CPUs, since boot)."""
-    with open("/proc/stat", encoding="utf-8") as f:
-        v = [int(x) for x in f.readline().split()[1:9]]
-    return (sum(v) - v[3] - v[4]) / os.sysconf("SC_CLK_TCK")  # less idle and iowait
-
-
-class CpuMeter:
-    """Where the machine's CPU went between :meth:`start` and :meth:`stop`: the server,
-    this benchmark (itself, Playwright's drivers, the Chromiums, the server) and the rest
-    (other processes: anything else on the machine makes the figures worse)."""
-
-    def __init__(self, server_pid: int) -> None:
-        self.server_pid = server_pid
-        self._at: tuple[float, float, float, float] | None = None
-
-    def _read(self) -> tuple[float, float, float, float]:
-        me = os.getpid()
-        return (
-            time.monotonic(),
-            _cpu_busy(),
-            _cpu_of([me, *_descendants(me)]),
-            _cpu_of([self.server_pid, *_descendants(self.server_pid)]),
-        )
-
-    def start(self) -> None:
-        self._at = self._read()
-
-    def stop(self) -> dict:
-        assert self._at is not None
-        t1, busy1, mine1, server1 = self._read()
-        t0, busy0, mine0, server0 = self._at
-        cap = (t1 - t0) * (os.cpu_count() or 1) / 100  # CPU seconds in 1 % of the machine
-        return {
-            "server_pct": (server1 - server0) / cap,
-            "benchmark_pct": (mine1 - mine0) / cap,
-            "others_pct": max(0.0, (busy1 - busy0) - (mine1 - mine0)) / cap,
-        }
-
-
-def cpu_line(c: dict) -> str:
-    return (
-        f"    CPU (% of all {os.cpu_count()} CPUs): server {c['server_pct']:.0f}, this benchmark with its browsers "
-        f"{c['benchmark_pct']:.0f} (server included), other processes {c['others_pct']:.0f}"
-    )
-
 
 _LIVE = re.compile(r"New session created \((\d+) total\)|Delete session \((\d+) left\)")
 
@@ -955,7 +452,7 @@ class Run:
     def setting(self) -> str:
         """What is run, and on what machine."""
         args, pid = self.args, self.server.pid
-        kids = _descendants(pid)
+        kids = descendants(pid)
         return (
             f"app: {args.app_root} (commit {revision(args.app_root)}); the server imported {self.imported}\n"
             f"server {self.server.url} pid {pid} ({'children ' + str(kids) + ' counted too' if kids else 'no child process'}); "

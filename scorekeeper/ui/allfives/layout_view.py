@@ -147,34 +147,21 @@ def split_tile(
     bottom: each says where it goes ("on 5-5") and what it scores there ("+10"); with two,
     each keeps its half's digit, so the tile still reads as itself (the place its higher
     half joins is on top). Read out as the drawing's end buttons are: ``set 5-3 on 5-5:
-    count 15, scores 15``."""
+    count 15, scores 15``.
+
+    Every entry changes the count, so the cell is drawn again at nearly every entry; what a
+    target shows (its digit, where, what it scores) changes far less often: each target's
+    box is a memoized component (:data:`SplitTarget`), drawn again only when that changes,
+    and only its label (the count) is new."""
     h = (2 * half) / len(places)  # each target's height inside the cell's border
-    small = 10 if half < TILE_W else 11
     digits = (tile.hi, tile.lo) if len(places) == 2 else (None,) * len(places)
     targets: list[ft.Control] = []
     for i, (choice, digit) in enumerate(zip(places, digits, strict=True)):
-        handler = on(on_place, tile, choice.on)
-        gain = ft.Text(choice.gain, size=small, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY, no_wrap=True)
-        where = ft.Text(choice.where, size=small, weight=ft.FontWeight.BOLD, no_wrap=True)
-        texts: list[ft.Control] = []
-        if digit is not None:  # the half's digit, what it scores beside it, where it goes under
-            big = ft.Text(str(digit), size=round(half * 0.42), weight=ft.FontWeight.BOLD)
-            texts.append(ft.Row([big, gain] if choice.gain else [big], spacing=2, tight=True))
-            texts.append(where)
-        else:
-            texts += [where, gain] if choice.gain else [where]
-        body = ft.Container(
-            content=_stack(texts),
-            width=half,
-            height=h - (1 if i < len(places) - 1 else 0),
-            alignment=ft.Alignment.CENTER,
-            bgcolor=ft.Colors.TERTIARY_CONTAINER,
-            on_click=handler,
-        )
-        targets.append(
-            labelled(body, f"set {tile} on {choice.on}: count {choice.count}, scores {choice.points}", handler)
-        )
-        if i < len(places) - 1:
+        last = i == len(places) - 1
+        body = SplitTarget(tile, choice.on, digit, choice.gain, half, h - (0 if last else 1), on_place)
+        label = f"set {tile} on {choice.on}: count {choice.count}, scores {choice.points}"
+        targets.append(labelled(body, label, on(on_place, tile, choice.on)))
+        if not last:
             targets.append(ft.Container(height=1, width=half, bgcolor=ft.Colors.ON_TERTIARY_CONTAINER))
     return ft.Container(
         content=ft.Column(targets, spacing=0, tight=True),
@@ -184,6 +171,42 @@ def split_tile(
         border_radius=max(3, half * 0.15),
         clip_behavior=ft.ClipBehavior.HARD_EDGE,
     )
+
+
+@ft.component
+def _SplitTarget(
+    tile: Tile,
+    place: Tile,
+    digit: int | None,
+    gain: str,
+    half: float,
+    height: float,
+    on_place: Callable[[Tile, Tile], Any],
+) -> ft.Control:
+    """One target of a split cell: ``tile`` set on ``place`` (``digit``: the half's, where
+    the cell keeps it; ``gain``: what it scores there, "+10" or nothing)."""
+    small = 10 if half < TILE_W else 11
+    gained = ft.Text(gain, size=small, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY, no_wrap=True)
+    where = ft.Text(f"on {place}", size=small, weight=ft.FontWeight.BOLD, no_wrap=True)
+    texts: list[ft.Control] = []
+    if digit is not None:  # the half's digit, what it scores beside it, where it goes under
+        big = ft.Text(str(digit), size=round(half * 0.42), weight=ft.FontWeight.BOLD)
+        texts.append(ft.Row([big, gained] if gain else [big], spacing=2, tight=True))
+        texts.append(where)
+    else:
+        texts += [where, gained] if gain else [where]
+    return ft.Container(
+        content=_stack(texts),
+        width=half,
+        height=height,
+        alignment=ft.Alignment.CENTER,
+        bgcolor=ft.Colors.TERTIARY_CONTAINER,
+        on_click=on(on_place, tile, place),
+    )
+
+
+#: A split cell's target, drawn again only when what it shows changes (not for the count).
+SplitTarget = ft.memo(_SplitTarget)
 
 
 #: A picker tile re-renders only when its own arguments change (``on_tap`` is a

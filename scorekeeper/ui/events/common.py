@@ -3,6 +3,8 @@ other screens of a change, the way back."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -13,16 +15,40 @@ from scorekeeper.ui.live.view import in_session
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.widgets import go
 
-__all__ = ["back", "told", "use_any_change"]
+__all__ = ["SUMMARY_EVERY", "back", "told", "use_any_change"]
 
 
-def use_any_change(shared: Shared, redraw: Callable[[object], Any]) -> None:
+#: A screen that sums up every table (a wall, the standings, the night) is drawn again at
+#: most this often (seconds): with thirty tables entering every few seconds, drawing it at
+#: every entry made it the server's biggest single cost (tools/loadtest/capacity.py
+#: --profile); a second late is nothing on a wall.
+SUMMARY_EVERY = 1.0
+
+
+def use_any_change(shared: Shared, redraw: Callable[[object], Any], every: float = 0.0) -> None:
     """Draw the calling screen again whenever any match changes on any phone, or an event
     does (a round opened, a sheet confirmed): ``redraw(origin)``, ``origin`` the screen that
-    made the change (this one's own, after what it did itself)."""
+    made the change (this one's own, after what it did itself). ``every``: at most once in
+    that many seconds -- a change after a quiet spell is drawn at once, the changes that
+    follow it within ``every`` together, once, when it has passed (``origin``: the first)."""
     page = ft.context.page
+    gate: Any = ft.use_ref(None)
+    if gate.current is None:
+        gate.current = {"last": float("-inf"), "waiting": False}
 
     async def tick(origin: object) -> None:
+        state = gate.current
+        if every > 0:
+            if state["waiting"]:
+                return  # drawn with the change already waiting
+            wait = state["last"] + every - time.monotonic()
+            if wait > 0:
+                state["waiting"] = True
+                try:
+                    await asyncio.sleep(wait)
+                finally:
+                    state["waiting"] = False
+            state["last"] = time.monotonic()
         redraw(origin)
 
     def subscribe() -> Any:

@@ -9,7 +9,7 @@ from typing import Any
 import flet as ft
 
 from scorekeeper.events.night import NightRound, NightSheet
-from scorekeeper.ui.events.common import back, use_any_change
+from scorekeeper.ui.events.common import SUMMARY_EVERY, back, use_any_change
 from scorekeeper.ui.events.night_model import NightModel
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.widgets import PAD, error_box, go, heading, labelled, top_bar, use_viewport
@@ -79,7 +79,7 @@ def _round(rnd: NightRound, width: float) -> ft.Control:
 @ft.component
 def NightView(shared: Shared, eid: str) -> ft.Control:
     vm, _ = ft.use_state(lambda: NightVM(shared, eid))
-    use_any_change(shared, vm.tick)
+    use_any_change(shared, vm.tick, SUMMARY_EVERY)
     viewport = use_viewport()
     sheet = vm.sheet()
     if sheet is None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import flet as ft
 
 from scorekeeper.events import SCORING_TITLES, tie_breaks
-from scorekeeper.ui.events.common import back, use_any_change
+from scorekeeper.ui.events.common import SUMMARY_EVERY, back, use_any_change
 from scorekeeper.ui.events.model import StandingsModel
 from scorekeeper.ui.events.wall_fit import Line
 from scorekeeper.ui.events.wall_model import HEAD_TO_HEAD, standing_lines
@@ -23,7 +23,7 @@ SIZE = 16
 @ft.component
 def Standings(shared: Shared, eid: str) -> ft.Control:
     vm, _ = ft.use_state(lambda: StandingsVM(shared, eid))
-    use_any_change(shared, vm.tick)
+    use_any_change(shared, vm.tick, SUMMARY_EVERY)
     viewport = use_viewport()
     event, rows = vm.rows()
     if event is None:

@@ -9,7 +9,7 @@ import datetime as dt
 
 import flet as ft
 
-from scorekeeper.ui.events.common import back, use_any_change
+from scorekeeper.ui.events.common import SUMMARY_EVERY, back, use_any_change
 from scorekeeper.ui.events.wall_fit import STATE, Block, Line
 from scorekeeper.ui.events.wall_model import Wall, WallModel, turn_seconds
 from scorekeeper.ui.shell.base import Shared
@@ -157,7 +157,7 @@ def WallScreen(shared: Shared, eid: str) -> ft.Control:
     """The wall of event ``eid``: looked at again the moment any match changes, its pages
     turned every few seconds."""
     vm, _ = ft.use_state(lambda: WallVM(shared, eid))
-    use_any_change(shared, vm.tick)
+    use_any_change(shared, vm.tick, SUMMARY_EVERY)
     use_turns(vm)
     viewport = use_viewport()
     wall = vm.look(viewport.width, viewport.height, PAD)
