@@ -8,6 +8,7 @@ import html
 import os
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -137,6 +138,12 @@ def test_leaving_the_context_deletes_everything() -> None:
         assert ns.host_ip and ns.client_ip
         # something still running inside is ended (ns.close kills what is in the namespace)
         proc = subprocess.Popen(ns.exec_args("sleep", "60"))
+        # (once it is in: `ip netns exec` enters the namespace a moment after it starts)
+        for _ in range(200):
+            pids = subprocess.run(["ip", "netns", "pids", ns.name], capture_output=True, text=True).stdout.split()
+            if str(proc.pid) in pids:
+                break
+            time.sleep(0.05)
     try:
         assert proc.wait(10) != 0
     finally:
