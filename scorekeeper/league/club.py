@@ -52,6 +52,8 @@ BACKOFF_MOST = 300.0
 TIMEOUT = 15.0
 #: The pusher waiting on new sheets in this process (the web app's thread, the site's task), by folder.
 _WAKE: dict[Path, threading.Event | asyncio.Event] = {}
+#: The threads of pushes of this process (the laptop's), by folder.
+_PUSHERS: dict[Path, Pusher] = {}
 #: What the last round of pushes did, by folder (the app's League screen says it).
 _LAST: dict[Path, Pushed] = {}
 
@@ -129,6 +131,11 @@ def request(link: Link, method: str, path: str, body: bytes | None = None) -> tu
         raise LinkError(f"the league at {link.url} cannot be reached ({one_line(str(e), 120)})") from None
 
 
+async def request_async(link: Link, method: str, path: str, body: bytes | None = None) -> tuple[int, Any]:
+    """:func:`request` in a thread (the laptop's :data:`Send`: the app's event loop goes on)."""
+    return await asyncio.to_thread(request, link, method, path, body)
+
+
 def link(folder: Path, url: str, code: str | None) -> Link:
     """Link this database's laptop to the league: the code is checked there first."""
     candidate = _candidate(folder, url, code)
@@ -180,12 +187,6 @@ def take(book: EventBook, fixture: int) -> Event:
     """Make the league fixture a league event here, its captains' sheet to confirm at the table."""
     lk = linked(book.store.path)
     return take_from(book, lk, fixture, *request(lk, "GET", f"/api/fixtures/{fixture}"))
-
-
-async def take_async(book: EventBook, fixture: int, send: Send) -> Event:
-    """:func:`take` with the request made by ``send`` (see :func:`link_async`)."""
-    lk = linked(book.store.path)
-    return take_from(book, lk, fixture, *await send(lk, "GET", f"/api/fixtures/{fixture}", None))
 
 
 def take_from(book: EventBook, lk: Link, fixture: int, status: int, f: Any) -> Event:
@@ -349,6 +350,8 @@ def _round(folder: Path) -> tuple[Pushed, Link | None, list[tuple[Path, dict[str
         item = _side(folder, path.name).load()
         if not isinstance(item, dict) or "sheet" not in item:
             continue
+        if not isinstance(item.get("fixture"), int) or not isinstance(item.get("digest"), str):
+            continue
         body = json.dumps(item["sheet"], ensure_ascii=False).encode("utf-8")
         items.append((path, item, (f"/api/fixtures/{item['fixture']}/sheets/{item['digest']}", body)))
     return out, lk, items
@@ -406,8 +409,8 @@ async def keep_pushing(folder: Path, send: Send, told: Callable[[Pushed], None] 
     while True:
         try:
             last = await push_async(folder, send)
-        except (OSError, ScorekeeperError) as e:
-            last = Pushed(problem=one_line(str(e), 200), left=1)
+        except Exception as e:  # the page's one task of pushes: said, and tried again after the backoff
+            last = Pushed(problem=one_line(str(e) or type(e).__name__, 200), left=1)
         _LAST[folder.resolve()] = last
         if told is not None:
             told(last)
@@ -438,6 +441,7 @@ class Pusher:
         self.folder = folder.resolve()
         self.wake = threading.Event()
         _WAKE[self.folder] = self.wake
+        _PUSHERS[self.folder] = self
         self.stopped = False
         self.last = Pushed()
         self.thread = threading.Thread(target=self._run, name="league-push", daemon=True)
@@ -463,6 +467,19 @@ class Pusher:
         self.wake.set()
         self.thread.join(timeout=5)
         _WAKE.pop(self.folder, None)
+        _PUSHERS.pop(self.folder, None)
+
+
+def sending(folder: Path) -> None:
+    """A link was just made in the app: the pusher of ``folder`` in this process sends now
+    (one is started, a thread, where none runs: a laptop linked while ``scorekeeper web`` runs)."""
+    if not wake(folder):
+        Pusher(folder).start()
+
+
+def pusher_of(folder: Path) -> Pusher | None:
+    """The thread of pushes running for ``folder`` in this process, or None."""
+    return _PUSHERS.get(folder.resolve())
 
 
 def start_pusher(folder: str | Path) -> Pusher | None:
