@@ -81,10 +81,8 @@ class LeagueModel(Model):
         self.typed = self.code = ""
         club.sending(self.folder)  # a sheet waiting from before goes now
         self.busy = False
-        if await self.refresh():
-            self.note = f"linked to {made.url} as {made.club}"
-            self._changed()
-        return True
+        await self.refresh()  # the screen says "Linked to ... as CLUB", then the fixtures
+        return made.url != ""
 
     async def refresh(self) -> bool:
         """Ask the league for this club's fixtures."""
