@@ -16,6 +16,12 @@
   could not be sent is tried again with a backoff (2 s, 4 s ... up to 5 minutes, with a
   random part). A sheet the league took is removed from the outbox; one it refused is set
   aside (``league-refused-...``) with the league's one line, and said.
+- **The phone alone** (the site: the app in the browser, its store's folder kept in
+  IndexedDB) does the same with no thread and no ``urllib``: each step is split into the
+  request and what is done with its answer, so the app's League screen and the site's pushes
+  (:func:`keep_pushing`, the :class:`Pusher`'s loop as a task of the page) make the request
+  with a :data:`Send` of their own (the browser's fetch), and the link, the event taken and
+  the outbox are the same files, written the same way.
 """
 
 from __future__ import annotations
