@@ -11,7 +11,11 @@ away captain confirms: the sheet stays in the outbox (the League screen says so,
 the page is reloaded (a phone's restart: the outbox is in IndexedDB) and still has it; the
 league is started again, on the same address: the site's pushes, on their backoff, send it
 with no tap, the League screen says nothing waits, and the league's public table, at a
-phone's size, shows the result. The League screen fits a 360x800 phone.
+phone's size, shows the result. The League screen fits a 360x800 phone; a bad link and a
+league that does not answer the site's origin are each said in one line.
+
+The same screens in the laptop's app (``scorekeeper web``): linked while it runs, its pusher
+thread sends both captains' sheets.
 
 A Pyodide start costs seconds on this 2-core machine (see test_site_browser.py): the page
 is loaded twice, and every wait for it is long.
@@ -96,6 +100,37 @@ def _league_screen(page) -> None:
     wait_text(page, re.compile(r"^Linked to "))
 
 
+def _link(page, league: LeagueService, code: str, club: str) -> None:
+    """From Home: Events -> League, the secretary's QR link pasted, Link."""
+    tap(page, "Events: club nights, leagues")
+    tap(page, "League: link, fixtures, results")
+    wait_text(page, "Link to the league")
+    harness.enter(page, re.compile(r"^League link or address"), f"{league.base}/link#{code}")
+    tap(page, "Link")
+    wait_text(page, f"Linked to {league.base} as {club}")
+    wait_text(page, "No sheet waiting to be sent")
+
+
+def _take_and_play(page, fid: int, home: str, away: str, home_captain: str, target: int) -> str:
+    """Take the fixture, open its round, win its one game as a hand of points (the home
+    captain reaches the target), and open its result sheet; the sheet's line on the event."""
+    tap(page, f"Take fixture {fid}: {home} v {away}")
+    wait_text(page, f"{home} v {away}")
+    tap(page, "Open round 1")
+    wait_text(page, "round 1 is open: 1 table ready")
+    tap(page, f"I'm {home_captain}")
+    tap_starting(page, "Your table: Round 1, table 1")
+    tap(page, "Hand 1 as points")
+    harness.enter(page, home_captain, str(target))
+    tap(page, "Save")
+    wait_text(page, f"Winner {home_captain}")
+    tap(page, "Back to the event")
+    fixture_line = f"Fixture 1: {home} v {away} · result sheet"
+    tap(page, fixture_line)
+    wait_text(page, f"Games: {home} 1, {away} 0")
+    return fixture_line
+
+
 def _confirm_as(page, captain: str, team: str, fixture_line: str) -> None:
     """On the event's page: this phone is ``captain``, who confirms ``team``'s sheet."""
     tap(page, f"I'm {captain}")
@@ -117,14 +152,25 @@ def test_the_phone_alone_takes_a_fixture_and_its_sheet_reaches_the_league_after_
         context = harness.new_context(browser)
         page = open_site(context, site.url)
 
-        # linked by the secretary's QR link: the code is checked by the league (across origins)
+        # a link that is none, and a league that does not answer this site (no --site-origin for
+        # it: the browser keeps its answer from the page): each said in one line, nothing linked
         tap(page, "Events: club nights, leagues")
         tap(page, "League: link, fixtures, results")
-        wait_text(page, "Link to the league")
-        harness.enter(page, re.compile(r"^League link or address"), f"{league.base}/link#{code}")
+        harness.enter(page, re.compile(r"^League link or address"), "league.example.org")
         tap(page, "Link")
-        wait_text(page, f"Linked to {league.base} as {club}")
-        wait_text(page, "No sheet waiting to be sent")
+        wait_text(page, "the league's address must be http(s)://..., not 'league.example.org'")
+        other = LeagueService(url, "https://scores.example.org").start()
+        try:
+            harness.enter(page, re.compile(r"^League link or address"), f"{other.base}/link#{code}")
+            tap(page, "Link")
+            wait_text(page, re.compile(rf"^the league at {re.escape(other.base)} cannot be reached from this phone \("))
+            assert any("--site-origin" in t for t in read_texts(page))
+        finally:
+            other.stop()
+        tap(page, "Home")
+
+        # linked by the secretary's QR link: the code is checked by the league (across origins)
+        _link(page, league, code, club)
 
         # at a narrow phone's size the screen is whole: nothing past its right edge
         for width, height in ((360, 800), (412, 915)):
@@ -135,23 +181,9 @@ def test_the_phone_alone_takes_a_fixture_and_its_sheet_reaches_the_league_after_
                 box = harness.button(page, name).bounding_box()
                 assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (name, box)
 
-        # the fixture taken: an event here, as `scorekeeper league take` makes it
-        tap(page, f"Take fixture {fid}: {home} v {away}")
-        wait_text(page, f"{home} v {away}")
-        tap(page, "Open round 1")
-        wait_text(page, "round 1 is open: 1 table ready")
-
-        # its one game, entered as a hand of points: the home captain reaches the target
-        tap(page, f"I'm {home_captain}")
-        tap_starting(page, "Your table: Round 1, table 1")
-        tap(page, "Hand 1 as points")
-        harness.enter(page, home_captain, str(target))
-        tap(page, "Save")
-        wait_text(page, f"Winner {home_captain}")
-        tap(page, "Back to the event")
-        fixture_line = f"Fixture 1: {home} v {away} · result sheet"
-        tap(page, fixture_line)
-        wait_text(page, f"Games: {home} 1, {away} 0")
+        # the fixture taken: an event here, as `scorekeeper league take` makes it; its one game
+        # entered as a hand of points; the home captain confirms
+        fixture_line = _take_and_play(page, fid, home, away, home_captain, target)
         tap(page, f"Confirm for {home} as the host")
         wait_text(page, re.compile(rf"^Confirmed for {re.escape(home)} by the host, for {home_captain} at "))
 
@@ -216,3 +248,28 @@ def _wait_for(check, seconds: float) -> bool:
             return False
         time.sleep(0.25)
     return True
+
+
+def test_the_laptop_links_and_takes_a_fixture_in_its_app_and_sends_the_sheet(browser, app, tmp_path):
+    """The same screens in the laptop's app (``scorekeeper web``, the host's browser): linked
+    while it runs, its pusher (a thread of the server) sends the confirmed sheets."""
+    url = f"sqlite:///{tmp_path / 'league.db'}"
+    fid, division, home, away, home_captain, away_captain, club, code = _season(url)
+    target = Setup.new([home_captain, away_captain]).rules.target
+    league = LeagueService(url, "https://scores.example.org").start()
+    try:
+        page = app
+        _link(page, league, code, club)
+        fixture_line = _take_and_play(page, fid, home, away, home_captain, target)
+        tap(page, f"Confirm for {home} as the host")
+        tap(page, "The event")
+        tap(page, "Change")
+        _confirm_as(page, away_captain, away, fixture_line)
+        assert _wait_for(lambda: _fixture(league, division, fid)["result"] is not None, 60)
+        assert _fixture(league, division, fid)["result"] == {"games": [1, 0], "points": [target, 0]}
+        assert _sheets(url, fid) == 2
+        _league_screen(page)
+        wait_text(page, "No sheet waiting to be sent")
+        wait_text(page, f"Open fixture {fid}: {home} v {away}")  # taken: opened, not taken again
+    finally:
+        league.stop()

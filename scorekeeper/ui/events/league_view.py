@@ -106,6 +106,12 @@ def _fixture(shared: Shared, vm: LeagueModel, line: FixtureLine) -> ft.Control:
 def LeagueScreen(shared: Shared) -> ft.Control:
     vm, _ = ft.use_state(lambda: LeagueVM(shared))
     _use_looks(vm)
+
+    async def first_look() -> None:  # linked already: this club's fixtures, asked as the screen opens
+        if vm.allowed and vm.fixtures is None and vm.link() is not None:
+            await vm.refresh()
+
+    ft.use_effect(first_look, [])
     items: list[ft.Control] = [top_bar("League: fixtures and results")]
     if not vm.allowed:
         return ft.Column([*items, error_box(shared.may(Act.LEAGUE).words)])
