@@ -33,8 +33,6 @@ import random
 import re
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,6 +119,9 @@ def save_link(folder: Path, link: Link) -> None:
 
 def request(link: Link, method: str, path: str, body: bytes | None = None) -> tuple[int, Any]:
     """One request to the league: its status and its JSON (a network failure: a LinkError)."""
+    import urllib.error  # here: the phone's site (which never calls this) does not load them
+    import urllib.request
+
     req = urllib.request.Request(f"{link.url}{path}", data=body, method=method)
     req.add_header("Authorization", f"Bearer {link.code}")
     if body is not None:

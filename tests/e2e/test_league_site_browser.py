@@ -89,6 +89,16 @@ def _season(url: str) -> tuple[int, int, str, str, str, str, str, str]:
         db.close()
 
 
+#: The screen's labelled nodes: how many, and those that reach past its edges (label, left, width).
+_PAST_THE_EDGE = """(width) => {
+  const all = Array.from(document.querySelectorAll('flt-semantics')).map((e) => {
+    const r = e.getBoundingClientRect();
+    return [(e.getAttribute('aria-label') || e.innerText || '').trim(), r.x, r.width];
+  }).filter(([label, x, w]) => label && w > 0);
+  return [all.length, all.filter(([label, x, w]) => x < -0.5 || x + w > width + 0.5)];
+}"""
+
+
 def _row(league: LeagueService, division: int, team: str) -> dict:
     return next(r for r in league.json(f"/divisions/{division}.json")["table"] if r["team"] == team)
 
@@ -177,9 +187,11 @@ def test_the_phone_alone_takes_a_fixture_and_its_sheet_reaches_the_league_after_
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_function(f"() => window.innerWidth === {width}")
             harness.wait_idle(page, quiet=0.5)
-            for name in (f"Take fixture {fid}: {home} v {away}", "This club's fixtures"):
-                box = harness.button(page, name).bounding_box()
-                assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (name, box)
+            wait_text(page, f"Take fixture {fid}: {home} v {away}")
+            shown, out = page.evaluate(_PAST_THE_EDGE, width)
+            assert shown >= 8 and out == [], (width, shown, out)
+            box = harness.button(page, "This club's fixtures").bounding_box()
+            assert box is not None and box["height"] >= 40, box  # a finger's size
 
         # the fixture taken: an event here, as `scorekeeper league take` makes it; its one game
         # entered as a hand of points; the home captain confirms
