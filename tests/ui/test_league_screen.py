@@ -192,3 +192,13 @@ def test_the_sites_pushes_wait_with_the_backoff_while_the_league_is_down(league,
     )
     kept = json.loads(next(folder.glob("league-refused-*.json")).read_text(encoding="utf-8"))
     assert kept["refused"] == refused[0][1]
+
+
+def test_a_fixture_line_says_its_result_and_takes_an_odd_one_without_error():
+    from scorekeeper.ui.events.league_model import FixtureLine
+
+    doc = {"id": 4, "week": 2, "day": "2026-09-14", "home": "Reds", "away": "Blues", "venue": "The Plough"}
+    line = FixtureLine({**doc, "result": {"games": [5, 4], "points": [900, 800]}}, "league-4")
+    assert (line.title, line.when, line.event) == ("Reds v Blues", "week 2, 2026-09-14, at The Plough, 5-4", "league-4")
+    odd = FixtureLine({"id": 5, "result": {"games": "?"}}, None)
+    assert (odd.title, odd.when) == ("? v ?", "week ?, ?, at ?")

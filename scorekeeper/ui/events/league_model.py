@@ -31,7 +31,8 @@ class FixtureLine:
         self.id: int = doc["id"]
         self.title = f"{doc.get('home', '?')} v {doc.get('away', '?')}"
         result = doc.get("result")
-        done = f", {result['games'][0]}-{result['games'][1]}" if isinstance(result, dict) else ""
+        games = result.get("games") if isinstance(result, dict) else None
+        done = f", {games[0]}-{games[1]}" if isinstance(games, list) and len(games) == 2 else ""
         self.when = f"week {doc.get('week', '?')}, {doc.get('day', '?')}, at {doc.get('venue', '?')}{done}"
         #: the event it is here (taken), or None
         self.event = event
