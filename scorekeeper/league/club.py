@@ -410,8 +410,8 @@ async def keep_pushing(folder: Path, send: Send, told: Callable[[Pushed], None] 
     :class:`Pusher`'s loop as a task of the page's event loop, each request by ``send``
     (the browser's fetch), woken by a new sheet (:func:`enqueue`) or by :func:`wake`;
     ``told``: given each round's :class:`Pushed`."""
-    wake = asyncio.Event()
-    _WAKE[folder.resolve()] = wake
+    woken = asyncio.Event()
+    _WAKE[folder.resolve()] = woken
     pause = BACKOFF_FIRST
     while True:
         try:
@@ -423,8 +423,8 @@ async def keep_pushing(folder: Path, send: Send, told: Callable[[Pushed], None] 
             told(last)
         wait, pause = next_wait(last, pause)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(wake.wait(), wait)
-        wake.clear()
+            await asyncio.wait_for(woken.wait(), wait)
+        woken.clear()
 
 
 def wake(folder: Path) -> bool:

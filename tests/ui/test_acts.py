@@ -310,7 +310,7 @@ def _a_league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 def d_league(w: World, who: Who) -> str:
     """Link this app to a league by the secretary's QR link (a real service); the screen's
     route is there only for whom may."""
-    import asyncio
+    from aio import run
 
     from scorekeeper.league import club
     from scorekeeper.ui.events.league_model import LeagueModel
@@ -320,7 +320,7 @@ def d_league(w: World, who: Who) -> str:
         return "no"
     vm = LeagueModel(v)
     vm.set("typed", _LEAGUE[0].link_text())
-    linked = asyncio.run(vm.connect())
+    linked = run(vm.connect())
     folder = Path(w.shared.store.path)
     pusher = club.pusher_of(folder)
     if pusher is not None:

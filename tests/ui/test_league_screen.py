@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aio import run
 from events.helpers import won_record
 from league.helpers import Served, plan
 
@@ -37,10 +38,6 @@ def league(tmp_path: Path) -> Iterator[tuple[Served, League]]:
     yield served, lg
     served.stop()
     db.close()
-
-
-def run(coro: Any) -> Any:
-    return asyncio.run(coro)
 
 
 def test_the_host_links_by_the_qr_link_lists_the_fixtures_and_takes_one(league, tmp_path: Path):
