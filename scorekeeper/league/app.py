@@ -20,6 +20,13 @@ The clubs' API (``Authorization: Bearer CODE``):
   ``DIGEST`` its SHA-256: 201 for a new version, 200 for one kept before, 422 with one
   line for a sheet the league does not take;
 - ``POST /api/fixtures/ID/disputes``: ``{"reason": "..."}``.
+
+The phone's own site (the whole app in the browser, served from another address) calls
+the same API from the browser: for the origins given (``--site-origin``, :func:`cors`) the
+API answers the browser's cross-origin requests (``Access-Control-Allow-Origin``: that
+origin alone) and their preflight (``Authorization`` and ``Content-Type``, ``GET``, ``PUT``,
+``POST``); any other origin's preflight is refused, and the public and secretary's pages
+answer no cross-origin request at all.
 """
 
 from __future__ import annotations
@@ -28,9 +35,10 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import re
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -294,13 +302,73 @@ class Service:
 READ_ONLY = "this is a read-only copy of the league (its public pages): send results and sign in at its main address"
 
 
+def site_origin(text: str) -> str:
+    """An origin the phone's site is served from (``--site-origin``), as a browser sends it
+    in ``Origin``; a ScorekeeperError in one line when it is not one.
+
+    >>> site_origin("https://Scores.Example.org/")
+    'https://scores.example.org'
+    >>> site_origin("http://127.0.0.1:8000")
+    'http://127.0.0.1:8000'
+    """
+    value = text.strip().rstrip("/")
+    if not re.fullmatch(r"https?://[A-Za-z0-9.-]+(:\d{1,5})?|https?://\[[0-9A-Fa-f:.]+\](:\d{1,5})?", value):
+        raise ScorekeeperError(
+            f"--site-origin is the address the site is served from, https://host[:port] "
+            f"(no path), not {one_line(text, 80)}"
+        )
+    return value.lower()
+
+
+#: How long a browser keeps a preflight's answer (seconds).
+PREFLIGHT_AGE = "600"
+
+
+def cors(handler: Handler, origins: frozenset[str]) -> Handler:
+    """``handler`` (the clubs' API) answering the browsers of ``origins`` (the phone's site)
+    across origins: their preflight (``OPTIONS``) and ``Access-Control-Allow-Origin`` on
+    every answer. Another origin's preflight is refused (403, no CORS header), and its
+    requests get no CORS header (the browser keeps the answer from its page)."""
+
+    async def handle(request: Request) -> Response:
+        origin = request.headers.get("origin")
+        allowed = origin is not None and origin in origins
+        if request.method == "OPTIONS":
+            if not allowed:
+                return _error(403, "the league answers browsers from the phone's site only (--site-origin)")
+            return Response(
+                status_code=204,
+                headers={
+                    "Access-Control-Allow-Origin": origin or "",
+                    "Access-Control-Allow-Methods": "GET, PUT, POST",
+                    "Access-Control-Allow-Headers": "Authorization, Content-Type",
+                    "Access-Control-Max-Age": PREFLIGHT_AGE,
+                    "Vary": "Origin",
+                },
+            )
+        response = await handler(request)
+        response.headers["Vary"] = "Origin"
+        if allowed:
+            response.headers["Access-Control-Allow-Origin"] = origin or ""
+        return response
+
+    return handle
+
+
 def make_app(
-    db: Database, *, secure_cookies: bool = True, settle_every: float = SETTLE_EVERY, read_only: bool = False
+    db: Database,
+    *,
+    secure_cookies: bool = True,
+    settle_every: float = SETTLE_EVERY,
+    read_only: bool = False,
+    site_origins: Iterable[str] = (),
 ) -> Starlette:
     """The service over ``db`` (migrated already). ``read_only``: the public pages alone,
     over a database that takes no writes (a read replica: no sweep, and the revision
     asked at each request, since a replica cannot ``LISTEN``); the clubs' API and the
-    secretary's pages answer 503 with :data:`READ_ONLY`."""
+    secretary's pages answer 503 with :data:`READ_ONLY`. ``site_origins``: the origins of
+    the phone's site, whose browsers call the clubs' API (:func:`cors`)."""
+    origins = frozenset(site_origin(o) for o in site_origins)
     from scorekeeper.league import admin
 
     service = Service(db, secure_cookies=secure_cookies, listen=not read_only)
@@ -338,7 +406,9 @@ def make_app(
             Route("/admin/{rest:path}", _read_only_admin, methods=["GET", "POST"]),
         ]
     else:
-        routes += [Route("/api/{rest:path}", service.api, methods=["GET", "PUT", "POST"]), *admin.routes(service)]
+        api = cors(service.api, origins) if origins else service.api
+        methods = ["GET", "PUT", "POST", *(["OPTIONS"] if origins else [])]
+        routes += [Route("/api/{rest:path}", api, methods=methods), *admin.routes(service)]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.service = service
     return app

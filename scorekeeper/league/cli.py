@@ -48,6 +48,14 @@ def add_parser(sub: Any) -> None:
         help="the public pages alone, over a read replica of the league's PostgreSQL (docs/league.md)",
     )
     s.add_argument(
+        "--site-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="the address the phone's site is served from (https://host[:port]): its browsers may send "
+        "results to the clubs' API (CORS); repeat for more (docs/league.md)",
+    )
+    s.add_argument(
         "--insecure-cookies",
         action="store_true",
         help="session cookies without Secure (a trial over plain http on another machine; never in use)",
@@ -110,11 +118,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise ScorekeeperError(f"--port must be 1 to 65535, not {args.port}")
     import uvicorn
 
-    from scorekeeper.league.app import make_app
+    from scorekeeper.league.app import make_app, site_origin
 
+    for origin in args.site_origin:  # said in one line before the database is opened
+        site_origin(origin)
     db = _read_only_db(args) if args.read_only else _db(args)
     try:
-        app = make_app(db, secure_cookies=not args.insecure_cookies, read_only=args.read_only)
+        app = make_app(
+            db, secure_cookies=not args.insecure_cookies, read_only=args.read_only, site_origins=args.site_origin
+        )
         print(f"The league is served at http://{args.host}:{args.port}/ (database: {db.where()})", flush=True)
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning", proxy_headers=True)
     finally:

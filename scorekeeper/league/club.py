@@ -16,17 +16,24 @@
   could not be sent is tried again with a backoff (2 s, 4 s ... up to 5 minutes, with a
   random part). A sheet the league took is removed from the outbox; one it refused is set
   aside (``league-refused-...``) with the league's one line, and said.
+- **The phone alone** (the site: the app in the browser, its store's folder kept in
+  IndexedDB) does the same with no thread and no ``urllib``: each step is split into the
+  request and what is done with its answer, so the app's League screen and the site's pushes
+  (:func:`keep_pushing`, the :class:`Pusher`'s loop as a task of the page) make the request
+  with a :data:`Send` of their own (the browser's fetch), and the link, the event taken and
+  the outbox are the same files, written the same way.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import random
 import re
 import threading
 import time
-import urllib.error
-import urllib.request
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,8 +54,12 @@ OUT = re.compile(r"league-out-(\d+)-([0-9a-f]{16})\.json")
 BACKOFF_FIRST = 2.0
 BACKOFF_MOST = 300.0
 TIMEOUT = 15.0
-#: Threads waiting on new sheets in this process (the web app's pusher), by folder.
-_WAKE: dict[Path, threading.Event] = {}
+#: The pusher waiting on new sheets in this process (the web app's thread, the site's task), by folder.
+_WAKE: dict[Path, threading.Event | asyncio.Event] = {}
+#: The threads of pushes of this process (the laptop's), by folder.
+_PUSHERS: dict[Path, Pusher] = {}
+#: What the last round of pushes did, by folder (the app's League screen says it).
+_LAST: dict[Path, Pushed] = {}
 
 
 class LinkError(ScorekeeperError):
@@ -64,6 +75,12 @@ class Link:
 
     def to_json(self) -> dict[str, Any]:
         return {"url": self.url, "code": self.code, "club": self.club, "fixtures": self.fixtures}
+
+
+#: A request to the league: (link, method, path, body) -> (status, JSON answer); a LinkError
+#: when it cannot be reached. The laptop's: :func:`request` in a thread; the site's: the
+#: browser's fetch (:func:`scorekeeper.site.browser.league_request`).
+Send = Callable[[Link, str, str, bytes | None], Awaitable[tuple[int, Any]]]
 
 
 def parse_target(url: str, code: str | None) -> tuple[str, str]:
@@ -102,6 +119,9 @@ def save_link(folder: Path, link: Link) -> None:
 
 def request(link: Link, method: str, path: str, body: bytes | None = None) -> tuple[int, Any]:
     """One request to the league: its status and its JSON (a network failure: a LinkError)."""
+    import urllib.error  # here: the phone's site (which never calls this) does not load them
+    import urllib.request
+
     req = urllib.request.Request(f"{link.url}{path}", data=body, method=method)
     req.add_header("Authorization", f"Bearer {link.code}")
     if body is not None:
@@ -118,29 +138,69 @@ def request(link: Link, method: str, path: str, body: bytes | None = None) -> tu
         raise LinkError(f"the league at {link.url} cannot be reached ({one_line(str(e), 120)})") from None
 
 
+async def request_async(link: Link, method: str, path: str, body: bytes | None = None) -> tuple[int, Any]:
+    """:func:`request` in a thread (the laptop's :data:`Send`: the app's event loop goes on)."""
+    return await asyncio.to_thread(request, link, method, path, body)
+
+
 def link(folder: Path, url: str, code: str | None) -> Link:
     """Link this database's laptop to the league: the code is checked there first."""
+    candidate = _candidate(folder, url, code)
+    return _linked(folder, candidate, *request(candidate, "GET", "/api/club"))
+
+
+async def link_async(folder: Path, url: str, code: str | None, send: Send) -> Link:
+    """:func:`link` with the request made by ``send`` (the app's: a thread on the laptop,
+    the browser's fetch on the phone alone)."""
+    candidate = _candidate(folder, url, code)
+    return _linked(folder, candidate, *await send(candidate, "GET", "/api/club", None))
+
+
+def _candidate(folder: Path, url: str, code: str | None) -> Link:
     base, secret = parse_target(url, code)
     old = link_of(folder)
-    candidate = Link(base, secret, "", old.fixtures if old is not None and old.url == base else {})
-    status, doc = request(candidate, "GET", "/api/club")
+    return Link(base, secret, "", old.fixtures if old is not None and old.url == base else {})
+
+
+def _linked(folder: Path, candidate: Link, status: int, doc: Any) -> Link:
+    """The league's answer to the code (``GET /api/club``): the link kept, or a LinkError."""
     if status != 200 or not isinstance(doc, dict):
         said = doc.get("error") if isinstance(doc, dict) else f"status {status}"
         raise LinkError(f"the league refused the code: {one_line(str(said), 200)}")
-    made = Link(base, secret, str(doc.get("club", "")), candidate.fixtures)
+    made = Link(candidate.url, candidate.code, str(doc.get("club", "")), candidate.fixtures)
     save_link(folder, made)
     return made
 
 
-def take(book: EventBook, fixture: int) -> Event:
-    """Make the league fixture a league event here, its captains' sheet to confirm at the table."""
-    from scorekeeper.events import new_event
+def fixtures_of(answer: tuple[int, Any]) -> list[dict[str, Any]]:
+    """This club's fixtures from the league's answer to ``GET /api/club`` (a LinkError when
+    it did not give them)."""
+    status, doc = answer
+    if status != 200 or not isinstance(doc, dict) or not isinstance(doc.get("fixtures"), list):
+        said = doc.get("error") if isinstance(doc, dict) else f"status {status}"
+        raise LinkError(f"the league did not give this club's fixtures: {one_line(str(said), 200)}")
+    return [f for f in doc["fixtures"] if isinstance(f, dict) and isinstance(f.get("id"), int)]
 
-    folder = book.store.path
+
+def linked(folder: Path) -> Link:
+    """The link of this database's folder, or a LinkError that says how to make one."""
     lk = link_of(folder)
     if lk is None:
         raise LinkError("this laptop is not linked to a league: scorekeeper league link URL CODE")
-    status, f = request(lk, "GET", f"/api/fixtures/{fixture}")
+    return lk
+
+
+def take(book: EventBook, fixture: int) -> Event:
+    """Make the league fixture a league event here, its captains' sheet to confirm at the table."""
+    lk = linked(book.store.path)
+    return take_from(book, lk, fixture, *request(lk, "GET", f"/api/fixtures/{fixture}"))
+
+
+def take_from(book: EventBook, lk: Link, fixture: int, status: int, f: Any) -> Event:
+    """The event of league fixture ``fixture`` made from the league's answer (``GET
+    /api/fixtures/ID``: ``status`` and its JSON ``f``), and kept in the link."""
+    from scorekeeper.events import new_event
+
     if status != 200 or not isinstance(f, dict):
         said = f.get("error") if isinstance(f, dict) else f"status {status}"
         raise LinkError(f"the league has no fixture {fixture} for this club: {one_line(str(said), 200)}")
@@ -160,7 +220,7 @@ def take(book: EventBook, fixture: int) -> Event:
         legs=1,
     )
     event = book.add(event)
-    save_link(folder, Link(lk.url, lk.code, lk.club, {**lk.fixtures, eid: fixture}))
+    save_link(book.store.path, Link(lk.url, lk.code, lk.club, {**lk.fixtures, eid: fixture}))
     return event
 
 
@@ -223,9 +283,7 @@ def enqueue(folder: Path, fixture: int, doc: dict[str, Any]) -> Path:
     name = f"league-out-{fixture}-{d[:16]}.json"
     item = {"fixture": fixture, "digest": d, "made": clock.stamp(), "sheet": doc}
     _side(folder, name).save(json.dumps(item, ensure_ascii=False).encode("utf-8"))
-    wake = _WAKE.get(folder.resolve())
-    if wake is not None:
-        wake.set()
+    wake(folder)
     return folder / name
 
 
@@ -254,42 +312,132 @@ class Pushed:
 def push(folder: Path, timings: list[float] | None = None) -> Pushed:
     """Send every sheet of the outbox once (see the module); ``timings``: each request's
     seconds are added to it (the benchmark's)."""
-    out = Pushed()
-    lk = link_of(folder)
-    if lk is None:
-        out.left = len(outbox(folder))
-        out.problem = "this laptop is not linked to a league" if out.left else ""
-        return out
-    items = outbox(folder)
-    for i, path in enumerate(items):
-        item = _side(folder, path.name).load()
-        if not isinstance(item, dict) or "sheet" not in item:
-            continue
-        body = json.dumps(item["sheet"], ensure_ascii=False).encode("utf-8")
+    out, lk, items = _round(folder)
+    for i, (path, item, path_body) in enumerate(items):
+        assert lk is not None
         started = time.perf_counter()
         try:
-            status, answer = request(lk, "PUT", f"/api/fixtures/{item['fixture']}/sheets/{item['digest']}", body)
+            status, answer = request(lk, "PUT", path_body[0], path_body[1])
             if timings is not None:
                 timings.append(time.perf_counter() - started)
         except LinkError as e:
             out.left, out.problem = len(items) - i, str(e)
             return out
-        if status in (200, 201):
-            remove(path)
-            out.sent += 1
-        elif status == 422:
-            said = answer.get("error") if isinstance(answer, dict) else "refused"
-            _side(folder, path.name.replace("league-out-", "league-refused-")).save(
-                json.dumps({**item, "refused": said}, ensure_ascii=False).encode("utf-8")
-            )
-            remove(path)
-            out.refused += 1
-            out.problem = f"the league refused the sheet of fixture {item['fixture']}: {one_line(str(said), 200)}"
-        else:
-            said = answer.get("error") if isinstance(answer, dict) else f"status {status}"
-            out.left, out.problem = len(items) - i, f"the league did not take the sheet ({one_line(str(said), 200)})"
+        if not _answered(folder, path, item, status, answer, out, len(items) - i):
             return out
     return out
+
+
+async def push_async(folder: Path, send: Send) -> Pushed:
+    """:func:`push` with each request made by ``send`` (see :func:`link_async`)."""
+    out, lk, items = _round(folder)
+    for i, (path, item, path_body) in enumerate(items):
+        assert lk is not None
+        try:
+            status, answer = await send(lk, "PUT", *path_body)
+        except LinkError as e:
+            out.left, out.problem = len(items) - i, str(e)
+            return out
+        if not _answered(folder, path, item, status, answer, out, len(items) - i):
+            return out
+    return out
+
+
+def _round(folder: Path) -> tuple[Pushed, Link | None, list[tuple[Path, dict[str, Any], tuple[str, bytes]]]]:
+    """A round of pushes: what it did so far, the link, and each sheet of the outbox with
+    its address and body (none when the folder is not linked)."""
+    out = Pushed()
+    lk = link_of(folder)
+    if lk is None:
+        out.left = len(outbox(folder))
+        out.problem = "this laptop is not linked to a league" if out.left else ""
+        return out, None, []
+    items = []
+    for path in outbox(folder):
+        item = _side(folder, path.name).load()
+        if not isinstance(item, dict) or "sheet" not in item:
+            continue
+        if not isinstance(item.get("fixture"), int) or not isinstance(item.get("digest"), str):
+            continue
+        body = json.dumps(item["sheet"], ensure_ascii=False).encode("utf-8")
+        items.append((path, item, (f"/api/fixtures/{item['fixture']}/sheets/{item['digest']}", body)))
+    return out, lk, items
+
+
+def _answered(folder: Path, path: Path, item: dict[str, Any], status: int, answer: Any, out: Pushed, left: int) -> bool:
+    """The league's answer to one sheet: taken (removed from the outbox), refused (set
+    aside with its line), or not taken now (kept; False: the round stops)."""
+    if status in (200, 201):
+        remove(path)
+        out.sent += 1
+        return True
+    if status == 422:
+        said = answer.get("error") if isinstance(answer, dict) else "refused"
+        _side(folder, path.name.replace("league-out-", "league-refused-")).save(
+            json.dumps({**item, "refused": said}, ensure_ascii=False).encode("utf-8")
+        )
+        remove(path)
+        out.refused += 1
+        out.problem = f"the league refused the sheet of fixture {item['fixture']}: {one_line(str(said), 200)}"
+        return True
+    said = answer.get("error") if isinstance(answer, dict) else f"status {status}"
+    out.left, out.problem = left, f"the league did not take the sheet ({one_line(str(said), 200)})"
+    return False
+
+
+def refused(folder: Path) -> list[tuple[int, str]]:
+    """The sheets the league refused (set aside in the folder): each fixture and the league's line."""
+    out = []
+    for p in sorted(folder.iterdir()):
+        if p.name.startswith("league-refused-") and p.name.endswith(".json"):
+            item = _side(folder, p.name).load()
+            if isinstance(item, dict) and isinstance(item.get("fixture"), int):
+                out.append((item["fixture"], one_line(str(item.get("refused")), 200)))
+    return out
+
+
+def next_wait(last: Pushed, pause: float) -> tuple[float, float]:
+    """After a round of pushes: the seconds to wait before the next, and the pause after
+    that (the backoff: doubled while sheets are left, from :data:`BACKOFF_FIRST` up to
+    :data:`BACKOFF_MOST`, with a random part; the longest wait once the outbox is empty)."""
+    if last.left:
+        return pause * (0.5 + random.random()), min(BACKOFF_MOST, pause * 2)
+    return BACKOFF_MOST, BACKOFF_FIRST
+
+
+async def keep_pushing(folder: Path, send: Send, told: Callable[[Pushed], None] | None = None) -> None:
+    """The pushes of the phone alone (the site, where there are no threads): the
+    :class:`Pusher`'s loop as a task of the page's event loop, each request by ``send``
+    (the browser's fetch), woken by a new sheet (:func:`enqueue`) or by :func:`wake`;
+    ``told``: given each round's :class:`Pushed`."""
+    woken = asyncio.Event()
+    _WAKE[folder.resolve()] = woken
+    pause = BACKOFF_FIRST
+    while True:
+        try:
+            last = await push_async(folder, send)
+        except Exception as e:  # the page's one task of pushes: said, and tried again after the backoff
+            last = Pushed(problem=one_line(str(e) or type(e).__name__, 200), left=1)
+        _LAST[folder.resolve()] = last
+        if told is not None:
+            told(last)
+        wait, pause = next_wait(last, pause)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(woken.wait(), wait)
+        woken.clear()
+
+
+def wake(folder: Path) -> bool:
+    """Wake the pusher of ``folder`` in this process (send now): whether there is one."""
+    found = _WAKE.get(folder.resolve())
+    if found is not None:
+        found.set()
+    return found is not None
+
+
+def last_round(folder: Path) -> Pushed | None:
+    """What the last round of pushes of ``folder`` in this process did (None: none yet)."""
+    return _LAST.get(folder.resolve())
 
 
 class Pusher:
@@ -298,7 +446,9 @@ class Pusher:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder.resolve()
-        self.wake = _WAKE.setdefault(self.folder, threading.Event())
+        self.wake = threading.Event()
+        _WAKE[self.folder] = self.wake
+        _PUSHERS[self.folder] = self
         self.stopped = False
         self.last = Pushed()
         self.thread = threading.Thread(target=self._run, name="league-push", daemon=True)
@@ -314,11 +464,8 @@ class Pusher:
                 self.last = push(self.folder)
             except (OSError, ScorekeeperError) as e:
                 self.last = Pushed(problem=one_line(str(e), 200), left=1)
-            if self.last.left:
-                wait = pause * (0.5 + random.random())
-                pause = min(BACKOFF_MOST, pause * 2)
-            else:
-                wait, pause = BACKOFF_MOST, BACKOFF_FIRST
+            _LAST[self.folder] = self.last
+            wait, pause = next_wait(self.last, pause)
             self.wake.wait(wait)
             self.wake.clear()
 
@@ -327,6 +474,19 @@ class Pusher:
         self.wake.set()
         self.thread.join(timeout=5)
         _WAKE.pop(self.folder, None)
+        _PUSHERS.pop(self.folder, None)
+
+
+def sending(folder: Path) -> None:
+    """A link was just made in the app: the pusher of ``folder`` in this process sends now
+    (one is started, a thread, where none runs: a laptop linked while ``scorekeeper web`` runs)."""
+    if not wake(folder):
+        Pusher(folder).start()
+
+
+def pusher_of(folder: Path) -> Pusher | None:
+    """The thread of pushes running for ``folder`` in this process, or None."""
+    return _PUSHERS.get(folder.resolve())
 
 
 def start_pusher(folder: str | Path) -> Pusher | None:

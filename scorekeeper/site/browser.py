@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import Any
 
-__all__ = ["mount", "post_json", "push", "table_here", "take_tab_lock"]
+__all__ = ["league_request", "mount", "post_json", "push", "table_here", "take_tab_lock"]
 
 #: The JavaScript half: mount the store's folder and send its changes to the page, hold the tab lock.
 _GLUE = r"""
@@ -212,3 +212,33 @@ async def table_here(path: str) -> bool:
     except Exception:  # no answer, or not JSON: no table there
         return False
     return 400 <= int(response.status) < 500 and isinstance(answer, dict) and "error" in answer
+
+
+async def league_request(link: Any, method: str, path: str, body: bytes | None) -> tuple[int, Any]:
+    """One request of the phone alone to the league (:data:`scorekeeper.league.club.Send`):
+    the browser's fetch across origins (the league answers the site's origin:
+    ``--site-origin``), with the club's code; (status, its JSON answer, or None). A league
+    that does not answer, or does not answer this site (no CORS for it: the browser hides
+    its answer), raises :class:`~scorekeeper.league.club.LinkError` in one line."""
+    from pyodide.http import pyfetch
+
+    from scorekeeper.errors import one_line
+    from scorekeeper.league.club import LinkError
+
+    options: dict[str, Any] = {"method": method, "cache": "no-store"}
+    options["headers"] = {"Authorization": f"Bearer {link.code}"}
+    if body is not None:
+        options["headers"]["Content-Type"] = "application/json"
+        options["body"] = body.decode("utf-8")
+    try:
+        response = await pyfetch(f"{link.url}{path}", **options)
+    except Exception as e:  # no answer, or one the browser keeps from the page (not this site's league)
+        raise LinkError(
+            f"the league at {link.url} cannot be reached from this phone ({one_line(str(e) or 'no answer', 120)}); "
+            "if it is online, its secretary gives this site's address to the league (--site-origin)"
+        ) from None
+    try:
+        answer = await response.json()
+    except Exception:  # not the league's JSON
+        answer = None
+    return int(response.status), answer

@@ -2,7 +2,9 @@
 
 The same app as ``scorekeeper web`` (the shell of :mod:`scorekeeper.ui.app.main`, every game
 and screen), with the phone as the host of its own table: no codes, no seats, no watchers, no
-"Phones at this table" (nothing here is served to other phones). Its store is kept in the
+"Phones at this table" (nothing here is served to other phones); linked to a league (Events ->
+League), it sends a fixture's confirmed sheet itself (:func:`scorekeeper.league.club.keep_pushing`,
+through the browser's fetch). Its store is kept in the
 browser (:mod:`scorekeeper.site.disk`): the folder :data:`STORE` on IDBFS, copied into
 IndexedDB after every change, before the screen shows it.
 
@@ -16,11 +18,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import flet as ft
 
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.league.club import keep_pushing
 from scorekeeper.site import browser
 from scorekeeper.site.disk import ANOTHER_TAB, Copier, IndexedDBDisk, TabLocking, refused_line
 from scorekeeper.store import message_of
@@ -40,6 +44,9 @@ STORE = f"{MOUNT}/matches-db"
 
 #: The name of the tab lock (one tab of a browser holds the store).
 TAB_LOCK = "scorekeeper-store"
+
+#: The page's own tasks (the league's pushes).
+_TASKS: set[asyncio.Task[None]] = set()
 
 
 @ft.observable
@@ -83,6 +90,11 @@ async def _open(storage: Storage, copier: Copier) -> Opened:
         return Opened(refusal=message_of(e))
     if table:  # a site from a table's laptop: History sends the finished matches to it (none elsewhere)
         shared.post = browser.post_json
+    # the phone alone sends a league fixture's confirmed sheet itself: the outbox in its store's
+    # folder, sent by the browser's fetch with the laptop's backoff (a task of the page's loop)
+    shared.league_send = browser.league_request
+    pushing = asyncio.ensure_future(keep_pushing(Path(shared.store.path), browser.league_request))
+    _TASKS.add(pushing)  # kept for the page's life (the loop keeps only a weak reference)
     shared.font_only = True  # a name typed only in the letters its font has (ui/shell/glyphs.py)
     for problem in shared.store.problems:  # a damaged file moved aside, as on a laptop
         print(f"warning: {problem}")

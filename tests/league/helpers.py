@@ -73,3 +73,35 @@ def sheet(f: Fixture, winners: list[int], *, home: bool = True, away: bool = Tru
             "away": {"by": f.away.captain, "at": "2026-09-07T22:31:00Z"} if away else None,
         },
     }
+
+
+class Served:
+    """A league service on a free port of this machine, in a thread of this process (uvicorn),
+    over ``db``; ``url`` its address. ``stop()`` ends it."""
+
+    def __init__(self, db: Any, **options: Any) -> None:
+        import socket
+        import threading
+        import time
+
+        import uvicorn
+
+        from scorekeeper.league.app import make_app
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        self.server = uvicorn.Server(
+            uvicorn.Config(make_app(db, **options), host="127.0.0.1", port=port, log_level="warning")
+        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        end = time.monotonic() + 30
+        while not self.server.started:
+            assert time.monotonic() < end, "the league service did not start"
+            time.sleep(0.01)
+        self.url = f"http://127.0.0.1:{port}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)

@@ -11,8 +11,9 @@ for another's (both are driven)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from events.helpers import won_record
@@ -264,6 +265,71 @@ def d_confirm(w: World, who: Who, own: bool = True) -> str:
     return "yes" if sheet.sheet().confirmed("Reds") is not None else "no"
 
 
+class _League:
+    """A real league service (SQLite, a thread of this process), started for the first
+    driver that needs it; ``link_text()``: its QR code's link with a club's code."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.served: Any = None
+        self.db: Any = None
+        self.code = ""
+
+    def link_text(self) -> str:
+        if self.served is None:
+            from league.helpers import Served, plan
+
+            from scorekeeper.league.book import League
+            from scorekeeper.league.db import connect
+            from scorekeeper.league.migrate import migrate
+
+            self.db = connect(f"sqlite:///{self.folder / 'league.db'}", pool=2)
+            migrate(self.db)
+            lg = League(self.db)
+            lg.add_season(plan(), "Sue")
+            self.code = lg.new_code(lg.fixtures()[0].home.club_id, "Sue")
+            self.served = Served(self.db)
+        return f"{self.served.url}/link#{self.code}"
+
+    def stop(self) -> None:
+        if self.served is not None:
+            self.served.stop()
+            self.db.close()
+
+
+_LEAGUE: list[_League] = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _a_league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    _LEAGUE.append(_League(tmp_path_factory.mktemp("league")))
+    yield
+    _LEAGUE.pop().stop()
+
+
+def d_league(w: World, who: Who) -> str:
+    """Link this app to a league by the secretary's QR link (a real service); the screen's
+    route is there only for whom may."""
+    from aio import run
+
+    from scorekeeper.league import club
+    from scorekeeper.ui.events.league_model import LeagueModel
+
+    v = w.view(who)
+    if shows_join(v):
+        return "no"
+    vm = LeagueModel(v)
+    vm.set("typed", _LEAGUE[0].link_text())
+    linked = run(vm.connect())
+    folder = Path(w.shared.store.path)
+    pusher = club.pusher_of(folder)
+    if pusher is not None:
+        pusher.stop()
+    done = linked and club.link_of(folder) is not None and vm.fixtures
+    assert bool(done) == ("events/league" in paths(v)), "the screen's route is the act's"
+    return "yes" if done else "no"
+
+
 def d_reopen(w: World, who: Who) -> str:
     SheetModel(w.view(Who.HOST), "lg", 1, 1).confirm("Reds")
     sheet = SheetModel(w.view(who), "lg", 1, 1)
@@ -294,6 +360,7 @@ DRIVERS: dict[Act, Callable[..., str]] = {
     Act.EVENT_PLAYERS: d_event_players,
     Act.CONFIRM: d_confirm,
     Act.REOPEN: d_reopen,
+    Act.LEAGUE: d_league,
 }
 EXPECTED = {Cell.YES: "yes", Cell.NO: "no", Cell.ASK: "asks", Cell.OWN: "yes"}
 

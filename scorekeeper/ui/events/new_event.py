@@ -80,6 +80,11 @@ class EventsModel(Model):
         return self._shared.may(Act.EVENT_NEW).allowed
 
     @property
+    def may_league(self) -> bool:
+        """This browser links a league and takes its fixtures (the host)."""
+        return self._shared.may(Act.LEAGUE).allowed
+
+    @property
     def league(self) -> bool:
         return self.format == "league"
 

@@ -33,6 +33,12 @@ def Events(shared: Shared) -> ft.Control:
         items.append(
             ft.FilledTonalButton(content="New event", icon=ft.Icons.ADD, on_click=go("/events/new"), height=56)
         )
+    if vm.may_league:
+        items.append(
+            ft.TextButton(
+                content="League: link, fixtures, results", icon=ft.Icons.CLOUD_SYNC, on_click=go("/events/league")
+            )
+        )
     if not events:
         items.append(ft.Text("No events yet.", italic=True))
     for e in reversed(events):

@@ -13,6 +13,7 @@ import flet as ft
 from scorekeeper.events import Event
 from scorekeeper.ui.access.roles import Role
 from scorekeeper.ui.events.common import back, told, use_any_change
+from scorekeeper.ui.events.league_view import LeagueScreen
 from scorekeeper.ui.events.model import EventModel, TableLine
 from scorekeeper.ui.events.new_view import Events, NewEvent
 from scorekeeper.ui.events.night_view import NightPrint, NightView
@@ -270,4 +271,6 @@ def event_routes(shared: Shared, role: Role) -> list[ft.Route]:
     ]
     if check(Act.EVENT_NEW, role).allowed:
         routes.insert(1, ft.Route(path="events/new", component=lambda: NewEvent(shared)))
+    if check(Act.LEAGUE, role).allowed:
+        routes.insert(1, ft.Route(path="events/league", component=lambda: LeagueScreen(shared)))
     return routes

@@ -99,6 +99,7 @@ class Act(enum.Enum):
     EVENT_PLAYERS = "change an event's players: a team's players, captain, vice-captain"
     CONFIRM = "confirm a fixture's result sheet for a team"
     REOPEN = "re-open a confirmed result sheet"
+    LEAGUE = "link this app to a league, list and take its fixtures (each an event), send its sheets"
 
 
 _Y, _N, _A, _O = Cell.YES, Cell.NO, Cell.ASK, Cell.OWN
@@ -130,6 +131,7 @@ RULES: dict[Act, dict[Who, Cell]] = {
         Act.EVENT_PLAYERS: (_Y, _N, _N, _N, _N),
         Act.CONFIRM: (_Y, _O, _N, _N, _N),
         Act.REOPEN: (_Y, _N, _N, _N, _N),
+        Act.LEAGUE: (_Y, _N, _N, _N, _N),
     }.items()
 }
 
@@ -146,6 +148,7 @@ _HOST_ONLY = {
     Act.EVENT_ROUND: "only the host opens a round or draws the next: on the laptop that runs Scorekeeper",
     Act.EVENT_PLAYERS: "only the host changes an event's players",
     Act.REOPEN: "only the host re-opens a confirmed sheet",
+    Act.LEAGUE: "only the host links a league and takes its fixtures: on the laptop that runs Scorekeeper",
 }
 
 #: What an unseated scorer is told for the acts that need a seat.

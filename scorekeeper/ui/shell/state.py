@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.eventbook import EventBook
+from scorekeeper.league.club import Send, request_async
 from scorekeeper.store import Store
 from scorekeeper.ui.access.roles import Role
 from scorekeeper.ui.shell import glyphs, policy
@@ -67,6 +68,9 @@ class Shared:
         #: finished matches sent to the table's laptop, :mod:`scorekeeper.ui.history.send`); None
         #: where the app is served by the table's laptop itself.
         self.post: Any = None
+        #: How the app reaches a league (:data:`scorekeeper.league.club.Send`): the laptop's
+        #: request in a thread; the phone's own site sets the browser's fetch.
+        self.league_send: Send = request_async
         #: The phone's own site: names are drawn with its one font only, so a name it cannot
         #: draw is refused where it is typed (:mod:`scorekeeper.ui.shell.glyphs`).
         self.font_only = False
