@@ -335,7 +335,7 @@ def test_the_picker_holds_still_over_a_whole_hand(module_server, browser):
         on = rng.choice(places)
         turn = m.play(tile, on)
         if 1 < len(places) <= 3:  # one tap: the place's target in the tile's split cell
-            click(page, f"set {tile} on {on}: count {turn.count}, scores {turn.points}")
+            click(page, f"set {tile} on {on}: scores {turn.points}")
         else:
             click(page, f"tile {tile}")
         if len(places) > 3:
