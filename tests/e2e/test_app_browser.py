@@ -236,7 +236,7 @@ def _reload_and_restart(server, context, page):
         click(page, f"tile {tile}")
         wait_text(page, re.compile(f"^Note: .* set {tile}: "))
     # a tile that fits two ends: its cell is split, one tap on the place it goes
-    click(page, "set 6-2 on 2-2: count 12, scores 0")
+    click(page, "set 6-2 on 2-2: scores 0")
     wait_text(page, "Note: Ben set 6-2: count 12")
     url = page.url
     assert "/table/" in url
