@@ -11,6 +11,7 @@ import os
 import tempfile
 from typing import Any
 
+import aio
 import flet as ft
 import msgpack
 import pytest
@@ -93,7 +94,7 @@ def play(fast: bool, entries: int) -> tuple[list[Any], list[tuple[tuple[str, ...
     try:
         mp.setattr(common.BrowserlessPhone, "send_message", keep)
         mp.setattr(object_patch.ObjectPatch, "from_diff", classmethod(listing))
-        asyncio.run(run())
+        aio.run(run())  # on a thread of its own: a browser test may have left its loop running
     finally:
         mp.undo()
         fletdiff.install(original=True)
