@@ -19,9 +19,9 @@ import flet as ft
 from scorekeeper.dominoes import Tile
 from scorekeeper.ui.allfives.drawing import Drawing
 from scorekeeper.ui.allfives.fit import Spot, button_size, drawing_box, end_buttons, half_px, origin, unit_for
-from scorekeeper.ui.allfives.play import EndChoice, PickerCell
+from scorekeeper.ui.allfives.play import EndChoice, PickerCell, Place
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.allfives.tiles import MIN_DIGITS, tile_border, tile_button, tile_face
+from scorekeeper.ui.allfives.tiles import MIN_DIGITS, digit_size, tile_border, tile_face
 from scorekeeper.ui.shell.widgets import labelled, on
 
 __all__ = [
@@ -105,17 +105,46 @@ def fitting_half(cells: int, width: float, room: float) -> float:
 
 
 @ft.component
+def _PickerFace(hi: int, lo: int, half: float) -> ft.Control:
+    """A picker tile's digits and the line between them: the same for the whole match (a
+    memoized component), whatever the tile's state, so a tile that comes to fit or stops
+    fitting redraws only its box."""
+    return ft.Column(
+        [_digit(hi, half), ft.Container(width=half * 0.8, height=1, bgcolor=ft.Colors.OUTLINE), _digit(lo, half)],
+        spacing=0,
+        alignment=ft.MainAxisAlignment.SPACE_EVENLY,
+        horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+
+
+PickerFace = ft.memo(_PickerFace)
+
+#: How a tile that fits no open end now is drawn: its box, border and digits pale (the whole
+#: tile at this opacity), the same size as a lit one, so that it stays in its place.
+PALE = 0.45
+
+
+def _digit(pips: int, half: float) -> ft.Control:
+    return ft.Text(
+        str(pips), size=digit_size(half), weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.CENTER, width=half
+    )
+
+
+@ft.component
 def _PickerTile(
     tile: Tile,
     state: str,
     on_tap: Callable[[Tile], Any],
     label: str,
     half: float = TILE_W,
-    places: tuple[EndChoice, ...] = (),
+    places: tuple[Place, ...] = (),
     on_place: Callable[[Tile, Tile], Any] | None = None,
 ) -> ft.Control:
-    """One cell of the picker: the tile (lit where it fits now), split into one target per
-    place where it fits two or three, or an empty cell once it is down."""
+    """One cell of the picker: the tile (lit where it fits now, pale where it does not), split
+    into one target per place where it fits two or three, or an empty cell once it is down.
+
+    Few controls change when a tile comes to fit or stops fitting: its box (colour, border,
+    opacity), not its digits (:data:`PickerFace`)."""
     if state == "down":
         return ft.Container(
             width=half + 4,
@@ -125,8 +154,22 @@ def _PickerTile(
         )
     if places and on_place is not None:
         return split_tile(tile, places, on_place, half)
-    # a tile's box is the cell's size, lit or pale (its border 2 px either way)
-    return tile_button(tile, lambda e: on_tap(tile), f"{label} {tile}", state == "fits", half)
+    fits = state == "fits"
+
+    def tapped(e: Any) -> None:
+        on_tap(tile)
+
+    box = ft.Container(
+        content=PickerFace(tile.hi, tile.lo, half),
+        width=half + 4,  # the cell's size, lit or pale (its border 2 px either way)
+        height=2 * half + 4,
+        bgcolor=ft.Colors.PRIMARY_CONTAINER if fits else ft.Colors.SURFACE_CONTAINER_LOW,
+        border=tile_border(2, ft.Colors.PRIMARY if fits else ft.Colors.OUTLINE_VARIANT),
+        border_radius=max(3, half * 0.15),
+        opacity=1.0 if fits else PALE,
+        on_click=tapped,
+    )
+    return labelled(box, f"{label} {tile}", tapped)
 
 
 def _stack(texts: list[ft.Control]) -> ft.Column:
@@ -140,26 +183,22 @@ def _stack(texts: list[ft.Control]) -> ft.Column:
     )
 
 
-def split_tile(
-    tile: Tile, places: tuple[EndChoice, ...], on_place: Callable[[Tile, Tile], Any], half: float
-) -> ft.Control:
+def split_tile(tile: Tile, places: tuple[Place, ...], on_place: Callable[[Tile, Tile], Any], half: float) -> ft.Control:
     """A tile that fits two or three places, its cell split into one target per place, top to
     bottom: each says where it goes ("on 5-5") and what it scores there ("+10"); with two,
     each keeps its half's digit, so the tile still reads as itself (the place its higher
-    half joins is on top). Read out as the drawing's end buttons are: ``set 5-3 on 5-5:
-    count 15, scores 15``.
+    half joins is on top). Read out as what it shows: ``set 5-3 on 5-5: scores 15``.
 
-    Every entry changes the count, so the cell is drawn again at nearly every entry; what a
-    target shows (its digit, where, what it scores) changes far less often: each target's
-    box is a memoized component (:data:`SplitTarget`), drawn again only when that changes,
-    and only its label (the count) is new."""
+    The cell holds no count (a place's count changes at every entry, its points seldom):
+    it is drawn again only when a place or what it scores changes, and each target's box
+    is a memoized component (:data:`SplitTarget`)."""
     h = (2 * half) / len(places)  # each target's height inside the cell's border
     digits = (tile.hi, tile.lo) if len(places) == 2 else (None,) * len(places)
     targets: list[ft.Control] = []
     for i, (choice, digit) in enumerate(zip(places, digits, strict=True)):
         last = i == len(places) - 1
         body = SplitTarget(tile, choice.on, digit, choice.gain, half, h - (0 if last else 1), on_place)
-        label = f"set {tile} on {choice.on}: count {choice.count}, scores {choice.points}"
+        label = f"set {tile} on {choice.on}: scores {choice.points}"
         targets.append(labelled(body, label, on(on_place, tile, choice.on)))
         if not last:
             targets.append(ft.Container(height=1, width=half, bgcolor=ft.Colors.ON_TERTIARY_CONTAINER))

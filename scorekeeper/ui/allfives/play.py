@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from scorekeeper.ui.allfives.claims import Claims
     from scorekeeper.ui.allfives.corrections import Corrections
 
-__all__ = ["SPLIT", "EndChoice", "ForOther", "PickerCell", "PlayEntry", "SniffChoice"]
+__all__ = ["SPLIT", "EndChoice", "ForOther", "PickerCell", "Place", "PlayEntry", "SniffChoice"]
 
 #: The words the table says for each way the sniff may be set (``layout.SNIFF_WAYS``).
 SNIFF_WORDS = {"across": "Across", "inline": "In line"}
@@ -52,7 +52,27 @@ class PickerCell:
 
     tile: Tile
     state: str
-    places: tuple[EndChoice, ...] = ()
+    places: tuple[Place, ...] = ()
+
+
+@dataclass(frozen=True)
+class Place:
+    """A place a tile that fits two or three may go, as its split picker cell shows it: on
+    ``on``, scoring ``points`` there (before claims and the exact target). No count: the
+    count a place makes changes at every entry, what it scores seldom, and the cell is drawn
+    again only when what it shows changes.
+
+    >>> Place(Tile(4, 4), 15).gain, Place(Tile(4, 0), 0).gain
+    ('+15', '')
+    """
+
+    on: Tile
+    points: int
+
+    @property
+    def gain(self) -> str:
+        """``+10`` where it scores, else nothing."""
+        return f"+{self.points}" if self.points else ""
 
 
 @dataclass(frozen=True)
@@ -239,11 +259,11 @@ class PlayEntry(Part):
                 cells.append(PickerCell(t, "other"))
         return cells
 
-    def _choices(self, tile: Tile, places: Sequence[Tile | None]) -> tuple[EndChoice, ...]:
-        """Each place ``tile`` may go with its count and points, the place its higher half
-        joins first (the picker shows a tile's higher half on top)."""
+    def _choices(self, tile: Tile, places: Sequence[Tile | None]) -> tuple[Place, ...]:
+        """Each place ``tile`` may go with its points, the place its higher half joins first
+        (the picker shows a tile's higher half on top)."""
         m = self.match_for_entry
-        out = [EndChoice(on, *m.preview(tile, on)) for on in places if on is not None]
+        out = [Place(on, m.preview(tile, on)[1]) for on in places if on is not None]
         return tuple(sorted(out, key=lambda c: tile.hi not in (c.on.hi, c.on.lo) or tile.is_double))
 
     def end_choices(self) -> list[EndChoice]:

@@ -8,10 +8,7 @@ from typing import Any
 
 import flet as ft
 
-from scorekeeper.dominoes import Tile
-from scorekeeper.ui.shell.widgets import labelled
-
-__all__ = ["MIN_DIGITS", "digit_size", "tile_border", "tile_button", "tile_face"]
+__all__ = ["MIN_DIGITS", "digit_size", "tile_border", "tile_face"]
 
 #: The least size (px) of a tile's digits, while they fit its half: read across the table.
 MIN_DIGITS = 14.0
@@ -99,20 +96,3 @@ def tile_face(
         border_radius=max(3, half * 0.15),
         on_click=on_click,
     )
-
-
-def tile_button(tile: Tile, on_click: Any, label: str, fits: bool = True, half: float = 40) -> ft.Control:
-    """A tile to tap (upright, the higher half on top): one that fits now is lit, one that
-    does not is pale (at the same size, so that it stays in its place when it comes to fit)."""
-    face = tile_face(
-        tile.hi,
-        tile.lo,
-        False,
-        half,
-        mark=ft.Colors.PRIMARY_CONTAINER if fits else ft.Colors.SURFACE_CONTAINER_LOW,
-        lit=fits,
-        dim=not fits,
-        on_click=on_click,
-        height=2 * half + 4,  # the picker's cell, every row the same height
-    )
-    return labelled(face, label, on_click)

@@ -10,7 +10,7 @@ import datetime as dt
 import flet as ft
 
 from scorekeeper.ui.events.common import SUMMARY_EVERY, back, use_any_change
-from scorekeeper.ui.events.wall_fit import STATE, Block, Line
+from scorekeeper.ui.events.wall_fit import STATE, Block, Col, Line
 from scorekeeper.ui.events.wall_model import Wall, WallModel, turn_seconds
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.widgets import PAD, error_box, go, labelled, qr_svg, svg_image, top_bar, use_viewport
@@ -66,15 +66,24 @@ def _cell(text: str, size: float, width: float | None, right: bool, bold: bool, 
 
 
 def _line(block: Block, line: Line | None, shade: bool) -> ft.Control:
-    """One line of a block (None: its header), as high as the block's fit says."""
-    size = block.fit.size
-    style = block.fit.style
+    """One line of a block (None: its header), as high as the block's fit says: a memoized
+    component of plain values, so that a redraw of the wall makes again only the lines that
+    changed (a table's that entered), not every line of every block."""
+    fit, style = block.fit, block.fit.style
+    height = fit.head if line is None else fit.row
+    return WallLine(fit.size, style.cols, style.two_line, height, line, shade)
+
+
+@ft.component
+def _WallLine(
+    size: float, cols: tuple[Col, ...], two_line: bool, height: float, line: Line | None, shade: bool
+) -> ft.Control:
     header = line is None
-    cells_text = tuple(c.header for c in style.cols) if line is None else line.cells
+    cells_text = tuple(c.header for c in cols) if line is None else line.cells
     dim = line is not None and line.dim
     cells: list[ft.Control] = []
-    for i, (col, text) in enumerate(zip(style.cols, cells_text, strict=True)):
-        if style.two_line and i == 1:  # the players, their table's state under them (a header: "Players")
+    for i, (col, text) in enumerate(zip(cols, cells_text, strict=True)):
+        if two_line and i == 1:  # the players, their table's state under them (a header: "Players")
             under = [] if header else [_cell(cells_text[2], size * STATE, None, False, False, True)]
             column = [_cell(text, size, None, False, header, dim), *under]
             cells.append(ft.Column(column, spacing=0, expand=True, alignment=ft.MainAxisAlignment.CENTER))
@@ -82,12 +91,15 @@ def _line(block: Block, line: Line | None, shade: bool) -> ft.Control:
         cells.append(_cell(text, size, None if col.grow else col.em * size, col.right, header or col.bold, dim))
     row = ft.Container(
         content=ft.Row(cells, spacing=0.5 * size, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        height=block.fit.head if header else block.fit.row,
+        height=height,
         padding=ft.Padding.symmetric(horizontal=0.25 * size),  # (the half gap at each end of Style.em)
         bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST if shade else None,
         border_radius=4,
     )
     return row if line is None else labelled(row, line.label)
+
+
+WallLine = ft.memo(_WallLine)
 
 
 def _block(block: Block, gutter: float) -> ft.Control:

@@ -310,8 +310,10 @@ def web_app(
     import flet_web.fastapi as flet_fastapi  # type: ignore[import-untyped]
     from flet_web import get_package_web_dir
 
+    from scorekeeper.ui.server import transport
     from scorekeeper.ui.server.guard import SITE, Guard
 
+    transport.install()  # no message written out for a debug line nobody reads
     outer = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)  # its lifespan runs Flet's sweeper
     bodies: dict[str, tuple[int, str]] = {}
     if site is not None:  # before Flet's app, which answers every other path

@@ -6,6 +6,7 @@ Every control a player touches carries a label (tooltips, button texts or
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -244,9 +245,11 @@ def svg_image(
     return ft.Image(src=svg, width=w * scale, height=h * scale, fit=ft.BoxFit.CONTAIN, semantics_label=label)
 
 
+@functools.lru_cache(maxsize=64)
 def qr_svg(text: str, border: int = 2) -> str:
     """``text`` as a QR code, black on white (a phone's camera reads it in any theme): one
     filled square per dark module (not strokes, which Flutter draws thinner, leaving gaps).
+    Made once a text (the wall draws its QR code again every second while tables enter).
 
     >>> svg = qr_svg("http://192.168.1.20:8550/join/482913")
     >>> svg.startswith("<svg") and "stroke" not in svg

@@ -1,0 +1,179 @@
+"""Two of Flet's diff steps, made to do the same work without walking what they need not.
+
+Every entry at a table redraws the table screen on each phone of it: Flet renders the
+components whose arguments changed and diffs what they made against what the phone
+shows (``ObjectPatch.from_diff``), then lists the controls the patch added and removed.
+Measured with ``python -m tools.loadtest.broadcast`` (docs/benchmarks.md), those two
+lists cost about as much as the diff itself, for two reasons in Flet 1.0.5's
+``flet.controls.object_patch.DiffBuilder``:
+
+* ``_configure_dataclass`` (the controls added) calls itself on every field of every new
+  control -- a text's size, its colour, each of its sixty-odd properties -- to find the
+  few that hold controls;
+* ``_removed_controls`` (the controls removed) walks a removed control's children for
+  every control it removes, and Flet removes the old copy of every control it
+  reconciles: the whole screen is walked again below each of them (a control five
+  levels down is listed five times), and ``will_unmount`` runs once per listing.
+
+:func:`install` replaces the two with versions that skip the fields that cannot hold a
+control (``None``, text, numbers, flags, enumerations) and list each removed control
+once, in the order of its first listing. What they add, remove, configure and mount
+is otherwise Flet's own (``tests/ui/test_fletdiff.py`` checks both against Flet's on
+the app's own screens, patch for patch). They are installed only on the Flet they were
+written for (:data:`FOR_FLET`); on another, Flet's own stay, and that test says so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import weakref
+from collections.abc import Iterator
+from typing import Any
+
+import flet
+from flet.controls import object_patch
+
+__all__ = ["FOR_FLET", "install", "installed"]
+
+#: The Flet these were written for and checked against.
+FOR_FLET = "1.0.5"
+
+#: Values that hold no control: not walked.
+_LEAVES = (str, int, float, bool, bytes, enum.Enum)
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+_ORIGINAL = {
+    "_configure_dataclass": object_patch.DiffBuilder._configure_dataclass,
+    "get_removed_controls": object_patch.DiffBuilder.get_removed_controls,
+}
+
+
+def _is_dataclass(value: Any) -> bool:
+    """Whether ``value`` is a dataclass (as Flet asks it, an instance or a class)."""
+    return dataclasses.is_dataclass(value)
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    """The fields of a dataclass that Flet walks (those not marked ``skip``), once a class."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if not f.metadata.get("skip", False))
+    return names
+
+
+def _configure_dataclass(
+    self: Any, item: Any, parent: Any, frozen: bool, configure_setattr_only: bool = False
+) -> Iterator[Any]:
+    """Flet's ``DiffBuilder._configure_dataclass`` without the calls on values that hold no
+    control (it yields the same controls in the same order, and leaves them alike)."""
+    if item is None or isinstance(item, _LEAVES):
+        return
+    if not _is_dataclass(item):
+        if isinstance(item, dict):
+            for v in item.values():
+                yield from _configure_dataclass(self, v, parent, frozen)
+        elif isinstance(item, list):
+            for v in item:
+                yield from _configure_dataclass(self, v, parent, frozen)
+        return
+    if parent is None:
+        parent_ref = getattr(item, "_parent", None)
+        parent = parent_ref() if parent_ref else None
+    if parent:
+        if parent is item:
+            raise object_patch.ObjectPatchException(f"Parent is the same as item: {item}")
+        item._parent = weakref.ref(parent)
+    if hasattr(item, "_frozen"):
+        frozen = item._frozen
+    elif frozen:
+        item._frozen = frozen
+    item_cls = item.__class__
+    if getattr(item_cls, "__flet_control_cls__", None) is None:
+        item_cls.__flet_control_cls__ = self.control_cls
+    is_control = bool(self.control_cls) and isinstance(item, self.control_cls)
+    if is_control:
+        if not configure_setattr_only:
+            item.build()
+            item._before_update_safe()
+            object.__setattr__(item, "_initialized", True)
+        yield item
+    if not configure_setattr_only:
+        child_parent = item if is_control else parent
+        for name in _names(item_cls):
+            v = getattr(item, name)
+            if v is None or isinstance(v, _LEAVES):
+                continue
+            yield from _configure_dataclass(self, v, child_parent, frozen)
+    if not frozen:
+        dirty = getattr(item, "_dirty", None)
+        if dirty is not None:
+            dirty.clear()
+        else:
+            if item_cls.__setattr__ is not object_patch._control_setattr:
+                item_cls.__setattr__ = object_patch._control_setattr
+            object.__setattr__(item, "__changes", {})
+
+
+def _removed(self: Any, item: Any, recurse: bool, whole: set[int], shallow: set[int]) -> Iterator[Any]:
+    """Flet's ``DiffBuilder._removed_controls``, not walking again below a control already
+    walked (``whole``: walked with ``recurse``, ``shallow``: without)."""
+    control_cls = self.control_cls
+    if control_cls and isinstance(item, control_cls):
+        key = id(item)
+        if key in whole or (not recurse and key in shallow):
+            return
+        (whole if recurse else shallow).add(key)
+        if hasattr(item, "__prev_lists"):
+            for item_list in getattr(item, "__prev_lists", {}).values():
+                yield from _removed(self, item_list, recurse, whole, shallow)
+            for item_dict in getattr(item, "__prev_dicts", {}).values():
+                yield from _removed(self, item_dict, recurse, whole, shallow)
+            for item_class in getattr(item, "__prev_classes", {}).values():
+                yield from _removed(self, item_class, recurse, whole, shallow)
+        elif recurse:
+            for name in _names(item.__class__):
+                v = getattr(item, name)
+                if v is None or isinstance(v, _LEAVES):
+                    continue
+                yield from _removed(self, v, recurse, whole, shallow)
+        yield item
+    elif isinstance(item, dict):
+        for v in item.values():
+            yield from _removed(self, v, recurse, whole, shallow)
+    elif isinstance(item, list):
+        for v in item:
+            yield from _removed(self, v, recurse, whole, shallow)
+
+
+def _get_removed_controls(self: Any) -> Iterator[Any]:
+    """Flet's ``DiffBuilder.get_removed_controls``: each removed control once, in the order
+    Flet first lists it."""
+    whole: set[int] = set()
+    shallow: set[int] = set()
+    seen: set[int] = set()
+    for key, dc in self._removed_dataclasses.items():
+        for c in _removed(self, dc, key not in self._added_dataclasses, whole, shallow):
+            if id(c) not in seen:
+                seen.add(id(c))
+                yield c
+
+
+def installed() -> bool:
+    """Whether the faster steps are Flet's now."""
+    builder: Any = object_patch.DiffBuilder
+    return builder._configure_dataclass is _configure_dataclass
+
+
+def install(original: bool = False) -> bool:
+    """Put the faster steps in Flet's place, on the Flet they were written for (``original``:
+    put Flet's own back). Returns whether the faster ones are in place."""
+    builder: Any = object_patch.DiffBuilder
+    if original or flet.__version__ != FOR_FLET:
+        builder._configure_dataclass = _ORIGINAL["_configure_dataclass"]
+        builder.get_removed_controls = _ORIGINAL["get_removed_controls"]
+        return False
+    builder._configure_dataclass = _configure_dataclass
+    builder.get_removed_controls = _get_removed_controls
+    return True

@@ -1,0 +1,119 @@
+"""The app's faster diff steps (``scorekeeper/ui/app/fletdiff.py``) against Flet's own: on
+the app's own table screen, four phones, a match played through two hands, every
+message each phone is sent is the same, and so is what the sessions
+mount and unmount."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import tempfile
+from typing import Any
+
+import aio
+import flet as ft
+import msgpack
+import pytest
+from flet.controls import id_counter, object_patch
+
+from scorekeeper.ui.app import fletdiff
+from tools.loadtest import broadcast, common
+
+
+def test_they_are_installed_on_the_flet_they_were_written_for() -> None:
+    """On another Flet this fails: check the two steps against its ``object_patch.py``,
+    then set :data:`fletdiff.FOR_FLET`."""
+    assert ft.__version__ == fletdiff.FOR_FLET
+    try:
+        assert fletdiff.install() and fletdiff.installed()
+    finally:
+        fletdiff.install(original=True)
+    assert not fletdiff.installed()
+
+
+def same_words(value: Any, words: dict[str, str]) -> Any:
+    """``value`` (a message, decoded) with the strings of ``words`` said as they say, and every
+    service registry's uid and a method call's id the same."""
+    if isinstance(value, str):
+        for word, said in words.items():
+            value = value.replace(word, said)
+        return value
+    if isinstance(value, list):
+        return [same_words(v, words) for v in value]
+    if isinstance(value, dict):
+        return {k: "RANDOM" if k in ("uid", "call_id") else same_words(v, words) for k, v in value.items()}
+    return value
+
+
+def play(fast: bool, entries: int) -> tuple[list[Any], list[tuple[tuple[str, ...], tuple[str, ...]]]]:
+    """A match at one table of four sessions, ``entries`` entries (hand ends settled), with
+    the faster steps or Flet's: every message sent to each phone in order (decoded), and for every
+    patch the controls it added and removed, in order (by type and id)."""
+    sent: list[Any] = []
+    life: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    send = common.BrowserlessPhone.send_message
+
+    def keep(self: Any, message: Any) -> None:
+        sent.append(self.encode(message))
+        send(self, message)
+
+    async def run() -> None:
+        from scorekeeper.ui.app.main import make_main
+        from scorekeeper.ui.server.shared import open_shared
+
+        loop = asyncio.get_running_loop()
+        hub = ft.PubSubHub(loop=loop)
+        with tempfile.TemporaryDirectory(prefix="scorekeeper-fletdiff-") as tmp:
+            shared = open_shared(os.path.join(tmp, "db"))
+            broadcast.record_subscriptions(shared.hub)
+            main = make_main(shared)
+            fletdiff.install(original=not fast)
+            table = broadcast.Table(shared, main, loop, hub)
+            await table.open(4)
+            for _ in range(entries):
+                await table.entry()
+                await common.idle(table.sessions)
+                table.check()
+            # what is random in a run: the match's id, the sessions', a service registry's, a call's
+            words = {table.mid: "MATCH", **{s.id: f"SESSION {n}" for n, s in enumerate(table.sessions)}}
+            sent[:] = [same_words(msgpack.unpackb(s, strict_map_key=False), words) for s in sent]
+            shared.close()
+
+    from_diff = object_patch.ObjectPatch.from_diff.__func__  # type: ignore[attr-defined]
+
+    def listing(cls: Any, *args: Any, **kwargs: Any) -> Any:
+        patch, added, removed = from_diff(cls, *args, **kwargs)
+        life.append(
+            (tuple(f"{type(c).__name__}{c._i}" for c in added), tuple(f"{type(c).__name__}{c._i}" for c in removed))
+        )
+        return patch, added, removed
+
+    id_counter.ControlId._counter = itertools.count(3)  # the same ids in both runs
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.setattr(common.BrowserlessPhone, "send_message", keep)
+        mp.setattr(object_patch.ObjectPatch, "from_diff", classmethod(listing))
+        aio.run(run())  # on a thread of its own: a browser test may have left its loop running
+    finally:
+        mp.undo()
+        fletdiff.install(original=True)
+    return sent, life
+
+
+def test_every_phone_is_sent_the_same_patches_as_with_flets_own_steps() -> None:
+    flets, flets_life = play(fast=False, entries=40)
+    ours, our_life = play(fast=True, entries=40)
+    assert len(flets) > 200
+    assert len(ours) == len(flets)
+    for i, (a, b) in enumerate(zip(flets, ours, strict=True)):
+        assert a == b, f"message {i} differs"
+    assert len(our_life) == len(flets_life)
+    removed = 0
+    for i, ((added, gone), (flets_added, flets_gone)) in enumerate(zip(our_life, flets_life, strict=True)):
+        assert added == flets_added, f"patch {i}: other controls added"
+        # Flet's own lists a removed control once for every walk that meets it (and unmounts
+        # it as often); ours once, in the order Flet first lists it
+        assert gone == tuple(dict.fromkeys(flets_gone)), f"patch {i}: other controls removed"
+        removed += len(gone)
+    assert removed > 100
