@@ -23,9 +23,10 @@ import datetime as _dt
 import hashlib
 import json
 import secrets
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from scorekeeper import registry
 from scorekeeper import text as _text
@@ -122,6 +123,10 @@ class Club:
     codes: int
 
 
+#: A fixture, what its sheet is checked against, and its season (:meth:`League.sheet_target`).
+Target = tuple["Fixture", FixtureInfo, "Season"]
+
+
 @dataclass(frozen=True, slots=True)
 class Receipt:
     """What became of a sheet sent: its version, whether it was new, the result's state."""
@@ -158,6 +163,10 @@ _CLUB_SQL = (
 )
 #: Where the league's revision is told to every process (:meth:`Database.listen`).
 REVISION_CHANNEL = "league_revision"
+#: The league's revision moved on by one: the last statement of a transaction that changed
+#: the league (:meth:`Tx.last`: every writer updates this one row, so it is locked for the
+#: commit alone).
+BUMP = "UPDATE league_state SET revision = revision + 1 WHERE id = 1 RETURNING revision"
 _RESULT_COLS = (
     "r.state, r.games_home, r.games_away, r.points_home, r.points_away, r.games, r.sheet_id, r.due_at, "
     "r.by_secretary, r.why, r.changed_at"
@@ -249,8 +258,11 @@ class League:
         )
         ids = {int(r[4]) for r in rows} | {int(r[5]) for r in rows}
         teams = {t.id: t for t in self.teams(tx=tx)} if len(ids) > 2 else {}
-        for tid in ids - set(teams):
-            teams[tid] = _team(tx.one(f"SELECT {_TEAM_COLS} FROM {_TEAM_FROM} WHERE t.id = ?", (tid,)) or ())
+        missing = sorted(ids - set(teams))
+        if missing:  # a fixture's two teams: one query
+            marks = ", ".join("?" * len(missing))
+            for r in tx.rows(f"SELECT {_TEAM_COLS} FROM {_TEAM_FROM} WHERE t.id IN ({marks})", missing):
+                teams[int(r[0])] = _team(r)
         return [
             Fixture(
                 int(r[0]),
@@ -357,17 +369,56 @@ class League:
         f, season = found[0], _season(row)
         return f, FixtureInfo(f.id, f.home.info(), f.away.info(), season.game, season.games), season
 
-    def receive(self, fid: int, club: Club, doc: Any, now: str | None = None) -> Receipt:
+    def sheet_target(self, code: str, fid: int) -> tuple[Club, Target] | None:
+        """The club whose code ``code`` is (None: no club's, or revoked) and fixture ``fid``
+        with its season (a NotFound when there is none), read in one transaction: what a
+        club's push reads before its sheet is checked."""
+
+        def read(tx: Tx) -> tuple[Any, list[Fixture], Any]:
+            sql = f"{_CLUB_SQL} WHERE c.id = (SELECT club_id FROM club_code WHERE digest = ? AND revoked_at IS NULL)"
+            club = tx.one(sql, (code_digest(code),))
+            if club is None:
+                return None, [], None
+            found = self._fixtures(tx, fid=fid)
+            sql = f"SELECT {_SEASON_COLS} FROM season WHERE id = (SELECT season_id FROM division WHERE id = ?)"
+            return club, found, tx.one(sql, (found[0].division_id,)) if found else None
+
+        club, found, row = self.db.read(read)
+        if club is None:
+            return None
+        if not found or row is None:
+            raise NotFound(f"no fixture {short(fid)}")
+        f, season = found[0], _season(row)
+        info = FixtureInfo(f.id, f.home.info(), f.away.info(), season.game, season.games)
+        return Club(int(club[0]), club[1], club[2], int(club[3])), (f, info, season)
+
+    def receive(
+        self,
+        fid: int,
+        club: Club,
+        doc: Any,
+        now: str | None = None,
+        *,
+        target: Target | None = None,
+        spent: dict[str, float] | None = None,
+    ) -> Receipt:
         """A club's sheet of fixture ``fid``: checked and scored again (a SheetError when it
         does not hold), kept once (the same sheet twice is one version), and the result
-        decided again."""
-        f, info, season = self.fixture_and_season(fid)
+        decided again. ``target``: the fixture, its sheet's checks and its season, read
+        already (:meth:`sheet_target`); ``spent``: the seconds of the check and of the
+        write are put in it."""
+        f, info, season = target or self.fixture_and_season(fid)
         if club.id not in (f.home.club_id, f.away.club_id):
             raise SheetError(f"{club.name} plays no part in {f.home.name} v {f.away.name}")
+        started = time.perf_counter()
         checked = check(doc, info)
         body = _text.json_text(doc, separators=(",", ":"))
         sender = f"club:{club.id}"
-        return self.db.write(lambda tx: self._keep(tx, f, season, sender, club.name, checked, body, now))
+        checked_at = time.perf_counter()
+        got = self.db.write(lambda tx: self._keep(tx, f, season, sender, club.name, checked, body, now))
+        if spent is not None:
+            spent["check"], spent["write"] = checked_at - started, time.perf_counter() - checked_at
+        return got
 
     def _keep(
         self, tx: Tx, f: Fixture, season: Season, sender: str, who: str, c: Checked, body: str, now: str | None
@@ -400,7 +451,11 @@ class League:
 
     def _decide(self, tx: Tx, f: Fixture, season: Season, now: str) -> str:
         """The fixture's result decided again from its sheets and disputes; its state."""
-        current = tx.one("SELECT by_secretary, changed_at, state FROM result WHERE fixture_id = ?", (f.id,))
+        current = tx.one(
+            "SELECT by_secretary, changed_at, state, games_home, games_away, points_home, points_away, sheet_id "
+            "FROM result WHERE fixture_id = ?",
+            (f.id,),
+        )
         since = current[1] if current is not None and current[0] else ""
         disputes = [
             r[0]
@@ -423,18 +478,24 @@ class League:
             d = approval.Decision("approved", d.sheet, None, f"{d.why}; not disputed within {season.delay_hours} h")
         sheet = next(r[7:] for r in rows if r[0] == d.sheet)  # the newest of each sender's: among these
         self._set(
-            tx, f, d.state, d.sheet, sheet[4], (sheet[0], sheet[1]), (sheet[2], sheet[3]), d.due_at, False, d.why, now
-        )
+            tx, f, d.state, d.sheet, sheet[4], (sheet[0], sheet[1]), (sheet[2], sheet[3]), d.due_at, False, d.why, now,
+            before=None if current is None else current[2:],
+        )  # fmt: skip
         return d.state
 
     def _set(
         self, tx: Tx, f: Fixture, state: str, sheet: int | None, games: str, won: Sequence[int],
         points: Sequence[int], due: str | None, by_secretary: bool, why: str, now: str,
+        before: Sequence[Any] | None | Literal["read"] = "read",
     ) -> None:  # fmt: skip
-        before = tx.one(
-            "SELECT state, games_home, games_away, points_home, points_away, sheet_id FROM result WHERE fixture_id = ?",
-            (f.id,),
-        )
+        """The fixture's result set; ``before``: its row's state, games, points and sheet
+        (None: no row), read already in this transaction (``"read"``: read here)."""
+        if isinstance(before, str):
+            before = tx.one(
+                "SELECT state, games_home, games_away, points_home, points_away, sheet_id FROM result "
+                "WHERE fixture_id = ?",
+                (f.id,),
+            )
         tx.run(
             "INSERT INTO result (fixture_id, state, sheet_id, games, games_home, games_away, points_home, points_away, "
             "due_at, by_secretary, why, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
@@ -586,8 +647,7 @@ def note(tx: Tx, who: str, what: str, why: str, fixture: int | None, detail: Any
 def bump(tx: Tx) -> None:
     """The league changed: its revision moves on (the public pages follow it), and every
     process is told the new one when the transaction commits."""
-    revision = tx.value("UPDATE league_state SET revision = revision + 1 WHERE id = 1 RETURNING revision")
-    tx.notify(REVISION_CHANNEL, str(revision))
+    tx.last(BUMP, REVISION_CHANNEL)
 
 
 def _why(text: Any, what: str = "the reason") -> str:

@@ -29,6 +29,7 @@ moment earlier, SQLite's busy database) is run again from the start, a few times
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sqlite3
 import threading
@@ -68,6 +69,13 @@ class Tx(Protocol):
         """Tell every process listening on ``channel`` (:meth:`Database.listen`), when
         and if this transaction commits."""
 
+    def last(self, sql: str, channel: str) -> None:
+        """Run ``sql`` (a statement answering one value, a counter moved on) as this
+        transaction's last, once however often it is asked, and tell ``channel`` its value
+        (:meth:`notify`). PostgreSQL sends it with the ``COMMIT`` at once (one round trip,
+        a pipeline): what it locks, such as a row every writer updates, is held for the
+        commit alone, not while this process's thread waits its turn."""
+
 
 class Listener(Protocol):
     """What :meth:`Database.listen` tells: each payload heard, and whether it is listening."""
@@ -100,6 +108,7 @@ class CursorTx:
         self.translate = translate
         self.notify_sql = notify_sql
         self.notes: list[tuple[str, str]] = []
+        self.lasts: dict[str, str] = {}
 
     def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         self.cursor.execute(self.translate(sql), tuple(params))
@@ -125,6 +134,16 @@ class CursorTx:
         if self.notify_sql:
             self.run(self.notify_sql, (channel, payload))
         self.notes.append((channel, payload))
+
+    def last(self, sql: str, channel: str) -> None:
+        self.lasts.setdefault(sql, channel)
+
+    def finish(self) -> None:
+        """The statements asked for last (:meth:`last`), one by one (a backend without a
+        pipeline), before the ``COMMIT``."""
+        lasts, self.lasts = self.lasts, {}
+        for sql, channel in lasts.items():
+            self.notify(channel, str(self.value(sql)))
 
 
 class Database:
@@ -205,6 +224,8 @@ class _SQLiteTx(AbstractContextManager[Tx]):
 
     def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
         if kind is None:
+            if self.tx is not None:
+                self.tx.finish()
             self.conn.execute("COMMIT")
             if self.tx is not None:
                 self.db._committed(self.tx)
@@ -333,17 +354,45 @@ class _PgTx(AbstractContextManager[Tx]):
 
     def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
         try:
-            self.tx.__exit__(kind, value, tb)
-        finally:
-            self.connection.__exit__(kind, value, tb)
+            if kind is None and self.cursor_tx is not None and self.cursor_tx.lasts:
+                self._commit_with_lasts(self.cursor_tx)
+            else:
+                self.tx.__exit__(kind, value, tb)
+        except BaseException as e:
+            self.connection.__exit__(type(e), e, None)
+            raise
+        self.connection.__exit__(kind, value, tb)
         if kind is None and self.cursor_tx is not None:
             self.db._committed(self.cursor_tx)
+
+    def _commit_with_lasts(self, ctx: CursorTx) -> None:
+        """The statements asked for last and the ``COMMIT`` in one round trip (a pipeline),
+        each notifying its channel in the same statement (see :meth:`Tx.last`)."""
+        lasts, ctx.lasts = ctx.lasts, {}
+        cursors = []
+        try:
+            with self.conn.pipeline():
+                for sql, channel in lasts.items():
+                    cur = self.conn.cursor()
+                    cur.execute(_pg_cached(_LAST.format(sql=sql)), (channel,))
+                    cursors.append((cur, channel))
+                self.tx.__exit__(None, None, None)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                self.conn.rollback()
+            raise
+        for cur, channel in cursors:
+            row = cur.fetchone()
+            if row is not None:
+                ctx.notes.append((channel, str(row[0])))
 
 
 _PG_SQL: dict[str, str] = {}
 #: A notification names the schema it was made in: leagues in two schemas of one database
 #: (the tests' do) hear only their own.
 _NOTIFY = "SELECT pg_notify(?, COALESCE(current_schema(), '') || ' ' || ?)"
+#: A statement asked for last, its value notified in the same statement.
+_LAST = "WITH v(value) AS ({sql}) SELECT value, pg_notify(?, COALESCE(current_schema(), '') || ' ' || value) FROM v"
 
 
 def _pg_cached(sql: str) -> str:

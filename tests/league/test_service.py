@@ -64,6 +64,33 @@ def test_a_club_pushes_a_sheet_once_and_the_table_shows_it_at_once(client: TestC
     assert "Ranked by score, then games difference" in after.text
 
 
+def test_a_push_tells_what_the_service_spent_on_it(client: TestClient, league: League):
+    f = league.fixtures()[0]
+    code = league.new_code(f.home.club_id, "Sue")
+    answer = push(client, code, f.id, sheet(f, [0, 0]))
+    spent = dict(part.strip().split(";dur=") for part in answer.headers["server-timing"].split(","))
+    assert answer.status_code == 201 and set(spent) == {"queue", "read", "check", "write", "cpu", "app"}
+    assert all(float(v) >= 0 for v in spent.values()) and float(spent["app"]) >= float(spent["write"])
+
+
+def test_a_push_to_no_fixture_or_without_a_code_is_refused_before_its_sheet_is_read(client: TestClient, league: League):
+    f = league.fixtures()[0]
+    code = league.new_code(f.home.club_id, "Sue")
+    missing = client.put(
+        f"/api/fixtures/999999/sheets/{'0' * 64}", content=b"{}", headers={"Authorization": f"Bearer {code}"}
+    )
+    assert missing.status_code == 404 and "no fixture 999999" in missing.json()["error"]
+    bare = client.put(f"/api/fixtures/{f.id}/sheets/{'0' * 64}", content=b"not json")
+    assert bare.status_code == 401 and "code" in bare.json()["error"]
+    unknown = client.put(
+        f"/api/fixtures/999999/sheets/{'0' * 64}", content=b"{}", headers={"Authorization": "Bearer not-a-code"}
+    )
+    assert unknown.status_code == 401  # an unknown code learns nothing of the fixtures
+    other = next(t for t in league.teams() if t.club_id not in (f.home.club_id, f.away.club_id))
+    stranger = push(client, league.new_code(other.club_id, "Sue"), f.id, sheet(f, [0, 0]))
+    assert stranger.status_code == 422 and "plays no part" in stranger.json()["error"]
+
+
 def test_no_write_without_a_known_code_and_a_sheet_that_does_not_follow_is_refused(client: TestClient, league: League):
     f = league.fixtures()[0]
     doc = sheet(f, [0, 1], lie=True)
