@@ -157,10 +157,16 @@ def _key(name: str) -> str:
 _TEAM_COLS = "t.id, t.division_id, t.club_id, v.name, t.name, t.captain, t.vice, t.players"
 _TEAM_FROM = "team t JOIN venue v ON v.id = t.venue_id"
 _SEASON_COLS = "id, name, game, preset, scoring, singles, doubles, starts, delay_hours"
+#: What deciding a result reads of a sheet.
+_SHEET_COLS = (
+    "id, sender, version, content, confirmed_home, confirmed_away, received_at, games_home, games_away, "
+    "points_home, points_away, games"
+)
 _CLUB_SQL = (
     "SELECT c.id, c.name, v.name, (SELECT COUNT(*) FROM club_code k WHERE k.club_id = c.id "
     "AND k.revoked_at IS NULL) FROM club c LEFT JOIN venue v ON v.id = c.venue_id"
 )
+
 #: Where the league's revision is told to every process (:meth:`Database.listen`).
 REVISION_CHANNEL = "league_revision"
 #: The league's revision moved on by one: the last statement of a transaction that changed
@@ -170,6 +176,26 @@ BUMP = "UPDATE league_state SET revision = revision + 1 WHERE id = 1 RETURNING r
 _RESULT_COLS = (
     "r.state, r.games_home, r.games_away, r.points_home, r.points_away, r.games, r.sheet_id, r.due_at, "
     "r.by_secretary, r.why, r.changed_at"
+)
+
+
+def _team_cols(t: str, v: str) -> str:
+    return f"{t}.id, {t}.division_id, {t}.club_id, {v}.name, {t}.name, {t}.captain, {t}.vice, {t}.players"
+
+
+#: A club by its code's digest with a fixture, its result, its two teams and its season:
+#: one row (the fixture's columns NULL when there is none), none when no club has the code.
+_TARGET_SQL = (
+    "SELECT c.id, c.name, cv.name, (SELECT COUNT(*) FROM club_code k WHERE k.club_id = c.id "
+    "AND k.revoked_at IS NULL), f.id, f.division_id, f.week, f.day, f.home_id, f.away_id, "
+    f"{_RESULT_COLS}, {_team_cols('h', 'hv')}, {_team_cols('a', 'av')}, "
+    f"{', '.join('s.' + c for c in _SEASON_COLS.split(', '))} "
+    "FROM club c LEFT JOIN venue cv ON cv.id = c.venue_id "
+    "LEFT JOIN fixture f ON f.id = ? LEFT JOIN result r ON r.fixture_id = f.id "
+    "LEFT JOIN team h ON h.id = f.home_id LEFT JOIN venue hv ON hv.id = h.venue_id "
+    "LEFT JOIN team a ON a.id = f.away_id LEFT JOIN venue av ON av.id = a.venue_id "
+    "LEFT JOIN division d ON d.id = f.division_id LEFT JOIN season s ON s.id = d.season_id "
+    "WHERE c.id = (SELECT club_id FROM club_code WHERE digest = ? AND revoked_at IS NULL)"
 )
 
 
@@ -371,26 +397,18 @@ class League:
 
     def sheet_target(self, code: str, fid: int) -> tuple[Club, Target] | None:
         """The club whose code ``code`` is (None: no club's, or revoked) and fixture ``fid``
-        with its season (a NotFound when there is none), read in one transaction: what a
+        with its season (a NotFound when there is none), read in one statement: what a
         club's push reads before its sheet is checked."""
-
-        def read(tx: Tx) -> tuple[Any, list[Fixture], Any]:
-            sql = f"{_CLUB_SQL} WHERE c.id = (SELECT club_id FROM club_code WHERE digest = ? AND revoked_at IS NULL)"
-            club = tx.one(sql, (code_digest(code),))
-            if club is None:
-                return None, [], None
-            found = self._fixtures(tx, fid=fid)
-            sql = f"SELECT {_SEASON_COLS} FROM season WHERE id = (SELECT season_id FROM division WHERE id = ?)"
-            return club, found, tx.one(sql, (found[0].division_id,)) if found else None
-
-        club, found, row = self.db.read(read)
-        if club is None:
+        rows = self.db.query(_TARGET_SQL, (fid, code_digest(code)))
+        if not rows:
             return None
-        if not found or row is None:
+        r = rows[0]
+        club = Club(int(r[0]), r[1], r[2], int(r[3]))
+        if r[4] is None or r[37] is None:
             raise NotFound(f"no fixture {short(fid)}")
-        f, season = found[0], _season(row)
-        info = FixtureInfo(f.id, f.home.info(), f.away.info(), season.game, season.games)
-        return Club(int(club[0]), club[1], club[2], int(club[3])), (f, info, season)
+        home, away, season = _team(r[21:29]), _team(r[29:37]), _season(r[37:46])
+        f = Fixture(int(r[4]), int(r[5]), int(r[6]), r[7], home, away, home.venue, _result(r[10:21]))
+        return club, (f, FixtureInfo(f.id, home.info(), away.info(), season.game, season.games), season)
 
     def receive(
         self,
@@ -424,54 +442,72 @@ class League:
         self, tx: Tx, f: Fixture, season: Season, sender: str, who: str, c: Checked, body: str, now: str | None
     ) -> Receipt:
         tx.value(f"SELECT id FROM fixture WHERE id = ?{self.db.for_update}", (f.id,))
-        last, same = tx.one(
-            "SELECT COALESCE(MAX(version), 0), MAX(CASE WHEN digest = ? THEN version END) FROM sheet "
-            "WHERE fixture_id = ? AND sender = ?",
-            (c.digest, f.id, sender),
-        ) or (0, None)
+        # every sheet of the fixture (a few): this sender's versions, and each sender's newest
+        found = tx.rows(f"SELECT {_SHEET_COLS}, digest FROM sheet WHERE fixture_id = ? ORDER BY id", (f.id,))
+        mine = [r for r in found if r[1] == sender]
+        same = max((int(r[2]) for r in mine if r[12] == c.digest), default=None)
         if same is not None:
             state = tx.value("SELECT state FROM result WHERE fixture_id = ?", (f.id,))
-            return Receipt(int(same), False, state or "")
-        version = int(last) + 1
+            return Receipt(same, False, state or "")
+        version = max((int(r[2]) for r in mine), default=0) + 1
         at = now or clock.stamp()
-        tx.run(
+        games = json.dumps([g.to_json() for g in c.games])
+        confirmed = (int(c.confirmed_home is not None), int(c.confirmed_away is not None))
+        sid = tx.value(
             "INSERT INTO sheet (fixture_id, sender, version, digest, content, body, games, games_home, games_away, "
             "points_home, points_away, confirmed_home, confirmed_away, received_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
-                f.id, sender, version, c.digest, c.content, body, json.dumps([g.to_json() for g in c.games]),
-                c.games_won[0], c.games_won[1],
-                c.points[0], c.points[1], int(c.confirmed_home is not None), int(c.confirmed_away is not None), at,
+                f.id, sender, version, c.digest, c.content, body, games, c.games_won[0], c.games_won[1],
+                c.points[0], c.points[1], confirmed[0], confirmed[1], at,
             ),
         )  # fmt: skip
         score = f"{c.games_won[0]}-{c.games_won[1]}"
         note(tx, who, f"sent version {version} of {f.home.name} v {f.away.name}: {score}", "", f.id)
-        state = self._decide(tx, f, season, at)
+        new = (sid, sender, version, c.content, *confirmed, at, *c.games_won, *c.points, games)
+        newest: dict[str, Sequence[Any]] = {}
+        for r in [*found, new]:
+            if r[1] not in newest or int(r[2]) > int(newest[r[1]][2]):
+                newest[r[1]] = r[:12]
+        state = self._decide(tx, f, season, at, list(newest.values()))
         return Receipt(version, True, state)
 
-    def _decide(self, tx: Tx, f: Fixture, season: Season, now: str) -> str:
-        """The fixture's result decided again from its sheets and disputes; its state."""
+    def _decide(self, tx: Tx, f: Fixture, season: Season, now: str, latest: list[Sequence[Any]] | None = None) -> str:
+        """The fixture's result decided again from its sheets and disputes; its state.
+        ``latest``: the newest sheet of each sender (:data:`_SHEET_COLS`), read already in
+        this transaction (None: read here)."""
         current = tx.one(
-            "SELECT by_secretary, changed_at, state, games_home, games_away, points_home, points_away, sheet_id "
-            "FROM result WHERE fixture_id = ?",
+            "SELECT r.by_secretary, r.changed_at, r.state, r.games_home, r.games_away, r.points_home, "
+            "r.points_away, r.sheet_id, (SELECT COUNT(*) FROM dispute d WHERE d.fixture_id = f.id) "
+            "FROM fixture f LEFT JOIN result r ON r.fixture_id = f.id WHERE f.id = ?",
             (f.id,),
         )
-        since = current[1] if current is not None and current[0] else ""
-        disputes = [
-            r[0]
-            for r in tx.rows("SELECT reason FROM dispute WHERE fixture_id = ? AND at > ? ORDER BY id", (f.id, since))
-        ]
-        if current is not None and current[0] and not disputes:
+        assert current is not None  # the fixture is locked by this transaction
+        by_secretary = current[2] is not None and bool(current[0])
+        since = current[1] if by_secretary else ""
+        disputes = (
+            [
+                r[0]
+                for r in tx.rows(
+                    "SELECT reason FROM dispute WHERE fixture_id = ? AND at > ? ORDER BY id", (f.id, since)
+                )
+            ]
+            if current[8]
+            else []
+        )
+        if by_secretary and not disputes:
             return str(current[2])  # the secretary's decision stands
-        rows = tx.rows(
-            "SELECT s.id, s.sender, s.version, s.content, s.confirmed_home, s.confirmed_away, s.received_at, "
-            "s.games_home, s.games_away, s.points_home, s.points_away, s.games "
-            "FROM sheet s WHERE s.fixture_id = ? AND s.version = "
-            "(SELECT MAX(version) FROM sheet o WHERE o.fixture_id = s.fixture_id AND o.sender = s.sender)",
-            (f.id,),
+        rows: Sequence[Sequence[Any]] = (
+            latest
+            if latest is not None
+            else tx.rows(
+                f"SELECT {_SHEET_COLS} FROM sheet s WHERE s.fixture_id = ? AND s.version = "
+                "(SELECT MAX(version) FROM sheet o WHERE o.fixture_id = s.fixture_id AND o.sender = s.sender)",
+                (f.id,),
+            )
         )
-        latest = [approval.Version(int(r[0]), r[1], int(r[2]), r[3], bool(r[4]), bool(r[5]), r[6]) for r in rows]
-        d = approval.decide(latest, disputes, season.delay_hours)
+        versions = [approval.Version(int(r[0]), r[1], int(r[2]), r[3], bool(r[4]), bool(r[5]), r[6]) for r in rows]
+        d = approval.decide(versions, disputes, season.delay_hours)
         if d is None:
             return ""
         if d.state == "waiting" and d.due_at is not None and d.due_at <= now:
@@ -479,7 +515,7 @@ class League:
         sheet = next(r[7:] for r in rows if r[0] == d.sheet)  # the newest of each sender's: among these
         self._set(
             tx, f, d.state, d.sheet, sheet[4], (sheet[0], sheet[1]), (sheet[2], sheet[3]), d.due_at, False, d.why, now,
-            before=None if current is None else current[2:],
+            before=None if current[2] is None else current[2:8],
         )  # fmt: skip
         return d.state
 

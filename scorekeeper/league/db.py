@@ -112,9 +112,13 @@ class CursorTx:
 
     def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         self.cursor.execute(self.translate(sql), tuple(params))
-        if self.cursor.description is None:
+        if not self._has_rows():
             return []
         return [tuple(r) for r in self.cursor.fetchall()]
+
+    def _has_rows(self) -> bool:
+        """Whether the statement run last answered rows (a SELECT, a RETURNING)."""
+        return self.cursor.description is not None
 
     def one(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
         found = self.rows(sql, params)
@@ -126,7 +130,7 @@ class CursorTx:
 
     def run(self, sql: str, params: Params = ()) -> int:
         self.cursor.execute(self.translate(sql), tuple(params))
-        if self.cursor.description is not None:
+        if self._has_rows():
             self.cursor.fetchall()
         return max(self.cursor.rowcount, 0)
 
@@ -163,6 +167,12 @@ class Database:
         """``fn``'s answer, in a transaction that writes nothing."""
         with self._transaction(write=False) as tx:
             return fn(tx)
+
+    def query(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        """The rows of one statement that writes nothing, run alone: its own snapshot, and
+        outside a transaction block where the backend lets (PostgreSQL: one round trip, not
+        a ``BEGIN``, the statement and a ``COMMIT``)."""
+        return self.read(lambda tx: tx.rows(sql, params))
 
     def write(self, fn: Callable[[Tx], T]) -> T:
         """``fn``'s answer, its changes committed whole; run again from the start when it
@@ -346,7 +356,7 @@ class _PgTx(AbstractContextManager[Tx]):
             self.conn.read_only = not self.write  # BEGIN READ ONLY: one statement, not two
             self.tx = self.conn.transaction()
             self.tx.__enter__()
-            self.cursor_tx = CursorTx(self.conn.cursor(), _pg_cached, _NOTIFY)
+            self.cursor_tx = _PgCursorTx(self.conn.cursor(), _pg_cached, _NOTIFY)
             return self.cursor_tx
         except BaseException as e:
             self.connection.__exit__(type(e), e, None)
@@ -387,6 +397,18 @@ class _PgTx(AbstractContextManager[Tx]):
                 ctx.notes.append((channel, str(row[0])))
 
 
+class _PgCursorTx(CursorTx):
+    """A :class:`CursorTx` over psycopg's cursor: whether a statement answered rows is read
+    from its result's status (psycopg's ``description`` makes an object of every column
+    each time it is asked)."""
+
+    def _has_rows(self) -> bool:
+        result = getattr(self.cursor, "pgresult", None)
+        return result is not None and result.status == _TUPLES_OK
+
+
+#: libpq's PGRES_TUPLES_OK: a statement that answered rows.
+_TUPLES_OK = 2
 _PG_SQL: dict[str, str] = {}
 #: A notification names the schema it was made in: leagues in two schemas of one database
 #: (the tests' do) hear only their own.
@@ -428,6 +450,16 @@ class PostgresDatabase(Database):
 
     def _transaction(self, *, write: bool) -> AbstractContextManager[Tx]:
         return _PgTx(self, write)
+
+    def query(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        with self.pool.connection() as conn:
+            conn.autocommit = True
+            try:
+                cur = conn.execute(_pg_cached(sql), tuple(params))
+                result = cur.pgresult
+                return [tuple(r) for r in cur.fetchall()] if result and result.status == _TUPLES_OK else []
+            finally:
+                conn.autocommit = False
 
     def _transient(self, e: Exception) -> bool:
         errors = self._psycopg.errors
