@@ -42,6 +42,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from scorekeeper import registry
 from scorekeeper import text as _text
 from scorekeeper.errors import ScorekeeperError, one_line
 from scorekeeper.league import pages
@@ -134,6 +135,16 @@ class Service:
         self.pushes: anyio.CapacityLimiter | None = None  # made on the event loop, at the first push
         if listen:
             db.listen(REVISION_CHANNEL, self.revisions)
+
+    def warm(self) -> None:
+        """What the first requests after a start would otherwise wait for, done before the
+        service takes one: the engines of the league's games imported (a push scores every
+        record with its game's engine; the first import takes a tenth of a second, the
+        interpreter held), and the pool's connections for :data:`PUSHES` pushes opened."""
+        for season in self.league.seasons():
+            with contextlib.suppress(ScorekeeperError):
+                registry.get(season.game)
+        self.db.keep(PUSHES + 1)
 
     # ------------------------------------------------------------ public
     def cached(self, key: str, media: str, make: Callable[[], str]) -> Handler:
@@ -358,6 +369,8 @@ def make_app(
                     await run_in_threadpool(service.league.settle)
                 await asyncio.sleep(settle_every)
 
+        with contextlib.suppress(Exception):  # a database away for a moment: the requests will say so
+            await run_in_threadpool(service.warm)
         if read_only:
             yield
             return

@@ -190,6 +190,10 @@ class Database:
     def close(self) -> None:
         raise NotImplementedError
 
+    def keep(self, connections: int) -> None:
+        """Keep at least ``connections`` open from now on (PostgreSQL's pool, opened now,
+        at most its size): a service's first requests do not wait for them."""
+
     def listen(self, channel: str, listener: Listener) -> bool:
         """Tell ``listener`` every payload notified on ``channel`` (:meth:`Tx.notify`): at
         once by this process's own transactions, when they commit; by other processes'
@@ -460,6 +464,11 @@ class PostgresDatabase(Database):
                 return [tuple(r) for r in cur.fetchall()] if result and result.status == _TUPLES_OK else []
             finally:
                 conn.autocommit = False
+
+    def keep(self, connections: int) -> None:
+        most = self.pool.max_size
+        self.pool.resize(min(max(connections, self.pool.min_size), most), most)
+        self.pool.wait(timeout=10)
 
     def _transient(self, e: Exception) -> bool:
         errors = self._psycopg.errors

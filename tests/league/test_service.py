@@ -14,8 +14,9 @@ with warnings.catch_warnings():  # Starlette's own client (httpx under it) is al
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from scorekeeper import registry
 from scorekeeper.league import access
-from scorekeeper.league.app import make_app
+from scorekeeper.league.app import PUSHES, make_app
 from scorekeeper.league.book import League
 from scorekeeper.league.db import Database
 from scorekeeper.league.sheets import digest
@@ -62,6 +63,14 @@ def test_a_club_pushes_a_sheet_once_and_the_table_shows_it_at_once(client: TestC
     data = client.get(division + ".json").json()
     assert data["table"][0]["team"] == f.home.name and data["table"][0]["score"] == 4
     assert "Ranked by score, then games difference" in after.text
+
+
+def test_a_service_is_warm_before_it_takes_a_request(db: Database, league: League, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(registry, "_loaded", {})
+    with TestClient(make_app(db), base_url="https://league.test"):
+        assert league.season(league.seasons()[0].id).game in registry._loaded  # imported at the start
+        if db.backend == "postgresql":
+            assert db.pool.min_size == PUSHES + 1  # type: ignore[attr-defined]
 
 
 def test_a_push_tells_what_the_service_spent_on_it(client: TestClient, league: League):
