@@ -299,7 +299,7 @@ class Service:
                     raise SheetError(
                         "the address's digest is not the sheet's SHA-256 (sent again, it must be the same)"
                     )
-                return self.league.receive(fid, club, doc, target=target, spent=spent)
+                return self.league.receive(fid, club, doc, target=target, spent=spent, digest=digest)
             finally:
                 spent["cpu"] = time.thread_time() - cpu  # this thread's CPU: the read, the check, the write
 

@@ -419,17 +419,18 @@ class League:
         *,
         target: Target | None = None,
         spent: dict[str, float] | None = None,
+        digest: str | None = None,
     ) -> Receipt:
         """A club's sheet of fixture ``fid``: checked and scored again (a SheetError when it
         does not hold), kept once (the same sheet twice is one version), and the result
         decided again. ``target``: the fixture, its sheet's checks and its season, read
         already (:meth:`sheet_target`); ``spent``: the seconds of the check and of the
-        write are put in it."""
+        write are put in it; ``digest``: the sheet's, reckoned already."""
         f, info, season = target or self.fixture_and_season(fid)
         if club.id not in (f.home.club_id, f.away.club_id):
             raise SheetError(f"{club.name} plays no part in {f.home.name} v {f.away.name}")
         started = time.perf_counter()
-        checked = check(doc, info)
+        checked = check(doc, info, digest)
         body = _text.json_text(doc, separators=(",", ":"))
         sender = f"club:{club.id}"
         checked_at = time.perf_counter()
