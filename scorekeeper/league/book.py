@@ -157,6 +157,15 @@ def _key(name: str) -> str:
 _TEAM_COLS = "t.id, t.division_id, t.club_id, v.name, t.name, t.captain, t.vice, t.players"
 _TEAM_FROM = "team t JOIN venue v ON v.id = t.venue_id"
 _SEASON_COLS = "id, name, game, preset, scoring, singles, doubles, starts, delay_hours"
+#: The id of a sheet inserted in this transaction, whose id is not known yet: above every id
+#: made (the new sheet's will be the fixture's highest: its sheets are written under its lock).
+NEW = 1 << 62
+#: A fixture's result as deciding it reads it, and how many disputes it has: one row.
+_CURRENT_SQL = (
+    "SELECT r.by_secretary, r.changed_at, r.state, r.games_home, r.games_away, r.points_home, "
+    "r.points_away, r.sheet_id, (SELECT COUNT(*) FROM dispute d WHERE d.fixture_id = f.id) "
+    "FROM fixture f LEFT JOIN result r ON r.fixture_id = f.id WHERE f.id = ?"
+)
 #: What deciding a result reads of a sheet.
 _SHEET_COLS = (
     "id, sender, version, content, confirmed_home, confirmed_away, received_at, games_home, games_away, "
@@ -442,22 +451,29 @@ class League:
     def _keep(
         self, tx: Tx, f: Fixture, season: Season, sender: str, who: str, c: Checked, body: str, now: str | None
     ) -> Receipt:
-        tx.value(f"SELECT id FROM fixture WHERE id = ?{self.db.for_update}", (f.id,))
-        # every sheet of the fixture (a few): this sender's versions, and each sender's newest
-        found = tx.rows(f"SELECT {_SHEET_COLS}, digest FROM sheet WHERE fixture_id = ? ORDER BY id", (f.id,))
+        # the fixture locked, then (each statement's snapshot taken once the lock is had) every
+        # sheet of it (a few: this sender's versions, each sender's newest) and its result:
+        # one round trip
+        _, found, result = tx.many(
+            [
+                (f"SELECT id FROM fixture WHERE id = ?{self.db.for_update}", (f.id,)),
+                (f"SELECT {_SHEET_COLS}, digest FROM sheet WHERE fixture_id = ? ORDER BY id", (f.id,)),
+                (_CURRENT_SQL, (f.id,)),
+            ]
+        )
+        current = result[0]
         mine = [r for r in found if r[1] == sender]
         same = max((int(r[2]) for r in mine if r[12] == c.digest), default=None)
         if same is not None:
-            state = tx.value("SELECT state FROM result WHERE fixture_id = ?", (f.id,))
-            return Receipt(same, False, state or "")
+            return Receipt(same, False, current[2] or "")
         version = max((int(r[2]) for r in mine), default=0) + 1
         at = now or clock.stamp()
         games = json.dumps([g.to_json() for g in c.games])
         confirmed = (int(c.confirmed_home is not None), int(c.confirmed_away is not None))
-        sid = tx.value(
+        tx.later(
             "INSERT INTO sheet (fixture_id, sender, version, digest, content, body, games, games_home, games_away, "
             "points_home, points_away, confirmed_home, confirmed_away, received_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 f.id, sender, version, c.digest, c.content, body, games, c.games_won[0], c.games_won[1],
                 c.points[0], c.points[1], confirmed[0], confirmed[1], at,
@@ -465,24 +481,32 @@ class League:
         )  # fmt: skip
         score = f"{c.games_won[0]}-{c.games_won[1]}"
         note(tx, who, f"sent version {version} of {f.home.name} v {f.away.name}: {score}", "", f.id)
-        new = (sid, sender, version, c.content, *confirmed, at, *c.games_won, *c.points, games)
+        # the new sheet's id is made with its INSERT, sent with the COMMIT: here it is NEW (the
+        # newest of the fixture's, as its id will be), and the result names it by sender and version
+        new = (NEW, sender, version, c.content, *confirmed, at, *c.games_won, *c.points, games)
         newest: dict[str, Sequence[Any]] = {}
         for r in [*found, new]:
             if r[1] not in newest or int(r[2]) > int(newest[r[1]][2]):
                 newest[r[1]] = r[:12]
-        state = self._decide(tx, f, season, at, list(newest.values()))
+        state = self._decide(tx, f, season, at, list(newest.values()), current, (sender, version))
         return Receipt(version, True, state)
 
-    def _decide(self, tx: Tx, f: Fixture, season: Season, now: str, latest: list[Sequence[Any]] | None = None) -> str:
+    def _decide(
+        self,
+        tx: Tx,
+        f: Fixture,
+        season: Season,
+        now: str,
+        latest: list[Sequence[Any]] | None = None,
+        current: Sequence[Any] | None = None,
+        new: tuple[str, int] | None = None,
+    ) -> str:
         """The fixture's result decided again from its sheets and disputes; its state.
-        ``latest``: the newest sheet of each sender (:data:`_SHEET_COLS`), read already in
-        this transaction (None: read here)."""
-        current = tx.one(
-            "SELECT r.by_secretary, r.changed_at, r.state, r.games_home, r.games_away, r.points_home, "
-            "r.points_away, r.sheet_id, (SELECT COUNT(*) FROM dispute d WHERE d.fixture_id = f.id) "
-            "FROM fixture f LEFT JOIN result r ON r.fixture_id = f.id WHERE f.id = ?",
-            (f.id,),
-        )
+        ``latest``: the newest sheet of each sender (:data:`_SHEET_COLS`) and ``current``:
+        the result (:data:`_CURRENT_SQL`), read already in this transaction (None: read
+        here); ``new``: the sender and version of the sheet whose id is :data:`NEW`."""
+        if current is None:
+            current = tx.one(_CURRENT_SQL, (f.id,))
         assert current is not None  # the fixture is locked by this transaction
         by_secretary = current[2] is not None and bool(current[0])
         since = current[1] if by_secretary else ""
@@ -516,32 +540,38 @@ class League:
         sheet = next(r[7:] for r in rows if r[0] == d.sheet)  # the newest of each sender's: among these
         self._set(
             tx, f, d.state, d.sheet, sheet[4], (sheet[0], sheet[1]), (sheet[2], sheet[3]), d.due_at, False, d.why, now,
-            before=None if current[2] is None else current[2:8],
+            before=None if current[2] is None else current[2:8], new=new,
         )  # fmt: skip
         return d.state
 
     def _set(
         self, tx: Tx, f: Fixture, state: str, sheet: int | None, games: str, won: Sequence[int],
         points: Sequence[int], due: str | None, by_secretary: bool, why: str, now: str,
-        before: Sequence[Any] | None | Literal["read"] = "read",
+        before: Sequence[Any] | None | Literal["read"] = "read", new: tuple[str, int] | None = None,
     ) -> None:  # fmt: skip
         """The fixture's result set; ``before``: its row's state, games, points and sheet
-        (None: no row), read already in this transaction (``"read"``: read here)."""
+        (None: no row), read already in this transaction (``"read"``: read here); ``new``:
+        the sender and version of the sheet whose id is :data:`NEW` (not made yet)."""
         if isinstance(before, str):
             before = tx.one(
                 "SELECT state, games_home, games_away, points_home, points_away, sheet_id FROM result "
                 "WHERE fixture_id = ?",
                 (f.id,),
             )
-        tx.run(
+        upsert = (
             "INSERT INTO result (fixture_id, state, sheet_id, games, games_home, games_away, points_home, points_away, "
-            "due_at, by_secretary, why, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "due_at, by_secretary, why, changed_at) VALUES (?, ?, {sheet}, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (fixture_id) DO UPDATE SET state = excluded.state, sheet_id = excluded.sheet_id, "
             "games = excluded.games, games_home = excluded.games_home, games_away = excluded.games_away, "
             "points_home = excluded.points_home, points_away = excluded.points_away, due_at = excluded.due_at, "
-            "by_secretary = excluded.by_secretary, why = excluded.why, changed_at = excluded.changed_at",
-            (f.id, state, sheet, games, won[0], won[1], points[0], points[1], due, int(by_secretary), why, now),
+            "by_secretary = excluded.by_secretary, why = excluded.why, changed_at = excluded.changed_at"
         )
+        rest = (games, won[0], won[1], points[0], points[1], due, int(by_secretary), why, now)
+        if sheet == NEW and new is not None:  # the sheet inserted in this transaction, by sender and version
+            named = "(SELECT id FROM sheet WHERE fixture_id = ? AND sender = ? AND version = ?)"
+            tx.later(upsert.format(sheet=named), (f.id, state, f.id, *new, *rest))
+        else:
+            tx.later(upsert.format(sheet="?"), (f.id, state, sheet, *rest))
         after = (state, won[0], won[1], points[0], points[1], sheet)
         if before is None or tuple(before) != after:
             if before is None or before[0] != state:
@@ -674,8 +704,9 @@ class League:
 
 
 def note(tx: Tx, who: str, what: str, why: str, fixture: int | None, detail: Any = None) -> None:
-    """One line of the audit: who, when, what and why."""
-    tx.run(
+    """One line of the audit: who, when, what and why (written with the next statement, or
+    the commit: :meth:`Tx.later`)."""
+    tx.later(
         "INSERT INTO audit (at, who, what, why, fixture_id, detail) VALUES (?, ?, ?, ?, ?, ?)",
         (clock.stamp(), who, what, why, fixture, json.dumps(detail or {})),
     )

@@ -69,6 +69,16 @@ class Tx(Protocol):
         """Tell every process listening on ``channel`` (:meth:`Database.listen`), when
         and if this transaction commits."""
 
+    def many(self, statements: Sequence[tuple[str, Params]]) -> list[list[tuple[Any, ...]]]:
+        """Each statement's rows, run in order: statements none of which needs another's
+        answer (PostgreSQL: in one round trip, a pipeline, with those put off by
+        :meth:`later`)."""
+
+    def later(self, sql: str, params: Params = ()) -> None:
+        """Run ``sql``, whose answer is not needed, before the next statement or at the
+        latest with the ``COMMIT`` (PostgreSQL: sent with them, in one round trip); its
+        failure is the transaction's, raised then."""
+
     def last(self, sql: str, channel: str) -> None:
         """Run ``sql`` (a statement answering one value, a counter moved on) as this
         transaction's last, once however often it is asked, and tell ``channel`` its value
@@ -109,12 +119,28 @@ class CursorTx:
         self.notify_sql = notify_sql
         self.notes: list[tuple[str, str]] = []
         self.lasts: dict[str, str] = {}
+        self.queued: list[tuple[str, Params]] = []
 
     def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        self.flush()
         self.cursor.execute(self.translate(sql), tuple(params))
         if not self._has_rows():
             return []
         return [tuple(r) for r in self.cursor.fetchall()]
+
+    def many(self, statements: Sequence[tuple[str, Params]]) -> list[list[tuple[Any, ...]]]:
+        return [self.rows(sql, params) for sql, params in statements]
+
+    def later(self, sql: str, params: Params = ()) -> None:
+        self.queued.append((sql, params))
+
+    def flush(self) -> None:
+        """The statements put off (:meth:`later`), one by one."""
+        queued, self.queued = self.queued, []
+        for sql, params in queued:
+            self.cursor.execute(self.translate(sql), tuple(params))
+            if self._has_rows():
+                self.cursor.fetchall()
 
     def _has_rows(self) -> bool:
         """Whether the statement run last answered rows (a SELECT, a RETURNING)."""
@@ -129,6 +155,7 @@ class CursorTx:
         return None if row is None else row[0]
 
     def run(self, sql: str, params: Params = ()) -> int:
+        self.flush()
         self.cursor.execute(self.translate(sql), tuple(params))
         if self._has_rows():
             self.cursor.fetchall()
@@ -145,6 +172,7 @@ class CursorTx:
     def finish(self) -> None:
         """The statements asked for last (:meth:`last`), one by one (a backend without a
         pipeline), before the ``COMMIT``."""
+        self.flush()
         lasts, self.lasts = self.lasts, {}
         for sql, channel in lasts.items():
             self.notify(channel, str(self.value(sql)))
@@ -238,9 +266,14 @@ class _SQLiteTx(AbstractContextManager[Tx]):
 
     def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
         if kind is None:
-            if self.tx is not None:
-                self.tx.finish()
-            self.conn.execute("COMMIT")
+            try:
+                if self.tx is not None:
+                    self.tx.finish()  # what was put off or asked for last: its failure is the write's
+                self.conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("ROLLBACK")
+                raise
             if self.tx is not None:
                 self.db._committed(self.tx)
         else:
@@ -351,7 +384,7 @@ class _PgTx(AbstractContextManager[Tx]):
         self.write = write
         self.conn: Any = None
         self.tx: Any = None
-        self.cursor_tx: CursorTx | None = None
+        self.cursor_tx: _PgCursorTx | None = None
 
     def __enter__(self) -> Tx:
         self.connection = self.db.pool.connection()
@@ -360,7 +393,7 @@ class _PgTx(AbstractContextManager[Tx]):
             self.conn.read_only = not self.write  # BEGIN READ ONLY: one statement, not two
             self.tx = self.conn.transaction()
             self.tx.__enter__()
-            self.cursor_tx = _PgCursorTx(self.conn.cursor(), _pg_cached, _NOTIFY)
+            self.cursor_tx = _PgCursorTx(self.conn)
             return self.cursor_tx
         except BaseException as e:
             self.connection.__exit__(type(e), e, None)
@@ -368,7 +401,7 @@ class _PgTx(AbstractContextManager[Tx]):
 
     def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
         try:
-            if kind is None and self.cursor_tx is not None and self.cursor_tx.lasts:
+            if kind is None and self.cursor_tx is not None and (self.cursor_tx.lasts or self.cursor_tx.queued):
                 self._commit_with_lasts(self.cursor_tx)
             else:
                 self.tx.__exit__(kind, value, tb)
@@ -379,13 +412,17 @@ class _PgTx(AbstractContextManager[Tx]):
         if kind is None and self.cursor_tx is not None:
             self.db._committed(self.cursor_tx)
 
-    def _commit_with_lasts(self, ctx: CursorTx) -> None:
-        """The statements asked for last and the ``COMMIT`` in one round trip (a pipeline),
-        each notifying its channel in the same statement (see :meth:`Tx.last`)."""
+    def _commit_with_lasts(self, ctx: _PgCursorTx) -> None:
+        """The statements put off (:meth:`Tx.later`), those asked for last and the
+        ``COMMIT`` in one round trip (a pipeline), each of the last notifying its channel
+        in the same statement (see :meth:`Tx.last`)."""
         lasts, ctx.lasts = ctx.lasts, {}
+        queued, ctx.queued = ctx.queued, []
         cursors = []
         try:
             with self.conn.pipeline():
+                for sql, params in queued:
+                    self.conn.cursor().execute(_pg_cached(sql), tuple(params))
                 for sql, channel in lasts.items():
                     cur = self.conn.cursor()
                     cur.execute(_pg_cached(_LAST.format(sql=sql)), (channel,))
@@ -406,9 +443,34 @@ class _PgCursorTx(CursorTx):
     from its result's status (psycopg's ``description`` makes an object of every column
     each time it is asked)."""
 
+    def __init__(self, conn: Any) -> None:
+        super().__init__(conn.cursor(), _pg_cached, _NOTIFY)
+        self.conn = conn
+
     def _has_rows(self) -> bool:
-        result = getattr(self.cursor, "pgresult", None)
-        return result is not None and result.status == _TUPLES_OK
+        return _answered(self.cursor)
+
+    def many(self, statements: Sequence[tuple[str, Params]]) -> list[list[tuple[Any, ...]]]:
+        queued, self.queued = self.queued, []
+        cursors = []
+        with self.conn.pipeline():
+            for sql, params in queued:
+                self.conn.cursor().execute(_pg_cached(sql), tuple(params))
+            for sql, params in statements:
+                cur = self.conn.cursor()
+                cur.execute(_pg_cached(sql), tuple(params))
+                cursors.append(cur)
+        return [[tuple(r) for r in cur.fetchall()] if _answered(cur) else [] for cur in cursors]
+
+    def flush(self) -> None:
+        if self.queued:
+            self.many([])
+
+
+def _answered(cursor: Any) -> bool:
+    """Whether psycopg's cursor's last statement answered rows (a SELECT, a RETURNING)."""
+    result = getattr(cursor, "pgresult", None)
+    return result is not None and result.status == _TUPLES_OK
 
 
 #: libpq's PGRES_TUPLES_OK: a statement that answered rows.

@@ -138,3 +138,28 @@ def test_writers_asking_for_the_bump_last_lose_none(db_url: str):
     finally:
         first.close()
         second.close()
+
+
+def test_statements_put_off_run_in_order_before_the_next_and_with_the_commit(db: Database):
+    def write(tx):
+        tx.later("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("a", "a"))
+        seen = tx.value("SELECT COUNT(*) FROM venue")  # the one put off is run first
+        tx.later("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("b", "b"))
+        counts = tx.many([("SELECT COUNT(*) FROM venue", ()), ("SELECT name FROM venue ORDER BY name", ())])
+        tx.later("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("c", "c"))  # with the commit
+        return seen, counts
+
+    assert db.write(write) == (1, [[(2,)], [("a",), ("b",)]])
+    assert db.read(lambda tx: tx.rows("SELECT name FROM venue ORDER BY name")) == [("a",), ("b",), ("c",)]
+
+
+def test_a_statement_put_off_that_fails_fails_the_write_whole(db: Database):
+    db.write(lambda tx: tx.run("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("a", "a")))
+
+    def write(tx):
+        tx.later("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("b", "b"))
+        tx.later("INSERT INTO venue (name, name_key) VALUES (?, ?)", (None, None))  # a venue has a name
+
+    with pytest.raises(Exception, match="(?i)null"):
+        db.write(write)
+    assert db.read(lambda tx: tx.rows("SELECT name FROM venue")) == [("a",)]
