@@ -27,6 +27,15 @@ last line: ``league: S sheets from C clubs, lost 0, doubled 0, push p95 X ms, ta
 p95 Y ms at R requests/s``. Goals: nothing lost or doubled, push p95 < 200 ms, table
 page p95 < 50 ms at 200 requests/s.
 
+A push's time is its club's: from the request sent to the answer read, for each push
+that was answered. The backoff before a try again is not in it, and a request that got
+no answer (the cut, the kill) is not timed: it is counted apart. Above each night's line
+its breakdown: the push percentiles before and after the kill and of the clubs that had
+met a failure; the service's own time as it says in ``Server-Timing`` (its queue for a
+turn, the read, the check, the write, the thread's CPU, the whole) and what is outside
+it (HTTP, the clubs' side); the CPU a push of the clubs (this process), the two services
+and PostgreSQL (the throwaway cluster's processes), over the night.
+
 ``--baseline REV`` measures the services of git revision ``REV`` in the same run (its
 files taken with ``git archive``; the clubs, the load and the database are this
 checkout's): first what one push and one table page cost a service one request at a

@@ -140,11 +140,12 @@ class Service:
         """What the first requests after a start would otherwise wait for, done before the
         service takes one: the engines of the league's games imported (a push scores every
         record with its game's engine; the first import takes a tenth of a second, the
-        interpreter held), and the pool's connections for :data:`PUSHES` pushes opened."""
+        interpreter held), and the pool's connections for :data:`PUSHES` pushes opened,
+        each with a push's reads run on it (:meth:`League.warm`)."""
         for season in self.league.seasons():
             with contextlib.suppress(ScorekeeperError):
                 registry.get(season.game)
-        self.db.keep(PUSHES + 1)
+        self.db.keep(PUSHES + 1, self.league.warm)
 
     # ------------------------------------------------------------ public
     def cached(self, key: str, media: str, make: Callable[[], str]) -> Handler:

@@ -157,6 +157,8 @@ def _key(name: str) -> str:
 _TEAM_COLS = "t.id, t.division_id, t.club_id, v.name, t.name, t.captain, t.vice, t.players"
 _TEAM_FROM = "team t JOIN venue v ON v.id = t.venue_id"
 _SEASON_COLS = "id, name, game, preset, scoring, singles, doubles, starts, delay_hours"
+#: How many times psycopg runs a statement on a connection before it prepares it.
+PREPARED_AFTER = 5
 #: The id of a sheet inserted in this transaction, whose id is not known yet: above every id
 #: made (the new sheet's will be the fixture's highest: its sheets are written under its lock).
 NEW = 1 << 62
@@ -418,6 +420,21 @@ class League:
         home, away, season = _team(r[21:29]), _team(r[29:37]), _season(r[37:46])
         f = Fixture(int(r[4]), int(r[5]), int(r[6]), r[7], home, away, home.venue, _result(r[10:21]))
         return club, (f, FixtureInfo(f.id, home.info(), away.info(), season.game, season.games), season)
+
+    def warm(self, tx: Tx) -> None:
+        """A push's reads, of nothing (no club, no fixture 0), each as often as a
+        connection's statement is run before it is prepared: run on a service's new
+        connections (:meth:`Database.keep`), the first pushes find them planned."""
+        for _ in range(PREPARED_AFTER + 1):
+            tx.rows(_TARGET_SQL, (0, ""))
+            tx.many(
+                [
+                    (f"SELECT {_SHEET_COLS}, digest FROM sheet WHERE fixture_id = ? ORDER BY id", (0,)),
+                    (_CURRENT_SQL, (0,)),
+                    ("SELECT revision FROM league_state WHERE id = ?", (0,)),
+                    ("SELECT id FROM audit WHERE fixture_id = ?", (0,)),
+                ]
+            )
 
     def receive(
         self,

@@ -218,9 +218,12 @@ class Database:
     def close(self) -> None:
         raise NotImplementedError
 
-    def keep(self, connections: int) -> None:
+    def keep(self, connections: int, warm: Callable[[Tx], object] | None = None) -> None:
         """Keep at least ``connections`` open from now on (PostgreSQL's pool, opened now,
-        at most its size): a service's first requests do not wait for them."""
+        at most its size): a service's first requests do not wait for them. ``warm``: run
+        on each of them (a read-only transaction: psycopg forgets what it prepared in one
+        rolled back), so that the first requests find their statements planned and
+        prepared and the tables' descriptions read by the server process behind each."""
 
     def listen(self, channel: str, listener: Listener) -> bool:
         """Tell ``listener`` every payload notified on ``channel`` (:meth:`Tx.notify`): at
@@ -527,10 +530,23 @@ class PostgresDatabase(Database):
             finally:
                 conn.autocommit = False
 
-    def keep(self, connections: int) -> None:
+    def keep(self, connections: int, warm: Callable[[Tx], object] | None = None) -> None:
         most = self.pool.max_size
-        self.pool.resize(min(max(connections, self.pool.min_size), most), most)
+        n = min(max(connections, self.pool.min_size), most)
+        self.pool.resize(n, most)
         self.pool.wait(timeout=10)
+        if warm is None:
+            return
+        held = [self.pool.getconn(timeout=10) for _ in range(n)]  # each of them, not one n times
+        try:
+            for conn in held:
+                conn.read_only = True
+                with conn.transaction():  # read only: it writes nothing
+                    warm(_PgCursorTx(conn))
+                conn.read_only = False
+        finally:
+            for conn in held:
+                self.pool.putconn(conn)
 
     def _transient(self, e: Exception) -> bool:
         errors = self._psycopg.errors

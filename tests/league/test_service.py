@@ -71,6 +71,9 @@ def test_a_service_is_warm_before_it_takes_a_request(db: Database, league: Leagu
         assert league.season(league.seasons()[0].id).game in registry._loaded  # imported at the start
         if db.backend == "postgresql":
             assert db.pool.min_size == PUSHES + 1  # type: ignore[attr-defined]
+            with db.pool.connection() as conn:  # type: ignore[attr-defined]
+                prepared = conn.execute("SELECT statement FROM pg_prepared_statements").fetchall()
+            assert any("club_code" in r[0] for r in prepared)  # a push's read: planned already
 
 
 def test_a_push_tells_what_the_service_spent_on_it(client: TestClient, league: League):
