@@ -528,7 +528,8 @@ class PostgresDatabase(Database):
                 result = cur.pgresult
                 return [tuple(r) for r in cur.fetchall()] if result and result.status == _TUPLES_OK else []
             finally:
-                conn.autocommit = False
+                with contextlib.suppress(Exception):  # a connection lost: the pool throws it away
+                    conn.autocommit = False
 
     def keep(self, connections: int, warm: Callable[[Tx], object] | None = None) -> None:
         most = self.pool.max_size

@@ -163,3 +163,17 @@ def test_a_statement_put_off_that_fails_fails_the_write_whole(db: Database):
     with pytest.raises(Exception, match="(?i)null"):
         db.write(write)
     assert db.read(lambda tx: tx.rows("SELECT name FROM venue")) == [("a",)]
+
+
+def test_one_statement_alone_answers_its_rows_and_leaves_the_pool_as_it_was(db: Database):
+    db.write(lambda tx: tx.run("INSERT INTO venue (name, name_key) VALUES (?, ?), (?, ?)", ("a", "a", "b", "b")))
+    assert db.query("SELECT name FROM venue WHERE name_key > ? ORDER BY name", ("",)) == [("a",), ("b",)]
+    assert db.query("SELECT name FROM venue WHERE name_key = ?", ("z",)) == []
+    with pytest.raises(RuntimeError):  # a write after it is still one transaction, whole or not at all
+
+        def half(tx):
+            tx.run("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("c", "c"))
+            raise RuntimeError("stop")
+
+        db.write(half)
+    assert db.query("SELECT COUNT(*) FROM venue") == [(2,)]
