@@ -27,6 +27,15 @@ last line: ``league: S sheets from C clubs, lost 0, doubled 0, push p95 X ms, ta
 p95 Y ms at R requests/s``. Goals: nothing lost or doubled, push p95 < 200 ms, table
 page p95 < 50 ms at 200 requests/s.
 
+A push's time is its club's: from the request sent to the answer read, for each push
+that was answered. The backoff before a try again is not in it, and a request that got
+no answer (the cut, the kill) is not timed: it is counted apart. Above each night's line
+its breakdown: the push percentiles before and after the kill and of the clubs that had
+met a failure; the service's own time as it says in ``Server-Timing`` (its queue for a
+turn, the read, the check, the write, the thread's CPU, the whole) and what is outside
+it (HTTP, the clubs' side); the CPU a push of the clubs (this process), the two services
+and PostgreSQL (the throwaway cluster's processes), over the night.
+
 ``--baseline REV`` measures the services of git revision ``REV`` in the same run (its
 files taken with ``git archive``; the clubs, the load and the database are this
 checkout's): first what one push and one table page cost a service one request at a
@@ -44,6 +53,7 @@ import http.client
 import io
 import json
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -55,6 +65,7 @@ import tempfile
 import threading
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -155,14 +166,21 @@ def p95(values: list[float]) -> float:
 
 
 class Night:
-    """The clubs' pushes (see the module)."""
+    """The clubs' pushes (see the module): each answered push's time, as its club saw it
+    (from the request sent to the answer read: not the backoff before a try again, and a
+    request that got no answer is not timed), with what the service said it spent
+    (``Server-Timing``, where it says)."""
 
     def __init__(self, folders: list[Path], urls: list[str], cut: set[int]) -> None:
         self.folders, self.urls, self.cut = folders, urls, cut
         self.timings: list[float] = []
+        self.pushes: list[Push] = []
+        self.failed: list[float] = []
         self.lock = threading.Lock()
         self.dead: set[str] = set()
         self.started = time.monotonic()
+        self.killed_at = float("inf")  # time.perf_counter() of the kill
+        self.answered = 0
 
     def club(self, i: int) -> None:
         folder = self.folders[i]
@@ -170,19 +188,121 @@ class Night:
         assert lk is not None
         mine = self.urls[i % 2]
         pause = 0.05
+        tried = [False]
+
+        def observe(started: float, seconds: float, headers: dict[str, str]) -> None:
+            service = server_timing(headers.get("server-timing", ""))
+            with self.lock:
+                self.timings.append(seconds)
+                self.pushes.append(Push(started, seconds, started >= self.killed_at, tried[0], service))
+                self.answered += 1
+
         while club.outbox(folder) and time.monotonic() - self.started < 300:
             cut = i in self.cut and time.monotonic() - self.started < CUT_SECONDS
             url = "http://127.0.0.1:9" if cut else mine
             club.save_link(folder, club.Link(url, lk.code, lk.club, lk.fixtures))
-            times: list[float] = []
-            done = club.push(folder, times)
-            with self.lock:
-                self.timings += times
+            t = time.perf_counter()
+            done = club.push(folder, observe)
             if done.left:
+                tried[0] = True
+                with self.lock:
+                    self.failed.append(time.perf_counter() - t)
                 if not cut and "cannot be reached" in done.problem:
                     mine = next(u for u in self.urls if u != mine)  # the proxy sends it to the other process
                 time.sleep(pause)
                 pause = min(1.0, pause * 2)
+
+
+@dataclass(frozen=True)
+class Push:
+    """One answered push: sent at ``started`` (``time.perf_counter``), its seconds as the club
+    saw them, whether it was sent after the kill, whether its club had met a failure before
+    (the cut, or the kill), and the service's ``Server-Timing`` (seconds by name)."""
+
+    started: float
+    seconds: float
+    after_kill: bool
+    after_failure: bool
+    service: dict[str, float]
+
+
+def server_timing(header: str) -> dict[str, float]:
+    """``Server-Timing: app;dur=3.1, write;dur=1.2`` as seconds by name."""
+    out = {}
+    for part in header.split(","):
+        name, _, rest = part.strip().partition(";")
+        if rest.startswith("dur="):
+            try:
+                out[name] = float(rest[4:]) / 1000
+            except ValueError:
+                continue
+    return out
+
+
+def pct(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` in ms (the same rank as :func:`p95`)."""
+    ordered = sorted(values)
+    return ordered[int(q * (len(ordered) - 1))] * 1000 if ordered else 0.0
+
+
+def breakdown(n: Night, cpu: dict[str, float], sheets: int) -> list[str]:
+    """Where a push's time went in the night: lines to print."""
+
+    def spread(values: list[float]) -> str:
+        return f"p50 {pct(values, 0.5):.0f} p95 {pct(values, 0.95):.0f} ms" if values else "-"
+
+    before = [p.seconds for p in n.pushes if not p.after_kill]
+    after = [p.seconds for p in n.pushes if p.after_kill]
+    again = [p.seconds for p in n.pushes if p.after_failure]
+    lines = [
+        f"  push: before the kill {spread(before)} ({len(before)}), after it {spread(after)} ({len(after)}), "
+        f"of clubs that had met a failure {spread(again)} ({len(again)}); {len(n.failed)} rounds ended by a "
+        f"failure (the cut, the kill), not timed"
+    ]
+    told = [p for p in n.pushes if "app" in p.service]
+    if told:
+        parts = ["app", "queue", "read", "check", "write", "cpu"]
+        said = ", ".join(
+            f"{k} {spread([p.service[k] for p in told if k in p.service]).replace(' ms', '')}"
+            for k in parts
+            if any(k in p.service for p in told)
+        )
+        outside = [p.seconds - p.service["app"] for p in told]
+        lines.append(
+            f"  the service's own time (Server-Timing, ms): {said}; outside it (HTTP, the clubs): {spread(outside)}"
+        )
+    else:
+        lines.append("  the service's own time: not told (no Server-Timing)")
+    if cpu:
+        each = ", ".join(f"{k} {v / sheets * 1000:.2f}" for k, v in cpu.items())
+        lines.append(f"  CPU a push (ms, the night's CPU over its {sheets} sheets): {each}")
+    return lines
+
+
+def postgres_cpu(data: Path | None) -> float | None:
+    """The CPU seconds so far of the PostgreSQL cluster whose data folder is ``data``: its
+    postmaster, the children it has reaped, and those still running (Linux's /proc)."""
+    if data is None:
+        return None
+    try:
+        pm = int((data / "postmaster.pid").read_text().split()[0])
+        tck = os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/stat", encoding="ascii") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(entry.name) == pm:
+                total += sum(int(x) for x in fields[11:15]) / tck
+            elif int(fields[1]) == pm:
+                total += (int(fields[11]) + int(fields[12])) / tck
+        return total
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def load(urls: list[str], paths: list[str], rate: int, seconds: float) -> tuple[list[float], int]:
@@ -268,9 +388,10 @@ def code_of(rev: str, into: Path) -> Path:
     return folder
 
 
-def night(url: str, args: argparse.Namespace, base: Path, code: Path | None) -> str:
+def night(url: str, args: argparse.Namespace, base: Path, code: Path | None) -> tuple[str, list[str]]:
     """One night of the season (see the module) over the database at ``url``, its two
-    services run from ``code`` (None: this checkout): the figures' line."""
+    services run from ``code`` (None: this checkout): the figures' line, and the lines of
+    its breakdown (:func:`breakdown`)."""
     procs: list[subprocess.Popen[bytes]] = []
     db = connect(url)
     try:
@@ -297,17 +418,23 @@ def night(url: str, args: argparse.Namespace, base: Path, code: Path | None) -> 
             folders.append(folder)
         pushes = Night(folders, urls, set(range(0, len(folders), 6)))
         threads = [threading.Thread(target=pushes.club, args=(i,)) for i in range(len(folders))]
+        cpu = Cpu(procs, args.pg_data)
         t = time.perf_counter()
         for th in threads:
             th.start()
-        while sum(len(club.outbox(f)) for f in folders) > sheets * 0.6:
-            time.sleep(0.05)
+        while pushes.answered < sheets * 0.4:  # 40 % in (counted, not the outboxes listed: the clubs' CPU)
+            time.sleep(0.01)
+        cpu.before_kill(procs[0])
+        pushes.killed_at = time.perf_counter()
         procs[0].send_signal(signal.SIGKILL)
         print(f"killed the service on port {ports[0]} at {time.perf_counter() - t:.1f} s")
         for th in threads:
             th.join()
         pushed = time.perf_counter() - t
+        spent = cpu.spent()
         print(f"pushed {sheets} sheets in {pushed:.1f} s ({len(pushes.timings)} requests)")
+        lines = breakdown(pushes, spent, sheets)
+        print("\n".join(lines))
         lost, doubled = accounted(lg, sid, folders, sheets, urls[1])
         paths = [f"/divisions/{d.id}" for d in lg.divisions(sid)]
         times, errors = load([urls[1]], paths, args.rate, args.seconds)
@@ -315,13 +442,47 @@ def night(url: str, args: argparse.Namespace, base: Path, code: Path | None) -> 
         return (
             f"league: {sheets} sheets from {len(folders)} clubs, lost {lost}, doubled {doubled}, "
             f"push p95 {p95(pushes.timings):.0f} ms, table page p95 {p95(times):.0f} ms at {args.rate} requests/s"
-        )
+        ), lines
     finally:
         for p in procs:
             if p.poll() is None:
                 p.terminate()
                 p.wait(timeout=10)
         db.close()
+
+
+class Cpu:
+    """The CPU seconds the night's pushes took: the clubs (this process: their threads, the
+    kill's watch), each service process (the killed one until its kill) and PostgreSQL."""
+
+    def __init__(self, procs: list[subprocess.Popen[bytes]], pg_data: Path | None) -> None:
+        self.procs, self.pg_data = procs, pg_data
+        self.clubs = self._own()
+        self.services = {p.pid: cpu_seconds(p.pid) for p in procs}
+        self.pg = postgres_cpu(pg_data)
+        self.killed: dict[int, float | None] = {}
+
+    @staticmethod
+    def _own() -> float:
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+
+    def before_kill(self, proc: subprocess.Popen[bytes]) -> None:
+        self.killed[proc.pid] = cpu_seconds(proc.pid)
+
+    def spent(self) -> dict[str, float]:
+        out = {"clubs": self._own() - self.clubs}
+        services = 0.0
+        for p in self.procs:
+            start, end = self.services[p.pid], self.killed.get(p.pid) or cpu_seconds(p.pid)
+            if start is None or end is None:
+                return out
+            services += end - start
+        out["services"] = services
+        pg = postgres_cpu(self.pg_data)
+        if pg is not None and self.pg is not None:
+            out["PostgreSQL"] = pg - self.pg
+        return out
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -434,6 +595,7 @@ def main() -> None:
 
         cluster = Cluster().start()
         url = cluster.url
+    args.pg_data = cluster.data if cluster is not None else None
     base = Path(tempfile.mkdtemp(prefix="league-bench-"))
     try:
         code = code_of(args.baseline, base) if args.baseline else None
@@ -451,7 +613,8 @@ def main() -> None:
                 folder = base / f"{kind}-{n}"
                 folder.mkdir()
                 url_n = with_schema(url, f"bench_{kind}_{n}") if code is not None or args.rounds > 1 else url
-                said = night(url_n, args, folder, where)
+                said, told = night(url_n, args, folder, where)
+                lines += [(kind, line) for line in told]
                 lines.append((kind, f"baseline {args.baseline}: {said}" if where else said))
         for _, line in sorted(lines, key=lambda kl: kl[0] == "now"):  # this checkout's last
             print(line)

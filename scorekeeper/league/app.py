@@ -37,21 +37,25 @@ import hashlib
 import json
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from scorekeeper import registry
 from scorekeeper import text as _text
 from scorekeeper.errors import ScorekeeperError, one_line
 from scorekeeper.league import pages
 from scorekeeper.league import table as _table
-from scorekeeper.league.book import REVISION_CHANNEL, Club, League, NotFound
+from scorekeeper.league.book import REVISION_CHANNEL, Club, League, NotFound, Receipt
 from scorekeeper.league.db import Database
 from scorekeeper.league.sheets import SheetError
 from scorekeeper.league.sheets import digest as sheet_digest
@@ -70,6 +74,13 @@ HEADERS = {
     "X-Frame-Options": "DENY",
 }
 Handler = Callable[[Request], Awaitable[Response]]
+
+
+NO_CODE = "a club's code is needed (Authorization: Bearer CODE), and this one is not known or was revoked"
+#: Pushes a process works on at once (each holds a thread and, for a moment, a connection
+#: of the pool); the others wait their turn on the event loop, not in threads that would
+#: take the interpreter from those already in a transaction.
+PUSHES = 3
 
 
 def _error(status: int, words: str) -> JSONResponse:
@@ -129,8 +140,20 @@ class Service:
         self.secure = secure_cookies
         self.cache: OrderedDict[tuple[str, int], tuple[bytes, str, str]] = OrderedDict()
         self.revisions = Revisions()
+        self.pushes: anyio.CapacityLimiter | None = None  # made on the event loop, at the first push
         if listen:
             db.listen(REVISION_CHANNEL, self.revisions)
+
+    def warm(self) -> None:
+        """What the first requests after a start would otherwise wait for, done before the
+        service takes one: the engines of the league's games imported (a push scores every
+        record with its game's engine; the first import takes a tenth of a second, the
+        interpreter held), and the pool's connections for :data:`PUSHES` pushes opened,
+        each with a push's reads run on it (:meth:`League.warm`)."""
+        for season in self.league.seasons():
+            with contextlib.suppress(ScorekeeperError):
+                registry.get(season.game)
+        self.db.keep(PUSHES + 1, self.league.warm)
 
     # ------------------------------------------------------------ public
     def cached(self, key: str, media: str, make: Callable[[], str]) -> Handler:
@@ -230,12 +253,12 @@ class Service:
         return self.league.club_for(auth[7:].strip())
 
     async def api(self, request: Request) -> Response:
+        parts = [p for p in request.url.path.split("/") if p][1:]
+        if request.method == "PUT" and len(parts) == 4 and parts[:3:2] == ["fixtures", "sheets"] and parts[1].isdigit():
+            return await self._push(request, int(parts[1]), parts[3])
         club = await run_in_threadpool(self.club_of, request)
         if club is None:
-            return _error(
-                401, "a club's code is needed (Authorization: Bearer CODE), and this one is not known or was revoked"
-            )
-        parts = [p for p in request.url.path.split("/") if p][1:]
+            return _error(401, NO_CODE)
         try:
             if parts == ["club"] and request.method == "GET":
                 return JSONResponse(await run_in_threadpool(self._club_json, club), headers=HEADERS)
@@ -250,20 +273,6 @@ class Service:
     async def _fixture_api(self, request: Request, club: Club, fid: int, rest: list[str]) -> Response:
         if not rest and request.method == "GET":
             return JSONResponse(await run_in_threadpool(self._fixture_json, fid), headers=HEADERS)
-        if len(rest) == 2 and rest[0] == "sheets" and request.method == "PUT":
-            body = await request.body()
-
-            def take() -> Any:  # in a thread: the parsing and the scoring too, not on the event loop
-                doc = read_sheet(body)
-                if sheet_digest(doc) != rest[1]:
-                    raise SheetError(
-                        "the address's digest is not the sheet's SHA-256 (sent again, it must be the same)"
-                    )
-                return self.league.receive(fid, club, doc)
-
-            got = await run_in_threadpool(take)
-            out = {"version": got.version, "new": got.new, "state": got.state}
-            return JSONResponse(out, 201 if got.new else 200, headers=HEADERS)
         if rest == ["disputes"] and request.method == "POST":
             try:
                 reason = json.loads(await request.body()).get("reason")
@@ -272,6 +281,51 @@ class Service:
             state = await run_in_threadpool(self.league.dispute, fid, club, reason)
             return JSONResponse({"state": state}, headers=HEADERS)
         return _error(405, "not done at this address")
+
+    async def _push(self, request: Request, fid: int, digest: str) -> Response:
+        """``PUT /api/fixtures/ID/sheets/DIGEST``: the club, the fixture, the check and the
+        write in one turn of a thread (the parsing and the scoring off the event loop), at
+        most :data:`PUSHES` at once; what it spent is told in ``Server-Timing``."""
+        auth = request.headers.get("authorization", "")
+        code = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
+        if not code:
+            return _error(401, NO_CODE)
+        started = time.perf_counter()
+        body = await request.body()
+        spent: dict[str, float] = {}
+
+        def take() -> Receipt | None:
+            mark, cpu = time.perf_counter(), time.thread_time()
+            spent["queue"] = mark - started
+            try:
+                found = self.league.sheet_target(code, fid)
+                spent["read"] = time.perf_counter() - mark
+                if found is None:
+                    return None
+                club, target = found
+                doc = read_sheet(body)
+                if sheet_digest(doc) != digest:
+                    raise SheetError(
+                        "the address's digest is not the sheet's SHA-256 (sent again, it must be the same)"
+                    )
+                return self.league.receive(fid, club, doc, target=target, spent=spent, digest=digest)
+            finally:
+                spent["cpu"] = time.thread_time() - cpu  # this thread's CPU: the read, the check, the write
+
+        if self.pushes is None:
+            self.pushes = anyio.CapacityLimiter(PUSHES)
+        try:
+            got = await anyio.to_thread.run_sync(take, limiter=self.pushes)
+        except NotFound as e:
+            return _error(404, str(e))
+        except ScorekeeperError as e:
+            return _error(422, str(e))
+        if got is None:
+            return _error(401, NO_CODE)
+        spent["app"] = time.perf_counter() - started
+        timing = ", ".join(f"{k};dur={v * 1000:.2f}" for k, v in spent.items())
+        out = {"version": got.version, "new": got.new, "state": got.state}
+        return JSONResponse(out, 201 if got.new else 200, headers={**HEADERS, "Server-Timing": timing})
 
     def _club_json(self, club: Club) -> dict[str, Any]:
         lg = self.league
@@ -384,6 +438,8 @@ def make_app(
                     await run_in_threadpool(service.league.settle)
                 await asyncio.sleep(settle_every)
 
+        with contextlib.suppress(Exception):  # a database away for a moment: the requests will say so
+            await run_in_threadpool(service.warm)
         if read_only:
             yield
             return

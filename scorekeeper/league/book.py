@@ -23,9 +23,10 @@ import datetime as _dt
 import hashlib
 import json
 import secrets
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from scorekeeper import registry
 from scorekeeper import text as _text
@@ -122,6 +123,10 @@ class Club:
     codes: int
 
 
+#: A fixture, what its sheet is checked against, and its season (:meth:`League.sheet_target`).
+Target = tuple["Fixture", FixtureInfo, "Season"]
+
+
 @dataclass(frozen=True, slots=True)
 class Receipt:
     """What became of a sheet sent: its version, whether it was new, the result's state."""
@@ -152,15 +157,56 @@ def _key(name: str) -> str:
 _TEAM_COLS = "t.id, t.division_id, t.club_id, v.name, t.name, t.captain, t.vice, t.players"
 _TEAM_FROM = "team t JOIN venue v ON v.id = t.venue_id"
 _SEASON_COLS = "id, name, game, preset, scoring, singles, doubles, starts, delay_hours"
+#: How many times psycopg runs a statement on a connection before it prepares it.
+PREPARED_AFTER = 5
+#: The id of a sheet inserted in this transaction, whose id is not known yet: above every id
+#: made (the new sheet's will be the fixture's highest: its sheets are written under its lock).
+NEW = 1 << 62
+#: A fixture's result as deciding it reads it, and how many disputes it has: one row.
+_CURRENT_SQL = (
+    "SELECT r.by_secretary, r.changed_at, r.state, r.games_home, r.games_away, r.points_home, "
+    "r.points_away, r.sheet_id, (SELECT COUNT(*) FROM dispute d WHERE d.fixture_id = f.id) "
+    "FROM fixture f LEFT JOIN result r ON r.fixture_id = f.id WHERE f.id = ?"
+)
+#: What deciding a result reads of a sheet.
+_SHEET_COLS = (
+    "id, sender, version, content, confirmed_home, confirmed_away, received_at, games_home, games_away, "
+    "points_home, points_away, games"
+)
 _CLUB_SQL = (
     "SELECT c.id, c.name, v.name, (SELECT COUNT(*) FROM club_code k WHERE k.club_id = c.id "
     "AND k.revoked_at IS NULL) FROM club c LEFT JOIN venue v ON v.id = c.venue_id"
 )
+
 #: Where the league's revision is told to every process (:meth:`Database.listen`).
 REVISION_CHANNEL = "league_revision"
+#: The league's revision moved on by one: the last statement of a transaction that changed
+#: the league (:meth:`Tx.last`: every writer updates this one row, so it is locked for the
+#: commit alone).
+BUMP = "UPDATE league_state SET revision = revision + 1 WHERE id = 1 RETURNING revision"
 _RESULT_COLS = (
     "r.state, r.games_home, r.games_away, r.points_home, r.points_away, r.games, r.sheet_id, r.due_at, "
     "r.by_secretary, r.why, r.changed_at"
+)
+
+
+def _team_cols(t: str, v: str) -> str:
+    return f"{t}.id, {t}.division_id, {t}.club_id, {v}.name, {t}.name, {t}.captain, {t}.vice, {t}.players"
+
+
+#: A club by its code's digest with a fixture, its result, its two teams and its season:
+#: one row (the fixture's columns NULL when there is none), none when no club has the code.
+_TARGET_SQL = (
+    "SELECT c.id, c.name, cv.name, (SELECT COUNT(*) FROM club_code k WHERE k.club_id = c.id "
+    "AND k.revoked_at IS NULL), f.id, f.division_id, f.week, f.day, f.home_id, f.away_id, "
+    f"{_RESULT_COLS}, {_team_cols('h', 'hv')}, {_team_cols('a', 'av')}, "
+    f"{', '.join('s.' + c for c in _SEASON_COLS.split(', '))} "
+    "FROM club c LEFT JOIN venue cv ON cv.id = c.venue_id "
+    "LEFT JOIN fixture f ON f.id = ? LEFT JOIN result r ON r.fixture_id = f.id "
+    "LEFT JOIN team h ON h.id = f.home_id LEFT JOIN venue hv ON hv.id = h.venue_id "
+    "LEFT JOIN team a ON a.id = f.away_id LEFT JOIN venue av ON av.id = a.venue_id "
+    "LEFT JOIN division d ON d.id = f.division_id LEFT JOIN season s ON s.id = d.season_id "
+    "WHERE c.id = (SELECT club_id FROM club_code WHERE digest = ? AND revoked_at IS NULL)"
 )
 
 
@@ -249,8 +295,11 @@ class League:
         )
         ids = {int(r[4]) for r in rows} | {int(r[5]) for r in rows}
         teams = {t.id: t for t in self.teams(tx=tx)} if len(ids) > 2 else {}
-        for tid in ids - set(teams):
-            teams[tid] = _team(tx.one(f"SELECT {_TEAM_COLS} FROM {_TEAM_FROM} WHERE t.id = ?", (tid,)) or ())
+        missing = sorted(ids - set(teams))
+        if missing:  # a fixture's two teams: one query
+            marks = ", ".join("?" * len(missing))
+            for r in tx.rows(f"SELECT {_TEAM_COLS} FROM {_TEAM_FROM} WHERE t.id IN ({marks})", missing):
+                teams[int(r[0])] = _team(r)
         return [
             Fixture(
                 int(r[0]),
@@ -357,93 +406,189 @@ class League:
         f, season = found[0], _season(row)
         return f, FixtureInfo(f.id, f.home.info(), f.away.info(), season.game, season.games), season
 
-    def receive(self, fid: int, club: Club, doc: Any, now: str | None = None) -> Receipt:
+    def sheet_target(self, code: str, fid: int) -> tuple[Club, Target] | None:
+        """The club whose code ``code`` is (None: no club's, or revoked) and fixture ``fid``
+        with its season (a NotFound when there is none), read in one statement: what a
+        club's push reads before its sheet is checked."""
+        rows = self.db.query(_TARGET_SQL, (fid, code_digest(code)))
+        if not rows:
+            return None
+        r = rows[0]
+        club = Club(int(r[0]), r[1], r[2], int(r[3]))
+        if r[4] is None or r[37] is None:
+            raise NotFound(f"no fixture {short(fid)}")
+        home, away, season = _team(r[21:29]), _team(r[29:37]), _season(r[37:46])
+        f = Fixture(int(r[4]), int(r[5]), int(r[6]), r[7], home, away, home.venue, _result(r[10:21]))
+        return club, (f, FixtureInfo(f.id, home.info(), away.info(), season.game, season.games), season)
+
+    def warm(self, tx: Tx) -> None:
+        """A push's reads, of nothing (no club, no fixture 0), each as often as a
+        connection's statement is run before it is prepared: run on a service's new
+        connections (:meth:`Database.keep`), the first pushes find them planned."""
+        for _ in range(PREPARED_AFTER + 1):
+            tx.rows(_TARGET_SQL, (0, ""))
+            tx.many(
+                [
+                    (f"SELECT {_SHEET_COLS}, digest FROM sheet WHERE fixture_id = ? ORDER BY id", (0,)),
+                    (_CURRENT_SQL, (0,)),
+                    ("SELECT revision FROM league_state WHERE id = ?", (0,)),
+                    ("SELECT id FROM audit WHERE fixture_id = ?", (0,)),
+                ]
+            )
+
+    def receive(
+        self,
+        fid: int,
+        club: Club,
+        doc: Any,
+        now: str | None = None,
+        *,
+        target: Target | None = None,
+        spent: dict[str, float] | None = None,
+        digest: str | None = None,
+    ) -> Receipt:
         """A club's sheet of fixture ``fid``: checked and scored again (a SheetError when it
         does not hold), kept once (the same sheet twice is one version), and the result
-        decided again."""
-        f, info, season = self.fixture_and_season(fid)
+        decided again. ``target``: the fixture, its sheet's checks and its season, read
+        already (:meth:`sheet_target`); ``spent``: the seconds of the check and of the
+        write are put in it; ``digest``: the sheet's, reckoned already."""
+        f, info, season = target or self.fixture_and_season(fid)
         if club.id not in (f.home.club_id, f.away.club_id):
             raise SheetError(f"{club.name} plays no part in {f.home.name} v {f.away.name}")
-        checked = check(doc, info)
+        started = time.perf_counter()
+        checked = check(doc, info, digest)
         body = _text.json_text(doc, separators=(",", ":"))
         sender = f"club:{club.id}"
-        return self.db.write(lambda tx: self._keep(tx, f, season, sender, club.name, checked, body, now))
+        checked_at = time.perf_counter()
+        got = self.db.write(lambda tx: self._keep(tx, f, season, sender, club.name, checked, body, now))
+        if spent is not None:
+            spent["check"], spent["write"] = checked_at - started, time.perf_counter() - checked_at
+        return got
 
     def _keep(
         self, tx: Tx, f: Fixture, season: Season, sender: str, who: str, c: Checked, body: str, now: str | None
     ) -> Receipt:
-        tx.value(f"SELECT id FROM fixture WHERE id = ?{self.db.for_update}", (f.id,))
-        last, same = tx.one(
-            "SELECT COALESCE(MAX(version), 0), MAX(CASE WHEN digest = ? THEN version END) FROM sheet "
-            "WHERE fixture_id = ? AND sender = ?",
-            (c.digest, f.id, sender),
-        ) or (0, None)
+        # the fixture locked, then (each statement's snapshot taken once the lock is had) every
+        # sheet of it (a few: this sender's versions, each sender's newest) and its result:
+        # one round trip
+        _, found, result = tx.many(
+            [
+                (f"SELECT id FROM fixture WHERE id = ?{self.db.for_update}", (f.id,)),
+                (f"SELECT {_SHEET_COLS}, digest FROM sheet WHERE fixture_id = ? ORDER BY id", (f.id,)),
+                (_CURRENT_SQL, (f.id,)),
+            ]
+        )
+        current = result[0]
+        mine = [r for r in found if r[1] == sender]
+        same = max((int(r[2]) for r in mine if r[12] == c.digest), default=None)
         if same is not None:
-            state = tx.value("SELECT state FROM result WHERE fixture_id = ?", (f.id,))
-            return Receipt(int(same), False, state or "")
-        version = int(last) + 1
+            return Receipt(same, False, current[2] or "")
+        version = max((int(r[2]) for r in mine), default=0) + 1
         at = now or clock.stamp()
-        tx.run(
+        games = json.dumps([g.to_json() for g in c.games])
+        confirmed = (int(c.confirmed_home is not None), int(c.confirmed_away is not None))
+        tx.later(
             "INSERT INTO sheet (fixture_id, sender, version, digest, content, body, games, games_home, games_away, "
             "points_home, points_away, confirmed_home, confirmed_away, received_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                f.id, sender, version, c.digest, c.content, body, json.dumps([g.to_json() for g in c.games]),
-                c.games_won[0], c.games_won[1],
-                c.points[0], c.points[1], int(c.confirmed_home is not None), int(c.confirmed_away is not None), at,
+                f.id, sender, version, c.digest, c.content, body, games, c.games_won[0], c.games_won[1],
+                c.points[0], c.points[1], confirmed[0], confirmed[1], at,
             ),
         )  # fmt: skip
         score = f"{c.games_won[0]}-{c.games_won[1]}"
         note(tx, who, f"sent version {version} of {f.home.name} v {f.away.name}: {score}", "", f.id)
-        state = self._decide(tx, f, season, at)
+        # the new sheet's id is made with its INSERT, sent with the COMMIT: here it is NEW (the
+        # newest of the fixture's, as its id will be), and the result names it by sender and version
+        new = (NEW, sender, version, c.content, *confirmed, at, *c.games_won, *c.points, games)
+        newest: dict[str, Sequence[Any]] = {}
+        for r in [*found, new]:
+            if r[1] not in newest or int(r[2]) > int(newest[r[1]][2]):
+                newest[r[1]] = r[:12]
+        state = self._decide(tx, f, season, at, list(newest.values()), current, (sender, version))
         return Receipt(version, True, state)
 
-    def _decide(self, tx: Tx, f: Fixture, season: Season, now: str) -> str:
-        """The fixture's result decided again from its sheets and disputes; its state."""
-        current = tx.one("SELECT by_secretary, changed_at, state FROM result WHERE fixture_id = ?", (f.id,))
-        since = current[1] if current is not None and current[0] else ""
-        disputes = [
-            r[0]
-            for r in tx.rows("SELECT reason FROM dispute WHERE fixture_id = ? AND at > ? ORDER BY id", (f.id, since))
-        ]
-        if current is not None and current[0] and not disputes:
-            return str(current[2])  # the secretary's decision stands
-        rows = tx.rows(
-            "SELECT s.id, s.sender, s.version, s.content, s.confirmed_home, s.confirmed_away, s.received_at, "
-            "s.games_home, s.games_away, s.points_home, s.points_away, s.games "
-            "FROM sheet s WHERE s.fixture_id = ? AND s.version = "
-            "(SELECT MAX(version) FROM sheet o WHERE o.fixture_id = s.fixture_id AND o.sender = s.sender)",
-            (f.id,),
+    def _decide(
+        self,
+        tx: Tx,
+        f: Fixture,
+        season: Season,
+        now: str,
+        latest: list[Sequence[Any]] | None = None,
+        current: Sequence[Any] | None = None,
+        new: tuple[str, int] | None = None,
+    ) -> str:
+        """The fixture's result decided again from its sheets and disputes; its state.
+        ``latest``: the newest sheet of each sender (:data:`_SHEET_COLS`) and ``current``:
+        the result (:data:`_CURRENT_SQL`), read already in this transaction (None: read
+        here); ``new``: the sender and version of the sheet whose id is :data:`NEW`."""
+        if current is None:
+            current = tx.one(_CURRENT_SQL, (f.id,))
+        assert current is not None  # the fixture is locked by this transaction
+        by_secretary = current[2] is not None and bool(current[0])
+        since = current[1] if by_secretary else ""
+        disputes = (
+            [
+                r[0]
+                for r in tx.rows(
+                    "SELECT reason FROM dispute WHERE fixture_id = ? AND at > ? ORDER BY id", (f.id, since)
+                )
+            ]
+            if current[8]
+            else []
         )
-        latest = [approval.Version(int(r[0]), r[1], int(r[2]), r[3], bool(r[4]), bool(r[5]), r[6]) for r in rows]
-        d = approval.decide(latest, disputes, season.delay_hours)
+        if by_secretary and not disputes:
+            return str(current[2])  # the secretary's decision stands
+        rows: Sequence[Sequence[Any]] = (
+            latest
+            if latest is not None
+            else tx.rows(
+                f"SELECT {_SHEET_COLS} FROM sheet s WHERE s.fixture_id = ? AND s.version = "
+                "(SELECT MAX(version) FROM sheet o WHERE o.fixture_id = s.fixture_id AND o.sender = s.sender)",
+                (f.id,),
+            )
+        )
+        versions = [approval.Version(int(r[0]), r[1], int(r[2]), r[3], bool(r[4]), bool(r[5]), r[6]) for r in rows]
+        d = approval.decide(versions, disputes, season.delay_hours)
         if d is None:
             return ""
         if d.state == "waiting" and d.due_at is not None and d.due_at <= now:
             d = approval.Decision("approved", d.sheet, None, f"{d.why}; not disputed within {season.delay_hours} h")
         sheet = next(r[7:] for r in rows if r[0] == d.sheet)  # the newest of each sender's: among these
         self._set(
-            tx, f, d.state, d.sheet, sheet[4], (sheet[0], sheet[1]), (sheet[2], sheet[3]), d.due_at, False, d.why, now
-        )
+            tx, f, d.state, d.sheet, sheet[4], (sheet[0], sheet[1]), (sheet[2], sheet[3]), d.due_at, False, d.why, now,
+            before=None if current[2] is None else current[2:8], new=new,
+        )  # fmt: skip
         return d.state
 
     def _set(
         self, tx: Tx, f: Fixture, state: str, sheet: int | None, games: str, won: Sequence[int],
         points: Sequence[int], due: str | None, by_secretary: bool, why: str, now: str,
+        before: Sequence[Any] | None | Literal["read"] = "read", new: tuple[str, int] | None = None,
     ) -> None:  # fmt: skip
-        before = tx.one(
-            "SELECT state, games_home, games_away, points_home, points_away, sheet_id FROM result WHERE fixture_id = ?",
-            (f.id,),
-        )
-        tx.run(
+        """The fixture's result set; ``before``: its row's state, games, points and sheet
+        (None: no row), read already in this transaction (``"read"``: read here); ``new``:
+        the sender and version of the sheet whose id is :data:`NEW` (not made yet)."""
+        if isinstance(before, str):
+            before = tx.one(
+                "SELECT state, games_home, games_away, points_home, points_away, sheet_id FROM result "
+                "WHERE fixture_id = ?",
+                (f.id,),
+            )
+        upsert = (
             "INSERT INTO result (fixture_id, state, sheet_id, games, games_home, games_away, points_home, points_away, "
-            "due_at, by_secretary, why, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "due_at, by_secretary, why, changed_at) VALUES (?, ?, {sheet}, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (fixture_id) DO UPDATE SET state = excluded.state, sheet_id = excluded.sheet_id, "
             "games = excluded.games, games_home = excluded.games_home, games_away = excluded.games_away, "
             "points_home = excluded.points_home, points_away = excluded.points_away, due_at = excluded.due_at, "
-            "by_secretary = excluded.by_secretary, why = excluded.why, changed_at = excluded.changed_at",
-            (f.id, state, sheet, games, won[0], won[1], points[0], points[1], due, int(by_secretary), why, now),
+            "by_secretary = excluded.by_secretary, why = excluded.why, changed_at = excluded.changed_at"
         )
+        rest = (games, won[0], won[1], points[0], points[1], due, int(by_secretary), why, now)
+        if sheet == NEW and new is not None:  # the sheet inserted in this transaction, by sender and version
+            named = "(SELECT id FROM sheet WHERE fixture_id = ? AND sender = ? AND version = ?)"
+            tx.later(upsert.format(sheet=named), (f.id, state, f.id, *new, *rest))
+        else:
+            tx.later(upsert.format(sheet="?"), (f.id, state, sheet, *rest))
         after = (state, won[0], won[1], points[0], points[1], sheet)
         if before is None or tuple(before) != after:
             if before is None or before[0] != state:
@@ -576,8 +721,9 @@ class League:
 
 
 def note(tx: Tx, who: str, what: str, why: str, fixture: int | None, detail: Any = None) -> None:
-    """One line of the audit: who, when, what and why."""
-    tx.run(
+    """One line of the audit: who, when, what and why (written with the next statement, or
+    the commit: :meth:`Tx.later`)."""
+    tx.later(
         "INSERT INTO audit (at, who, what, why, fixture_id, detail) VALUES (?, ?, ?, ?, ?, ?)",
         (clock.stamp(), who, what, why, fixture, json.dumps(detail or {})),
     )
@@ -586,8 +732,7 @@ def note(tx: Tx, who: str, what: str, why: str, fixture: int | None, detail: Any
 def bump(tx: Tx) -> None:
     """The league changed: its revision moves on (the public pages follow it), and every
     process is told the new one when the transaction commits."""
-    revision = tx.value("UPDATE league_state SET revision = revision + 1 WHERE id = 1 RETURNING revision")
-    tx.notify(REVISION_CHANNEL, str(revision))
+    tx.last(BUMP, REVISION_CHANNEL)
 
 
 def _why(text: Any, what: str = "the reason") -> str:

@@ -28,11 +28,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import http.client
 import json
 import random
 import re
+import ssl
 import threading
 import time
+import urllib.parse
+import urllib.request
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,6 +145,75 @@ def request(link: Link, method: str, path: str, body: bytes | None = None) -> tu
 async def request_async(link: Link, method: str, path: str, body: bytes | None = None) -> tuple[int, Any]:
     """:func:`request` in a thread (the laptop's :data:`Send`: the app's event loop goes on)."""
     return await asyncio.to_thread(request, link, method, path, body)
+
+
+class Session:
+    """Requests to the league over one kept connection (HTTP/1.1 keep-alive): an outbox's
+    pushes, one after another, without a new connection (and TLS handshake) each. A kept
+    connection the league closed meanwhile is made again once (a push is idempotent); a
+    proxy of the environment (``https_proxy`` ...) is honoured, each request through
+    :func:`request` then. ``headers``: the last answer's."""
+
+    def __init__(self, link: Link) -> None:
+        self.link = link
+        parts = urllib.parse.urlsplit(link.url)
+        self.https = parts.scheme == "https"
+        self.host = parts.hostname or ""
+        self.port = parts.port
+        self.base = parts.path.rstrip("/")
+        proxied = urllib.request.getproxies().get(parts.scheme)
+        self.direct = not proxied or bool(urllib.request.proxy_bypass(self.host))
+        self.conn: http.client.HTTPConnection | None = None
+        self.used = False
+        self.headers: dict[str, str] = {}
+
+    def _connection(self) -> http.client.HTTPConnection:
+        if self.conn is None:
+            if self.https:
+                self.conn = http.client.HTTPSConnection(
+                    self.host, self.port, timeout=TIMEOUT, context=ssl.create_default_context()
+                )
+            else:
+                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=TIMEOUT)
+            self.used = False
+        return self.conn
+
+    def request(self, method: str, path: str, body: bytes | None = None) -> tuple[int, Any]:
+        """One request (see :func:`request`): its status and its JSON."""
+        if not self.direct:
+            return request(self.link, method, path, body)
+        headers = {"Authorization": f"Bearer {self.link.code}", "Accept-Encoding": "identity"}
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        for again in (True, False):
+            conn = self._connection()
+            kept = self.used
+            try:
+                conn.request(method, self.base + path, body=body, headers=headers)
+                r = conn.getresponse()
+                data = r.read()
+            except (OSError, http.client.HTTPException) as e:
+                self.close()
+                stale = isinstance(e, ConnectionResetError | BrokenPipeError | http.client.RemoteDisconnected)
+                if again and kept and stale:  # closed by the league while kept: a new connection
+                    continue
+                raise LinkError(f"the league at {self.link.url} cannot be reached ({one_line(str(e), 120)})") from None
+            self.used = True
+            self.headers = {k.lower(): v for k, v in r.getheaders()}
+            if r.will_close:
+                self.close()
+            try:
+                return r.status, json.loads(data or b"null")
+            except ValueError:
+                if 200 <= r.status < 300:
+                    raise LinkError(f"the league at {self.link.url} answered what is not JSON") from None
+                return r.status, None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
 
 
 def link(folder: Path, url: str, code: str | None) -> Link:
@@ -309,23 +382,33 @@ class Pushed:
     problem: str = ""
 
 
-def push(folder: Path, timings: list[float] | None = None) -> Pushed:
-    """Send every sheet of the outbox once (see the module); ``timings``: each request's
-    seconds are added to it (the benchmark's)."""
+#: What :func:`push` tells of each answer: when the request was sent (``time.perf_counter``),
+#: its seconds, and the answer's headers (lower case).
+Observer = Callable[[float, float, dict[str, str]], None]
+
+
+def push(folder: Path, observe: Observer | None = None) -> Pushed:
+    """Send every sheet of the outbox once (see the module), over one kept connection;
+    ``observe``: told of each answer (the benchmark's)."""
     out, lk, items = _round(folder)
-    for i, (path, item, path_body) in enumerate(items):
-        assert lk is not None
-        started = time.perf_counter()
-        try:
-            status, answer = request(lk, "PUT", path_body[0], path_body[1])
-            if timings is not None:
-                timings.append(time.perf_counter() - started)
-        except LinkError as e:
-            out.left, out.problem = len(items) - i, str(e)
-            return out
-        if not _answered(folder, path, item, status, answer, out, len(items) - i):
-            return out
-    return out
+    if lk is None:
+        return out
+    session = Session(lk)
+    try:
+        for i, (path, item, (where, body)) in enumerate(items):
+            started = time.perf_counter()
+            try:
+                status, answer = session.request("PUT", where, body)
+                if observe is not None:
+                    observe(started, time.perf_counter() - started, session.headers)
+            except LinkError as e:
+                out.left, out.problem = len(items) - i, str(e)
+                return out
+            if not _answered(folder, path, item, status, answer, out, len(items) - i):
+                return out
+        return out
+    finally:
+        session.close()
 
 
 async def push_async(folder: Path, send: Send) -> Pushed:

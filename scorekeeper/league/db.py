@@ -29,6 +29,7 @@ moment earlier, SQLite's busy database) is run again from the start, a few times
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sqlite3
 import threading
@@ -68,6 +69,23 @@ class Tx(Protocol):
         """Tell every process listening on ``channel`` (:meth:`Database.listen`), when
         and if this transaction commits."""
 
+    def many(self, statements: Sequence[tuple[str, Params]]) -> list[list[tuple[Any, ...]]]:
+        """Each statement's rows, run in order: statements none of which needs another's
+        answer (PostgreSQL: in one round trip, a pipeline, with those put off by
+        :meth:`later`)."""
+
+    def later(self, sql: str, params: Params = ()) -> None:
+        """Run ``sql``, whose answer is not needed, before the next statement or at the
+        latest with the ``COMMIT`` (PostgreSQL: sent with them, in one round trip); its
+        failure is the transaction's, raised then."""
+
+    def last(self, sql: str, channel: str) -> None:
+        """Run ``sql`` (a statement answering one value, a counter moved on) as this
+        transaction's last, once however often it is asked, and tell ``channel`` its value
+        (:meth:`notify`). PostgreSQL sends it with the ``COMMIT`` at once (one round trip,
+        a pipeline): what it locks, such as a row every writer updates, is held for the
+        commit alone, not while this process's thread waits its turn."""
+
 
 class Listener(Protocol):
     """What :meth:`Database.listen` tells: each payload heard, and whether it is listening."""
@@ -100,12 +118,33 @@ class CursorTx:
         self.translate = translate
         self.notify_sql = notify_sql
         self.notes: list[tuple[str, str]] = []
+        self.lasts: dict[str, str] = {}
+        self.queued: list[tuple[str, Params]] = []
 
     def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        self.flush()
         self.cursor.execute(self.translate(sql), tuple(params))
-        if self.cursor.description is None:
+        if not self._has_rows():
             return []
         return [tuple(r) for r in self.cursor.fetchall()]
+
+    def many(self, statements: Sequence[tuple[str, Params]]) -> list[list[tuple[Any, ...]]]:
+        return [self.rows(sql, params) for sql, params in statements]
+
+    def later(self, sql: str, params: Params = ()) -> None:
+        self.queued.append((sql, params))
+
+    def flush(self) -> None:
+        """The statements put off (:meth:`later`), one by one."""
+        queued, self.queued = self.queued, []
+        for sql, params in queued:
+            self.cursor.execute(self.translate(sql), tuple(params))
+            if self._has_rows():
+                self.cursor.fetchall()
+
+    def _has_rows(self) -> bool:
+        """Whether the statement run last answered rows (a SELECT, a RETURNING)."""
+        return self.cursor.description is not None
 
     def one(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
         found = self.rows(sql, params)
@@ -116,8 +155,9 @@ class CursorTx:
         return None if row is None else row[0]
 
     def run(self, sql: str, params: Params = ()) -> int:
+        self.flush()
         self.cursor.execute(self.translate(sql), tuple(params))
-        if self.cursor.description is not None:
+        if self._has_rows():
             self.cursor.fetchall()
         return max(self.cursor.rowcount, 0)
 
@@ -125,6 +165,17 @@ class CursorTx:
         if self.notify_sql:
             self.run(self.notify_sql, (channel, payload))
         self.notes.append((channel, payload))
+
+    def last(self, sql: str, channel: str) -> None:
+        self.lasts.setdefault(sql, channel)
+
+    def finish(self) -> None:
+        """The statements asked for last (:meth:`last`), one by one (a backend without a
+        pipeline), before the ``COMMIT``."""
+        self.flush()
+        lasts, self.lasts = self.lasts, {}
+        for sql, channel in lasts.items():
+            self.notify(channel, str(self.value(sql)))
 
 
 class Database:
@@ -145,6 +196,12 @@ class Database:
         with self._transaction(write=False) as tx:
             return fn(tx)
 
+    def query(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        """The rows of one statement that writes nothing, run alone: its own snapshot, and
+        outside a transaction block where the backend lets (PostgreSQL: one round trip, not
+        a ``BEGIN``, the statement and a ``COMMIT``)."""
+        return self.read(lambda tx: tx.rows(sql, params))
+
     def write(self, fn: Callable[[Tx], T]) -> T:
         """``fn``'s answer, its changes committed whole; run again from the start when it
         met another process's write (see the module)."""
@@ -160,6 +217,13 @@ class Database:
 
     def close(self) -> None:
         raise NotImplementedError
+
+    def keep(self, connections: int, warm: Callable[[Tx], object] | None = None) -> None:
+        """Keep at least ``connections`` open from now on (PostgreSQL's pool, opened now,
+        at most its size): a service's first requests do not wait for them. ``warm``: run
+        on each of them (a read-only transaction: psycopg forgets what it prepared in one
+        rolled back), so that the first requests find their statements planned and
+        prepared and the tables' descriptions read by the server process behind each."""
 
     def listen(self, channel: str, listener: Listener) -> bool:
         """Tell ``listener`` every payload notified on ``channel`` (:meth:`Tx.notify`): at
@@ -205,7 +269,14 @@ class _SQLiteTx(AbstractContextManager[Tx]):
 
     def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
         if kind is None:
-            self.conn.execute("COMMIT")
+            try:
+                if self.tx is not None:
+                    self.tx.finish()  # what was put off or asked for last: its failure is the write's
+                self.conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("ROLLBACK")
+                raise
             if self.tx is not None:
                 self.db._committed(self.tx)
         else:
@@ -316,7 +387,7 @@ class _PgTx(AbstractContextManager[Tx]):
         self.write = write
         self.conn: Any = None
         self.tx: Any = None
-        self.cursor_tx: CursorTx | None = None
+        self.cursor_tx: _PgCursorTx | None = None
 
     def __enter__(self) -> Tx:
         self.connection = self.db.pool.connection()
@@ -325,7 +396,7 @@ class _PgTx(AbstractContextManager[Tx]):
             self.conn.read_only = not self.write  # BEGIN READ ONLY: one statement, not two
             self.tx = self.conn.transaction()
             self.tx.__enter__()
-            self.cursor_tx = CursorTx(self.conn.cursor(), _pg_cached, _NOTIFY)
+            self.cursor_tx = _PgCursorTx(self.conn)
             return self.cursor_tx
         except BaseException as e:
             self.connection.__exit__(type(e), e, None)
@@ -333,17 +404,86 @@ class _PgTx(AbstractContextManager[Tx]):
 
     def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
         try:
-            self.tx.__exit__(kind, value, tb)
-        finally:
-            self.connection.__exit__(kind, value, tb)
+            if kind is None and self.cursor_tx is not None and (self.cursor_tx.lasts or self.cursor_tx.queued):
+                self._commit_with_lasts(self.cursor_tx)
+            else:
+                self.tx.__exit__(kind, value, tb)
+        except BaseException as e:
+            self.connection.__exit__(type(e), e, None)
+            raise
+        self.connection.__exit__(kind, value, tb)
         if kind is None and self.cursor_tx is not None:
             self.db._committed(self.cursor_tx)
 
+    def _commit_with_lasts(self, ctx: _PgCursorTx) -> None:
+        """The statements put off (:meth:`Tx.later`), those asked for last and the
+        ``COMMIT`` in one round trip (a pipeline), each of the last notifying its channel
+        in the same statement (see :meth:`Tx.last`)."""
+        lasts, ctx.lasts = ctx.lasts, {}
+        queued, ctx.queued = ctx.queued, []
+        cursors = []
+        try:
+            with self.conn.pipeline():
+                for sql, params in queued:
+                    self.conn.cursor().execute(_pg_cached(sql), tuple(params))
+                for sql, channel in lasts.items():
+                    cur = self.conn.cursor()
+                    cur.execute(_pg_cached(_LAST.format(sql=sql)), (channel,))
+                    cursors.append((cur, channel))
+                self.tx.__exit__(None, None, None)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                self.conn.rollback()
+            raise
+        for cur, channel in cursors:
+            row = cur.fetchone()
+            if row is not None:
+                ctx.notes.append((channel, str(row[0])))
 
+
+class _PgCursorTx(CursorTx):
+    """A :class:`CursorTx` over psycopg's cursor: whether a statement answered rows is read
+    from its result's status (psycopg's ``description`` makes an object of every column
+    each time it is asked)."""
+
+    def __init__(self, conn: Any) -> None:
+        super().__init__(conn.cursor(), _pg_cached, _NOTIFY)
+        self.conn = conn
+
+    def _has_rows(self) -> bool:
+        return _answered(self.cursor)
+
+    def many(self, statements: Sequence[tuple[str, Params]]) -> list[list[tuple[Any, ...]]]:
+        queued, self.queued = self.queued, []
+        cursors = []
+        with self.conn.pipeline():
+            for sql, params in queued:
+                self.conn.cursor().execute(_pg_cached(sql), tuple(params))
+            for sql, params in statements:
+                cur = self.conn.cursor()
+                cur.execute(_pg_cached(sql), tuple(params))
+                cursors.append(cur)
+        return [[tuple(r) for r in cur.fetchall()] if _answered(cur) else [] for cur in cursors]
+
+    def flush(self) -> None:
+        if self.queued:
+            self.many([])
+
+
+def _answered(cursor: Any) -> bool:
+    """Whether psycopg's cursor's last statement answered rows (a SELECT, a RETURNING)."""
+    result = getattr(cursor, "pgresult", None)
+    return result is not None and result.status == _TUPLES_OK
+
+
+#: libpq's PGRES_TUPLES_OK: a statement that answered rows.
+_TUPLES_OK = 2
 _PG_SQL: dict[str, str] = {}
 #: A notification names the schema it was made in: leagues in two schemas of one database
 #: (the tests' do) hear only their own.
 _NOTIFY = "SELECT pg_notify(?, COALESCE(current_schema(), '') || ' ' || ?)"
+#: A statement asked for last, its value notified in the same statement.
+_LAST = "WITH v(value) AS ({sql}) SELECT value, pg_notify(?, COALESCE(current_schema(), '') || ' ' || value) FROM v"
 
 
 def _pg_cached(sql: str) -> str:
@@ -379,6 +519,35 @@ class PostgresDatabase(Database):
 
     def _transaction(self, *, write: bool) -> AbstractContextManager[Tx]:
         return _PgTx(self, write)
+
+    def query(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        with self.pool.connection() as conn:
+            conn.autocommit = True
+            try:
+                cur = conn.execute(_pg_cached(sql), tuple(params))
+                result = cur.pgresult
+                return [tuple(r) for r in cur.fetchall()] if result and result.status == _TUPLES_OK else []
+            finally:
+                with contextlib.suppress(Exception):  # a connection lost: the pool throws it away
+                    conn.autocommit = False
+
+    def keep(self, connections: int, warm: Callable[[Tx], object] | None = None) -> None:
+        most = self.pool.max_size
+        n = min(max(connections, self.pool.min_size), most)
+        self.pool.resize(n, most)
+        self.pool.wait(timeout=10)
+        if warm is None:
+            return
+        held = [self.pool.getconn(timeout=10) for _ in range(n)]  # each of them, not one n times
+        try:
+            for conn in held:
+                conn.read_only = True
+                with conn.transaction():  # read only: it writes nothing
+                    warm(_PgCursorTx(conn))
+                conn.read_only = False
+        finally:
+            for conn in held:
+                self.pool.putconn(conn)
 
     def _transient(self, e: Exception) -> bool:
         errors = self._psycopg.errors

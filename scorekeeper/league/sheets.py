@@ -127,8 +127,9 @@ def _keys(side: Sequence[str]) -> frozenset[str]:
     return frozenset(_text.name_key(p) for p in side)
 
 
-def check(doc: Any, fixture: FixtureInfo) -> Checked:
-    """The sheet ``doc`` checked against ``fixture`` and scored again (see the module)."""
+def check(doc: Any, fixture: FixtureInfo, known: str | None = None) -> Checked:
+    """The sheet ``doc`` checked against ``fixture`` and scored again (see the module);
+    ``known``: its :func:`digest`, reckoned already."""
     if not isinstance(doc, dict):
         raise SheetError(f"a sheet must be a JSON object, not {type_name(doc)}")
     unknown = set(doc) - {"format", "fixture", "home", "away", "games", "totals", "confirmed"}
@@ -158,7 +159,7 @@ def check(doc: Any, fixture: FixtureInfo) -> Checked:
     if _pair(totals["points"], "totals.points") != points:
         raise SheetError(f"the sheet says points {short(totals['points'])}; its records give {points[0]}-{points[1]}")
     home_by, away_by = _confirmed(doc.get("confirmed"), fixture)
-    return Checked(games, won, points, home_by, away_by, digest(doc), content_digest(doc))
+    return Checked(games, won, points, home_by, away_by, known or digest(doc), content_digest(doc))
 
 
 def _game(g: Any, number: int, fixture: FixtureInfo) -> Game:

@@ -139,3 +139,14 @@ def test_club_codes_are_kept_as_digests_and_revocable(league: League):
     assert league.db.read(lambda tx: tx.value("SELECT COUNT(*) FROM club_code WHERE digest = ?", (code,))) == 0
     assert league.revoke(club.id, "Sue", "laptop stolen") == 1
     assert league.club_for(code) is None
+
+
+def test_of_two_sheets_taken_in_one_second_the_one_taken_last_is_the_result_s(league: League):
+    # a new sheet's id is made with its INSERT, sent with the COMMIT: the result still names it
+    f = league.fixtures()[0]
+    at = "2026-09-07T22:30:00Z"
+    league.receive(f.id, club_of(league, f.home), sheet(f, [0, 1], away=False), now=at)
+    league.receive(f.id, club_of(league, f.away), sheet(f, [1, 1], home=False), now=at)
+    result, sheets = league.fixture(f.id).result, league.sheets(f.id)
+    assert result.state == "different" and result.sheet == sheets[-1]["id"] > sheets[0]["id"]
+    assert result.games_won == (sheets[-1]["games_home"], sheets[-1]["games_away"])

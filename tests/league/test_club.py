@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import http.server
+import json
 import socket
 import threading
 import time
@@ -118,3 +120,68 @@ def test_a_sheet_sent_while_the_outbox_is_listed_is_left_out_not_an_error(tmp_pa
             yield gone  # listed, then removed before its date was read
 
     assert club.outbox(Racing(tmp_path)) == [kept]
+
+
+class Stub(http.server.BaseHTTPRequestHandler):
+    """A league that takes every sheet (HTTP/1.1, kept connections), noting each request's
+    client port; ``drop``: after each answer it closes the connection without saying so
+    (as a server whose keep-alive ran out)."""
+
+    protocol_version = "HTTP/1.1"
+    seen: list[tuple[str, int]] = []
+    drop = False
+
+    def do_PUT(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        Stub.seen.append((self.path, self.client_address[1]))
+        body = json.dumps({"version": 1, "new": True, "state": "waiting"}).encode()
+        self.send_response(201)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Server-Timing", "app;dur=1.5")
+        self.end_headers()
+        self.wfile.write(body)
+        self.close_connection = Stub.drop
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def stub() -> Iterator[str]:
+    Stub.seen, Stub.drop = [], False
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Stub)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_an_outbox_is_pushed_over_one_kept_connection(stub: str, tmp_path: Path):
+    club.save_link(tmp_path, club.Link(stub, "abcdefgh12", "Club", {}))
+    for fixture in (1, 2, 3):
+        club.enqueue(tmp_path, fixture, {"fixture": fixture})
+    told: list[tuple[float, dict[str, str]]] = []
+    done = club.push(tmp_path, lambda started, seconds, headers: told.append((seconds, headers)))
+    assert (done.sent, done.left, club.outbox(tmp_path)) == (3, 0, [])
+    assert len({port for _, port in Stub.seen}) == 1 and len(Stub.seen) == 3
+    assert [h["server-timing"] for _, h in told] == ["app;dur=1.5"] * 3 and all(s > 0 for s, _ in told)
+
+
+def test_a_kept_connection_the_league_closed_is_made_again(stub: str, tmp_path: Path):
+    Stub.drop = True
+    session = club.Session(club.Link(stub, "abcdefgh12", "Club", {}))
+    try:
+        for n in range(3):
+            assert session.request("PUT", f"/api/fixtures/{n}/sheets/x", b"{}")[0] == 201
+    finally:
+        session.close()
+    assert [p for p, _ in Stub.seen] == [f"/api/fixtures/{n}/sheets/x" for n in range(3)]  # each sent once
+    assert len({port for _, port in Stub.seen}) == 3
+
+
+def test_a_league_out_of_reach_is_one_line_over_a_session(tmp_path: Path):
+    session = club.Session(club.Link(f"http://127.0.0.1:{free_port()}/league", "abcdefgh12", "Club", {}))
+    with pytest.raises(club.LinkError, match="cannot be reached"):
+        session.request("PUT", "/api/fixtures/1/sheets/x", b"{}")

@@ -71,3 +71,109 @@ def test_a_database_that_cannot_be_reached_is_said_without_its_password():
     with pytest.raises(DatabaseError) as e:
         connect("postgresql://ann:secret@127.0.0.1:1/league")
     assert "secret" not in str(e.value) and "cannot be reached" in str(e.value) and "\n" not in str(e.value)
+
+
+class Heard:
+    """A listener of this process's own notifications."""
+
+    def __init__(self) -> None:
+        self.payloads: list[str] = []
+
+    def heard(self, payload: str) -> None:
+        self.payloads.append(payload)
+
+    def listening(self, now: bool) -> None:
+        pass
+
+
+BUMP = "UPDATE league_state SET revision = revision + 1 WHERE id = 1 RETURNING revision"
+
+
+def test_a_statement_asked_for_last_runs_once_at_the_commit_and_its_value_is_told(db: Database):
+    heard = Heard()
+    db.listen("league_revision", heard)
+
+    def write(tx):
+        tx.last(BUMP, "league_revision")
+        tx.run("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("The Plough", "the plough"))
+        tx.last(BUMP, "league_revision")  # asked twice: run once
+        return tx.value("SELECT revision FROM league_state WHERE id = 1")
+
+    assert db.write(write) == 0  # not run before the commit
+    assert db.read(lambda tx: tx.value("SELECT revision FROM league_state WHERE id = 1")) == 1
+    assert heard.payloads[0] == "1"  # told at once, by this process (PostgreSQL's LISTEN may tell it again)
+    db.write(lambda tx: tx.last(BUMP, "league_revision"))
+    assert "2" in heard.payloads and set(heard.payloads) <= {"1", "2"}
+
+
+def test_a_statement_asked_for_last_is_not_run_when_the_write_fails(db: Database):
+    heard = Heard()
+    db.listen("league_revision", heard)
+
+    def half(tx):
+        tx.last(BUMP, "league_revision")
+        raise RuntimeError("stop")
+
+    with pytest.raises(RuntimeError):
+        db.write(half)
+    assert db.read(lambda tx: tx.value("SELECT revision FROM league_state WHERE id = 1")) == 0
+    assert heard.payloads == []
+
+
+def test_writers_asking_for_the_bump_last_lose_none(db_url: str):
+    first, second = connect(db_url, pool=4), connect(db_url, pool=4)
+    try:
+        migrate(first)
+
+        def bump(database: Database) -> None:
+            for _ in range(25):
+                database.write(lambda tx: tx.last(BUMP, "league_revision"))
+
+        threads = [threading.Thread(target=bump, args=(d,)) for d in (first, second, first)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert second.read(lambda tx: tx.value("SELECT revision FROM league_state")) == 75
+    finally:
+        first.close()
+        second.close()
+
+
+def test_statements_put_off_run_in_order_before_the_next_and_with_the_commit(db: Database):
+    def write(tx):
+        tx.later("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("a", "a"))
+        seen = tx.value("SELECT COUNT(*) FROM venue")  # the one put off is run first
+        tx.later("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("b", "b"))
+        counts = tx.many([("SELECT COUNT(*) FROM venue", ()), ("SELECT name FROM venue ORDER BY name", ())])
+        tx.later("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("c", "c"))  # with the commit
+        return seen, counts
+
+    assert db.write(write) == (1, [[(2,)], [("a",), ("b",)]])
+    assert db.read(lambda tx: tx.rows("SELECT name FROM venue ORDER BY name")) == [("a",), ("b",), ("c",)]
+
+
+def test_a_statement_put_off_that_fails_fails_the_write_whole(db: Database):
+    db.write(lambda tx: tx.run("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("a", "a")))
+
+    def write(tx):
+        tx.later("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("b", "b"))
+        tx.later("INSERT INTO venue (name, name_key) VALUES (?, ?)", (None, None))  # a venue has a name
+
+    with pytest.raises(Exception, match="(?i)null"):
+        db.write(write)
+    assert db.read(lambda tx: tx.rows("SELECT name FROM venue")) == [("a",)]
+
+
+def test_one_statement_alone_answers_its_rows_and_leaves_the_pool_as_it_was(db: Database):
+    db.write(lambda tx: tx.run("INSERT INTO venue (name, name_key) VALUES (?, ?), (?, ?)", ("a", "a", "b", "b")))
+    assert db.query("SELECT name FROM venue WHERE name_key > ? ORDER BY name", ("",)) == [("a",), ("b",)]
+    assert db.query("SELECT name FROM venue WHERE name_key = ?", ("z",)) == []
+    with pytest.raises(RuntimeError):  # a write after it is still one transaction, whole or not at all
+
+        def half(tx):
+            tx.run("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("c", "c"))
+            raise RuntimeError("stop")
+
+        db.write(half)
+    assert db.query("SELECT COUNT(*) FROM venue") == [(2,)]

@@ -14,8 +14,9 @@ with warnings.catch_warnings():  # Starlette's own client (httpx under it) is al
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from scorekeeper import registry
 from scorekeeper.league import access
-from scorekeeper.league.app import make_app
+from scorekeeper.league.app import PUSHES, make_app
 from scorekeeper.league.book import League
 from scorekeeper.league.db import Database
 from scorekeeper.league.sheets import digest
@@ -62,6 +63,44 @@ def test_a_club_pushes_a_sheet_once_and_the_table_shows_it_at_once(client: TestC
     data = client.get(division + ".json").json()
     assert data["table"][0]["team"] == f.home.name and data["table"][0]["score"] == 4
     assert "Ranked by score, then games difference" in after.text
+
+
+def test_a_service_is_warm_before_it_takes_a_request(db: Database, league: League, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(registry, "_loaded", {})
+    with TestClient(make_app(db), base_url="https://league.test"):
+        assert league.season(league.seasons()[0].id).game in registry._loaded  # imported at the start
+        if db.backend == "postgresql":
+            assert db.pool.min_size == PUSHES + 1  # type: ignore[attr-defined]
+            with db.pool.connection() as conn:  # type: ignore[attr-defined]
+                prepared = conn.execute("SELECT statement FROM pg_prepared_statements").fetchall()
+            assert any("club_code" in r[0] for r in prepared)  # a push's read: planned already
+
+
+def test_a_push_tells_what_the_service_spent_on_it(client: TestClient, league: League):
+    f = league.fixtures()[0]
+    code = league.new_code(f.home.club_id, "Sue")
+    answer = push(client, code, f.id, sheet(f, [0, 0]))
+    spent = dict(part.strip().split(";dur=") for part in answer.headers["server-timing"].split(","))
+    assert answer.status_code == 201 and set(spent) == {"queue", "read", "check", "write", "cpu", "app"}
+    assert all(float(v) >= 0 for v in spent.values()) and float(spent["app"]) >= float(spent["write"])
+
+
+def test_a_push_to_no_fixture_or_without_a_code_is_refused_before_its_sheet_is_read(client: TestClient, league: League):
+    f = league.fixtures()[0]
+    code = league.new_code(f.home.club_id, "Sue")
+    missing = client.put(
+        f"/api/fixtures/999999/sheets/{'0' * 64}", content=b"{}", headers={"Authorization": f"Bearer {code}"}
+    )
+    assert missing.status_code == 404 and "no fixture 999999" in missing.json()["error"]
+    bare = client.put(f"/api/fixtures/{f.id}/sheets/{'0' * 64}", content=b"not json")
+    assert bare.status_code == 401 and "code" in bare.json()["error"]
+    unknown = client.put(
+        f"/api/fixtures/999999/sheets/{'0' * 64}", content=b"{}", headers={"Authorization": "Bearer not-a-code"}
+    )
+    assert unknown.status_code == 401  # an unknown code learns nothing of the fixtures
+    other = next(t for t in league.teams() if t.club_id not in (f.home.club_id, f.away.club_id))
+    stranger = push(client, league.new_code(other.club_id, "Sue"), f.id, sheet(f, [0, 0]))
+    assert stranger.status_code == 422 and "plays no part" in stranger.json()["error"]
 
 
 def test_no_write_without_a_known_code_and_a_sheet_that_does_not_follow_is_refused(client: TestClient, league: League):
