@@ -17,12 +17,13 @@ once (the last night of the season, all at 22:30), each through its own outbox w
 - when 40 % of the sheets are in, one service process is killed (SIGKILL): its clubs go
   to the other (as a proxy in front of several would send them), retrying with a backoff.
 
-The clubs are ``--club-processes`` processes (6 unless told; each runs its share of the
-clubs, every sixth one, as threads), all starting at the same moment: sixty clubs are
-sixty laptops, and sixty threads of one Python process would wait on each other (the
-GIL, the process's CPU) outside the service's time. Each process sends every push's
-timing back to this one. ``--club-processes 1``: the clubs are threads of this process,
-as the benchmark measured them before.
+The clubs are ``--club-processes N`` processes (6 unless told; the k-th runs clubs
+k, k + N, k + 2N ... as threads), all let go at the same moment: sixty clubs are sixty
+laptops, and sixty threads of one Python process wait on each other (the GIL, the
+process's CPU), partly inside a push's time and partly between pushes, which thins the
+load the services see. Each process sends every push's timing back to this one.
+``--club-processes 1``: the clubs are threads of this process, as the benchmark
+measured them before.
 
 Then the table pages are asked for at ``--rate`` requests a second for ``--seconds``
 seconds (open loop: each request sent at its time, whatever the others do).
