@@ -1,7 +1,7 @@
 """The league server under the last night of a season: every club pushes at once.
 
     python -m benchmarks.league [--clubs 60] [--divisions 4] [--games 9] [--rate 200] [--seconds 10]
-                                [--baseline REV] [--rounds N]
+                                [--baseline REV] [--rounds N] [--club-processes N]
 
 A season of ``--clubs`` teams (one a club, each at its own pub) in ``--divisions``
 divisions, home and away, fixtures of ``--games`` singles, is made in a PostgreSQL
@@ -16,6 +16,14 @@ once (the last night of the season, all at 22:30), each through its own outbox w
   address leads nowhere), then restored;
 - when 40 % of the sheets are in, one service process is killed (SIGKILL): its clubs go
   to the other (as a proxy in front of several would send them), retrying with a backoff.
+
+The clubs are ``--club-processes N`` processes (6 unless told; the k-th runs clubs
+k, k + N, k + 2N ... as threads), all let go at the same moment: sixty clubs are sixty
+laptops, and sixty threads of one Python process wait on each other (the GIL, the
+process's CPU), partly inside a push's time and partly between pushes, which thins the
+load the services see. Each process sends every push's timing back to this one.
+``--club-processes 1``: the clubs are threads of this process, as the benchmark
+measured them before.
 
 Then the table pages are asked for at ``--rate`` requests a second for ``--seconds``
 seconds (open loop: each request sent at its time, whatever the others do).
@@ -33,7 +41,7 @@ no answer (the cut, the kill) is not timed: it is counted apart. Above each nigh
 its breakdown: the push percentiles before and after the kill and of the clubs that had
 met a failure; the service's own time as it says in ``Server-Timing`` (its queue for a
 turn, the read, the check, the write, the thread's CPU, the whole) and what is outside
-it (HTTP, the clubs' side); the CPU a push of the clubs (this process), the two services
+it (HTTP, the clubs' side); the CPU a push of the clubs (their processes and this one), the two services
 and PostgreSQL (the throwaway cluster's processes), over the night.
 
 ``--baseline REV`` measures the services of git revision ``REV`` in the same run (its
@@ -49,9 +57,11 @@ is this checkout's last night.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import http.client
 import io
 import json
+import multiprocessing
 import os
 import resource
 import shutil
@@ -171,16 +181,19 @@ class Night:
     request that got no answer is not timed), with what the service said it spent
     (``Server-Timing``, where it says)."""
 
-    def __init__(self, folders: list[Path], urls: list[str], cut: set[int]) -> None:
+    def __init__(
+        self, folders: list[Path], urls: list[str], cut: set[int], answered: Any = None, killed: Any = None
+    ) -> None:
         self.folders, self.urls, self.cut = folders, urls, cut
         self.timings: list[float] = []
         self.pushes: list[Push] = []
         self.failed: list[float] = []
         self.lock = threading.Lock()
-        self.dead: set[str] = set()
         self.started = time.monotonic()
-        self.killed_at = float("inf")  # time.perf_counter() of the kill
-        self.answered = 0
+        # The answers counted, and the kill's time.perf_counter() (CLOCK_MONOTONIC: the same in
+        # every process): this process's own, or shared with the other clubs' processes.
+        self.answered = Cell(0) if answered is None else answered
+        self.killed = Cell(float("inf")) if killed is None else killed
 
     def club(self, i: int) -> None:
         folder = self.folders[i]
@@ -192,10 +205,12 @@ class Night:
 
         def observe(started: float, seconds: float, headers: dict[str, str]) -> None:
             service = server_timing(headers.get("server-timing", ""))
+            after_kill = started >= self.killed.value
             with self.lock:
                 self.timings.append(seconds)
-                self.pushes.append(Push(started, seconds, started >= self.killed_at, tried[0], service))
-                self.answered += 1
+                self.pushes.append(Push(started, seconds, after_kill, tried[0], service))
+            with self.answered.get_lock():
+                self.answered.value += 1
 
         while club.outbox(folder) and time.monotonic() - self.started < 300:
             cut = i in self.cut and time.monotonic() - self.started < CUT_SECONDS
@@ -211,6 +226,78 @@ class Night:
                     mine = next(u for u in self.urls if u != mine)  # the proxy sends it to the other process
                 time.sleep(pause)
                 pause = min(1.0, pause * 2)
+
+
+class Cell:
+    """A value shared by this process's threads, with the face of a ``multiprocessing.Value``."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self._lock = threading.Lock()
+
+    def get_lock(self) -> threading.Lock:
+        return self._lock
+
+
+def clubs_process(k: int, n: int, clubs: tuple[list[Path], list[str], set[int]], shared: tuple[Any, ...]) -> None:
+    """The ``k``-th of ``n`` clubs' processes: every ``n``-th club of the night (from the
+    ``k``-th) as a thread, all let go at once; its pushes, failures and CPU sent back."""
+    answered, killed, start, go, ready, out = shared
+    night = Night(*clubs, answered, killed)
+
+    def run(i: int) -> None:
+        go.wait()
+        night.started = start.value
+        night.club(i)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(k, len(night.folders), n)]
+    for th in threads:
+        th.start()
+    ready.put(k)
+    go.wait()
+    cpu = Cpu.own()
+    for th in threads:
+        th.join()
+    out.put((k, [dataclasses.astuple(p) for p in night.pushes], night.failed, Cpu.own() - cpu))
+
+
+class Crowd:
+    """The clubs of ``night`` in ``n`` processes (:func:`clubs_process`), started and ready,
+    waiting for :meth:`go`."""
+
+    def __init__(self, night: Night, n: int) -> None:
+        ctx = multiprocessing.get_context("spawn")  # not fork: this process holds connections
+        self.night, self.n = night, n
+        night.answered, night.killed = ctx.Value("i", 0), ctx.Value("d", float("inf"))
+        self.start, self.go_, self.ready, self.out = ctx.Value("d", 0.0), ctx.Event(), ctx.Queue(), ctx.Queue()
+        shared = (night.answered, night.killed, self.start, self.go_, self.ready, self.out)
+        self.procs = [
+            ctx.Process(target=clubs_process, args=(k, n, (night.folders, night.urls, night.cut), shared), daemon=True)
+            for k in range(n)
+        ]
+        for p in self.procs:
+            p.start()
+        for _ in self.procs:
+            self.ready.get(timeout=120)
+        self.cpu = 0.0
+
+    def go(self) -> None:
+        self.start.value = self.night.started = time.monotonic()
+        self.go_.set()
+
+    def alive(self) -> bool:
+        return any(p.is_alive() for p in self.procs)
+
+    def join(self) -> None:
+        """Every process's pushes into ``night``, their CPU into ``cpu``."""
+        for _ in self.procs:
+            _, pushes, failed, cpu = self.out.get(timeout=600)
+            self.night.pushes += [Push(*p) for p in pushes]
+            self.night.failed += failed
+            self.cpu += cpu
+        self.night.timings = [p.seconds for p in self.night.pushes]
+        for p in self.procs:
+            p.join(timeout=30)
 
 
 @dataclass(frozen=True)
@@ -417,23 +504,34 @@ def night(url: str, args: argparse.Namespace, base: Path, code: Path | None) -> 
                     sheets += 1
             folders.append(folder)
         pushes = Night(folders, urls, set(range(0, len(folders), 6)))
-        threads = [threading.Thread(target=pushes.club, args=(i,)) for i in range(len(folders))]
+        n = max(1, min(args.club_processes, len(folders)))
+        crowd = Crowd(pushes, n) if n > 1 else None
+        threads = [] if crowd else [threading.Thread(target=pushes.club, args=(i,)) for i in range(len(folders))]
         cpu = Cpu(procs, args.pg_data)
         t = time.perf_counter()
+        if crowd:
+            crowd.go()
         for th in threads:
             th.start()
-        while pushes.answered < sheets * 0.4:  # 40 % in (counted, not the outboxes listed: the clubs' CPU)
+        deadline = time.monotonic() + 300
+        while pushes.answered.value < sheets * 0.4:  # 40 % in (counted, not the outboxes listed: the clubs' CPU)
+            if time.monotonic() > deadline or (crowd and not crowd.alive()):
+                raise SystemExit("the clubs stopped before 40 % of the sheets were in")
             time.sleep(0.01)
         cpu.before_kill(procs[0])
-        pushes.killed_at = time.perf_counter()
+        pushes.killed.value = time.perf_counter()
         procs[0].send_signal(signal.SIGKILL)
         print(f"killed the service on port {ports[0]} at {time.perf_counter() - t:.1f} s")
         for th in threads:
             th.join()
+        if crowd:
+            crowd.join()
         pushed = time.perf_counter() - t
-        spent = cpu.spent()
+        spent = cpu.spent(crowd.cpu if crowd else 0.0)
         print(f"pushed {sheets} sheets in {pushed:.1f} s ({len(pushes.timings)} requests)")
-        lines = breakdown(pushes, spent, sheets)
+        each = sorted({len(range(k, len(folders), n)) for k in range(n)})
+        where = f"{n} processes of {'-'.join(map(str, each))} threads" if n > 1 else "threads of one process"
+        lines = [f"  the clubs: {len(folders)} in {where}", *breakdown(pushes, spent, sheets)]
         print("\n".join(lines))
         lost, doubled = accounted(lg, sid, folders, sheets, urls[1])
         paths = [f"/divisions/{d.id}" for d in lg.divisions(sid)]
@@ -452,26 +550,28 @@ def night(url: str, args: argparse.Namespace, base: Path, code: Path | None) -> 
 
 
 class Cpu:
-    """The CPU seconds the night's pushes took: the clubs (this process: their threads, the
-    kill's watch), each service process (the killed one until its kill) and PostgreSQL."""
+    """The CPU seconds the night's pushes took: the clubs (this process: their threads, or
+    their processes', and the kill's watch), each service process (the killed one until its
+    kill) and PostgreSQL."""
 
     def __init__(self, procs: list[subprocess.Popen[bytes]], pg_data: Path | None) -> None:
         self.procs, self.pg_data = procs, pg_data
-        self.clubs = self._own()
+        self.clubs = self.own()
         self.services = {p.pid: cpu_seconds(p.pid) for p in procs}
         self.pg = postgres_cpu(pg_data)
         self.killed: dict[int, float | None] = {}
 
     @staticmethod
-    def _own() -> float:
+    def own() -> float:
         r = resource.getrusage(resource.RUSAGE_SELF)
         return r.ru_utime + r.ru_stime
 
     def before_kill(self, proc: subprocess.Popen[bytes]) -> None:
         self.killed[proc.pid] = cpu_seconds(proc.pid)
 
-    def spent(self) -> dict[str, float]:
-        out = {"clubs": self._own() - self.clubs}
+    def spent(self, clubs: float = 0.0) -> dict[str, float]:
+        """``clubs``: the CPU seconds of the clubs' own processes, told by them."""
+        out = {"clubs": self.own() - self.clubs + clubs}
         services = 0.0
         for p in self.procs:
             start, end = self.services[p.pid], self.killed.get(p.pid) or cpu_seconds(p.pid)
@@ -587,6 +687,13 @@ def main() -> None:
         "checkout's), then with this checkout's: both lines printed, this checkout's last",
     )
     ap.add_argument("--rounds", type=int, default=1, help="nights run (with --baseline, the two in turn)")
+    ap.add_argument(
+        "--club-processes",
+        type=int,
+        default=6,
+        metavar="N",
+        help="the clubs run in N processes, each its share as threads (1: all as threads of this process)",
+    )
     args = ap.parse_args()
     cluster = None
     url = os.environ.get("DATABASE_URL")
