@@ -4,6 +4,7 @@ other screens of a change, the way back."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import time
 from collections.abc import Callable
 from typing import Any
@@ -58,6 +59,30 @@ def use_any_change(shared: Shared, redraw: Callable[[object], Any], every: float
         return shared.hub.subscribe(ANY, redraw, deliver, owner=shared.visitor)
 
     ft.use_effect(subscribe, [])
+
+
+def use_every(seconds: float, step: Callable[[], Any]) -> None:
+    """Call ``step`` every ``seconds`` while the screen is shown: a loop of this session's,
+    started when the screen is shown and cancelled the moment another replaces it. While
+    its browser is away nothing is called; once the session is over (the browser not back
+    in time) the loop ends by itself."""
+    page = ft.context.page
+
+    async def looping() -> None:
+        session = page.session
+        while True:
+            await asyncio.sleep(seconds)
+            if session.connection is None:
+                ends = session.expires_at
+                if ends is None or ends <= dt.datetime.now(dt.UTC):
+                    return  # the session is over: nobody will see this screen again
+                continue  # away for now: it is drawn whole when it is back
+            step()
+
+    def stop() -> None:
+        """(Flet cancels the loop when this, the effect's cleanup, is given.)"""
+
+    ft.use_effect(looping, [], cleanup=stop)
 
 
 def told(shared: Shared, origin: object) -> None:

@@ -5,13 +5,11 @@ fixtures, one taken as an event here, and the sheets waiting to be sent (see
 
 from __future__ import annotations
 
-import asyncio
-import datetime as dt
 from typing import Any
 
 import flet as ft
 
-from scorekeeper.ui.events.common import told
+from scorekeeper.ui.events.common import told, use_every
 from scorekeeper.ui.events.league_model import FixtureLine, LeagueModel
 from scorekeeper.ui.shell.base import Shared
 from scorekeeper.ui.shell.policy import Act
@@ -27,23 +25,7 @@ LOOK_EVERY = 2.0
 
 def _use_looks(vm: LeagueModel) -> None:
     """Look at the outbox again every :data:`LOOK_EVERY` seconds while the screen is shown."""
-    page = ft.context.page
-
-    async def looking() -> None:
-        session = page.session
-        while True:
-            await asyncio.sleep(LOOK_EVERY)
-            if session.connection is None:
-                ends = session.expires_at
-                if ends is None or ends <= dt.datetime.now(dt.UTC):
-                    return
-                continue
-            vm.tick()
-
-    def stop() -> None:
-        """(Flet cancels the loop when this, the effect's cleanup, is given.)"""
-
-    ft.use_effect(looking, [], cleanup=stop)
+    use_every(LOOK_EVERY, vm.tick)
 
 
 def _field(vm: LeagueModel, label: str, name: str, hint: str) -> ft.Control:

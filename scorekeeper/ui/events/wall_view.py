@@ -4,12 +4,9 @@ the page with nothing to scroll, and turns its pages every few seconds while it 
 
 from __future__ import annotations
 
-import asyncio
-import datetime as dt
-
 import flet as ft
 
-from scorekeeper.ui.events.common import SUMMARY_EVERY, back, use_any_change
+from scorekeeper.ui.events.common import SUMMARY_EVERY, back, use_any_change, use_every
 from scorekeeper.ui.events.wall_fit import STATE, Block, Col, Line
 from scorekeeper.ui.events.wall_model import Wall, WallModel, turn_seconds
 from scorekeeper.ui.shell.base import Shared
@@ -28,24 +25,7 @@ def use_turns(vm: WallModel, seconds: float | None = None) -> None:
     screen replaces it. While its browser is away it turns nothing; once the session is
     over (the browser not back in time: the wall is never taken off the screen then) the
     loop ends by itself. A wall of one page is never drawn again by it."""
-    page = ft.context.page
-    every = turn_seconds() if seconds is None else seconds
-
-    async def turning() -> None:
-        session = page.session
-        while True:
-            await asyncio.sleep(every)
-            if session.connection is None:
-                ends = session.expires_at
-                if ends is None or ends <= dt.datetime.now(dt.UTC):
-                    return  # the session is over: nobody will see this wall again
-                continue  # away for now: it is drawn whole when it is back
-            vm.turn()
-
-    def stop() -> None:
-        """(Flet cancels the loop when this, the effect's cleanup, is given.)"""
-
-    ft.use_effect(turning, [], cleanup=stop)
+    use_every(turn_seconds() if seconds is None else seconds, vm.turn)
 
 
 def _cell(text: str, size: float, width: float | None, right: bool, bold: bool, dim: bool) -> ft.Control:
