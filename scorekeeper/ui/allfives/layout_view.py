@@ -21,7 +21,7 @@ from scorekeeper.ui.allfives.drawing import Drawing
 from scorekeeper.ui.allfives.fit import Spot, button_size, drawing_box, end_buttons, half_px, origin, unit_for
 from scorekeeper.ui.allfives.play import EndChoice, PickerCell, Place
 from scorekeeper.ui.allfives.table import TableModel
-from scorekeeper.ui.allfives.tiles import MIN_DIGITS, digit_size, tile_border, tile_face
+from scorekeeper.ui.allfives.tiles import MIN_DIGITS, tile_border, tile_digits, tile_face
 from scorekeeper.ui.shell.widgets import labelled, on
 
 __all__ = [
@@ -109,12 +109,7 @@ def _PickerFace(hi: int, lo: int, half: float) -> ft.Control:
     """A picker tile's digits and the line between them: the same for the whole match (a
     memoized component), whatever the tile's state, so a tile that comes to fit or stops
     fitting redraws only its box."""
-    return ft.Column(
-        [_digit(hi, half), ft.Container(width=half * 0.8, height=1, bgcolor=ft.Colors.OUTLINE), _digit(lo, half)],
-        spacing=0,
-        alignment=ft.MainAxisAlignment.SPACE_EVENLY,
-        horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-    )
+    return tile_digits(hi, lo, False, half)
 
 
 PickerFace = ft.memo(_PickerFace)
@@ -122,12 +117,6 @@ PickerFace = ft.memo(_PickerFace)
 #: How a tile that fits no open end now is drawn: its box, border and digits pale (the whole
 #: tile at this opacity), the same size as a lit one, so that it stays in its place.
 PALE = 0.45
-
-
-def _digit(pips: int, half: float) -> ft.Control:
-    return ft.Text(
-        str(pips), size=digit_size(half), weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.CENTER, width=half
-    )
 
 
 @ft.component

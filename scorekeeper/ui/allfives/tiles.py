@@ -4,11 +4,10 @@ line between them) in the layout, and a tile to tap in the picker."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 import flet as ft
 
-__all__ = ["MIN_DIGITS", "digit_size", "tile_border", "tile_face"]
+__all__ = ["MIN_DIGITS", "digit_size", "tile_border", "tile_digits", "tile_face"]
 
 #: The least size (px) of a tile's digits, while they fit its half: read across the table.
 MIN_DIGITS = 14.0
@@ -34,37 +33,37 @@ def tile_border(width: int, color: str) -> ft.Border:
     return ft.Border.all(width, color)
 
 
-def _half(pips: int, size: float, strong: bool = True) -> ft.Control:
+def _half(pips: int, size: float) -> ft.Control:
     """A half's digits, centred across the tile (the tile's row or column centres them along it)."""
     return ft.Text(
-        str(pips),
-        size=digit_size(size),
-        weight=ft.FontWeight.BOLD if strong else None,
-        color=None if strong else ft.Colors.ON_SURFACE_VARIANT,
-        text_align=ft.TextAlign.CENTER,
-        width=size,
+        str(pips), size=digit_size(size), weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.CENTER, width=size
     )
 
 
+def tile_digits(first: int, second: int, horizontal: bool, half: float) -> ft.Control:
+    """A tile's two halves' digits and the line between them, in a row (or column) that spaces
+    them evenly -- which centres each in its half, the line exactly between them: what is
+    inside a tile's box (:func:`tile_face`; the picker's tiles draw their own box)."""
+    line = ft.Container(
+        width=1 if horizontal else half * 0.8,
+        height=half * 0.8 if horizontal else 1,
+        bgcolor=ft.Colors.OUTLINE,
+    )
+    parts = [_half(first, half), line, _half(second, half)]
+    even = ft.MainAxisAlignment.SPACE_EVENLY
+    if horizontal:
+        return ft.Row(parts, spacing=0, alignment=even, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    return ft.Column(parts, spacing=0, alignment=even, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+
+
 def tile_face(
-    first: int,
-    second: int,
-    horizontal: bool,
-    half: float,
-    spinner: bool = False,
-    mark: str | None = None,
-    lit: bool = False,
-    dim: bool = False,
-    on_click: Any = None,
-    height: float | None = None,
+    first: int, second: int, horizontal: bool, half: float, spinner: bool = False, mark: str | None = None
 ) -> ft.Control:
-    """A domino drawn as two halves with a line between them (``lit``: a strong border,
-    ``dim``: pale digits; ``on_click``: the tile is tapped; ``height``: the box's, if not
-    its natural one).
+    """A domino of the drawing: its two halves with a line between them (:func:`tile_digits`)
+    in its box (``spinner``: a strong border; ``mark``: its colour, where a tile waiting may go).
 
     Few controls, since a redraw makes them again for every tile whose look changed: the
-    tile's box, a row (or column) spacing its halves' digits evenly -- which centres each
-    in its half, the line exactly between them -- and the line.
+    tile's box, a row (or column) of its digits, and the line.
 
     A tile has no ink (no ripple when tapped): the tile itself changes as soon as the entry
     is in (it leaves the picker, it is drawn on the table). The ink -- Flutter's ink well
@@ -72,27 +71,12 @@ def tile_face(
     browser asking for reduced motion: eight tile taps in Chromium took 4.1 CPU-s of the
     browser and the server with it, 3.0 without (the page's renderer 2.4 -> 1.8, its GPU
     process 0.7 -> 0.4), CPU a phone's browser spent on nothing a player needs."""
-    line = ft.Container(
-        width=1 if horizontal else half * 0.8,
-        height=half * 0.8 if horizontal else 1,
-        bgcolor=ft.Colors.OUTLINE,
-    )
-    parts = [_half(first, half, not dim), line, _half(second, half, not dim)]
-    even = ft.MainAxisAlignment.SPACE_EVENLY
-    inner = (
-        ft.Row(parts, spacing=0, alignment=even, vertical_alignment=ft.CrossAxisAlignment.CENTER)
-        if horizontal
-        else ft.Column(parts, spacing=0, alignment=even, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
-    )
-    edge = 3 if spinner else 2 if lit or dim else 1  # a picker tile keeps its size, lit or not
+    edge = 3 if spinner else 1
     return ft.Container(
-        content=inner,
+        content=tile_digits(first, second, horizontal, half),
         width=(2 * half + 1 if horizontal else half) + 2 * edge,
-        height=height or (half if horizontal else 2 * half + 1) + 2 * edge,
+        height=(half if horizontal else 2 * half + 1) + 2 * edge,
         bgcolor=mark or ft.Colors.SURFACE_CONTAINER_HIGHEST,
-        border=tile_border(
-            edge, ft.Colors.PRIMARY if spinner or lit else ft.Colors.OUTLINE_VARIANT if dim else ft.Colors.OUTLINE
-        ),
+        border=tile_border(edge, ft.Colors.PRIMARY if spinner else ft.Colors.OUTLINE),
         border_radius=max(3, half * 0.15),
-        on_click=on_click,
     )
