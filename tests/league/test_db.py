@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -41,25 +43,34 @@ def test_the_id_made_by_the_database_is_returned(db: Database):
     assert ids[1] > ids[0] > 0
 
 
-def test_writers_in_threads_lose_nothing(db_url: str):
-    # two connections to one database, each bumping the revision: every bump is kept
+def bumped_in_threads(db_url: str, write: Callable[[Any], Any]) -> int:
+    """Two connections to one database, three threads (two on the first), each making
+    ``write`` 25 times: the revision after them."""
     first, second = connect(db_url, pool=4), connect(db_url, pool=4)
     try:
         migrate(first)
 
         def bump(database: Database) -> None:
             for _ in range(25):
-                database.write(lambda tx: tx.run("UPDATE league_state SET revision = revision + 1 WHERE id = 1"))
+                database.write(write)
 
         threads = [threading.Thread(target=bump, args=(d,)) for d in (first, second, first)]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-        assert second.read(lambda tx: tx.value("SELECT revision FROM league_state")) == 75
+        return second.read(lambda tx: tx.value("SELECT revision FROM league_state"))
     finally:
         first.close()
         second.close()
+
+
+def test_writers_in_threads_lose_nothing(db_url: str):
+    # two connections to one database, each bumping the revision: every bump is kept
+    assert (
+        bumped_in_threads(db_url, lambda tx: tx.run("UPDATE league_state SET revision = revision + 1 WHERE id = 1"))
+        == 75
+    )
 
 
 def test_a_url_of_no_known_kind_is_refused_in_one_line():
@@ -121,23 +132,7 @@ def test_a_statement_asked_for_last_is_not_run_when_the_write_fails(db: Database
 
 
 def test_writers_asking_for_the_bump_last_lose_none(db_url: str):
-    first, second = connect(db_url, pool=4), connect(db_url, pool=4)
-    try:
-        migrate(first)
-
-        def bump(database: Database) -> None:
-            for _ in range(25):
-                database.write(lambda tx: tx.last(BUMP, "league_revision"))
-
-        threads = [threading.Thread(target=bump, args=(d,)) for d in (first, second, first)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert second.read(lambda tx: tx.value("SELECT revision FROM league_state")) == 75
-    finally:
-        first.close()
-        second.close()
+    assert bumped_in_threads(db_url, lambda tx: tx.last(BUMP, "league_revision")) == 75
 
 
 def test_statements_put_off_run_in_order_before_the_next_and_with_the_commit(db: Database):
