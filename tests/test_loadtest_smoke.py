@@ -32,6 +32,9 @@ LAST_WORDS = {
     "table_load": "goal p95 < 250 ms to the other phones with 12 sessions: not measured (only 2 sessions",
     "capacity": "capacity: ",
 }
+#: What else a smoke run must print (the server's garbage collections over a step: read from
+#: the server, so this says the watch reached it and came back).
+ALSO = {"capacity": "server's garbage collector: "}
 HARNESSES = [
     pytest.param("broadcast", marks=pytest.mark.slow),
     pytest.param("ui_latency", marks=[pytest.mark.slow, pytest.mark.browser]),
@@ -94,4 +97,5 @@ def test_the_harness_runs_end_to_end(runs: Runs, name: str):
     tail = "\n".join(out.splitlines()[-25:])
     assert status == 0, f"python -m tools.loadtest.{name} --smoke exited {status} after {seconds:.0f} s:\n{tail}"
     assert LAST_WORDS[name] in out, f"{name} --smoke did not print its figures:\n{tail}"
+    assert ALSO.get(name, "") in out, f"{name} --smoke did not print {ALSO.get(name)!r}:\n{tail}"
     assert "Traceback" not in out, tail

@@ -72,6 +72,7 @@ from tools.loadtest.common import (
     app_root,
     check_imported,
     chromium_missing,
+    gc_pauses,
     harness,
     load_average,
     next_play,
@@ -342,7 +343,8 @@ class Capacity:
         db = os.path.join(tmp, "db")
         self.matches = club_night(db, max(args.steps))
         port = harness.free_port()
-        cmd, env = serve_command(args.app_root, db, port, "0.0.0.0", profile=bool(args.profile))
+        self.gc_log = os.path.join(tmp, "gc.log")
+        cmd, env = serve_command(args.app_root, db, port, "0.0.0.0", profile=bool(args.profile), gc_log=self.gc_log)
         if args.profile:
             env["LOADTEST_PROFILE"] = os.path.join(tmp, "server.prof")
             self.profile_file = env["LOADTEST_PROFILE"]
@@ -390,6 +392,7 @@ class Capacity:
         if profiled:
             os.kill(self.server.pid, signal.SIGUSR1)
         self.meter.start()
+        wall_from = time.time()
         t0 = time.monotonic() + 0.5
         for t in self.tables:
             t.job = (t0 + pace * t.k / n, t0 + seconds, pace)
@@ -399,6 +402,7 @@ class Capacity:
         while any(t.job is not None for t in self.tables):
             time.sleep(0.1)
         cpu = self.meter.stop()
+        wall_to = time.time()
         elapsed = time.monotonic() - t0
         if profiled:
             os.kill(self.server.pid, signal.SIGUSR2)
@@ -430,6 +434,8 @@ class Capacity:
             "cpu": cpu,
             "rss_kb": max(rss_before, rss_kb(self.server.pid)),
             "ms_per_phone": server_s * 1000 / max(1, entries) / PHONES,
+            "gc": gc_pauses(self.gc_log, wall_from, wall_to),
+            "server_s": server_s,
             "problems": problems,
         }
 
@@ -493,7 +499,21 @@ def describe(s: dict[str, Any]) -> str:
             f"    server CPU {c['server_pct']:.1f} % of {os.cpu_count()} CPUs (this benchmark with its browsers "
             f"{c['benchmark_pct']:.0f} %, other processes {c['others_pct']:.0f} %), RSS {s['rss_kb'] / 1024:.0f} MB, "
             f"{s['ms_per_phone']:.2f} ms CPU per phone per entry" + (f"; MISSED {s['missed']}" if s["missed"] else ""),
+            f"    {describe_gc(s)}",
         ]
+    )
+
+
+def describe_gc(s: dict[str, Any]) -> str:
+    """The server's garbage collector over the step: its young and middle collections, its
+    full ones (how long they took, and the longest: no phone is answered while one runs)
+    and the share of the server's CPU they took."""
+    g = s["gc"]
+    share = 100 * sum(g["cpu"]) / (s["server_s"] * 1000) if s["server_s"] > 0 else 0.0
+    return (
+        f"server's garbage collector: {g['n'][0] + g['n'][1]} young and middle collections "
+        f"({g['ms'][0] + g['ms'][1]:.0f} ms, longest {max(g['longest'][:2]):.0f} ms), {g['n'][2]} full "
+        f"({g['ms'][2]:.0f} ms, longest {g['longest'][2]:.0f} ms): {share:.0f} % of the server's CPU"
     )
 
 

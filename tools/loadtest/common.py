@@ -190,17 +190,72 @@ _PROFILED = (
 )
 
 
+#: With ``gc_log``: every collection of the server's cyclic garbage collector is written to
+#: the file named by ``LOADTEST_GC``, a line each: when it ended (``time.time()``), its
+#: generation, how long it took (ms) and the CPU it took (ms, of the thread); kept in memory and written at every full collection
+#: and every 50 lines, so that a step's are in the file soon after it ends (:func:`gc_pauses`).
+_GCWATCH = (
+    "import gc as _gc, os as _os, time as _time\n"
+    "_gc_t, _gc_lines = [0.0, 0.0], []\n"
+    "def _gc_watch(phase, info):\n"
+    "    if phase == 'start':\n"
+    "        _gc_t[:] = [_time.perf_counter(), _time.thread_time()]\n"
+    "        return\n"
+    "    ms, cpu = (_time.perf_counter() - _gc_t[0]) * 1000, (_time.thread_time() - _gc_t[1]) * 1000\n"
+    "    _gc_lines.append(f\"{_time.time():.3f} {info['generation']} {ms:.3f} {cpu:.3f}\\n\")\n"
+    "    if info['generation'] == 2 or len(_gc_lines) >= 50:\n"
+    "        with open(_os.environ['LOADTEST_GC'], 'a', encoding='utf-8') as f:\n"
+    "            f.writelines(_gc_lines)\n"
+    "        _gc_lines.clear()\n"
+    "_gc.callbacks.append(_gc_watch)\n"
+)
+
+
+def gc_pauses(path: str, since: float, until: float) -> dict[str, Any]:
+    """The server's garbage collections written by :data:`_GCWATCH` that ended between
+    ``since`` and ``until`` (``time.time()``): how many of each generation, the time they
+    took (ms), the CPU they took (ms) and the longest of each (the last up to 49 young ones
+    may not be written yet)."""
+    out: dict[str, Any] = {"n": [0, 0, 0], "ms": [0.0, 0.0, 0.0], "cpu": [0.0, 0.0, 0.0], "longest": [0.0, 0.0, 0.0]}
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        try:
+            fields = line.split()
+            at, gen, ms, cpu = float(fields[0]), int(fields[1]), float(fields[2]), float(fields[3])
+        except (ValueError, IndexError):
+            continue  # a line half written
+        if since <= at <= until and 0 <= gen <= 2:
+            out["n"][gen] += 1
+            out["ms"][gen] += ms
+            out["cpu"][gen] += cpu
+            out["longest"][gen] = max(out["longest"][gen], ms)
+    return out
+
+
 def serve_command(
-    root: Path, db: str, port: int, host: str = "127.0.0.1", profile: bool = False
+    root: Path,
+    db: str,
+    port: int,
+    host: str = "127.0.0.1",
+    profile: bool = False,
+    gc_log: str | None = None,
 ) -> tuple[list[str], dict[str, str]]:
     """The command and environment of ``scorekeeper web`` of the checkout ``root`` (as
     ``app_driver.web_command``, through a wrapper that says which package it imported);
     run it with ``cwd=root`` and check it with :func:`check_imported`. ``profile``: the
-    server can be profiled (:data:`_PROFILED`; POSIX only)."""
-    code = (_PROFILED if profile else "") + _SERVE
+    server can be profiled (:data:`_PROFILED`; POSIX only); ``gc_log``: its garbage
+    collections are written to this file (:data:`_GCWATCH`, :func:`gc_pauses`)."""
+    code = (_PROFILED if profile else "") + (_GCWATCH if gc_log else "") + _SERVE
     cmd = [sys.executable, "-c", code, "--db", db, "web", "--no-browser", "--host", host, "--port", str(port)]
     pythonpath = os.pathsep.join([str(root), *filter(None, [os.environ.get("PYTHONPATH")])])
-    return cmd, {"PYTHONPATH": pythonpath}
+    env = {"PYTHONPATH": pythonpath}
+    if gc_log:
+        env["LOADTEST_GC"] = gc_log
+    return cmd, env
 
 
 def check_imported(proc: subprocess.Popen[bytes], root: Path) -> str:

@@ -346,16 +346,29 @@ def _font_list(flets: Path) -> Any:
     return font_list
 
 
+#: The cyclic garbage collector's thresholds while the app serves (Python's own are 700, 10,
+#: 10): a young collection every 700 new objects and a middle one every 10 of those, as
+#: Python does, but a full collection only every 100 middle ones, not every 10. A full
+#: collection walks every phone's screen (with 64 phones, 200-350 ms in which no phone is
+#: answered) and finds little (1,000-3,000 objects: the cycles a redraw leaves are nearly
+#: all caught young); Python's 10 made one every 4 s at a club's pace of 16 tables, about a
+#: sixth of the server's CPU and most of the slow taps (``tools/loadtest/capacity.py``
+#: prints the collector's share of every step). The young and middle ones stay short.
+GC_THRESHOLDS = (700, 10, 100)
+
+
 def freeze_startup_heap() -> None:
     """Put what starting made (the modules, the app, the store) out of the cyclic garbage
     collector's sight: its full collections then walk only what the sessions made since.
     Every Flet redraw makes thousands of objects, so with a dozen phones a full collection
     comes every few entries and holds every phone up (measured: 50-80 ms, half that frozen;
-    ``tools/loadtest/broadcast.py``). Nothing made at startup was going to be freed anyway."""
+    ``tools/loadtest/broadcast.py``). Nothing made at startup was going to be freed anyway.
+    Then full collections are made rarer (:data:`GC_THRESHOLDS`)."""
     import gc
 
     gc.collect()
     gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def stop_signals() -> list[int]:
