@@ -316,6 +316,13 @@ class EventBook:
             raise ScorekeeperError(f"{short(team)} does not play fixture {fixture} ({f.home} v {f.away})", field="team")
         if role not in CONFIRMERS:
             raise ScorekeeperError(f"a sheet is confirmed by a captain, a vice-captain or the host, not {short(role)}")
+        if role == "host" and by == "the host" and self.from_league(event):
+            raise ScorekeeperError(
+                f"the league takes {t.name}'s sheet confirmed by its captain ({t.leaders}), not by the host "
+                f"for nobody: on this phone say who you are (I'm {t.captain}) and confirm, confirm on the "
+                f"captain's phone, or give the captain's name (on a signed paper sheet)",
+                field="by",
+            )
         if role != "host" or by != "the host":  # the host confirms for nobody, or on a captain's word
             found = t.leader(by)
             if found is None:
@@ -337,6 +344,16 @@ class EventBook:
 
             hand_over(self, confirmed, round_number, fixture)
         return c
+
+    def from_league(self, event: Event) -> bool:
+        """Whether ``event`` is a league fixture this laptop (or phone) took from the league it
+        is linked to: its sheet goes to the league, which takes only a captain's confirmation."""
+        if not event.id.startswith("league-"):
+            return False
+        from scorekeeper.league.club import link_of
+
+        lk = link_of(self.store.path)
+        return lk is not None and event.id in lk.fixtures
 
     def reopen(self, eid: str, round_number: int, fixture: int) -> Reopening:
         """The host re-opens a fixture's confirmed result sheet: its confirmations are set

@@ -72,6 +72,22 @@ class SheetModel(Model):
         own, _ = self._confirming(team)
         return self._team(team) is not None and self._shared.may(Act.CONFIRM, seat_key(self.eid), own=own).allowed
 
+    def needs_captain(self, team: str) -> str | None:
+        """For the host, on a league fixture taken from the league this laptop (or phone) is
+        linked to, with no captain's seat of ``team`` here: what the league needs instead (it
+        takes a sheet confirmed by a captain only). None where the host's own confirmation
+        stands (an event of this club) or this phone holds the captain's seat."""
+        found = self._team(team)
+        me = self.me
+        if self._shared.visitor.role is not Role.HOST or found is None or (me is not None and found.leader(me)):
+            return None
+        if not read(self._shared, self, lambda book: book.from_league(book.get(self.eid)), False):
+            return None
+        return (
+            f"The league takes {team}'s sheet confirmed by its captain ({found.leaders}): say who you are "
+            f"on the event's page (I'm {found.captain}) and confirm here, or confirm on the captain's phone."
+        )
+
     def confirm(self, team: str) -> None:
         """This phone confirms the sheet for ``team``: its captain's or vice-captain's (the
         seat it holds at the event), or the host's (marked as the host's)."""

@@ -42,6 +42,8 @@ def SheetView(shared: Shared, eid: str, round_number: int, fixture: int) -> ft.C
         leaders = found.leaders if found is not None else team
         if c is not None:
             lines.append(ft.Text(f"Confirmed for {team} by {c.words} at {when(c.at)}", color=ft.Colors.PRIMARY))
+        elif (needs := vm.needs_captain(team)) is not None:
+            lines.append(ft.Text(needs, italic=True))
         elif vm.can_confirm(team):
             me = vm.me
             as_who = "as the host" if vm.can_reopen else f"as {me}"
