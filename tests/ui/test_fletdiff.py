@@ -17,7 +17,7 @@ import msgpack
 import pytest
 from flet.controls import id_counter, object_patch
 
-from scorekeeper.ui.app import fletdiff
+from scorekeeper.ui.app import fletdiff, fletinit
 from tools.loadtest import broadcast, common
 
 
@@ -46,10 +46,13 @@ def same_words(value: Any, words: dict[str, str]) -> Any:
     return value
 
 
-def play(fast: bool, entries: int) -> tuple[list[Any], list[tuple[tuple[str, ...], tuple[str, ...]]]]:
+def play(
+    fast: bool, entries: int, inits: bool = True
+) -> tuple[list[Any], list[tuple[tuple[str, ...], tuple[str, ...]]]]:
     """A match at one table of four sessions, ``entries`` entries (hand ends settled), with
-    the faster steps or Flet's: every message sent to each phone in order (decoded), and for every
-    patch the controls it added and removed, in order (by type and id)."""
+    the faster steps or Flet's (and the cheaper ``__init__`` of ``fletinit.py`` or Flet's:
+    ``inits``): every message sent to each phone in order (decoded), and for every patch
+    the controls it added and removed, in order (by type and id)."""
     sent: list[Any] = []
     life: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     send = common.BrowserlessPhone.send_message
@@ -69,6 +72,7 @@ def play(fast: bool, entries: int) -> tuple[list[Any], list[tuple[tuple[str, ...
             broadcast.record_subscriptions(shared.hub)
             main = make_main(shared)
             fletdiff.install(original=not fast)
+            fletinit.install(original=not inits)
             table = broadcast.Table(shared, main, loop, hub)
             await table.open(4)
             for _ in range(entries):
@@ -98,6 +102,7 @@ def play(fast: bool, entries: int) -> tuple[list[Any], list[tuple[tuple[str, ...
     finally:
         mp.undo()
         fletdiff.install(original=True)
+        fletinit.install(original=True)
     return sent, life
 
 
