@@ -29,7 +29,7 @@ SCREEN_FOLDERS = [p for p in sorted((ROOT / "scorekeeper" / "ui").iterdir()) if 
 #: The modules of the screens' folders that are Flet's: the views (``*view.py``), a game's
 #: screens for the shell, the widgets, panels, tiles and types they draw with, and the app's
 #: Flet entry point (``app/main.py``).
-FLET_MODULES = {"screens", "panels", "tiles", "widgets", "typed", "common", "app", "main", "fletdiff"}
+FLET_MODULES = {"screens", "panels", "tiles", "widgets", "typed", "common", "app", "main", "fletdiff", "fletinit"}
 
 
 def view_models() -> list[str]:

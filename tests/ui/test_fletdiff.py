@@ -16,8 +16,10 @@ import flet as ft
 import msgpack
 import pytest
 from flet.controls import id_counter, object_patch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from scorekeeper.ui.app import fletdiff
+from scorekeeper.ui.app import fletdiff, fletinit
 from tools.loadtest import broadcast, common
 
 
@@ -46,10 +48,13 @@ def same_words(value: Any, words: dict[str, str]) -> Any:
     return value
 
 
-def play(fast: bool, entries: int) -> tuple[list[Any], list[tuple[tuple[str, ...], tuple[str, ...]]]]:
+def play(
+    fast: bool, entries: int, inits: bool = True
+) -> tuple[list[Any], list[tuple[tuple[str, ...], tuple[str, ...]]]]:
     """A match at one table of four sessions, ``entries`` entries (hand ends settled), with
-    the faster steps or Flet's: every message sent to each phone in order (decoded), and for every
-    patch the controls it added and removed, in order (by type and id)."""
+    the faster steps or Flet's (and the cheaper ``__init__`` of ``fletinit.py`` or Flet's:
+    ``inits``): every message sent to each phone in order (decoded), and for every patch
+    the controls it added and removed, in order (by type and id)."""
     sent: list[Any] = []
     life: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     send = common.BrowserlessPhone.send_message
@@ -69,6 +74,7 @@ def play(fast: bool, entries: int) -> tuple[list[Any], list[tuple[tuple[str, ...
             broadcast.record_subscriptions(shared.hub)
             main = make_main(shared)
             fletdiff.install(original=not fast)
+            fletinit.install(original=not inits)
             table = broadcast.Table(shared, main, loop, hub)
             await table.open(4)
             for _ in range(entries):
@@ -98,6 +104,7 @@ def play(fast: bool, entries: int) -> tuple[list[Any], list[tuple[tuple[str, ...
     finally:
         mp.undo()
         fletdiff.install(original=True)
+        fletinit.install(original=True)
     return sent, life
 
 
@@ -117,3 +124,54 @@ def test_every_phone_is_sent_the_same_patches_as_with_flets_own_steps() -> None:
         assert gone == tuple(dict.fromkeys(flets_gone)), f"patch {i}: other controls removed"
         removed += len(gone)
     assert removed > 100
+
+
+def walked(item: Any) -> list[Any]:
+    """Flet's reading of ``item``'s fields as the steps had it before ``fletdiff._fields``:
+    ``getattr`` on each field walked, less those that hold no control."""
+    found = [getattr(item, name) for name in fletdiff._names(type(item))]
+    return [v for v in found if v is not None and not isinstance(v, fletdiff._LEAVES)]
+
+
+def some_classes() -> list[type]:
+    fletinit.install()  # loads all of Flet's classes
+    try:
+        return [cls for cls in fletinit.candidates() if not issubclass(cls, ft.Page)]
+    finally:
+        fletinit.install(original=True)
+
+
+CLASSES = some_classes()
+VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.text(max_size=2),
+    st.sampled_from([ft.Colors.RED, ft.FontWeight.BOLD]),
+    st.builds(lambda: ft.Text("x")),
+    st.builds(lambda: [ft.Text("y"), ft.Container()]),
+    st.builds(lambda: ft.Padding(1, 2, 3, 4)),
+    st.builds(lambda: ft.TextStyle(size=3)),
+    st.builds(lambda: {"a": ft.Text("z")}),
+)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_the_fields_walked_are_read_as_flet_reads_them(data: st.DataObject) -> None:
+    """``fletdiff._fields`` reads a ``Prop`` field from ``_values``: it gives what ``getattr``
+    gives for every field, in order, on every control and value class, whatever is set."""
+    cls = data.draw(st.sampled_from(CLASSES))
+    try:
+        item = cls()
+    except Exception:  # noqa: BLE001 -- a class that needs arguments: left out
+        return
+    names = fletdiff._names(cls)
+    for name in data.draw(st.lists(st.sampled_from(names), max_size=8)) if names else []:
+        try:
+            setattr(item, name, data.draw(VALUES))
+        except Exception:  # noqa: BLE001 -- a field that takes no such value
+            continue
+    ours = list(fletdiff._fields(item, cls))
+    assert len(ours) == len(walked(item))
+    assert all(a is b for a, b in zip(ours, walked(item), strict=True))

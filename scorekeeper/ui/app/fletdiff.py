@@ -17,7 +17,10 @@ lists cost about as much as the diff itself, for two reasons in Flet 1.0.5's
 
 :func:`install` replaces the two with versions that skip the fields that cannot hold a
 control (``None``, text, numbers, flags, enumerations) and list each removed control
-once, in the order of its first listing. What they add, remove, configure and mount
+once, in the order of its first listing. A field that is one of Flet's ``Prop``
+descriptors with such a default holds a control only when it is in the object's
+``_values`` (what ``Prop.__get__`` reads): it is read from there, and the sixty-odd
+fields left at their defaults cost a dictionary look-up each, not a descriptor call. What they add, remove, configure and mount
 is otherwise Flet's own (``tests/ui/test_fletdiff.py`` checks both against Flet's on
 the app's own screens, patch for patch). They are installed only on the Flet they were
 written for (:data:`FOR_FLET`); on another, Flet's own stay, and that test says so.
@@ -33,6 +36,7 @@ from typing import Any
 
 import flet
 from flet.controls import object_patch
+from flet.controls.value_types import Prop
 
 __all__ = ["FOR_FLET", "install", "installed"]
 
@@ -43,6 +47,8 @@ FOR_FLET = "1.0.5"
 _LEAVES = (str, int, float, bool, bytes, enum.Enum)
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
+_SPARSE: dict[type, frozenset[str]] = {}
+_NONE: frozenset[str] = frozenset()
 
 _ORIGINAL = {
     "_configure_dataclass": object_patch.DiffBuilder._configure_dataclass,
@@ -61,6 +67,39 @@ def _names(cls: type) -> tuple[str, ...]:
     if names is None:
         names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if not f.metadata.get("skip", False))
     return names
+
+
+def _sparse(cls: type) -> frozenset[str]:
+    """The walked fields of ``cls`` that are ``Prop`` descriptors whose default holds no
+    control, once a class: such a field holds a control only when it is in the object's
+    ``_values`` (what ``Prop.__get__`` reads), so it is read from there."""
+    sparse = _SPARSE.get(cls)
+    if sparse is None:
+        found = set()
+        for name in _names(cls):
+            raw = next((vars(k)[name] for k in cls.__mro__ if name in vars(k)), None)
+            if type(raw) is Prop and (raw.default is None or isinstance(raw.default, _LEAVES)):
+                found.add(name)
+        sparse = _SPARSE[cls] = frozenset(found)
+    return sparse
+
+
+def _fields(item: Any, cls: type) -> Iterator[Any]:
+    """The values of ``item``'s walked fields that may hold a control, in their order: what
+    ``getattr`` gives for each, less those that hold no control (``None``, text, numbers,
+    flags, enumerations; a ``Prop`` field not in ``_values`` holds its default, one of those)."""
+    sparse = _sparse(cls)
+    values = getattr(item, "_values", None) if sparse else None
+    if not isinstance(values, dict):
+        sparse = _NONE
+    for name in _names(cls):
+        if name in sparse:
+            v = values.get(name)  # type: ignore[union-attr]
+        else:
+            v = getattr(item, name)
+        if v is None or isinstance(v, _LEAVES):
+            continue
+        yield v
 
 
 def _configure_dataclass(
@@ -101,10 +140,7 @@ def _configure_dataclass(
         yield item
     if not configure_setattr_only:
         child_parent = item if is_control else parent
-        for name in _names(item_cls):
-            v = getattr(item, name)
-            if v is None or isinstance(v, _LEAVES):
-                continue
+        for v in _fields(item, item_cls):
             yield from _configure_dataclass(self, v, child_parent, frozen)
     if not frozen:
         dirty = getattr(item, "_dirty", None)
@@ -133,10 +169,7 @@ def _removed(self: Any, item: Any, recurse: bool, whole: set[int], shallow: set[
             for item_class in getattr(item, "__prev_classes", {}).values():
                 yield from _removed(self, item_class, recurse, whole, shallow)
         elif recurse:
-            for name in _names(item.__class__):
-                v = getattr(item, name)
-                if v is None or isinstance(v, _LEAVES):
-                    continue
+            for v in _fields(item, item.__class__):
                 yield from _removed(self, v, recurse, whole, shallow)
         yield item
     elif isinstance(item, dict):
