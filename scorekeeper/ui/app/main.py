@@ -29,6 +29,7 @@ draws a match is the registry's (``scorekeeper/registry.py``).
 from __future__ import annotations
 
 import re
+import sys
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -168,7 +169,8 @@ def make_main(
     ``strangers``: given every served session of a browser without a code, as it arrives."""
     visitor_class = ft.observable(Visitor)
     fletdiff.install()  # Flet's diff, listing what it adds and removes without walking twice
-    fletinit.install()  # Flet's controls, made without setting their defaults one by one
+    if sys.platform != "emscripten":  # (the phone alone draws for itself: no loading all of Flet at its start)
+        fletinit.install()  # Flet's controls, made without setting their defaults one by one
 
     async def main(page: ft.Page) -> None:
         page.title = "Scorekeeper"
