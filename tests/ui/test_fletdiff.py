@@ -134,7 +134,7 @@ def walked(item: Any) -> list[Any]:
 
 
 def some_classes() -> list[type]:
-    fletinit.install()  # loads all of Flet's classes
+    fletinit.install(everything=True)  # loads all of Flet's classes
     try:
         return [cls for cls in fletinit.candidates() if not issubclass(cls, ft.Page)]
     finally:

@@ -22,10 +22,12 @@ behind another data descriptor, a frozen dataclass, a default that is not a plai
 constant (``None``, a flag, a number, a text, an enumeration), or a generated
 ``__init__`` that is not the one this module would write.
 
-Flet 1.0.5 loads its classes on first use: :func:`install` loads all of Flet's public
-names first (about half a second, once a process), so that every class is there to
-be found, and gives each one a stand-in that makes its ``__init__`` the first time the
-class is used (only the few dozen classes the app draws with are made one).
+Flet 1.0.5 loads its classes on first use: :func:`install` gives those loaded so far a
+stand-in that makes the cheaper ``__init__`` the first time the class is used (only the
+few dozen classes the app draws with are made one), and the app calls it again as each
+session starts, for the classes loaded since (loading all of Flet's classes first would
+cost about 0.4 s of CPU in every process that serves the app: ``everything=True`` does,
+for the tests).
 ``tests/ui/test_fletinit.py`` checks the objects against Flet's on random arguments,
 and a match played through the app message for message. Installed only on the Flet it
 was written for (:data:`FOR_FLET`).
@@ -46,7 +48,7 @@ from flet.controls import value_types
 from flet.controls.base_control import BaseControl
 from flet.controls.value_types import Prop, Value
 
-__all__ = ["FOR_FLET", "candidates", "cheaper_init", "install", "installed"]
+__all__ = ["FOR_FLET", "candidates", "cheaper_init", "install", "installed", "refresh"]
 
 #: The Flet this was written for and checked against.
 FOR_FLET = "1.0.5"
@@ -280,11 +282,13 @@ def _first_use(cls: type, orig: Any) -> Any:
     return __init__
 
 
-def _flets_classes() -> Iterator[type]:
+def _flets_classes(everything: bool = False) -> Iterator[type]:
     """Every control class (``BaseControl``'s subclasses) and value class (``@value``) loaded
-    now, once all of Flet's public names are (Flet 1.0.5 loads them on first use)."""
-    for name in flet.__all__:
-        getattr(flet, name)
+    now (``everything``: once all of Flet's public names are: Flet 1.0.5 loads them on first
+    use, and loading them all takes about 0.4 s of CPU)."""
+    if everything:
+        for name in flet.__all__:
+            getattr(flet, name)
     seen: set[type] = set()
     todo = [BaseControl]
     while todo:
@@ -308,25 +312,54 @@ def candidates() -> list[type]:
     return list(_ORIGINAL)
 
 
+def refresh() -> bool:
+    """While the cheaper ``__init__`` are in place: give them to the classes Flet loaded since
+    :func:`install` last looked (cheap when none were: the app calls it as each session
+    starts). Never puts them in place itself. Returns whether they are."""
+    return install() if _LOOKED["on"] else False
+
+
 def installed() -> bool:
     """Whether the cheaper ``__init__`` are Flet's now (or will be, on first use)."""
     return any(cls.__dict__.get("__init__") is not orig for cls, orig in _ORIGINAL.items())
 
 
-def install(original: bool = False) -> bool:
-    """Give Flet's control and value classes the cheaper ``__init__`` (each on its first use), on
-    the Flet they were written for (``original``: put Flet's own back). Returns whether they
-    are in place."""
+#: The classes looked at and left with Flet's own ``__init__`` (none to replace, or not as expected).
+_KEPT: set[type] = set()
+#: How many modules were loaded when :func:`install` last looked for classes, and whether
+#: the cheaper ``__init__`` are in place.
+_LOOKED = {"modules": -1, "on": False}
+
+
+def install(original: bool = False, everything: bool = False) -> bool:
+    """Give Flet's control and value classes loaded so far the cheaper ``__init__`` (each on its
+    first use), on the Flet they were written for (``original``: put Flet's own back;
+    ``everything``: load all of Flet's classes first). Returns whether they are in place.
+
+    Flet loads a class when it is first used: the app calls this again as each session
+    starts, which gives the classes loaded since theirs (nothing is done when no module
+    was loaded since the last look)."""
     if original or flet.__version__ != FOR_FLET:
         for cls, orig in _ORIGINAL.items():
             type.__setattr__(cls, "__init__", orig)
+        _LOOKED["on"] = False
         return False
-    if not _ORIGINAL:
-        for cls in _flets_classes():
-            init = cls.__dict__.get("__init__")
-            if init is not None and _flets_init(cls, init) is not None:
-                _ORIGINAL[cls] = init
-    for cls, orig in _ORIGINAL.items():
+    if _LOOKED["on"] and not everything and len(sys.modules) == _LOOKED["modules"]:
+        return bool(_ORIGINAL)
+    new: list[type] = []
+    for cls in _flets_classes(everything):
+        if cls in _ORIGINAL or cls in _KEPT:
+            continue
+        init = cls.__dict__.get("__init__")
+        if init is not None and _flets_init(cls, init) is not None:
+            _ORIGINAL[cls] = init
+            new.append(cls)
+        else:
+            _KEPT.add(cls)
+    _LOOKED["modules"] = len(sys.modules)
+    for cls in _ORIGINAL if not _LOOKED["on"] else new:
+        orig = _ORIGINAL[cls]
         made = _FAST.get(cls, orig) if cls in _FAST else _first_use(cls, orig)
         type.__setattr__(cls, "__init__", made or orig)
+    _LOOKED["on"] = True
     return bool(_ORIGINAL)

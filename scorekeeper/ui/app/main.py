@@ -173,6 +173,7 @@ def make_main(
         fletinit.install()  # Flet's controls, made without setting their defaults one by one
 
     async def main(page: ft.Page) -> None:
+        fletinit.refresh()  # the classes Flet loaded since (a session draws with them)
         page.title = "Scorekeeper"
         page.theme_mode = ft.ThemeMode.SYSTEM
         page.theme = ft.Theme(color_scheme_seed=ft.Colors.TEAL)
