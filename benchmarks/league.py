@@ -10,15 +10,18 @@ divisions, home and away, fixtures of ``--games`` singles, is made in a PostgreS
 :mod:`scorekeeper.league.club`) is filled with the sheets of its home fixtures, each
 confirmed by both captains, every game a real match record; then all the clubs push at
 once (the last night of the season, all at 22:30), each through its own outbox with
-:func:`scorekeeper.league.club.push`, half of them at each process:
+:func:`scorekeeper.league.club.push`, half of them at each service process (club by club in turn, as a proxy would deal them:
+:func:`service_of`):
 
 - the network of a sixth of the clubs is cut for the first 3 seconds (their league's
-  address leads nowhere), then restored;
+  address leads nowhere), then restored (those clubs spread over the clubs' processes
+  and the two services: :func:`cut_clubs`);
 - when 40 % of the sheets are in, one service process is killed (SIGKILL): its clubs go
   to the other (as a proxy in front of several would send them), retrying with a backoff.
 
-The clubs are ``--club-processes N`` processes (6 unless told; the k-th runs clubs
-k, k + N, k + 2N ... as threads), all let go at the same moment: sixty clubs are sixty
+The clubs are ``--club-processes N`` processes (6 unless told; the clubs dealt two by
+two, so that each process has clubs of both services: :func:`process_of`; each club a
+thread), all let go at the same moment: sixty clubs are sixty
 laptops, and sixty threads of one Python process wait on each other (the GIL, the
 process's CPU), partly inside a push's time and partly between pushes, which thins the
 load the services see. Each process sends every push's timing back to this one.
@@ -79,12 +82,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scorekeeper import registry
-from scorekeeper.league import club
-from scorekeeper.league.book import League
-from scorekeeper.league.db import connect
-from scorekeeper.league.migrate import migrate
-from scorekeeper.league.sheets import FORMAT, digest
+#: This checkout: run as ``python benchmarks/league.py``, the clubs' code (and the season's)
+#: is its own, not an installed copy's (an editable install may be another checkout's).
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from scorekeeper import registry  # noqa: E402
+from scorekeeper.league import club  # noqa: E402
+from scorekeeper.league.book import League  # noqa: E402
+from scorekeeper.league.db import connect  # noqa: E402
+from scorekeeper.league.migrate import migrate  # noqa: E402
+from scorekeeper.league.sheets import FORMAT, digest  # noqa: E402
 
 CUT_SECONDS = 3.0
 
@@ -93,6 +102,32 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def service_of(i: int) -> int:
+    """Club ``i``'s service (0 or 1): dealt club by club in turn, as a proxy in front of the
+    two would deal them; each club chooses alone, whatever process it runs in."""
+    return i % 2
+
+
+def process_of(i: int, n: int) -> int:
+    """Club ``i``'s process of ``n``: the clubs dealt two by two (0 and 1 to the first, 2
+    and 3 to the next ...), so that each process has clubs of both services."""
+    return (i // 2) % n
+
+
+def cut_clubs(clubs: int, n: int) -> set[int]:
+    """The clubs whose network is cut (a sixth of them): dealt over the ``n`` processes in
+    turn and over the two services in turn, spread over the league (the ``j``-th is the first
+    club from club ``6j`` on that is in process ``j mod n`` and at service ``j mod 2``)."""
+    cut: set[int] = set()
+    for j in range(clubs // 6):
+        order = [(6 * j + d) % clubs for d in range(clubs)]
+        free = [i for i in order if i not in cut]
+        best = [i for i in free if process_of(i, n) == j % n and service_of(i) == j % 2]
+        near = [i for i in free if process_of(i, n) == j % n]
+        cut.add((best or near or free)[0])
+    return cut
 
 
 def plan(clubs: int, divisions: int, games: int) -> dict[str, Any]:
@@ -158,8 +193,8 @@ def sheet_of(f: Any, games: int, seed: int) -> dict[str, Any]:
 def serve(url: str, port: int, code: Path | None = None) -> subprocess.Popen[bytes]:
     """``scorekeeper league serve`` on ``port``: this checkout's, or the one in ``code``."""
     cmd = [sys.executable, "-m", "scorekeeper", "league", "serve", "--database", url, "--port", str(port)]
-    env = None if code is None else {**os.environ, "PYTHONPATH": str(code)}
-    cwd = None if code is None else str(code)
+    env = {**os.environ, "PYTHONPATH": str(code or ROOT)}
+    cwd = str(code or ROOT)
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd)
     for _ in range(300):
         try:
@@ -199,7 +234,7 @@ class Night:
         folder = self.folders[i]
         lk = club.link_of(folder)
         assert lk is not None
-        mine = self.urls[i % 2]
+        mine = self.urls[service_of(i)]
         pause = 0.05
         tried = [False]
 
@@ -240,8 +275,9 @@ class Cell:
 
 
 def clubs_process(k: int, n: int, clubs: tuple[list[Path], list[str], set[int]], shared: tuple[Any, ...]) -> None:
-    """The ``k``-th of ``n`` clubs' processes: every ``n``-th club of the night (from the
-    ``k``-th) as a thread, all let go at once; its pushes, failures and CPU sent back."""
+    """The ``k``-th of ``n`` clubs' processes: the night's clubs that are its own
+    (:func:`process_of`) as threads, all let go at once; its pushes, failures and CPU sent
+    back."""
     answered, killed, start, go, ready, out = shared
     night = Night(*clubs, answered, killed)
 
@@ -250,7 +286,7 @@ def clubs_process(k: int, n: int, clubs: tuple[list[Path], list[str], set[int]],
         night.started = start.value
         night.club(i)
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(k, len(night.folders), n)]
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(night.folders)) if process_of(i, n) == k]
     for th in threads:
         th.start()
     ready.put(k)
@@ -466,8 +502,7 @@ def code_of(rev: str, into: Path) -> Path:
     """The project's files at git revision ``rev``, in a new folder of ``into``."""
     folder = into / f"code-{rev}"
     folder.mkdir()
-    root = Path(__file__).resolve().parents[1]
-    tar = subprocess.run(["git", "archive", "--format=tar", rev], cwd=root, capture_output=True, check=False)
+    tar = subprocess.run(["git", "archive", "--format=tar", rev], cwd=ROOT, capture_output=True, check=False)
     if tar.returncode != 0:
         raise SystemExit(f"--baseline {rev}: git archive failed: {tar.stderr.decode(errors='replace').strip()}")
     with tarfile.open(fileobj=io.BytesIO(tar.stdout)) as t:
@@ -497,14 +532,14 @@ def night(url: str, args: argparse.Namespace, base: Path, code: Path | None) -> 
         for i, c in enumerate(lg.clubs()):
             folder = base / f"club-{i}"
             folder.mkdir()
-            club.save_link(folder, club.Link(urls[i % 2], lg.new_code(c.id, "the benchmark"), c.name, {}))
+            club.save_link(folder, club.Link(urls[service_of(i)], lg.new_code(c.id, "the benchmark"), c.name, {}))
             for f in fixtures:
                 if f.home.id == teams[c.id].id:
                     club.enqueue(folder, f.id, sheet_of(f, args.games, f.week))
                     sheets += 1
             folders.append(folder)
-        pushes = Night(folders, urls, set(range(0, len(folders), 6)))
         n = max(1, min(args.club_processes, len(folders)))
+        pushes = Night(folders, urls, cut_clubs(len(folders), n))
         crowd = Crowd(pushes, n) if n > 1 else None
         threads = [] if crowd else [threading.Thread(target=pushes.club, args=(i,)) for i in range(len(folders))]
         cpu = Cpu(procs, args.pg_data)
@@ -529,7 +564,7 @@ def night(url: str, args: argparse.Namespace, base: Path, code: Path | None) -> 
         pushed = time.perf_counter() - t
         spent = cpu.spent(crowd.cpu if crowd else 0.0)
         print(f"pushed {sheets} sheets in {pushed:.1f} s ({len(pushes.timings)} requests)")
-        each = sorted({len(range(k, len(folders), n)) for k in range(n)})
+        each = sorted({sum(process_of(i, n) == k for i in range(len(folders))) for k in range(n)})
         where = f"{n} processes of {'-'.join(map(str, each))} threads" if n > 1 else "threads of one process"
         lines = [f"  the clubs: {len(folders)} in {where}", *breakdown(pushes, spent, sheets)]
         print("\n".join(lines))
