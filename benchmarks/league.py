@@ -377,10 +377,11 @@ def breakdown(n: Night, cpu: dict[str, float], sheets: int) -> list[str]:
     before = [p.seconds for p in n.pushes if not p.after_kill]
     after = [p.seconds for p in n.pushes if p.after_kill]
     again = [p.seconds for p in n.pushes if p.after_failure]
+    first = [p.seconds for p in n.pushes if p.started - n.started < 1.0]
     lines = [
         f"  push: before the kill {spread(before)} ({len(before)}), after it {spread(after)} ({len(after)}), "
-        f"of clubs that had met a failure {spread(again)} ({len(again)}); {len(n.failed)} rounds ended by a "
-        f"failure (the cut, the kill), not timed"
+        f"of clubs that had met a failure {spread(again)} ({len(again)}), sent in the night's first second "
+        f"{spread(first)} ({len(first)}); {len(n.failed)} rounds ended by a failure (the cut, the kill), not timed"
     ]
     told = [p for p in n.pushes if "app" in p.service]
     if told:
@@ -400,6 +401,55 @@ def breakdown(n: Night, cpu: dict[str, float], sheets: int) -> list[str]:
         each = ", ".join(f"{k} {v / sheets * 1000:.2f}" for k, v in cpu.items())
         lines.append(f"  CPU a push (ms, the night's CPU over its {sheets} sheets): {each}")
     return lines
+
+
+class Start:
+    """The cores each part of the night used in its first :data:`START_SECONDS` (the
+    clubs' processes, the services, PostgreSQL, and what else the machine ran: its busy
+    time in ``/proc/stat`` less theirs), sampled by a thread of its own: one line."""
+
+    def __init__(self, parts: dict[str, Any]) -> None:
+        self.parts = parts  # name: a function answering CPU seconds so far (None: not known)
+        self.line = ""
+        self.thread = threading.Thread(target=self._sample, daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def _sample(self) -> None:
+        t, before = time.monotonic(), {k: f() for k, f in self.parts.items()}
+        busy = machine_busy()
+        time.sleep(START_SECONDS)
+        after = {k: f() for k, f in self.parts.items()}
+        seconds, busy_after = time.monotonic() - t, machine_busy()
+        used = {k: after[k] - v for k, v in before.items() if v is not None and after[k] is not None}
+        words = [f"{k} {v / seconds:.2f}" for k, v in used.items()]
+        if busy is not None and busy_after is not None:
+            words.append(f"the machine's other work {max(0.0, busy_after - busy - sum(used.values())) / seconds:.2f}")
+        self.line = f"  the night's first {START_SECONDS} s, CPU in cores: {', '.join(words)}"
+
+    def join(self) -> str:
+        self.thread.join(timeout=START_SECONDS + 5)
+        return self.line
+
+
+def total(values: list[float | None]) -> float | None:
+    """The sum, or None when one is not known (a process gone: the killed service)."""
+    return None if any(v is None for v in values) else sum(v for v in values if v is not None)
+
+
+#: The start of the night whose CPU :class:`Start` tells.
+START_SECONDS = 0.5
+
+
+def machine_busy() -> float | None:
+    """The machine's busy CPU seconds so far, all cores (Linux's /proc/stat)."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+        return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")  # all but idle and iowait
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def postgres_cpu(data: Path | None) -> float | None:
@@ -543,9 +593,19 @@ def night(url: str, args: argparse.Namespace, base: Path, code: Path | None) -> 
         crowd = Crowd(pushes, n) if n > 1 else None
         threads = [] if crowd else [threading.Thread(target=pushes.club, args=(i,)) for i in range(len(folders))]
         cpu = Cpu(procs, args.pg_data)
+        clubs_cpu = (lambda: total([cpu_seconds(p.pid) for p in crowd.procs])) if crowd else Cpu.own
+        start = Start(
+            {
+                "the clubs": clubs_cpu,
+                "the services": lambda: total([cpu_seconds(p.pid) for p in procs]),
+                "PostgreSQL": lambda: postgres_cpu(args.pg_data),
+                **({"the benchmark": Cpu.own} if crowd else {}),
+            }
+        )
         t = time.perf_counter()
         if crowd:
             crowd.go()
+        start.start()
         for th in threads:
             th.start()
         deadline = time.monotonic() + 300
@@ -566,7 +626,7 @@ def night(url: str, args: argparse.Namespace, base: Path, code: Path | None) -> 
         print(f"pushed {sheets} sheets in {pushed:.1f} s ({len(pushes.timings)} requests)")
         each = sorted({sum(process_of(i, n) == k for i in range(len(folders))) for k in range(n)})
         where = f"{n} processes of {'-'.join(map(str, each))} threads" if n > 1 else "threads of one process"
-        lines = [f"  the clubs: {len(folders)} in {where}", *breakdown(pushes, spent, sheets)]
+        lines = [f"  the clubs: {len(folders)} in {where}", *breakdown(pushes, spent, sheets), start.join()]
         print("\n".join(lines))
         lost, doubled = accounted(lg, sid, folders, sheets, urls[1])
         paths = [f"/divisions/{d.id}" for d in lg.divisions(sid)]
