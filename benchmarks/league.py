@@ -82,18 +82,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-#: This checkout: run as ``python benchmarks/league.py``, the clubs' code (and the season's)
-#: is its own, not an installed copy's (an editable install may be another checkout's).
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from scorekeeper import registry
+from scorekeeper.league import club
+from scorekeeper.league.book import League
+from scorekeeper.league.db import connect
+from scorekeeper.league.migrate import migrate
+from scorekeeper.league.sheets import FORMAT, digest
 
-from scorekeeper import registry  # noqa: E402
-from scorekeeper.league import club  # noqa: E402
-from scorekeeper.league.book import League  # noqa: E402
-from scorekeeper.league.db import connect  # noqa: E402
-from scorekeeper.league.migrate import migrate  # noqa: E402
-from scorekeeper.league.sheets import FORMAT, digest  # noqa: E402
+#: This checkout (its services are run from it, and its clubs' code is its own: see :func:`main`).
+ROOT = Path(__file__).resolve().parents[1]
 
 CUT_SECONDS = 3.0
 
@@ -769,6 +766,12 @@ def accounted(lg: League, sid: int, folders: list[Path], sheets: int, url: str) 
 
 
 def main() -> None:
+    if Path(registry.__file__).resolve().parents[1] != ROOT:
+        # run as ``python benchmarks/league.py``: the scorekeeper imported is an installed copy
+        # (an editable install may be another checkout's), so the clubs' code would not be this
+        # checkout's; run again as a module from this checkout's root
+        os.chdir(ROOT)
+        os.execv(sys.executable, [sys.executable, "-m", "benchmarks.league", *sys.argv[1:]])
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clubs", type=int, default=60)
     ap.add_argument("--divisions", type=int, default=4)
