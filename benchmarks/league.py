@@ -10,15 +10,18 @@ divisions, home and away, fixtures of ``--games`` singles, is made in a PostgreS
 :mod:`scorekeeper.league.club`) is filled with the sheets of its home fixtures, each
 confirmed by both captains, every game a real match record; then all the clubs push at
 once (the last night of the season, all at 22:30), each through its own outbox with
-:func:`scorekeeper.league.club.push`, half of them at each process:
+:func:`scorekeeper.league.club.push`, half of them at each service process (club by club in turn, as a proxy would deal them:
+:func:`service_of`):
 
 - the network of a sixth of the clubs is cut for the first 3 seconds (their league's
-  address leads nowhere), then restored;
+  address leads nowhere), then restored (those clubs spread over the clubs' processes
+  and the two services: :func:`cut_clubs`);
 - when 40 % of the sheets are in, one service process is killed (SIGKILL): its clubs go
   to the other (as a proxy in front of several would send them), retrying with a backoff.
 
-The clubs are ``--club-processes N`` processes (6 unless told; the k-th runs clubs
-k, k + N, k + 2N ... as threads), all let go at the same moment: sixty clubs are sixty
+The clubs are ``--club-processes N`` processes (6 unless told; the clubs dealt two by
+two, so that each process has clubs of both services: :func:`process_of`; each club a
+thread), all let go at the same moment: sixty clubs are sixty
 laptops, and sixty threads of one Python process wait on each other (the GIL, the
 process's CPU), partly inside a push's time and partly between pushes, which thins the
 load the services see. Each process sends every push's timing back to this one.
@@ -86,6 +89,9 @@ from scorekeeper.league.db import connect
 from scorekeeper.league.migrate import migrate
 from scorekeeper.league.sheets import FORMAT, digest
 
+#: This checkout (its services are run from it, and its clubs' code is its own: see :func:`main`).
+ROOT = Path(__file__).resolve().parents[1]
+
 CUT_SECONDS = 3.0
 
 
@@ -93,6 +99,32 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def service_of(i: int) -> int:
+    """Club ``i``'s service (0 or 1): dealt club by club in turn, as a proxy in front of the
+    two would deal them; each club chooses alone, whatever process it runs in."""
+    return i % 2
+
+
+def process_of(i: int, n: int) -> int:
+    """Club ``i``'s process of ``n``: the clubs dealt two by two (0 and 1 to the first, 2
+    and 3 to the next ...), so that each process has clubs of both services."""
+    return (i // 2) % n
+
+
+def cut_clubs(clubs: int, n: int) -> set[int]:
+    """The clubs whose network is cut (a sixth of them): dealt over the ``n`` processes in
+    turn and over the two services in turn, spread over the league (the ``j``-th is the first
+    club from club ``6j`` on that is in process ``j mod n`` and at service ``j mod 2``)."""
+    cut: set[int] = set()
+    for j in range(clubs // 6):
+        order = [(6 * j + d) % clubs for d in range(clubs)]
+        free = [i for i in order if i not in cut]
+        best = [i for i in free if process_of(i, n) == j % n and service_of(i) == j % 2]
+        near = [i for i in free if process_of(i, n) == j % n]
+        cut.add((best or near or free)[0])
+    return cut
 
 
 def plan(clubs: int, divisions: int, games: int) -> dict[str, Any]:
@@ -158,8 +190,8 @@ def sheet_of(f: Any, games: int, seed: int) -> dict[str, Any]:
 def serve(url: str, port: int, code: Path | None = None) -> subprocess.Popen[bytes]:
     """``scorekeeper league serve`` on ``port``: this checkout's, or the one in ``code``."""
     cmd = [sys.executable, "-m", "scorekeeper", "league", "serve", "--database", url, "--port", str(port)]
-    env = None if code is None else {**os.environ, "PYTHONPATH": str(code)}
-    cwd = None if code is None else str(code)
+    env = {**os.environ, "PYTHONPATH": str(code or ROOT)}
+    cwd = str(code or ROOT)
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd)
     for _ in range(300):
         try:
@@ -199,7 +231,7 @@ class Night:
         folder = self.folders[i]
         lk = club.link_of(folder)
         assert lk is not None
-        mine = self.urls[i % 2]
+        mine = self.urls[service_of(i)]
         pause = 0.05
         tried = [False]
 
@@ -240,8 +272,9 @@ class Cell:
 
 
 def clubs_process(k: int, n: int, clubs: tuple[list[Path], list[str], set[int]], shared: tuple[Any, ...]) -> None:
-    """The ``k``-th of ``n`` clubs' processes: every ``n``-th club of the night (from the
-    ``k``-th) as a thread, all let go at once; its pushes, failures and CPU sent back."""
+    """The ``k``-th of ``n`` clubs' processes: the night's clubs that are its own
+    (:func:`process_of`) as threads, all let go at once; its pushes, failures and CPU sent
+    back."""
     answered, killed, start, go, ready, out = shared
     night = Night(*clubs, answered, killed)
 
@@ -250,7 +283,7 @@ def clubs_process(k: int, n: int, clubs: tuple[list[Path], list[str], set[int]],
         night.started = start.value
         night.club(i)
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(k, len(night.folders), n)]
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(night.folders)) if process_of(i, n) == k]
     for th in threads:
         th.start()
     ready.put(k)
@@ -341,10 +374,11 @@ def breakdown(n: Night, cpu: dict[str, float], sheets: int) -> list[str]:
     before = [p.seconds for p in n.pushes if not p.after_kill]
     after = [p.seconds for p in n.pushes if p.after_kill]
     again = [p.seconds for p in n.pushes if p.after_failure]
+    first = [p.seconds for p in n.pushes if p.started - n.started < 1.0]
     lines = [
         f"  push: before the kill {spread(before)} ({len(before)}), after it {spread(after)} ({len(after)}), "
-        f"of clubs that had met a failure {spread(again)} ({len(again)}); {len(n.failed)} rounds ended by a "
-        f"failure (the cut, the kill), not timed"
+        f"of clubs that had met a failure {spread(again)} ({len(again)}), sent in the night's first second "
+        f"{spread(first)} ({len(first)}); {len(n.failed)} rounds ended by a failure (the cut, the kill), not timed"
     ]
     told = [p for p in n.pushes if "app" in p.service]
     if told:
@@ -364,6 +398,55 @@ def breakdown(n: Night, cpu: dict[str, float], sheets: int) -> list[str]:
         each = ", ".join(f"{k} {v / sheets * 1000:.2f}" for k, v in cpu.items())
         lines.append(f"  CPU a push (ms, the night's CPU over its {sheets} sheets): {each}")
     return lines
+
+
+class Start:
+    """The cores each part of the night used in its first :data:`START_SECONDS` (the
+    clubs' processes, the services, PostgreSQL, and what else the machine ran: its busy
+    time in ``/proc/stat`` less theirs), sampled by a thread of its own: one line."""
+
+    def __init__(self, parts: dict[str, Any]) -> None:
+        self.parts = parts  # name: a function answering CPU seconds so far (None: not known)
+        self.line = ""
+        self.thread = threading.Thread(target=self._sample, daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def _sample(self) -> None:
+        t, before = time.monotonic(), {k: f() for k, f in self.parts.items()}
+        busy = machine_busy()
+        time.sleep(START_SECONDS)
+        after = {k: f() for k, f in self.parts.items()}
+        seconds, busy_after = time.monotonic() - t, machine_busy()
+        used = {k: after[k] - v for k, v in before.items() if v is not None and after[k] is not None}
+        words = [f"{k} {v / seconds:.2f}" for k, v in used.items()]
+        if busy is not None and busy_after is not None:
+            words.append(f"the machine's other work {max(0.0, busy_after - busy - sum(used.values())) / seconds:.2f}")
+        self.line = f"  the night's first {START_SECONDS} s, CPU in cores: {', '.join(words)}"
+
+    def join(self) -> str:
+        self.thread.join(timeout=START_SECONDS + 5)
+        return self.line
+
+
+def total(values: list[float | None]) -> float | None:
+    """The sum, or None when one is not known (a process gone: the killed service)."""
+    return None if any(v is None for v in values) else sum(v for v in values if v is not None)
+
+
+#: The start of the night whose CPU :class:`Start` tells.
+START_SECONDS = 0.5
+
+
+def machine_busy() -> float | None:
+    """The machine's busy CPU seconds so far, all cores (Linux's /proc/stat)."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+        return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")  # all but idle and iowait
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def postgres_cpu(data: Path | None) -> float | None:
@@ -466,8 +549,7 @@ def code_of(rev: str, into: Path) -> Path:
     """The project's files at git revision ``rev``, in a new folder of ``into``."""
     folder = into / f"code-{rev}"
     folder.mkdir()
-    root = Path(__file__).resolve().parents[1]
-    tar = subprocess.run(["git", "archive", "--format=tar", rev], cwd=root, capture_output=True, check=False)
+    tar = subprocess.run(["git", "archive", "--format=tar", rev], cwd=ROOT, capture_output=True, check=False)
     if tar.returncode != 0:
         raise SystemExit(f"--baseline {rev}: git archive failed: {tar.stderr.decode(errors='replace').strip()}")
     with tarfile.open(fileobj=io.BytesIO(tar.stdout)) as t:
@@ -497,20 +579,30 @@ def night(url: str, args: argparse.Namespace, base: Path, code: Path | None) -> 
         for i, c in enumerate(lg.clubs()):
             folder = base / f"club-{i}"
             folder.mkdir()
-            club.save_link(folder, club.Link(urls[i % 2], lg.new_code(c.id, "the benchmark"), c.name, {}))
+            club.save_link(folder, club.Link(urls[service_of(i)], lg.new_code(c.id, "the benchmark"), c.name, {}))
             for f in fixtures:
                 if f.home.id == teams[c.id].id:
                     club.enqueue(folder, f.id, sheet_of(f, args.games, f.week))
                     sheets += 1
             folders.append(folder)
-        pushes = Night(folders, urls, set(range(0, len(folders), 6)))
         n = max(1, min(args.club_processes, len(folders)))
+        pushes = Night(folders, urls, cut_clubs(len(folders), n))
         crowd = Crowd(pushes, n) if n > 1 else None
         threads = [] if crowd else [threading.Thread(target=pushes.club, args=(i,)) for i in range(len(folders))]
         cpu = Cpu(procs, args.pg_data)
+        clubs_cpu = (lambda: total([cpu_seconds(p.pid) for p in crowd.procs])) if crowd else Cpu.own
+        start = Start(
+            {
+                "the clubs": clubs_cpu,
+                "the services": lambda: total([cpu_seconds(p.pid) for p in procs]),
+                "PostgreSQL": lambda: postgres_cpu(args.pg_data),
+                **({"the benchmark": Cpu.own} if crowd else {}),
+            }
+        )
         t = time.perf_counter()
         if crowd:
             crowd.go()
+        start.start()
         for th in threads:
             th.start()
         deadline = time.monotonic() + 300
@@ -529,9 +621,9 @@ def night(url: str, args: argparse.Namespace, base: Path, code: Path | None) -> 
         pushed = time.perf_counter() - t
         spent = cpu.spent(crowd.cpu if crowd else 0.0)
         print(f"pushed {sheets} sheets in {pushed:.1f} s ({len(pushes.timings)} requests)")
-        each = sorted({len(range(k, len(folders), n)) for k in range(n)})
+        each = sorted({sum(process_of(i, n) == k for i in range(len(folders))) for k in range(n)})
         where = f"{n} processes of {'-'.join(map(str, each))} threads" if n > 1 else "threads of one process"
-        lines = [f"  the clubs: {len(folders)} in {where}", *breakdown(pushes, spent, sheets)]
+        lines = [f"  the clubs: {len(folders)} in {where}", *breakdown(pushes, spent, sheets), start.join()]
         print("\n".join(lines))
         lost, doubled = accounted(lg, sid, folders, sheets, urls[1])
         paths = [f"/divisions/{d.id}" for d in lg.divisions(sid)]
@@ -674,6 +766,12 @@ def accounted(lg: League, sid: int, folders: list[Path], sheets: int, url: str) 
 
 
 def main() -> None:
+    if Path(registry.__file__).resolve().parents[1] != ROOT:
+        # run as ``python benchmarks/league.py``: the scorekeeper imported is an installed copy
+        # (an editable install may be another checkout's), so the clubs' code would not be this
+        # checkout's; run again as a module from this checkout's root
+        os.chdir(ROOT)
+        os.execv(sys.executable, [sys.executable, "-m", "benchmarks.league", *sys.argv[1:]])
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clubs", type=int, default=60)
     ap.add_argument("--divisions", type=int, default=4)

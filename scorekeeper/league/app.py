@@ -58,7 +58,7 @@ from scorekeeper.league import table as _table
 from scorekeeper.league.book import REVISION_CHANNEL, Club, League, NotFound, Receipt
 from scorekeeper.league.db import Database
 from scorekeeper.league.sheets import SheetError
-from scorekeeper.league.sheets import digest as sheet_digest
+from scorekeeper.league.sheets import digests as sheet_digests
 from scorekeeper.league.sheets import read as read_sheet
 
 COOKIE = "league_session"
@@ -304,11 +304,12 @@ class Service:
                     return None
                 club, target = found
                 doc = read_sheet(body)
-                if sheet_digest(doc) != digest:
+                full, content = sheet_digests(doc)  # the sheet written once for both
+                if full != digest:
                     raise SheetError(
                         "the address's digest is not the sheet's SHA-256 (sent again, it must be the same)"
                     )
-                return self.league.receive(fid, club, doc, target=target, spent=spent, digest=digest)
+                return self.league.receive(fid, club, doc, target=target, spent=spent, digest=digest, content=content)
             finally:
                 spent["cpu"] = time.thread_time() - cpu  # this thread's CPU: the read, the check, the write
 

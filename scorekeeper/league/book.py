@@ -446,17 +446,19 @@ class League:
         target: Target | None = None,
         spent: dict[str, float] | None = None,
         digest: str | None = None,
+        content: str | None = None,
     ) -> Receipt:
         """A club's sheet of fixture ``fid``: checked and scored again (a SheetError when it
         does not hold), kept once (the same sheet twice is one version), and the result
         decided again. ``target``: the fixture, its sheet's checks and its season, read
         already (:meth:`sheet_target`); ``spent``: the seconds of the check and of the
-        write are put in it; ``digest``: the sheet's, reckoned already."""
+        write are put in it; ``digest`` and ``content``: the sheet's digests, reckoned already
+        (:func:`~scorekeeper.league.sheets.digests`)."""
         f, info, season = target or self.fixture_and_season(fid)
         if club.id not in (f.home.club_id, f.away.club_id):
             raise SheetError(f"{club.name} plays no part in {f.home.name} v {f.away.name}")
         started = time.perf_counter()
-        checked = check(doc, info, digest)
+        checked = check(doc, info, digest, content)
         body = _text.json_text(doc, separators=(",", ":"))
         sender = f"club:{club.id}"
         checked_at = time.perf_counter()

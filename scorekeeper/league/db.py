@@ -10,8 +10,10 @@ moment earlier, SQLite's busy database) is run again from the start, a few times
 
 - **PostgreSQL** (``postgresql://user@host/db``): psycopg 3 with a connection pool
   (``psycopg_pool``); several processes of the service over one database behave as one,
-  since nothing in a process's memory is the truth. A read-only transaction is begun as
-  one (``BEGIN READ ONLY``: no round trip more).
+  since nothing in a process's memory is the truth. The pool's connections are in
+  autocommit: a statement run alone (:meth:`Database.query`) is one round trip, and a
+  transaction's ``BEGIN`` (``BEGIN READ ONLY`` for a read) is sent with its first
+  statements, in the same round trip (a pipeline), its ``COMMIT`` with its last.
 - **SQLite** (``sqlite:///league.db``, the default; ``sqlite:///:memory:`` for a trial):
   Python's own ``sqlite3``, in WAL mode with ``synchronous=FULL``, one connection a
   thread; a write transaction takes the database's write lock at its start
@@ -382,63 +384,91 @@ def pg_sql(sql: str) -> str:
 
 
 class _PgTx(AbstractContextManager[Tx]):
+    """A transaction on a connection of the pool (in autocommit): its ``BEGIN`` put off to
+    go with its first statements (:meth:`Tx.later`), its ``COMMIT`` sent with what is put
+    off and asked for last (one round trip), a ``ROLLBACK`` when it failed."""
+
     def __init__(self, db: PostgresDatabase, write: bool) -> None:
         self.db = db
         self.write = write
         self.conn: Any = None
-        self.tx: Any = None
         self.cursor_tx: _PgCursorTx | None = None
 
     def __enter__(self) -> Tx:
         self.connection = self.db.pool.connection()
         self.conn = self.connection.__enter__()
-        try:
-            self.conn.read_only = not self.write  # BEGIN READ ONLY: one statement, not two
-            self.tx = self.conn.transaction()
-            self.tx.__enter__()
-            self.cursor_tx = _PgCursorTx(self.conn)
-            return self.cursor_tx
-        except BaseException as e:
-            self.connection.__exit__(type(e), e, None)
-            raise
+        self.cursor_tx = _PgCursorTx(self.conn)
+        self.cursor_tx.queued.append((_BEGIN_WRITE if self.write else _BEGIN_READ, ()))
+        return self.cursor_tx
 
     def __exit__(self, kind: Any, value: Any, tb: Any) -> None:
+        ctx = self.cursor_tx
+        assert ctx is not None
         try:
-            if kind is None and self.cursor_tx is not None and (self.cursor_tx.lasts or self.cursor_tx.queued):
-                self._commit_with_lasts(self.cursor_tx)
+            if kind is None:
+                self._commit(ctx)
             else:
-                self.tx.__exit__(kind, value, tb)
+                self._rollback()
         except BaseException as e:
+            self._rollback()
             self.connection.__exit__(type(e), e, None)
             raise
         self.connection.__exit__(kind, value, tb)
-        if kind is None and self.cursor_tx is not None:
-            self.db._committed(self.cursor_tx)
+        if kind is None:
+            self.db._committed(ctx)
 
-    def _commit_with_lasts(self, ctx: _PgCursorTx) -> None:
+    def _rollback(self) -> None:
+        """The transaction ended after a failure: a write's rolled back; a read's that met
+        no error of the database's committed (it wrote nothing, and psycopg forgets the
+        statements it prepared at a ``ROLLBACK``)."""
+        with contextlib.suppress(Exception):  # a connection lost: the pool throws it away
+            if not self.write and self.conn.pgconn.transaction_status == self.db._psycopg.pq.TransactionStatus.INTRANS:
+                self.conn.execute(b"COMMIT", prepare=False)
+            else:
+                self.conn.rollback()
+
+    def _commit(self, ctx: _PgCursorTx) -> None:
         """The statements put off (:meth:`Tx.later`), those asked for last and the
         ``COMMIT`` in one round trip (a pipeline), each of the last notifying its channel
-        in the same statement (see :meth:`Tx.last`)."""
+        in the same statement (see :meth:`Tx.last`). Nothing at all when nothing was run
+        (the ``BEGIN`` still put off)."""
         lasts, ctx.lasts = ctx.lasts, {}
         queued, ctx.queued = ctx.queued, []
+        if not lasts and queued == [(_BEGIN_WRITE if self.write else _BEGIN_READ, ())]:
+            return
         cursors = []
-        try:
-            with self.conn.pipeline():
-                for sql, params in queued:
-                    self.conn.cursor().execute(_pg_cached(sql), tuple(params))
-                for sql, channel in lasts.items():
-                    cur = self.conn.cursor()
-                    cur.execute(_pg_cached(_LAST.format(sql=sql)), (channel,))
-                    cursors.append((cur, channel))
-                self.tx.__exit__(None, None, None)
-        except BaseException:
-            with contextlib.suppress(Exception):
-                self.conn.rollback()
-            raise
+        with self.conn.pipeline():
+            for sql, params in queued:
+                _run(self.conn.cursor(), sql, params)
+            for sql, channel in lasts.items():
+                cur = self.conn.cursor()
+                cur.execute(_pg_cached(_LAST.format(sql=sql)), (channel,))
+                cursors.append((cur, channel))
+            commit = self.conn.cursor()
+            commit.execute(b"COMMIT", prepare=False)
+        if commit.statusmessage != "COMMIT":  # PostgreSQL's answer to a COMMIT of a failed transaction
+            raise self.db._psycopg.errors.InFailedSqlTransaction(
+                f"the transaction was rolled back ({commit.statusmessage})"
+            )
         for cur, channel in cursors:
             row = cur.fetchone()
             if row is not None:
                 ctx.notes.append((channel, str(row[0])))
+
+
+#: A transaction's first statement, put off to go with its next (:class:`_PgTx`).
+_BEGIN_WRITE = "BEGIN READ WRITE"
+_BEGIN_READ = "BEGIN READ ONLY"
+_BEGINS = frozenset({_BEGIN_WRITE, _BEGIN_READ})
+
+
+def _run(cursor: Any, sql: str, params: Params) -> None:
+    """One statement on ``cursor``: a ``BEGIN`` as it is (never prepared), any other the
+    league's SQL for psycopg."""
+    if sql in _BEGINS:
+        cursor.execute(sql.encode("ascii"), prepare=False)
+    else:
+        cursor.execute(_pg_cached(sql), tuple(params))
 
 
 class _PgCursorTx(CursorTx):
@@ -453,12 +483,34 @@ class _PgCursorTx(CursorTx):
     def _has_rows(self) -> bool:
         return _answered(self.cursor)
 
+    def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        self._execute(sql, params)
+        return [tuple(r) for r in self.cursor.fetchall()] if self._has_rows() else []
+
+    def run(self, sql: str, params: Params = ()) -> int:
+        self._execute(sql, params)
+        if self._has_rows():
+            self.cursor.fetchall()
+        return max(self.cursor.rowcount, 0)
+
+    def _execute(self, sql: str, params: Params) -> None:
+        """``sql`` on this transaction's cursor, with the statements put off (the ``BEGIN``
+        ...) before it in the same round trip."""
+        if not self.queued:
+            self.cursor.execute(_pg_cached(sql), tuple(params))
+            return
+        queued, self.queued = self.queued, []
+        with self.conn.pipeline():
+            for q, p in queued:
+                _run(self.conn.cursor(), q, p)
+            self.cursor.execute(_pg_cached(sql), tuple(params))
+
     def many(self, statements: Sequence[tuple[str, Params]]) -> list[list[tuple[Any, ...]]]:
         queued, self.queued = self.queued, []
         cursors = []
         with self.conn.pipeline():
             for sql, params in queued:
-                self.conn.cursor().execute(_pg_cached(sql), tuple(params))
+                _run(self.conn.cursor(), sql, params)
             for sql, params in statements:
                 cur = self.conn.cursor()
                 cur.execute(_pg_cached(sql), tuple(params))
@@ -511,7 +563,7 @@ class PostgresDatabase(Database):
         try:
             psycopg.connect(url, connect_timeout=10).close()  # refused at once, not after the pool's tries
             self.pool = ConnectionPool(
-                url, min_size=1, max_size=size, open=True, timeout=30, kwargs={"autocommit": False}
+                url, min_size=1, max_size=size, open=True, timeout=30, kwargs={"autocommit": True}
             )
             self.pool.wait(timeout=15)
         except Exception as e:
@@ -521,15 +573,10 @@ class PostgresDatabase(Database):
         return _PgTx(self, write)
 
     def query(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
-        with self.pool.connection() as conn:
-            conn.autocommit = True
-            try:
-                cur = conn.execute(_pg_cached(sql), tuple(params))
-                result = cur.pgresult
-                return [tuple(r) for r in cur.fetchall()] if result and result.status == _TUPLES_OK else []
-            finally:
-                with contextlib.suppress(Exception):  # a connection lost: the pool throws it away
-                    conn.autocommit = False
+        with self.pool.connection() as conn:  # in autocommit: the statement alone, no transaction block
+            cur = conn.execute(_pg_cached(sql), tuple(params))
+            result = cur.pgresult
+            return [tuple(r) for r in cur.fetchall()] if result and result.status == _TUPLES_OK else []
 
     def keep(self, connections: int, warm: Callable[[Tx], object] | None = None) -> None:
         most = self.pool.max_size

@@ -96,7 +96,7 @@ class Checked:
 
 def canonical(doc: Any) -> bytes:
     """The one way a sheet is written for its digest."""
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return _canonical_text(doc).encode("utf-8")
 
 
 def digest(doc: Any) -> str:
@@ -107,6 +107,24 @@ def digest(doc: Any) -> str:
 def content_digest(doc: dict[str, Any]) -> str:
     """The result's name: the digest of the sheet without its confirmations."""
     return digest({k: v for k, v in doc.items() if k != "confirmed"})
+
+
+def digests(doc: Any) -> tuple[str, str | None]:
+    """The sheet's :func:`digest` and, when it is a JSON object, its :func:`content_digest`
+    (else None), with each key's value written once: the canonical form of an object is
+    its keys in order, each with its value's canonical form, so the content's is the same
+    parts but the confirmations'."""
+    if not isinstance(doc, dict) or not all(isinstance(k, str) for k in doc):
+        return digest(doc), None
+    parts = {k: f"{json.dumps(k, ensure_ascii=False)}:{_canonical_text(v)}" for k, v in doc.items()}
+    order = sorted(parts)
+    full = "{" + ",".join(parts[k] for k in order) + "}"
+    content = "{" + ",".join(parts[k] for k in order if k != "confirmed") + "}"
+    return hashlib.sha256(full.encode("utf-8")).hexdigest(), hashlib.sha256(content.encode("utf-8")).hexdigest()
+
+
+def _canonical_text(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def _pair(value: Any, where: str) -> tuple[int, int]:
@@ -127,9 +145,10 @@ def _keys(side: Sequence[str]) -> frozenset[str]:
     return frozenset(_text.name_key(p) for p in side)
 
 
-def check(doc: Any, fixture: FixtureInfo, known: str | None = None) -> Checked:
+def check(doc: Any, fixture: FixtureInfo, known: str | None = None, content: str | None = None) -> Checked:
     """The sheet ``doc`` checked against ``fixture`` and scored again (see the module);
-    ``known``: its :func:`digest`, reckoned already."""
+    ``known`` and ``content``: its :func:`digest` and :func:`content_digest`, reckoned
+    already (:func:`digests`)."""
     if not isinstance(doc, dict):
         raise SheetError(f"a sheet must be a JSON object, not {type_name(doc)}")
     unknown = set(doc) - {"format", "fixture", "home", "away", "games", "totals", "confirmed"}
@@ -159,7 +178,7 @@ def check(doc: Any, fixture: FixtureInfo, known: str | None = None) -> Checked:
     if _pair(totals["points"], "totals.points") != points:
         raise SheetError(f"the sheet says points {short(totals['points'])}; its records give {points[0]}-{points[1]}")
     home_by, away_by = _confirmed(doc.get("confirmed"), fixture)
-    return Checked(games, won, points, home_by, away_by, known or digest(doc), content_digest(doc))
+    return Checked(games, won, points, home_by, away_by, known or digest(doc), content or content_digest(doc))
 
 
 def _game(g: Any, number: int, fixture: FixtureInfo) -> Game:

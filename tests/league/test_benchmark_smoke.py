@@ -38,6 +38,25 @@ def test_the_league_benchmark_runs_at_its_smallest(processes: int) -> None:
     ), out
     where = "threads of one process" if processes == 1 else "3 processes of 4 threads"
     assert f"  the clubs: 12 in {where}" in out, out
-    told = re.search(r"push: before the kill .* \((\d+)\), after it .* \((\d+)\),", out)
+    told = re.search(r"push: before the kill [^(]* \((\d+)\), after it [^(]* \((\d+)\),", out)
     assert told is not None, out
     assert int(told[1]) + int(told[2]) >= 60, out  # every push's timing came back
+    assert re.search(r"the night's first 0.5 s, CPU in cores: the clubs \d", out), out
+
+
+def test_the_clubs_are_dealt_fairly_over_processes_and_services() -> None:
+    """Each club chooses its service alone (club by club in turn, as a proxy would), each
+    process of clubs has clubs of both services, and the clubs whose network is cut are
+    spread over the processes and the two services (not all in one process at one service)."""
+    from benchmarks.league import cut_clubs, process_of, service_of
+
+    clubs, n = 60, 6
+    for k in range(n):
+        mine = [i for i in range(clubs) if process_of(i, n) == k]
+        assert len(mine) == 10
+        assert sorted(service_of(i) for i in mine) == [0] * 5 + [1] * 5
+    cut = cut_clubs(clubs, n)
+    assert len(cut) == clubs // 6
+    assert {process_of(i, n) for i in cut} == set(range(n))
+    assert sorted(service_of(i) for i in cut) == [0] * 5 + [1] * 5
+    assert cut_clubs(12, 3) and len(cut_clubs(12, 1)) == 2

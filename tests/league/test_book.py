@@ -150,3 +150,26 @@ def test_of_two_sheets_taken_in_one_second_the_one_taken_last_is_the_result_s(le
     result, sheets = league.fixture(f.id).result, league.sheets(f.id)
     assert result.state == "different" and result.sheet == sheets[-1]["id"] > sheets[0]["id"]
     assert result.games_won == (sheets[-1]["games_home"], sheets[-1]["games_away"])
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        {"format": "f", "fixture": 3, "confirmed": {"home": {"by": "Ann", "at": "t"}, "away": None}, "games": []},
+        {"z": 1, "a": [{"y": "é ü \u202e", "b": None}], "confirmed": 2, "m": {"q": 1.5, "p": True}},
+        {"confirmed": None},
+        {},
+        {"home": "Reds", "away": "Blues", "games": [{"home": ["Ann"], "record": {"hands": [], "players": ["a"]}}]},
+    ],
+)
+def test_both_digests_of_a_sheet_written_once_are_the_two_digests(doc):
+    from scorekeeper.league.sheets import content_digest, digest, digests
+
+    assert digests(doc) == (digest(doc), content_digest(doc))
+
+
+def test_the_digests_of_what_is_no_sheet_object_are_its_digest_alone():
+    from scorekeeper.league.sheets import digest, digests
+
+    for doc in ([1, 2], "a", None, 3):
+        assert digests(doc) == (digest(doc), None)

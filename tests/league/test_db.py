@@ -176,3 +176,58 @@ def test_one_statement_alone_answers_its_rows_and_leaves_the_pool_as_it_was(db: 
 
         db.write(half)
     assert db.query("SELECT COUNT(*) FROM venue") == [(2,)]
+
+
+def test_a_read_is_read_only_from_its_first_statement(db: Database):
+    """A read's ``BEGIN READ ONLY`` goes with its first statement (PostgreSQL: in one round
+    trip): a write in a read is refused, and nothing of it is kept."""
+    if db.backend != "postgresql":
+        pytest.skip("SQLite's reads are not begun read only")
+    with pytest.raises(Exception, match="read-only"):
+        db.read(lambda tx: tx.run("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("a", "a")))
+    assert db.query("SELECT COUNT(*) FROM venue") == [(0,)]
+
+
+def test_every_way_a_transaction_ends_leaves_its_connection_idle(db: Database):
+    """Committed, failed in Python, failed in the database, or never begun (nothing run):
+    the next transaction on the same connections is a transaction of its own."""
+    from scorekeeper.league.db import DatabaseError as _DatabaseError
+
+    db.write(lambda tx: None)  # nothing run: nothing sent
+    assert db.read(lambda tx: None) is None
+    db.write(lambda tx: tx.run("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("a", "a")))
+
+    def fails_in_python(tx: Any) -> None:
+        tx.rows("SELECT name FROM venue")
+        raise LookupError("not found")
+
+    for _ in range(3):
+        with pytest.raises(LookupError):
+            db.read(fails_in_python)
+        with pytest.raises(LookupError):
+            db.write(fails_in_python)
+    with pytest.raises(Exception) as failed:  # the name's key is taken: the database's own error
+
+        def taken(tx: Any) -> None:
+            tx.run("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("b", "b"))
+            tx.run("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("a2", "a"))
+
+        db.write(taken)
+    assert not isinstance(failed.value, _DatabaseError | AssertionError)
+
+    def two(tx: Any) -> int:
+        tx.run("INSERT INTO venue (name, name_key) VALUES (?, ?)", ("c", "c"))
+        return int(tx.value("SELECT COUNT(*) FROM venue"))
+
+    assert db.write(two) == 2  # its own insert seen, b's not kept
+    assert db.query("SELECT name FROM venue ORDER BY name") == [("a",), ("c",)]
+    if db.backend == "postgresql":
+        from psycopg.pq import TransactionStatus
+
+        pool = db.pool  # type: ignore[attr-defined]
+        held = [pool.getconn() for _ in range(pool.get_stats()["pool_size"])]
+        try:
+            assert {c.pgconn.transaction_status for c in held} == {TransactionStatus.IDLE}
+        finally:
+            for c in held:
+                pool.putconn(c)
