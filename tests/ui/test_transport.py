@@ -9,8 +9,11 @@ import logging
 from importlib import metadata
 from typing import Any
 
+import aio
 import pytest
 from flet_web.fastapi import flet_app
+from starlette.websockets import WebSocketDisconnect
+from uvicorn.protocols.utils import ClientDisconnected
 
 from scorekeeper.ui.server import transport
 from tools.loadtest import common
@@ -83,3 +86,63 @@ def test_the_debug_line_is_written_when_the_logger_keeps_it(caplog: pytest.LogCa
         assert [r.getMessage() for r in caplog.records if r.name == "flet_transport"] == [f"send_message: {message}"]
     finally:
         transport.install(original=True)
+
+
+class Socket:
+    """A phone's WebSocket as the send loop sees it: what it was sent, and what it raises
+    from the ``fail``-th send on."""
+
+    def __init__(self, fail: int, error: BaseException) -> None:
+        self.sent: list[bytes] = []
+        self.fail, self.error = fail, error
+
+    async def send_bytes(self, data: bytes) -> None:
+        if len(self.sent) >= self.fail:
+            raise self.error
+        self.sent.append(data)
+
+
+def loop_over(loop: Any, socket: Socket, messages: list[bytes | None]) -> Any:
+    """``loop`` (a ``FletApp.__send_loop``) run over ``messages`` queued for ``socket``; the app."""
+    app = object.__new__(flet_app.FletApp)
+    queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+    for m in messages:
+        queue.put_nowait(m)
+    app._FletApp__send_queue = queue
+    app._FletApp__websocket = socket
+    aio.run(loop(app))
+    return app
+
+
+def test_the_send_loop_sends_every_message_as_flets_until_the_end() -> None:
+    for loop in (transport.flets_loop_of(), transport.send_loop):
+        socket = Socket(fail=99, error=RuntimeError("not reached"))
+        app = loop_over(loop, socket, [b"a", b"b", None, b"after the end"])
+        assert socket.sent == [b"a", b"b"] and app._FletApp__websocket is None
+
+
+@pytest.mark.parametrize(
+    "error", [WebSocketDisconnect(code=1006), ClientDisconnected(), BrokenPipeError(), ConnectionResetError()]
+)
+def test_a_phone_gone_stops_the_send_loop_quietly_where_flets_raised(error: BaseException) -> None:
+    """A message queued for a phone that has just closed its page: Flet's loop raised out of
+    the connection (the terminal's "Exception in ASGI application"); ours stops."""
+    with pytest.raises(type(error)):
+        loop_over(transport.flets_loop_of(), Socket(fail=1, error=error), [b"a", b"b", None])
+    socket = Socket(fail=1, error=error)
+    app = loop_over(transport.send_loop, socket, [b"a", b"b", b"c", None])
+    assert socket.sent == [b"a"] and app._FletApp__websocket is None
+
+
+def test_any_other_failure_of_a_send_still_raises() -> None:
+    with pytest.raises(ValueError, match="a bug"):
+        loop_over(transport.send_loop, Socket(fail=0, error=ValueError("a bug")), [b"a", None])
+
+
+def test_the_send_loop_is_installed_with_the_send() -> None:
+    try:
+        assert transport.install()
+        assert flet_app.FletApp._FletApp__send_loop is transport.send_loop
+    finally:
+        transport.install(original=True)
+    assert flet_app.FletApp._FletApp__send_loop is transport.flets_loop_of()
