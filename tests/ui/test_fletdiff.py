@@ -156,7 +156,7 @@ VALUES = st.one_of(
 )
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_the_fields_walked_are_read_as_flet_reads_them(data: st.DataObject) -> None:
     """``fletdiff._fields`` reads a ``Prop`` field from ``_values``: it gives what ``getattr``

@@ -177,7 +177,7 @@ def fletinit_prop_default(cls: type, name: str) -> tuple[Any] | None:
     return None
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(calls())
 def test_made_with_any_arguments_as_flets(call: tuple[type, Any, Any, tuple[Any, ...], dict[str, Any]]) -> None:
     cls, orig, fast, args, kwargs = call
