@@ -50,6 +50,8 @@ run: $(STAMP)
 # again, which it would where PYTHONDONTWRITEBYTECODE is set. So are the test modules with
 # their asserts rewritten, in pytest's own cache (tools/warm_asserts.py): each test process
 # rewrote every one of them again before its first test (28 CPU-seconds more, 2026-11-29).
+# The test files are handed out costliest first (tests/costs.py), so that no long browser
+# test file starts near the end while the other processes have nothing left to do.
 JOBS ?= 3
 LINT_LOG := $(VENV)/lint.log
 test: $(STAMP)

@@ -20,6 +20,17 @@ settings.register_profile("scorekeeper", deadline=None)
 settings.load_profile("scorekeeper")
 
 
+@pytest.hookimpl(optionalhook=True)  # (a hook of pytest-xdist's: unknown without it)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """``--dist loadfile`` (``make test``) hands out the costliest test file left first
+    (``tests/costs.py``); any other mode is pytest-xdist's own."""
+    if config.getoption("dist", None) != "loadfile":
+        return None
+    from costs import costliest_first_scheduler
+
+    return costliest_first_scheduler()(config, log)
+
+
 @pytest.fixture
 def cli() -> Callable[..., Ran]:
     """Run ``scorekeeper ARGS`` in this process: ``cli("score", path, stdin=...)``."""
