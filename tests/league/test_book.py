@@ -47,6 +47,20 @@ def test_a_sheet_is_kept_once_and_both_captains_approve_it(league: League):
     assert league.fixture(f.id).approved.games_won == (2, 0)
 
 
+def test_a_sheet_received_is_told_in_the_audit_before_the_result_it_makes(league: League):
+    """The two lines of the audit a new sheet writes (its version, then the result's new
+    state: one INSERT of two rows) in that order; the same sheet again writes none."""
+    f = league.fixtures()[0]
+    doc = sheet(f, [0, 1], away=False)
+    league.receive(f.id, club_of(league, f.home), doc)
+    league.receive(f.id, club_of(league, f.home), copy.deepcopy(doc))
+    whats = [a.what for a in reversed(league.audit(f.id))]
+    assert whats == [
+        f"sent version 1 of {f.home.name} v {f.away.name}: 1-1",
+        f"{f.home.name} v {f.away.name}: waiting (1-1)",
+    ]
+
+
 def test_the_server_scores_the_records_again_and_refuses_a_sheet_that_does_not_follow(league: League):
     f = league.fixtures()[0]
     with pytest.raises(SheetError, match="the sheet says games \\[2, 0\\]; its records give 1-1"):
