@@ -187,3 +187,16 @@ def test_the_digests_of_what_is_no_sheet_object_are_its_digest_alone():
 
     for doc in ([1, 2], "a", None, 3):
         assert digests(doc) == (digest(doc), None)
+
+
+def test_a_player_is_known_by_any_spelling_of_the_name_and_a_stranger_is_not():
+    """TeamInfo.has looks each name's key up in the team's (kept once): the same answers as
+    comparing the name with each player (text.same_name)."""
+    from scorekeeper import text
+    from scorekeeper.league.sheets import TeamInfo
+
+    team = TeamInfo("Reds", ("Ann Lee", "STRASSE", "Ｂen"), "Ann Lee")
+    for name in ("  ann   LEE ", "straße", "ben", "Ann", "Anne Lee", "Ｂen ", "Bén"):
+        assert team.has(name) == any(text.same_name(name, p) for p in team.players), name
+    assert [team.has(n) for n in ("ann lee", "Bén")] == [True, False]
+    assert team == TeamInfo("Reds", ("Ann Lee", "STRASSE", "Ｂen"), "Ann Lee") and "keys" not in repr(team)
