@@ -244,10 +244,13 @@ class Night:
             with self.answered.get_lock():
                 self.answered.value += 1
 
+        saved = lk.url
         while club.outbox(folder) and time.monotonic() - self.started < 300:
             cut = i in self.cut and time.monotonic() - self.started < CUT_SECONDS
             url = "http://127.0.0.1:9" if cut else mine
-            club.save_link(folder, club.Link(url, lk.code, lk.club, lk.fixtures))
+            if url != saved:  # the link written when its address changes (the cut, the proxy's switch) alone
+                club.save_link(folder, club.Link(url, lk.code, lk.club, lk.fixtures))
+                saved = url
             t = time.perf_counter()
             done = club.push(folder, observe)
             if done.left:

@@ -40,10 +40,9 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import anyio
-import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -78,8 +77,9 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 NO_CODE = "a club's code is needed (Authorization: Bearer CODE), and this one is not known or was revoked"
 #: Pushes a process works on at once (each holds a thread and, for a moment, a connection
-#: of the pool); the others wait their turn on the event loop, not in threads that would
-#: take the interpreter from those already in a transaction.
+#: of the pool); the others wait their turn in the queue of the pushes' threads
+#: (:attr:`Service.pushes`), not in threads that would take the interpreter from those
+#: already in a transaction.
 PUSHES = 3
 
 
@@ -140,7 +140,9 @@ class Service:
         self.secure = secure_cookies
         self.cache: OrderedDict[tuple[str, int], tuple[bytes, str, str]] = OrderedDict()
         self.revisions = Revisions()
-        self.pushes: anyio.CapacityLimiter | None = None  # made on the event loop, at the first push
+        # at most PUSHES at once, the others waiting in its queue (not in threads); a hop to
+        # it and back is some 40 µs of CPU fewer than anyio's to_thread with a limiter
+        self.pushes = ThreadPoolExecutor(PUSHES, thread_name_prefix="push")
         if listen:
             db.listen(REVISION_CHANNEL, self.revisions)
 
@@ -313,10 +315,8 @@ class Service:
             finally:
                 spent["cpu"] = time.thread_time() - cpu  # this thread's CPU: the read, the check, the write
 
-        if self.pushes is None:
-            self.pushes = anyio.CapacityLimiter(PUSHES)
         try:
-            got = await anyio.to_thread.run_sync(take, limiter=self.pushes)
+            got = await asyncio.get_running_loop().run_in_executor(self.pushes, take)
         except NotFound as e:
             return _error(404, str(e))
         except ScorekeeperError as e:
@@ -449,6 +449,7 @@ def make_app(
             yield
         finally:
             task.cancel()
+            service.pushes.shutdown(wait=False)  # a push under way ends as it would
 
     routes = [
         Route("/", public),

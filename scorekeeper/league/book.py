@@ -173,6 +173,16 @@ _SHEET_COLS = (
     "id, sender, version, content, confirmed_home, confirmed_away, received_at, games_home, games_away, "
     "points_home, points_away, games"
 )
+#: A fixture's result (:data:`_CURRENT_SQL`'s columns) with each of its sheets
+#: (:data:`_SHEET_COLS` and the digest), oldest first: one row a sheet, one row of NULL
+#: sheet columns when it has none (one statement, where the two were two).
+_CURRENT_AND_SHEETS_SQL = (
+    "SELECT r.by_secretary, r.changed_at, r.state, r.games_home, r.games_away, r.points_home, "
+    "r.points_away, r.sheet_id, (SELECT COUNT(*) FROM dispute d WHERE d.fixture_id = f.id), "
+    f"{', '.join('s.' + c for c in _SHEET_COLS.split(', '))}, s.digest "
+    "FROM fixture f LEFT JOIN result r ON r.fixture_id = f.id LEFT JOIN sheet s ON s.fixture_id = f.id "
+    "WHERE f.id = ? ORDER BY s.id"
+)
 _CLUB_SQL = (
     "SELECT c.id, c.name, v.name, (SELECT COUNT(*) FROM club_code k WHERE k.club_id = c.id "
     "AND k.revoked_at IS NULL) FROM club c LEFT JOIN venue v ON v.id = c.venue_id"
@@ -429,8 +439,7 @@ class League:
             tx.rows(_TARGET_SQL, (0, ""))
             tx.many(
                 [
-                    (f"SELECT {_SHEET_COLS}, digest FROM sheet WHERE fixture_id = ? ORDER BY id", (0,)),
-                    (_CURRENT_SQL, (0,)),
+                    (_CURRENT_AND_SHEETS_SQL, (0,)),
                     ("SELECT revision FROM league_state WHERE id = ?", (0,)),
                     ("SELECT id FROM audit WHERE fixture_id = ?", (0,)),
                 ]
@@ -470,17 +479,17 @@ class League:
     def _keep(
         self, tx: Tx, f: Fixture, season: Season, sender: str, who: str, c: Checked, body: str, now: str | None
     ) -> Receipt:
-        # the fixture locked, then (each statement's snapshot taken once the lock is had) every
-        # sheet of it (a few: this sender's versions, each sender's newest) and its result:
+        # the fixture locked, then (the statement's snapshot taken once the lock is had) its
+        # result and every sheet of it (a few: this sender's versions, each sender's newest):
         # one round trip
-        _, found, result = tx.many(
+        _, rows = tx.many(
             [
                 (f"SELECT id FROM fixture WHERE id = ?{self.db.for_update}", (f.id,)),
-                (f"SELECT {_SHEET_COLS}, digest FROM sheet WHERE fixture_id = ? ORDER BY id", (f.id,)),
-                (_CURRENT_SQL, (f.id,)),
+                (_CURRENT_AND_SHEETS_SQL, (f.id,)),
             ]
         )
-        current = result[0]
+        current = rows[0][:9]
+        found = [r[9:] for r in rows if r[9] is not None]
         mine = [r for r in found if r[1] == sender]
         same = max((int(r[2]) for r in mine if r[12] == c.digest), default=None)
         if same is not None:
@@ -586,15 +595,18 @@ class League:
             "by_secretary = excluded.by_secretary, why = excluded.why, changed_at = excluded.changed_at"
         )
         rest = (games, won[0], won[1], points[0], points[1], due, int(by_secretary), why, now)
+        after = (state, won[0], won[1], points[0], points[1], sheet)
+        changed = before is None or tuple(before) != after
+        if changed and (before is None or before[0] != state):
+            # put off before the result's write: with a line of the audit put off just before
+            # (a sheet received), one INSERT of both (:meth:`Tx.later`)
+            note(tx, "the league", f"{f.home.name} v {f.away.name}: {state} ({won[0]}-{won[1]})", why, f.id)
         if sheet == NEW and new is not None:  # the sheet inserted in this transaction, by sender and version
             named = "(SELECT id FROM sheet WHERE fixture_id = ? AND sender = ? AND version = ?)"
             tx.later(upsert.format(sheet=named), (f.id, state, f.id, *new, *rest))
         else:
             tx.later(upsert.format(sheet="?"), (f.id, state, sheet, *rest))
-        after = (state, won[0], won[1], points[0], points[1], sheet)
-        if before is None or tuple(before) != after:
-            if before is None or before[0] != state:
-                note(tx, "the league", f"{f.home.name} v {f.away.name}: {state} ({won[0]}-{won[1]})", why, f.id)
+        if changed:
             bump(tx)
 
     def dispute(self, fid: int, club: Club, reason: str) -> str:

@@ -79,7 +79,9 @@ class Tx(Protocol):
     def later(self, sql: str, params: Params = ()) -> None:
         """Run ``sql``, whose answer is not needed, before the next statement or at the
         latest with the ``COMMIT`` (PostgreSQL: sent with them, in one round trip); its
-        failure is the transaction's, raised then."""
+        failure is the transaction's, raised then. An ``INSERT INTO t (...) VALUES (?, ...)``
+        put off just after the same one is sent with it as one statement of two rows (in
+        that order: :func:`merge_rows`)."""
 
     def last(self, sql: str, channel: str) -> None:
         """Run ``sql`` (a statement answering one value, a counter moved on) as this
@@ -134,7 +136,11 @@ class CursorTx:
         return [self.rows(sql, params) for sql, params in statements]
 
     def later(self, sql: str, params: Params = ()) -> None:
-        self.queued.append((sql, params))
+        merged = merge_rows(self.queued[-1], sql, params) if self.queued else None
+        if merged is not None:
+            self.queued[-1] = merged
+        else:
+            self.queued.append((sql, params))
 
     def flush(self) -> None:
         """The statements put off (:meth:`later`), one by one."""
@@ -178,6 +184,34 @@ class CursorTx:
         lasts, self.lasts = self.lasts, {}
         for sql, channel in lasts.items():
             self.notify(channel, str(self.value(sql)))
+
+
+#: An INSERT of one row whose values are all placeholders (:func:`merge_rows`).
+_ONE_ROW = re.compile(r"INSERT INTO \w+ \([\w, ]+\) VALUES (\((?:\?, )*\?\))")
+#: The most rows :func:`merge_rows` puts in one INSERT.
+MERGED_ROWS = 20
+
+
+def merge_rows(last: tuple[str, Params], sql: str, params: Params) -> tuple[str, Params] | None:
+    """The statement ``last`` (put off) and ``sql`` (put off after it) as one, when ``sql``
+    inserts one row, all its values placeholders, and ``last`` is the same insert of one
+    row or more (at most :data:`MERGED_ROWS`): the rows in the same order, one statement
+    (None: not the same insert).
+
+    >>> merge_rows(("INSERT INTO t (a, b) VALUES (?, ?)", (1, 2)), "INSERT INTO t (a, b) VALUES (?, ?)", (3, 4))
+    ('INSERT INTO t (a, b) VALUES (?, ?), (?, ?)', (1, 2, 3, 4))
+    >>> merge_rows(("INSERT INTO t (a) VALUES (?)", (1,)), "INSERT INTO u (a) VALUES (?)", (2,)) is None
+    True
+    """
+    found = _ONE_ROW.fullmatch(sql)
+    if found is None or not last[0].startswith(sql):
+        return None
+    row = f", {found.group(1)}"
+    more = last[0][len(sql) :]
+    rows = len(more) // len(row)
+    if more != row * rows or rows + 1 >= MERGED_ROWS:
+        return None
+    return f"{last[0]}{row}", (*last[1], *params)
 
 
 class Database:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper import registry
@@ -49,12 +49,18 @@ class TeamInfo:
     players: tuple[str, ...]
     captain: str
     vice: str | None = None
+    #: Each player's :func:`~scorekeeper.text.name_key`: :meth:`has` is one look-up.
+    keys: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "keys", frozenset(_text.name_key(p) for p in self.players))
 
     def leads(self, name: str) -> bool:
         return _text.same_name(name, self.captain) or (self.vice is not None and _text.same_name(name, self.vice))
 
     def has(self, name: str) -> bool:
-        return any(_text.same_name(name, p) for p in self.players)
+        """Whether ``name`` is one of the players (another spelling of one: :func:`~scorekeeper.text.same_name`)."""
+        return _text.name_key(name) in self.keys
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,20 @@ def test_a_sheet_is_kept_once_and_both_captains_approve_it(league: League):
     assert league.fixture(f.id).approved.games_won == (2, 0)
 
 
+def test_a_sheet_received_is_told_in_the_audit_before_the_result_it_makes(league: League):
+    """The two lines of the audit a new sheet writes (its version, then the result's new
+    state: one INSERT of two rows) in that order; the same sheet again writes none."""
+    f = league.fixtures()[0]
+    doc = sheet(f, [0, 1], away=False)
+    league.receive(f.id, club_of(league, f.home), doc)
+    league.receive(f.id, club_of(league, f.home), copy.deepcopy(doc))
+    whats = [a.what for a in reversed(league.audit(f.id))]
+    assert whats == [
+        f"sent version 1 of {f.home.name} v {f.away.name}: 1-1",
+        f"{f.home.name} v {f.away.name}: waiting (1-1)",
+    ]
+
+
 def test_the_server_scores_the_records_again_and_refuses_a_sheet_that_does_not_follow(league: League):
     f = league.fixtures()[0]
     with pytest.raises(SheetError, match="the sheet says games \\[2, 0\\]; its records give 1-1"):
@@ -173,3 +187,16 @@ def test_the_digests_of_what_is_no_sheet_object_are_its_digest_alone():
 
     for doc in ([1, 2], "a", None, 3):
         assert digests(doc) == (digest(doc), None)
+
+
+def test_a_player_is_known_by_any_spelling_of_the_name_and_a_stranger_is_not():
+    """TeamInfo.has looks each name's key up in the team's (kept once): the same answers as
+    comparing the name with each player (text.same_name)."""
+    from scorekeeper import text
+    from scorekeeper.league.sheets import TeamInfo
+
+    team = TeamInfo("Reds", ("Ann Lee", "STRASSE", "Ｂen"), "Ann Lee")
+    for name in ("  ann   LEE ", "straße", "ben", "Ann", "Anne Lee", "Ｂen ", "Bén"):
+        assert team.has(name) == any(text.same_name(name, p) for p in team.players), name
+    assert [team.has(n) for n in ("ann lee", "Bén")] == [True, False]
+    assert team == TeamInfo("Reds", ("Ann Lee", "STRASSE", "Ｂen"), "Ann Lee") and "keys" not in repr(team)

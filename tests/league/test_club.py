@@ -185,3 +185,104 @@ def test_a_league_out_of_reach_is_one_line_over_a_session(tmp_path: Path):
     session = club.Session(club.Link(f"http://127.0.0.1:{free_port()}/league", "abcdefgh12", "Club", {}))
     with pytest.raises(club.LinkError, match="cannot be reached"):
         session.request("PUT", "/api/fixtures/1/sheets/x", b"{}")
+
+
+class Raw:
+    """A league of raw answers on a socket: each request read whole (its head and its
+    Content-Length body), the bytes of each ``recv`` noted, and the next of ``answers`` sent."""
+
+    def __init__(self, answers: list[bytes]) -> None:
+        self.answers = list(answers)
+        self.reads: list[list[bytes]] = []  # each request's recv()s
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while self.answers:
+            conn, _ = self.listener.accept()
+            with conn:
+                while self.answers:
+                    got, data = [], b""
+                    while b"\r\n\r\n" not in data:
+                        part = conn.recv(65536)
+                        if not part:
+                            break
+                        got.append(part)
+                        data += part
+                    if not data:
+                        break
+                    head, _, body = data.partition(b"\r\n\r\n")
+                    length = next(
+                        (
+                            int(h.split(b":")[1])
+                            for h in head.split(b"\r\n")
+                            if h.lower().startswith(b"content-length:")
+                        ),
+                        0,
+                    )
+                    while len(body) < length:
+                        part = conn.recv(65536)
+                        got.append(part)
+                        body += part
+                    self.reads.append(got)
+                    answer = self.answers.pop(0)
+                    conn.sendall(answer)
+                    if b"Connection: close" in answer:
+                        break
+
+    def close(self) -> None:
+        self.listener.close()
+        self.thread.join(timeout=5)
+
+
+def test_a_push_is_sent_in_one_piece_and_every_form_of_answer_is_read():
+    """The request's line, headers and body go in one send (the league reads them in one
+    recv); an answer with a Content-Length, one in chunks (with a trailer), one after a
+    ``100 Continue``, one whose headers repeat, and one that closes the connection, all read."""
+    answers = [
+        b'HTTP/1.1 201 Created\r\nContent-Length: 13\r\nServer-Timing: app;dur=1\r\n\r\n{"version":1}',
+        b'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"ver\r\n8;x=y\r\nsion":2}\r\n0\r\nT: 1\r\n\r\n',
+        b'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 13\r\n\r\n{"version":3}',
+        b'HTTP/1.1 422 Unprocessable\r\nVary: a\r\nVary: b\r\nContent-Length: 14\r\n\r\n{"error":"no"}',
+        b'HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 13\r\n\r\n{"version":5}',
+        b'HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\n{"version":6}',
+    ]
+    league = Raw(answers)
+    session = club.Session(club.Link(league.url + "/x", "abcdefgh12", "Club", {}))
+    try:
+        body = json.dumps({"fixture": 1, "games": ["a" * 3000]}).encode()
+        got, said = [], []
+        for n in range(6):
+            got.append(session.request("PUT", f"/api/fixtures/{n}/sheets/d", body))
+            said.append(session.headers)
+    finally:
+        session.close()
+        league.close()
+    assert got == [(201, {"version": 1}), (200, {"version": 2}), (201, {"version": 3}), (422, {"error": "no"}),
+                   (200, {"version": 5}), (200, {"version": 6})]  # fmt: skip
+    assert said[0] == {"content-length": "13", "server-timing": "app;dur=1"}
+    assert said[3] == {"vary": "a, b", "content-length": "14"}
+    first = b"".join(league.reads[0])
+    assert len(league.reads[0]) == 1 and first.startswith(b"PUT /x/api/fixtures/0/sheets/d HTTP/1.1\r\n")
+    assert b"\r\nAuthorization: Bearer abcdefgh12\r\n" in first and first.endswith(body)
+    assert all(len(r) == 1 for r in league.reads)  # each request one piece (a local socket delivers it whole)
+
+
+def test_an_answer_that_is_not_http_or_cut_short_is_one_line():
+    for answer in (b"SSH-2.0-OpenSSH\r\n\r\n", b"HTTP/1.1 200 OK\r\nContent-Length: 99\r\nConnection: close\r\n\r\n{}"):
+        league = Raw([answer])
+        session = club.Session(club.Link(league.url, "abcdefgh12", "Club", {}))
+        try:
+            with pytest.raises(club.LinkError, match="cannot be reached"):
+                session.request("PUT", "/api/fixtures/1/sheets/x", b"{}")
+        finally:
+            session.close()
+            league.close()
+
+
+def test_a_code_with_a_line_break_is_never_sent():
+    session = club.Session(club.Link("http://127.0.0.1:9", "abc\r\nX-Evil: 1", "Club", {}))
+    with pytest.raises(club.LinkError, match="link the laptop again"):
+        session.request("PUT", "/api/fixtures/1/sheets/x", b"{}")

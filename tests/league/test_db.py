@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.league import migrate as migrations
-from scorekeeper.league.db import Database, DatabaseError, connect
+from scorekeeper.league.db import MERGED_ROWS, Database, DatabaseError, connect
 from scorekeeper.league.migrate import applied, migrate
 
 
@@ -146,6 +146,25 @@ def test_statements_put_off_run_in_order_before_the_next_and_with_the_commit(db:
 
     assert db.write(write) == (1, [[(2,)], [("a",), ("b",)]])
     assert db.read(lambda tx: tx.rows("SELECT name FROM venue ORDER BY name")) == [("a",), ("b",), ("c",)]
+
+
+def test_rows_put_off_one_after_another_are_one_insert_in_their_order(db: Database):
+    """The same one-row INSERT put off again and again is one statement (at most
+    MERGED_ROWS rows); another statement between them, or another table, starts a new one."""
+    insert = "INSERT INTO venue (name, name_key) VALUES (?, ?)"
+
+    def write(tx):
+        for n in range(25):
+            tx.later(insert, (f"v{n:02}", f"v{n:02}"))
+        tx.later("UPDATE venue SET tables = 2 WHERE name = ?", ("v00",))
+        tx.later(insert, ("w", "w"))
+        tx.later("INSERT INTO club (name, name_key) VALUES (?, ?)", ("c", "c"))
+        return [(sql.count("(?, ?)"), len(params)) for sql, params in tx.queued if sql.startswith("INSERT")]
+
+    assert MERGED_ROWS == 20
+    assert db.write(write) == [(20, 40), (5, 10), (1, 2), (1, 2)]
+    names = db.read(lambda tx: tx.rows("SELECT name, tables FROM venue ORDER BY id"))
+    assert names == [(f"v{n:02}", 2 if n == 0 else 1) for n in range(25)] + [("w", 1)]
 
 
 def test_a_statement_put_off_that_fails_fails_the_write_whole(db: Database):
