@@ -1,9 +1,15 @@
-"""What an entry redraws of the picker on another phone of the table (issue 49): a tile
-whose look did not change is the very control it was (Flet's diff passes over it without
-looking into it); a tile that comes to fit or stops fitting is a new box and semantics
-node that take over the old ones' ids (Flet sends their changed properties, not new
-controls) around the same digits; a split cell keeps each target that is the same in the
-same place. No tile is a component of its own."""
+"""What an entry redraws of the picker and the drawing on another phone of the table
+(issue 49).
+
+The picker: a tile whose look did not change is the very control it was (Flet's diff
+passes over it without looking into it); a tile that comes to fit or stops fitting is a
+new box and semantics node that take over the old ones' ids (Flet sends their changed
+properties, not new controls) around the same digits; a split cell keeps each target that
+is the same in the same place. No tile is a component of its own.
+
+The drawing: its tiles and the marks of its open ends are on a sheet that moves in the
+box as the drawing grows; a tile in the same place on the sheet is the very control it
+was, one that moved on it keeps its face."""
 
 from __future__ import annotations
 
@@ -38,14 +44,31 @@ def grid_of(root: Any) -> Any:
     return None
 
 
+def sheet_of(root: Any) -> dict[str, Any]:
+    """The drawing's tiles and marks under ``root``, by key (none where it shows no drawing)."""
+    todo = [root]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, list):
+            todo += item
+        elif isinstance(item, Component):
+            todo.append(item._b)
+        elif isinstance(item, ft.Stack) and item.key == "sheet":
+            return {c.key: c for c in item.controls}
+        elif isinstance(item, ft.BaseControl):
+            todo += list(fletdiff._fields(item, type(item)))
+    return {}
+
+
 def kind(cell: Any) -> str:
     return "down" if cell.state == "down" else "split" if cell.places else "tile"
 
 
 def watch(entries: int) -> list[dict[str, Any]]:
-    """A match at a table of two phones, ``entries`` entries on the first: for each, on the
-    second, every cell of the picker before and after (its PickerCell and its control) and
-    the ids of the controls the entry's patches added or reconciled there."""
+    """A match at a table of two phones, ``entries`` entries on the first: for each tile
+    tapped (not a hand settled, not a tile set in two taps), on the second, every cell of
+    the picker before and after (its PickerCell and its control), the drawing's sheet before
+    and after, and the ids of the controls the entry's patches added or reconciled there."""
     seen: list[dict[str, Any]] = []
     added: list[int] = []
     from_diff = object_patch.ObjectPatch.from_diff.__func__  # type: ignore[attr-defined]
@@ -78,13 +101,22 @@ def watch(entries: int) -> list[dict[str, Any]]:
 
             for _ in range(entries):
                 row, before = shown()
+                sheet = sheet_of(phone.page)
                 added.clear()
-                await table.entry()
+                timed = await table.entry()
                 await common.idle(table.sessions)
                 table.check()
                 after_row, after = shown()
-                if row is not None and after_row is not None:
-                    seen.append({"before": before, "after": after, "added": set(added), "row": after_row})
+                if row is not None and after_row is not None and timed is not None:  # one tap
+                    seen.append(
+                        {
+                            "before": before,
+                            "after": after,
+                            "added": set(added),
+                            "row": after_row,
+                            "sheet": (sheet, sheet_of(phone.page)),
+                        }
+                    )
             shared.close()
 
     mp = pytest.MonkeyPatch()
@@ -122,3 +154,29 @@ def test_an_entry_redraws_only_the_tiles_whose_look_changed_and_keeps_their_digi
                         kept_targets += 1
                         assert targets[i] is was.content.controls[2 * i]
     assert lit_or_pale >= 10 and kept_targets >= 1
+
+
+def test_an_entry_redraws_only_the_laid_tiles_that_changed_or_moved_on_the_sheet() -> None:
+    kept = moved = 0
+    for step in watch(30):
+        before, after = step["sheet"]
+        for key, control in after.items():
+            was = before.get(key)
+            if was is None:  # a tile just set, an end just opened
+                continue
+            if key.startswith("mark-"):  # a mark: its key is its place on the sheet, in units
+                if control.width == was.width:  # the same unit: the same place
+                    assert (control.left, control.top) == (was.left, was.top)
+                    if (control.content.value, control.bgcolor) == (was.content.value, was.bgcolor):
+                        assert control is was
+                continue
+            if control is was:
+                kept += 1
+                continue
+            assert control._i == was._i  # its new place patched, not a new control
+            if (control.width, control.height) == (was.width, was.height):  # the same size: moved
+                moved += 1
+                assert (control.left, control.top) != (was.left, was.top)
+                assert control.content is was.content  # the same face: not sent again
+                assert control.content.content._i not in step["added"]
+    assert kept >= 50 and kept > 3 * moved

@@ -5,11 +5,10 @@ height, so nothing under it moves as the layout grows; it is laid out for that b
 (its arms turn at the box's edges, see ``fit.py``) so that its digits stay legible.
 While a tile that fits several places waits, each place it may go is a button at
 least 44 px square beyond that open end, on no tile, saying which end it is and
-what the tile would score there. The drawing's tiles are memoized components: a tap
-redraws only the tiles whose look changed. The picker's tiles are not components: the
-grid keeps the controls it drew last, and a tile whose look did not change is the same
-control again, which Flet's diff passes over without looking into it (see
-:func:`_PickerGrid`).
+what the tile would score there. A tap redraws only the tiles whose look changed: the
+drawing and the picker keep the controls they drew last, and a tile whose look did not
+change is the same control again, which Flet's diff passes over without looking into it
+(see :func:`_PickerGrid`, :func:`_drawing_box`).
 """
 
 from __future__ import annotations
@@ -31,7 +30,6 @@ __all__ = [
     "CELL_H",
     "CELL_W",
     "TILE_W",
-    "LaidTile",
     "count_line",
     "drawing_height",
     "layout_part",
@@ -52,18 +50,13 @@ def drawing_height(width: float) -> float:
     return max(200.0, min(width * 0.55, 420.0))
 
 
-@ft.component
-def _LaidTile(
+def _laid_tile(
     tile: str, first: int, second: int, horizontal: bool, half: float, spinner: bool, lit: bool, sniff: bool = False
 ) -> ft.Control:
     """A tile of the layout drawing (``lit``: a place the tile being set may go; ``sniff``: the
     sniff, drawn as a spinner)."""
     face = tile_face(first, second, horizontal, half, spinner, ft.Colors.TERTIARY_CONTAINER if lit else None)
     return labelled(face, f"{tile}{' sniff' if sniff else ' spinner' if spinner else ''} on the table")
-
-
-#: Memoized like the picker tiles: a tap redraws only the tiles whose look changed.
-LaidTile = ft.memo(_LaidTile)
 
 
 #: The least half-tile size of the picker (px): a thumb's width.
@@ -368,8 +361,16 @@ def _drawing_box(
     choosing: tuple[Tile, list[Tile]] | None,
     choices: tuple[EndChoice, ...],
     choose: Callable[[Tile], Any],
+    kept: Any = None,
 ) -> ft.Control:
-    """The drawing ``d`` (laid out for this box) and, while a tile waits, the places it may go."""
+    """The drawing ``d`` (laid out for this box) and, while a tile waits, the places it may go.
+
+    The tiles and the marks of the open ends are placed on a sheet of their own, the
+    drawing's size, which is placed in the box: when the drawing moves in its box (it
+    stays in the middle as it grows) the sheet moves, not each tile. ``kept`` (a ref, from
+    :data:`Layout`): the tiles and marks drawn last, each given again, the same control,
+    where it looks the same in the same place on the sheet -- Flet's diff passes over it
+    without looking into it -- and a tile's face where only its place changed."""
     unit = unit_for(d, width, height)  # under MIN_UNIT only where the layout would not fit its box
     targets = set(choosing[1]) if choosing else set()
     ox, oy = origin(d, unit, width, height)
@@ -382,52 +383,88 @@ def _drawing_box(
         unit, (ox, oy) = placed.unit, placed.origin
         for (choice, _), spot in zip(wanted, placed.spots, strict=True):
             buttons.append(_end_button(choosing[0], choice, spot, choose))
-    children: list[ft.Control] = []
+    last: dict[Any, ft.Control] = kept.current if kept is not None and kept.current is not None else {}
+    drawn: dict[Any, ft.Control] = {}
+    r = 1.6 * unit  # an open end's mark: a disc this wide
+    pad = r  # the sheet's margin, room for the marks at its edges
+    sheet: list[ft.Control] = []
+    marked: set[str] = set()
     for g in d.tiles:
         t = str(g.tile)
         half = half_px(unit, g.spinner)
-        children.append(
-            ft.Container(
-                content=LaidTile(
-                    t, g.first, g.second, g.w > g.h, half, g.spinner, g.tile in targets, g.sniff is not None
-                ),
-                width=g.w * unit,
-                height=g.h * unit,
-                left=ox + g.x * unit,
-                top=oy + g.y * unit,
-                key=f"laid-{t}",
-            )
+        look = (t, g.first, g.second, g.w > g.h, half, g.spinner, g.tile in targets, g.sniff is not None)
+        face = last.get(look) or _laid_tile(*look)
+        drawn[look] = face
+        place = (look, g.x, g.y, g.w, g.h, unit)
+        tile = last.get(place) or ft.Container(
+            content=face,
+            width=g.w * unit,
+            height=g.h * unit,
+            left=pad + g.x * unit,
+            top=pad + g.y * unit,
+            key=f"laid-{t}",
         )
+        drawn[place] = tile
+        sheet.append(tile)
     for m in d.ends:
-        r = 1.6 * unit
-        strong = m.counts or not m.tile.is_double
-        children.append(
-            ft.Container(
-                content=ft.Text(
-                    str(m.value),
-                    size=min(max(MIN_DIGITS, unit * 0.9), r),
-                    weight=ft.FontWeight.BOLD,
-                    color=ft.Colors.ON_PRIMARY if strong else ft.Colors.ON_SURFACE,
-                ),
-                bgcolor=ft.Colors.PRIMARY if strong else ft.Colors.SURFACE_CONTAINER,
-                width=r,
-                height=r,
-                border_radius=r / 2,
-                alignment=ft.Alignment.CENTER,
-                left=ox + m.x * unit - r / 2,
-                top=oy + m.y * unit - r / 2,
-                tooltip=f"open end {m.value}",
-            )
+        strong = bool(m.counts) or not m.tile.is_double
+        key = f"mark-{m.x},{m.y}"  # each compared with the mark that was in its place
+        while key in marked:  # two ends in one place
+            key += "+"
+        marked.add(key)
+        at = (key, m.value, strong, unit)
+        mark = last.get(at) or ft.Container(
+            content=ft.Text(
+                str(m.value),
+                size=min(max(MIN_DIGITS, unit * 0.9), r),
+                weight=ft.FontWeight.BOLD,
+                color=ft.Colors.ON_PRIMARY if strong else ft.Colors.ON_SURFACE,
+            ),
+            bgcolor=ft.Colors.PRIMARY if strong else ft.Colors.SURFACE_CONTAINER,
+            width=r,
+            height=r,
+            border_radius=r / 2,
+            alignment=ft.Alignment.CENTER,
+            left=pad + m.x * unit - r / 2,
+            top=pad + m.y * unit - r / 2,
+            tooltip=f"open end {m.value}",
+            key=key,
         )
-    children += buttons
+        drawn[at] = mark
+        sheet.append(mark)
+    if kept is not None:
+        kept.current = drawn
+    on_sheet = ft.Stack(
+        sheet,
+        width=d.width * unit + 2 * pad,
+        height=d.height * unit + 2 * pad,
+        left=ox - pad,
+        top=oy - pad,
+        clip_behavior=ft.ClipBehavior.NONE,
+        key="sheet",
+    )
     # scaled to fit (no pinch-zoom: on the web a mouse wheel over a zoomable
     # area zooms it instead of scrolling the page)
-    stack = ft.Stack(children, width=width, height=height, clip_behavior=ft.ClipBehavior.NONE)
+    stack = ft.Stack([on_sheet, *buttons], width=width, height=height, clip_behavior=ft.ClipBehavior.NONE)
     return ft.Container(content=stack, width=width, height=height)
 
 
+@ft.component
+def _Layout(
+    d: Drawing,
+    width: float,
+    height: float,
+    choosing: tuple[Tile, list[Tile]] | None,
+    choices: tuple[EndChoice, ...],
+    choose: Callable[[Tile], Any],
+) -> ft.Control:
+    """:func:`_drawing_box`, keeping the tiles and marks it drew last (a ref: for as long as
+    the drawing is on the screen)."""
+    return _drawing_box(d, width, height, choosing, choices, choose, ft.use_ref(None))
+
+
 #: The drawing as a memoized component (see :func:`layout_part`).
-Layout = ft.memo(ft.component(_drawing_box))
+Layout = ft.memo(_Layout)
 
 
 def count_line(d: Drawing) -> ft.Control:
