@@ -4,8 +4,9 @@
 The picker: a tile whose look did not change is the very control it was (Flet's diff
 passes over it without looking into it); a tile that comes to fit or stops fitting is a
 new box and semantics node that take over the old ones' ids (Flet sends their changed
-properties, not new controls) around the same digits; a split cell keeps each target that
-is the same in the same place. No tile is a component of its own.
+properties, not new controls) around the same digits, its border replaced whole; a split
+cell keeps each target that is the same in the same place. No tile is a component of its
+own.
 
 The drawing: its tiles and the marks of its open ends are on a sheet that moves in the
 box as the drawing grows; a tile in the same place on the sheet is the very control it
@@ -24,6 +25,7 @@ import pytest
 from flet.components.component import Component
 from flet.controls import object_patch
 
+from scorekeeper.ui.allfives.tiles import LitBorder
 from scorekeeper.ui.app import fletdiff
 from tools.loadtest import broadcast, common
 
@@ -68,14 +70,17 @@ def watch(entries: int) -> list[dict[str, Any]]:
     """A match at a table of two phones, ``entries`` entries on the first: for each tile
     tapped (not a hand settled, not a tile set in two taps), on the second, every cell of
     the picker before and after (its PickerCell and its control), the drawing's sheet before
-    and after, and the ids of the controls the entry's patches added or reconciled there."""
+    and after, the ids of the controls the entry's patches added or reconciled there, and
+    the patches' operations."""
     seen: list[dict[str, Any]] = []
     added: list[int] = []
+    ops: list[dict[str, Any]] = []
     from_diff = object_patch.ObjectPatch.from_diff.__func__  # type: ignore[attr-defined]
 
     def listing(cls: Any, *args: Any, **kwargs: Any) -> Any:
         patch, new, gone = from_diff(cls, *args, **kwargs)
         added.extend(c._i for c in new)
+        ops.extend(patch.patch)
         return patch, new, gone
 
     async def run() -> None:
@@ -103,6 +108,7 @@ def watch(entries: int) -> list[dict[str, Any]]:
                 row, before = shown()
                 sheet = sheet_of(phone.page)
                 added.clear()
+                ops.clear()
                 timed = await table.entry()
                 await common.idle(table.sessions)
                 table.check()
@@ -113,6 +119,7 @@ def watch(entries: int) -> list[dict[str, Any]]:
                             "before": before,
                             "after": after,
                             "added": set(added),
+                            "ops": list(ops),
                             "row": after_row,
                             "sheet": (sheet, sheet_of(phone.page)),
                         }
@@ -146,7 +153,16 @@ def test_an_entry_redraws_only_the_tiles_whose_look_changed_and_keeps_their_digi
                 digits = control.content.content
                 assert digits is was.content.content  # the same digits: not sent again
                 assert digits._i not in step["added"]
-                assert control.content.opacity == (1.0 if cell.state == "fits" else 0.45)
+                box = control.content
+                assert box.opacity == (1.0 if cell.state == "fits" else 0.45)
+                # its border sent whole (a LitBorder as it fits, a plain one as it does not),
+                # not compared and sent side by side
+                assert isinstance(box.border, LitBorder) == (cell.state == "fits")
+                place = list(after).index(tile)
+                at = ["controls", place, "content", "border"]  # (in either phone's patch)
+                mine = [op for op in step["ops"] if op["path"][-4:] == at]
+                assert mine and all(op["op"] == "replace" and op["value"] is box.border for op in mine)
+                assert not [op for op in step["ops"] if op["path"][-5:-1] == at]  # no side of it
             if kind(cell) == kind(was_cell) == "split" and len(cell.places) == len(was_cell.places):
                 targets = control.content.controls[::2]
                 for i, (place, was_place) in enumerate(zip(cell.places, was_cell.places, strict=True)):

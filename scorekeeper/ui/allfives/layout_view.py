@@ -152,7 +152,7 @@ def _draw_cell(
         width=half + 4,  # the cell's size, lit or pale (its border 2 px either way)
         height=2 * half + 4,
         bgcolor=ft.Colors.PRIMARY_CONTAINER if fits else ft.Colors.SURFACE_CONTAINER_LOW,
-        border=tile_border(2, ft.Colors.PRIMARY if fits else ft.Colors.OUTLINE_VARIANT),
+        border=tile_border(2, ft.Colors.PRIMARY, lit=True) if fits else tile_border(2, ft.Colors.OUTLINE_VARIANT),
         border_radius=max(3, half * 0.15),
         opacity=1.0 if fits else PALE,
         on_click=tapped,
