@@ -5,8 +5,8 @@ The picker: a tile whose look did not change is the very control it was (Flet's 
 passes over it without looking into it); a tile that comes to fit or stops fitting is a
 new box and semantics node that take over the old ones' ids (Flet sends their changed
 properties, not new controls) around the same digits, its border replaced whole; a split
-cell keeps each target that is the same in the same place. No tile is a component of its
-own.
+cell keeps each target that is the same in the same place, and a target that scores
+nothing is its texts with no row or column of one. No tile is a component of its own.
 
 The drawing: its tiles and the marks of its open ends are on a sheet that moves in the
 box as the drawing grows; a tile in the same place on the sheet is the very control it
@@ -163,6 +163,12 @@ def test_an_entry_redraws_only_the_tiles_whose_look_changed_and_keeps_their_digi
                 mine = [op for op in step["ops"] if op["path"][-4:] == at]
                 assert mine and all(op["op"] == "replace" and op["value"] is box.border for op in mine)
                 assert not [op for op in step["ops"] if op["path"][-5:-1] == at]  # no side of it
+            if kind(cell) == "split":  # a row or column of one text is the text alone
+                for place, target in zip(cell.places, control.content.controls[::2], strict=True):
+                    shown = target.content.content  # (in its semantics node and box)
+                    texts = shown.controls if isinstance(shown, ft.Column) else [shown]
+                    assert isinstance(texts[0], ft.Row) == bool(place.points) or len(cell.places) == 3
+                    assert isinstance(shown, ft.Text) == (len(cell.places) == 3 and not place.points)
             if kind(cell) == kind(was_cell) == "split" and len(cell.places) == len(was_cell.places):
                 targets = control.content.controls[::2]
                 for i, (place, was_place) in enumerate(zip(cell.places, was_cell.places, strict=True)):

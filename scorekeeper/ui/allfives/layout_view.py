@@ -223,17 +223,19 @@ def _split_target(place: Tile, digit: int | None, gain: str, half: float, height
     """One target of a split cell: set on ``place`` (``digit``: the half's, where the cell
     keeps it; ``gain``: what it scores there, "+10" or nothing)."""
     small = 10 if half < TILE_W else 11
-    gained = ft.Text(gain, size=small, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY, no_wrap=True)
     where = ft.Text(f"on {place}", size=small, weight=ft.FontWeight.BOLD, no_wrap=True)
-    texts: list[ft.Control] = []
+    gained = (
+        ft.Text(gain, size=small, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY, no_wrap=True) if gain else None
+    )
+    content: ft.Control
+    # (where a row or a column would hold one text, the text alone: centred alike, one control less)
     if digit is not None:  # the half's digit, what it scores beside it, where it goes under
         big = ft.Text(str(digit), size=round(half * 0.42), weight=ft.FontWeight.BOLD)
-        texts.append(ft.Row([big, gained] if gain else [big], spacing=2, tight=True))
-        texts.append(where)
+        content = _stack([big if gained is None else ft.Row([big, gained], spacing=2, tight=True), where])
     else:
-        texts += [where, gained] if gain else [where]
+        content = where if gained is None else _stack([where, gained])
     return ft.Container(
-        content=_stack(texts),
+        content=content,
         width=half,
         height=height,
         alignment=ft.Alignment.CENTER,
