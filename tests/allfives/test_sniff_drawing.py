@@ -219,10 +219,10 @@ def test_the_table_draws_the_sniff(way):
     table = SimpleNamespace(play=SimpleNamespace(choosing=None, choose=None), drawing=lambda box: draw_layout(lay, box))
     with Renderer().with_context():
         view = layout_view(table, d, 400, 300)
-        laid = [c.content for c in view.content.controls if c.key and c.key.startswith("laid-")]
-        faces = {c.args[0]: c.fn(*c.args, **c.kwargs) for c in laid}
+        sheet = next(c for c in view.content.controls if c.key == "sheet")  # the drawing's tiles and marks
+        laid = {c.key.removeprefix("laid-"): c for c in sheet.controls if c.key and c.key.startswith("laid-")}
         line = count_line(d)
-    assert faces["4-4"].label == "4-4 sniff on the table" and faces["5-4"].label == "5-4 on the table"
-    horizontal = {c.args[0]: c.args[3] for c in laid}
+    assert laid["4-4"].content.label == "4-4 sniff on the table" and laid["5-4"].content.label == "5-4 on the table"
+    horizontal = {t: c.width > c.height for t, c in laid.items()}
     assert horizontal == {"4-1": True, "4-4": way == "inline", "5-4": True}
     assert line.controls[1].value == ("= 1 + 4 + 4 + 5" if way == "across" else "= 1 + 5")

@@ -5,8 +5,10 @@ height, so nothing under it moves as the layout grows; it is laid out for that b
 (its arms turn at the box's edges, see ``fit.py``) so that its digits stay legible.
 While a tile that fits several places waits, each place it may go is a button at
 least 44 px square beyond that open end, on no tile, saying which end it is and
-what the tile would score there. Tiles are memoized components: a tap redraws only
-the tiles whose look changed.
+what the tile would score there. A tap redraws only the tiles whose look changed: the
+drawing and the picker keep the controls they drew last, and a tile whose look did not
+change is the same control again, which Flet's diff passes over without looking into it
+(see :func:`_PickerGrid`, :func:`_drawing_box`).
 """
 
 from __future__ import annotations
@@ -28,8 +30,6 @@ __all__ = [
     "CELL_H",
     "CELL_W",
     "TILE_W",
-    "LaidTile",
-    "PickerTile",
     "count_line",
     "drawing_height",
     "layout_part",
@@ -50,18 +50,13 @@ def drawing_height(width: float) -> float:
     return max(200.0, min(width * 0.55, 420.0))
 
 
-@ft.component
-def _LaidTile(
+def _laid_tile(
     tile: str, first: int, second: int, horizontal: bool, half: float, spinner: bool, lit: bool, sniff: bool = False
 ) -> ft.Control:
     """A tile of the layout drawing (``lit``: a place the tile being set may go; ``sniff``: the
     sniff, drawn as a spinner)."""
     face = tile_face(first, second, horizontal, half, spinner, ft.Colors.TERTIARY_CONTAINER if lit else None)
     return labelled(face, f"{tile}{' sniff' if sniff else ' spinner' if spinner else ''} on the table")
-
-
-#: Memoized like the picker tiles: a tap redraws only the tiles whose look changed.
-LaidTile = ft.memo(_LaidTile)
 
 
 #: The least half-tile size of the picker (px): a thumb's width.
@@ -104,61 +99,65 @@ def fitting_half(cells: int, width: float, room: float) -> float:
     return half
 
 
-@ft.component
-def _PickerFace(hi: int, lo: int, half: float) -> ft.Control:
-    """A picker tile's digits and the line between them: the same for the whole match (a
-    memoized component), whatever the tile's state, so a tile that comes to fit or stops
-    fitting redraws only its box."""
-    return tile_digits(hi, lo, False, half)
-
-
-PickerFace = ft.memo(_PickerFace)
-
 #: How a tile that fits no open end now is drawn: its box, border and digits pale (the whole
 #: tile at this opacity), the same size as a lit one, so that it stays in its place.
 PALE = 0.45
 
 
-@ft.component
-def _PickerTile(
-    tile: Tile,
-    state: str,
+class _Drawn:
+    """A picker cell as the grid last drew it: what it showed (``cell``), its control, the
+    parts of it that a new look of the same kind keeps (``parts``: its digits; a split
+    cell's targets and lines, each in its place), and its tap handler."""
+
+    __slots__ = ("cell", "control", "parts", "tapped")
+
+    def __init__(self, cell: PickerCell, control: ft.Control, parts: dict[Any, ft.Control], tapped: Any) -> None:
+        self.cell = cell
+        self.control = control
+        self.parts = parts
+        self.tapped = tapped
+
+
+def _draw_cell(
+    c: PickerCell,
+    was: _Drawn | None,
     on_tap: Callable[[Tile], Any],
     label: str,
-    half: float = TILE_W,
-    places: tuple[Place, ...] = (),
-    on_place: Callable[[Tile, Tile], Any] | None = None,
-) -> ft.Control:
+    half: float,
+    on_place: Callable[[Tile, Tile], Any] | None,
+) -> _Drawn:
     """One cell of the picker: the tile (lit where it fits now, pale where it does not), split
-    into one target per place where it fits two or three, or an empty cell once it is down.
-
-    Few controls change when a tile comes to fit or stops fitting: its box (colour, border,
-    opacity), not its digits (:data:`PickerFace`)."""
-    if state == "down":
-        return ft.Container(
+    into one target per place where it fits two or three, or an empty cell once it is down
+    (``was``: the same tile as the grid last drew it, whose parts it keeps where they show
+    the same)."""
+    tile, key = c.tile, f"cell-{c.tile}"
+    tapped = was.tapped if was is not None else on(on_tap, tile)
+    kept = was.parts if was is not None else {}
+    if c.state == "down":
+        box = ft.Container(
             width=half + 4,
             height=2 * half + 4,
             border=tile_border(1, ft.Colors.OUTLINE_VARIANT),
             border_radius=6,
+            key=key,
         )
-    if places and on_place is not None:
-        return split_tile(tile, places, on_place, half)
-    fits = state == "fits"
-
-    def tapped(e: Any) -> None:
-        on_tap(tile)
-
+        return _Drawn(c, box, {}, tapped)
+    if c.places and on_place is not None:
+        parts: dict[Any, ft.Control] = {}
+        return _Drawn(c, split_tile(tile, c.places, on_place, half, key, kept, parts), parts, tapped)
+    fits = c.state == "fits"
+    face = kept.get("face") or tile_digits(tile.hi, tile.lo, False, half)
     box = ft.Container(
-        content=PickerFace(tile.hi, tile.lo, half),
+        content=face,
         width=half + 4,  # the cell's size, lit or pale (its border 2 px either way)
         height=2 * half + 4,
         bgcolor=ft.Colors.PRIMARY_CONTAINER if fits else ft.Colors.SURFACE_CONTAINER_LOW,
-        border=tile_border(2, ft.Colors.PRIMARY if fits else ft.Colors.OUTLINE_VARIANT),
+        border=tile_border(2, ft.Colors.PRIMARY, lit=True) if fits else tile_border(2, ft.Colors.OUTLINE_VARIANT),
         border_radius=max(3, half * 0.15),
         opacity=1.0 if fits else PALE,
         on_click=tapped,
     )
-    return labelled(box, f"{label} {tile}", tapped)
+    return _Drawn(c, labelled(box, f"{label} {tile}", tapped, key=key), {"face": face}, tapped)
 
 
 def _stack(texts: list[ft.Control]) -> ft.Column:
@@ -172,25 +171,43 @@ def _stack(texts: list[ft.Control]) -> ft.Column:
     )
 
 
-def split_tile(tile: Tile, places: tuple[Place, ...], on_place: Callable[[Tile, Tile], Any], half: float) -> ft.Control:
+def split_tile(
+    tile: Tile,
+    places: tuple[Place, ...],
+    on_place: Callable[[Tile, Tile], Any],
+    half: float,
+    key: str | None = None,
+    kept: dict[Any, ft.Control] | None = None,
+    parts: dict[Any, ft.Control] | None = None,
+) -> ft.Control:
     """A tile that fits two or three places, its cell split into one target per place, top to
     bottom: each says where it goes ("on 5-5") and what it scores there ("+10"); with two,
     each keeps its half's digit, so the tile still reads as itself (the place its higher
     half joins is on top). Read out as what it shows: ``set 5-3 on 5-5: scores 15``.
 
     The cell holds no count (a place's count changes at every entry, its points seldom):
-    it is drawn again only when a place or what it scores changes, and each target's box
-    is a memoized component (:data:`SplitTarget`)."""
-    h = (2 * half) / len(places)  # each target's height inside the cell's border
-    digits = (tile.hi, tile.lo) if len(places) == 2 else (None,) * len(places)
+    it is drawn again only when a place or what it scores changes, and then keeps from
+    the cell as last drawn (``kept``) each target and line that is the same in the same
+    place; ``parts`` is given this cell's, to keep for the next."""
+    kept = {} if kept is None else kept
+    parts = {} if parts is None else parts
+    n = len(places)
+    h = (2 * half) / n  # each target's height inside the cell's border
+    digits = (tile.hi, tile.lo) if n == 2 else (None,) * n
     targets: list[ft.Control] = []
     for i, (choice, digit) in enumerate(zip(places, digits, strict=True)):
-        last = i == len(places) - 1
-        body = SplitTarget(tile, choice.on, digit, choice.gain, half, h - (0 if last else 1), on_place)
-        label = f"set {tile} on {choice.on}: scores {choice.points}"
-        targets.append(labelled(body, label, on(on_place, tile, choice.on)))
+        last = i == n - 1
+        target = kept.get((n, i, choice))
+        if target is None:
+            tapped = on(on_place, tile, choice.on)
+            body = _split_target(choice.on, digit, choice.gain, half, h - (0 if last else 1), tapped)
+            target = labelled(body, f"set {tile} on {choice.on}: scores {choice.points}", tapped)
+        parts[(n, i, choice)] = target
+        targets.append(target)
         if not last:
-            targets.append(ft.Container(height=1, width=half, bgcolor=ft.Colors.ON_TERTIARY_CONTAINER))
+            line = kept.get((n, i)) or ft.Container(height=1, width=half, bgcolor=ft.Colors.ON_TERTIARY_CONTAINER)
+            parts[(n, i)] = line
+            targets.append(line)
     return ft.Container(
         content=ft.Column(targets, spacing=0, tight=True),
         width=half + 4,
@@ -198,49 +215,33 @@ def split_tile(tile: Tile, places: tuple[Place, ...], on_place: Callable[[Tile, 
         border=tile_border(2, ft.Colors.TERTIARY),
         border_radius=max(3, half * 0.15),
         clip_behavior=ft.ClipBehavior.HARD_EDGE,
+        key=key,
     )
 
 
-@ft.component
-def _SplitTarget(
-    tile: Tile,
-    place: Tile,
-    digit: int | None,
-    gain: str,
-    half: float,
-    height: float,
-    on_place: Callable[[Tile, Tile], Any],
-) -> ft.Control:
-    """One target of a split cell: ``tile`` set on ``place`` (``digit``: the half's, where
-    the cell keeps it; ``gain``: what it scores there, "+10" or nothing)."""
+def _split_target(place: Tile, digit: int | None, gain: str, half: float, height: float, tapped: Any) -> ft.Control:
+    """One target of a split cell: set on ``place`` (``digit``: the half's, where the cell
+    keeps it; ``gain``: what it scores there, "+10" or nothing)."""
     small = 10 if half < TILE_W else 11
-    gained = ft.Text(gain, size=small, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY, no_wrap=True)
     where = ft.Text(f"on {place}", size=small, weight=ft.FontWeight.BOLD, no_wrap=True)
-    texts: list[ft.Control] = []
+    gained = (
+        ft.Text(gain, size=small, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY, no_wrap=True) if gain else None
+    )
+    content: ft.Control
+    # (where a row or a column would hold one text, the text alone: centred alike, one control less)
     if digit is not None:  # the half's digit, what it scores beside it, where it goes under
         big = ft.Text(str(digit), size=round(half * 0.42), weight=ft.FontWeight.BOLD)
-        texts.append(ft.Row([big, gained] if gain else [big], spacing=2, tight=True))
-        texts.append(where)
+        content = _stack([big if gained is None else ft.Row([big, gained], spacing=2, tight=True), where])
     else:
-        texts += [where, gained] if gain else [where]
+        content = where if gained is None else _stack([where, gained])
     return ft.Container(
-        content=_stack(texts),
+        content=content,
         width=half,
         height=height,
         alignment=ft.Alignment.CENTER,
         bgcolor=ft.Colors.TERTIARY_CONTAINER,
-        on_click=on(on_place, tile, place),
+        on_click=tapped,
     )
-
-
-#: A split cell's target, drawn again only when what it shows changes (not for the count).
-SplitTarget = ft.memo(_SplitTarget)
-
-
-#: A picker tile re-renders only when its own arguments change (``on_tap`` is a
-#: bound method of the view-model, equal from one render to the next), so a tap
-#: rebuilds a handful of controls instead of every tile of the set.
-PickerTile = ft.memo(_PickerTile)
 
 
 def picker_grid(
@@ -270,12 +271,27 @@ def _PickerGrid(
     half: float,
     on_place: Callable[[Tile, Tile], Any] | None = None,
 ) -> ft.Control:
-    return ft.Row(
-        [PickerTile(c.tile, c.state, on_tap, label, half, c.places, on_place, key=f"cell-{c.tile}") for c in cells],
-        wrap=True,
-        spacing=4,
-        run_spacing=4,
-    )
+    """The picker's cells in a row that wraps, each drawn again only when its look changes.
+
+    The grid keeps what it drew last (a ref: for as long as it is on the screen, with the
+    same handlers, label and size) and gives a cell whose :class:`PickerCell` is the same
+    the very control it gave before. Flet's diff passes over a control that is the same
+    object as before without looking into it, where an equal new one is compared property
+    by property -- a component per tile cost its making and diff for every tile of the set
+    at every entry, about 28 a phone. A tile that comes to fit or stops fitting is a new
+    box and semantics node (Flet sends their changed properties: colour, border, opacity)
+    around the same digits; a split cell keeps each target that is the same in the same
+    place (:func:`split_tile`). Only a control of the last drawing is given again: one
+    that left the screen is never brought back."""
+    kept: Any = ft.use_ref(None)
+    how = (on_tap, label, half, on_place)
+    last: dict[Tile, _Drawn] = kept.current[1] if kept.current is not None and kept.current[0] == how else {}
+    drawn: dict[Tile, _Drawn] = {}
+    for c in cells:
+        was = last.get(c.tile)
+        drawn[c.tile] = was if was is not None and was.cell == c else _draw_cell(c, was, on_tap, label, half, on_place)
+    kept.current = (how, drawn)
+    return ft.Row([d.control for d in drawn.values()], wrap=True, spacing=4, run_spacing=4)
 
 
 #: Drawn again only when a tile changes (not for a draw, a note, an entry at the hand end).
@@ -347,8 +363,16 @@ def _drawing_box(
     choosing: tuple[Tile, list[Tile]] | None,
     choices: tuple[EndChoice, ...],
     choose: Callable[[Tile], Any],
+    kept: Any = None,
 ) -> ft.Control:
-    """The drawing ``d`` (laid out for this box) and, while a tile waits, the places it may go."""
+    """The drawing ``d`` (laid out for this box) and, while a tile waits, the places it may go.
+
+    The tiles and the marks of the open ends are placed on a sheet of their own, the
+    drawing's size, which is placed in the box: when the drawing moves in its box (it
+    stays in the middle as it grows) the sheet moves, not each tile. ``kept`` (a ref, from
+    :data:`Layout`): the tiles and marks drawn last, each given again, the same control,
+    where it looks the same in the same place on the sheet -- Flet's diff passes over it
+    without looking into it -- and a tile's face where only its place changed."""
     unit = unit_for(d, width, height)  # under MIN_UNIT only where the layout would not fit its box
     targets = set(choosing[1]) if choosing else set()
     ox, oy = origin(d, unit, width, height)
@@ -361,52 +385,88 @@ def _drawing_box(
         unit, (ox, oy) = placed.unit, placed.origin
         for (choice, _), spot in zip(wanted, placed.spots, strict=True):
             buttons.append(_end_button(choosing[0], choice, spot, choose))
-    children: list[ft.Control] = []
+    last: dict[Any, ft.Control] = kept.current if kept is not None and kept.current is not None else {}
+    drawn: dict[Any, ft.Control] = {}
+    r = 1.6 * unit  # an open end's mark: a disc this wide
+    pad = r  # the sheet's margin, room for the marks at its edges
+    sheet: list[ft.Control] = []
+    marked: set[str] = set()
     for g in d.tiles:
         t = str(g.tile)
         half = half_px(unit, g.spinner)
-        children.append(
-            ft.Container(
-                content=LaidTile(
-                    t, g.first, g.second, g.w > g.h, half, g.spinner, g.tile in targets, g.sniff is not None
-                ),
-                width=g.w * unit,
-                height=g.h * unit,
-                left=ox + g.x * unit,
-                top=oy + g.y * unit,
-                key=f"laid-{t}",
-            )
+        look = (t, g.first, g.second, g.w > g.h, half, g.spinner, g.tile in targets, g.sniff is not None)
+        face = last.get(look) or _laid_tile(*look)
+        drawn[look] = face
+        place = (look, g.x, g.y, g.w, g.h, unit)
+        tile = last.get(place) or ft.Container(
+            content=face,
+            width=g.w * unit,
+            height=g.h * unit,
+            left=pad + g.x * unit,
+            top=pad + g.y * unit,
+            key=f"laid-{t}",
         )
+        drawn[place] = tile
+        sheet.append(tile)
     for m in d.ends:
-        r = 1.6 * unit
-        strong = m.counts or not m.tile.is_double
-        children.append(
-            ft.Container(
-                content=ft.Text(
-                    str(m.value),
-                    size=min(max(MIN_DIGITS, unit * 0.9), r),
-                    weight=ft.FontWeight.BOLD,
-                    color=ft.Colors.ON_PRIMARY if strong else ft.Colors.ON_SURFACE,
-                ),
-                bgcolor=ft.Colors.PRIMARY if strong else ft.Colors.SURFACE_CONTAINER,
-                width=r,
-                height=r,
-                border_radius=r / 2,
-                alignment=ft.Alignment.CENTER,
-                left=ox + m.x * unit - r / 2,
-                top=oy + m.y * unit - r / 2,
-                tooltip=f"open end {m.value}",
-            )
+        strong = bool(m.counts) or not m.tile.is_double
+        key = f"mark-{m.x},{m.y}"  # each compared with the mark that was in its place
+        while key in marked:  # two ends in one place
+            key += "+"
+        marked.add(key)
+        at = (key, m.value, strong, unit)
+        mark = last.get(at) or ft.Container(
+            content=ft.Text(
+                str(m.value),
+                size=min(max(MIN_DIGITS, unit * 0.9), r),
+                weight=ft.FontWeight.BOLD,
+                color=ft.Colors.ON_PRIMARY if strong else ft.Colors.ON_SURFACE,
+            ),
+            bgcolor=ft.Colors.PRIMARY if strong else ft.Colors.SURFACE_CONTAINER,
+            width=r,
+            height=r,
+            border_radius=r / 2,
+            alignment=ft.Alignment.CENTER,
+            left=pad + m.x * unit - r / 2,
+            top=pad + m.y * unit - r / 2,
+            tooltip=f"open end {m.value}",
+            key=key,
         )
-    children += buttons
+        drawn[at] = mark
+        sheet.append(mark)
+    if kept is not None:
+        kept.current = drawn
+    on_sheet = ft.Stack(
+        sheet,
+        width=d.width * unit + 2 * pad,
+        height=d.height * unit + 2 * pad,
+        left=ox - pad,
+        top=oy - pad,
+        clip_behavior=ft.ClipBehavior.NONE,
+        key="sheet",
+    )
     # scaled to fit (no pinch-zoom: on the web a mouse wheel over a zoomable
     # area zooms it instead of scrolling the page)
-    stack = ft.Stack(children, width=width, height=height, clip_behavior=ft.ClipBehavior.NONE)
+    stack = ft.Stack([on_sheet, *buttons], width=width, height=height, clip_behavior=ft.ClipBehavior.NONE)
     return ft.Container(content=stack, width=width, height=height)
 
 
+@ft.component
+def _Layout(
+    d: Drawing,
+    width: float,
+    height: float,
+    choosing: tuple[Tile, list[Tile]] | None,
+    choices: tuple[EndChoice, ...],
+    choose: Callable[[Tile], Any],
+) -> ft.Control:
+    """:func:`_drawing_box`, keeping the tiles and marks it drew last (a ref: for as long as
+    the drawing is on the screen)."""
+    return _drawing_box(d, width, height, choosing, choices, choose, ft.use_ref(None))
+
+
 #: The drawing as a memoized component (see :func:`layout_part`).
-Layout = ft.memo(ft.component(_drawing_box))
+Layout = ft.memo(_Layout)
 
 
 def count_line(d: Drawing) -> ft.Control:

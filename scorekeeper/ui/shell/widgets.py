@@ -110,9 +110,12 @@ def cannot_open(message: str | None, back: str = "/", back_text: str = "Home") -
     )
 
 
-def labelled(content: ft.Control, label: str, on_tap: Any = None, selected: bool | None = None) -> ft.Control:
+def labelled(
+    content: ft.Control, label: str, on_tap: Any = None, selected: bool | None = None, key: str | None = None
+) -> ft.Control:
     """One semantics node with exactly ``label`` (the content's own texts are not
-    merged in), tappable by screen readers and the browser tests."""
+    merged in), tappable by screen readers and the browser tests (``key``: the node's
+    key in a list, see Flet's keyed reconciliation)."""
     return ft.Semantics(
         content=content,
         label=label,
@@ -120,6 +123,7 @@ def labelled(content: ft.Control, label: str, on_tap: Any = None, selected: bool
         selected=selected,
         on_tap=on_tap,
         exclude_semantics=True,
+        key=key,
     )
 
 

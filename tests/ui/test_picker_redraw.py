@@ -1,0 +1,204 @@
+"""What an entry redraws of the picker and the drawing on another phone of the table
+(issue 49).
+
+The picker: a tile whose look did not change is the very control it was (Flet's diff
+passes over it without looking into it); a tile that comes to fit or stops fitting is a
+new box and semantics node that take over the old ones' ids (Flet sends their changed
+properties, not new controls) around the same digits, its border replaced whole; a split
+cell keeps each target that is the same in the same place, and a target that scores
+nothing is its texts with no row or column of one. No tile is a component of its own.
+
+The drawing: its tiles and the marks of its open ends are on a sheet that moves in the
+box as the drawing grows; a tile in the same place on the sheet is the very control it
+was, one that moved on it keeps its face."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+from typing import Any
+
+import aio
+import flet as ft
+import pytest
+from flet.components.component import Component
+from flet.controls import object_patch
+
+from scorekeeper.ui.allfives.tiles import LitBorder
+from scorekeeper.ui.app import fletdiff
+from tools.loadtest import broadcast, common
+
+
+def grid_of(root: Any) -> Any:
+    """The picker's row of cells under ``root`` (None where the screen shows no picker)."""
+    todo = [root]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, list):
+            todo += item
+        elif isinstance(item, Component):
+            if item.fn.__name__ == "_PickerGrid":
+                return item._b
+            todo.append(item._b)
+        elif isinstance(item, ft.BaseControl):
+            todo += list(fletdiff._fields(item, type(item)))
+    return None
+
+
+def sheet_of(root: Any) -> dict[str, Any]:
+    """The drawing's tiles and marks under ``root``, by key (none where it shows no drawing)."""
+    todo = [root]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, list):
+            todo += item
+        elif isinstance(item, Component):
+            todo.append(item._b)
+        elif isinstance(item, ft.Stack) and item.key == "sheet":
+            return {c.key: c for c in item.controls}
+        elif isinstance(item, ft.BaseControl):
+            todo += list(fletdiff._fields(item, type(item)))
+    return {}
+
+
+def kind(cell: Any) -> str:
+    return "down" if cell.state == "down" else "split" if cell.places else "tile"
+
+
+def watch(entries: int) -> list[dict[str, Any]]:
+    """A match at a table of two phones, ``entries`` entries on the first: for each tile
+    tapped (not a hand settled, not a tile set in two taps), on the second, every cell of
+    the picker before and after (its PickerCell and its control), the drawing's sheet before
+    and after, the ids of the controls the entry's patches added or reconciled there, and
+    the patches' operations."""
+    seen: list[dict[str, Any]] = []
+    added: list[int] = []
+    ops: list[dict[str, Any]] = []
+    from_diff = object_patch.ObjectPatch.from_diff.__func__  # type: ignore[attr-defined]
+
+    def listing(cls: Any, *args: Any, **kwargs: Any) -> Any:
+        patch, new, gone = from_diff(cls, *args, **kwargs)
+        added.extend(c._i for c in new)
+        ops.extend(patch.patch)
+        return patch, new, gone
+
+    async def run() -> None:
+        from scorekeeper.ui.app.main import make_main
+        from scorekeeper.ui.server.shared import open_shared
+
+        loop = asyncio.get_running_loop()
+        hub = ft.PubSubHub(loop=loop)
+        with tempfile.TemporaryDirectory(prefix="scorekeeper-picker-") as tmp:
+            shared = open_shared(os.path.join(tmp, "db"))
+            broadcast.record_subscriptions(shared.hub)
+            table = broadcast.Table(shared, make_main(shared), loop, hub)
+            await table.open(2)
+            phone, model = table.sessions[1], table.models[1]
+
+            def shown() -> tuple[Any, dict[Any, tuple[Any, Any]]]:
+                row = grid_of(phone.page)
+                if row is None or model.phase != "play":
+                    return None, {}
+                cells = model.play.picker()
+                assert len(cells) == len(row.controls)
+                return row, {c.tile: (c, ctl) for c, ctl in zip(cells, row.controls, strict=True)}
+
+            for _ in range(entries):
+                row, before = shown()
+                sheet = sheet_of(phone.page)
+                added.clear()
+                ops.clear()
+                timed = await table.entry()
+                await common.idle(table.sessions)
+                table.check()
+                after_row, after = shown()
+                if row is not None and after_row is not None and timed is not None:  # one tap
+                    seen.append(
+                        {
+                            "before": before,
+                            "after": after,
+                            "added": set(added),
+                            "ops": list(ops),
+                            "row": after_row,
+                            "sheet": (sheet, sheet_of(phone.page)),
+                        }
+                    )
+            shared.close()
+
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.setattr(object_patch.ObjectPatch, "from_diff", classmethod(listing))
+        aio.run(run())  # on a thread of its own: a browser test may have left its loop running
+    finally:
+        mp.undo()
+    return seen
+
+
+def test_an_entry_redraws_only_the_tiles_whose_look_changed_and_keeps_their_digits() -> None:
+    lit_or_pale = kept_targets = 0
+    for step in watch(30):
+        before, after = step["before"], step["after"]
+        assert not any(isinstance(c, Component) for c in step["row"].controls)
+        assert [c.key for c in step["row"].controls] == [f"cell-{t}" for t in after]
+        for tile, (cell, control) in after.items():
+            was_cell, was = before[tile]
+            if cell == was_cell:
+                assert control is was, f"{tile}: drawn again, unchanged"
+                continue
+            if kind(cell) == kind(was_cell) == "tile":  # came to fit, or stopped fitting
+                lit_or_pale += 1
+                assert control is not was and control._i == was._i  # its properties patched
+                assert control.content._i == was.content._i
+                digits = control.content.content
+                assert digits is was.content.content  # the same digits: not sent again
+                assert digits._i not in step["added"]
+                box = control.content
+                assert box.opacity == (1.0 if cell.state == "fits" else 0.45)
+                # its border sent whole (a LitBorder as it fits, a plain one as it does not),
+                # not compared and sent side by side
+                assert isinstance(box.border, LitBorder) == (cell.state == "fits")
+                place = list(after).index(tile)
+                at = ["controls", place, "content", "border"]  # (in either phone's patch)
+                mine = [op for op in step["ops"] if op["path"][-4:] == at]
+                assert mine and all(op["op"] == "replace" and op["value"] is box.border for op in mine)
+                assert not [op for op in step["ops"] if op["path"][-5:-1] == at]  # no side of it
+            if kind(cell) == "split":  # a row or column of one text is the text alone
+                for place, target in zip(cell.places, control.content.controls[::2], strict=True):
+                    shown = target.content.content  # (in its semantics node and box)
+                    texts = shown.controls if isinstance(shown, ft.Column) else [shown]
+                    assert isinstance(texts[0], ft.Row) == bool(place.points) or len(cell.places) == 3
+                    assert isinstance(shown, ft.Text) == (len(cell.places) == 3 and not place.points)
+            if kind(cell) == kind(was_cell) == "split" and len(cell.places) == len(was_cell.places):
+                targets = control.content.controls[::2]
+                for i, (place, was_place) in enumerate(zip(cell.places, was_cell.places, strict=True)):
+                    if place == was_place:
+                        kept_targets += 1
+                        assert targets[i] is was.content.controls[2 * i]
+    assert lit_or_pale >= 10 and kept_targets >= 1
+
+
+def test_an_entry_redraws_only_the_laid_tiles_that_changed_or_moved_on_the_sheet() -> None:
+    kept = moved = 0
+    for step in watch(30):
+        before, after = step["sheet"]
+        for key, control in after.items():
+            was = before.get(key)
+            if was is None:  # a tile just set, an end just opened
+                continue
+            if key.startswith("mark-"):  # a mark: its key is its place on the sheet, in units
+                if control.width == was.width:  # the same unit: the same place
+                    assert (control.left, control.top) == (was.left, was.top)
+                    if (control.content.value, control.bgcolor) == (was.content.value, was.bgcolor):
+                        assert control is was
+                continue
+            if control is was:
+                kept += 1
+                continue
+            assert control._i == was._i  # its new place patched, not a new control
+            if (control.width, control.height) == (was.width, was.height):  # the same size: moved
+                moved += 1
+                assert (control.left, control.top) != (was.left, was.top)
+                assert control.content is was.content  # the same face: not sent again
+                assert control.content.content._i not in step["added"]
+    assert kept >= 50 and kept > 3 * moved
