@@ -489,7 +489,8 @@ def test_turn_text_round_trips():
     spinner=st.sampled_from(["first-double", "none", "all-doubles"]),
     players=st.integers(2, 4),
 )
-@example(seed=837, spinner="all-doubles", players=2)  # needs a corner (see the test after assert_clear)
+@example(seed=837, spinner="all-doubles", players=2)  # these two need a corner (the test after assert_clear)
+@example(seed=8747, spinner="all-doubles", players=3)
 def test_drawing_shows_every_tile_and_the_count(seed, spinner, players):
     rec = random_record(seed, players=players, spinner=spinner, max_hands=1)
     setup, events = parse_record(rec)
