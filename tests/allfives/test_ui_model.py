@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from support import RECORDS
 
@@ -489,6 +489,8 @@ def test_turn_text_round_trips():
     spinner=st.sampled_from(["first-double", "none", "all-doubles"]),
     players=st.integers(2, 4),
 )
+@example(seed=837, spinner="all-doubles", players=2)  # these two need a corner (the test after assert_clear)
+@example(seed=8747, spinner="all-doubles", players=3)
 def test_drawing_shows_every_tile_and_the_count(seed, spinner, players):
     rec = random_record(seed, players=players, spinner=spinner, max_hands=1)
     setup, events = parse_record(rec)
@@ -522,6 +524,33 @@ def assert_clear(d) -> None:
         for c in ((int(e.x) - 1 + a, int(e.y) - 1 + b) for a in (0, 1) for b in (0, 1)):
             assert c not in owner, f"the mark of {e.tile}'s {e.value} lies on {owner[c]}"
             owner[c] = e
+
+
+def test_an_arm_turns_at_a_corner_where_no_other_way_is_clear():
+    """Five Up (seed 837 above, its 15th tile): the spinners 3-3, at the end of 0-0's end, and
+    2-2, on the line, stand a unit apart and three rows from each other; their ends' marks
+    (2 x 2) cannot both be clear however the tiles run straight or turn.  The arm of 3-0 then
+    turns at a corner: 3-0 straight on, 3-3 set against the side of its 3, crosswise to the
+    turned arm (so lengthwise as 3-0 is)."""
+    from scorekeeper.allfives.layout import Layout
+
+    lay = Layout("all-doubles")
+    lay.lead(Tile(6, 6))
+    for tile, on in [
+        ("6-1", "6-6"), ("6-2", "6-6"), ("6-0", "6-6"), ("0-0", "6-0"), ("2-2", "6-2"), ("1-1", "6-1"),
+        ("5-0", "0-0"), ("5-5", "5-0"), ("5-2", "2-2"), ("6-5", "5-5"), ("3-0", "0-0"), ("3-3", "3-0"),
+        ("4-1", "1-1"), ("4-3", "3-3"),
+    ]:  # fmt: skip
+        lay.place(Tile.parse(tile), Tile.parse(on))
+    for box in (None, (31, 16), (28, 16)):
+        d = draw_layout(lay, box)
+        assert_clear(d)
+        assert d.fits, box
+    d = draw_layout(lay)
+    g = {str(t.tile): t for t in d.tiles}
+    assert (g["3-0"].w, g["3-3"].w) == (4, 4)  # 3-0 runs left, 3-3 lies along it: a corner
+    assert g["3-3"].y in (g["3-0"].y - 2, g["3-0"].y + 2)  # just above or below 3-0,
+    assert g["3-3"].x + 2 == g["3-0"].x + 1  # its middle at the middle of the 3 (3-0's left half)
 
 
 @pytest.mark.parametrize(

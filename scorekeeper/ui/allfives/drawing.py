@@ -19,6 +19,16 @@ drawing tile by tile without going back.  A search that runs past
 :data:`BUDGET` tries settles for the tile-by-tile drawing; its overlaps are
 counted in ``Drawing.overlaps``.
 
+Where those ways leave no clear drawing at all (rare: in Five Up, two spinners
+whose ends are open, one on the line and one at the end of another spinner's
+end, can stand a unit apart with no room between for both their ends' marks),
+the drawing is searched again with one way more for a tile in line, tried after
+its others: straight on, its arm turning at a corner, the next tile set against
+the side of its far half (``placing.options``), as players turn an arm where
+the table is crowded. Only then, so a layout that has a clear drawing without
+corners is drawn as it was; given a box, the search again goes through every
+box below.
+
 Without a box the arms turn 14 units left or right of the lead and 18 up or
 down. Given the box the drawing will be drawn in (``draw_layout(layout, box)``,
 its width and height in units: ``fit.drawing_box``), they turn :data:`SHORT`
@@ -179,10 +189,17 @@ def draw_layout(layout: Layout, box: Box | None = None) -> Drawing:
         kinds = _point_kinds(n, root=i == 0)
         free = [k for k in range(len(kinds)) if k not in taken.get(i, ())]
         marked.append(_marked(n, kinds, free) if n.tile in layout.open else [])
-    if box is None:
-        placed = place(nodes, slot_of, parent_of, marked, BUDGET, (REACH_X, REACH_Y))
-    else:
-        placed = _fit(nodes, slot_of, parent_of, marked, box)
+    placed: tuple[list[Option], int] | None = None
+    for corners in (False, True):  # corners only where the ordinary ways leave no clear drawing
+        if box is None:
+            other = place(nodes, slot_of, parent_of, marked, BUDGET, (REACH_X, REACH_Y), corners=corners)
+        else:
+            other = _fit(nodes, slot_of, parent_of, marked, box, corners)
+        assert other is not None
+        if placed is None or other[1] < placed[1]:
+            placed = other
+        if not placed[1]:
+            break
     assert placed is not None
     chosen, overlaps = placed
     return _finish(nodes, chosen, marked, layout, overlaps, box)
@@ -206,23 +223,31 @@ def reach_of(box: Box) -> Reach:
     return (max(4, box[0] // 2 - SHORT), max(2, box[1] // 2 - SHORT))
 
 
-def _fit(nodes: list[Node], slot_of: list[int], parent_of: list[int], marked: list[list[tuple[int, int]]], box: Box):
+def _fit(
+    nodes: list[Node],
+    slot_of: list[int],
+    parent_of: list[int],
+    marked: list[list[tuple[int, int]]],
+    box: Box,
+    corners: bool = False,
+):
     """The drawing in ``box``, else in a box a little larger, ..., else in none (see the module
     docstring), its arms turning where they would in ``box`` -- or, where that leaves no
-    clear way (many spinners), where they would with no box."""
+    clear way (many spinners), where they would with no box; ``corners``: as ``place``."""
     reach = reach_of(box)
     for grow, budget in zip(((0, 0), *GROWTH), (BOX_BUDGET,) + (GROWN_BUDGET,) * len(GROWTH), strict=True):
-        placed = place(nodes, slot_of, parent_of, marked, budget, reach, (box[0] + grow[0], box[1] + grow[1]), True)
+        grown = (box[0] + grow[0], box[1] + grow[1])
+        placed = place(nodes, slot_of, parent_of, marked, budget, reach, grown, True, corners)
         if placed is not None:
             return placed
-    placed = place(nodes, slot_of, parent_of, marked, BUDGET, reach, None, True)
+    placed = place(nodes, slot_of, parent_of, marked, BUDGET, reach, None, True, corners)
     # arms turning that soon, and every door kept, leave no clear way (many spinners): then as
     # without a box, where a tile may be set on a door no tile has taken yet
     for later in ((REACH_X, REACH_Y), True), ((REACH_X, REACH_Y), False):
         if placed is None or not placed[1]:
             break
         reach_now, doors = later
-        other = place(nodes, slot_of, parent_of, marked, BUDGET, reach_now, None, doors)
+        other = place(nodes, slot_of, parent_of, marked, BUDGET, reach_now, None, doors, corners)
         if other is not None and other[1] < placed[1]:
             placed = other
     return placed

@@ -2,7 +2,8 @@
 
 Pure geometry for :mod:`scorekeeper.ui.allfives.drawing` (see its docstring): the
 ways to draw a tile set on an attachment point (straight on, or turning at the
-edge of its reach), and a depth-first search with conflict-directed backjumping
+edge of its reach; with ``corners``, also straight on with the arm turning at the
+side of its far half), and a depth-first search with conflict-directed backjumping
 that draws the tiles in the order they were set, no tile over another or over an
 open end's mark -- and, given a box, none making the drawing wider or higher than
 the box.
@@ -48,10 +49,30 @@ class Option(NamedTuple):
     points: list[Slot]
 
 
-def options(node: Node, slot: Slot, reach: Reach) -> list[Option]:
+def options(node: Node, slot: Slot, reach: Reach, corners: bool = False) -> list[Option]:
     """The ways to draw ``node`` set on ``slot``, the preferred first: straight on (turning
     clockwise, else the other way, once the arm would run past its ``reach``), for a double
-    crosswise."""
+    crosswise.  With ``corners`` a tile in line has two ways more, tried last: straight on,
+    its arm turning at the side of its far half (clockwise, else the other way), so that the
+    next tile is set against that side -- a corner, as players turn an arm too.  The arm then
+    runs a half further before it turns than where the tile turns itself: what a tile set at
+    the side of an arm (a spinner's end) may need to clear the marks of its neighbours.
+
+    A ``[6-3]`` set on the right side of a ``6-6`` spinner (the cursor at x = 1): straight
+    on, turning down, turning up; then the corners, the next tile below or above its 3.
+
+    >>> from scorekeeper.allfives.layout import Layout
+    >>> from scorekeeper.dominoes.tiles import Tile
+    >>> lay = Layout("first-double")
+    >>> _ = lay.lead(Tile(6, 6)); _ = lay.place(Tile(6, 3), Tile(6, 6))
+    >>> for o in options(list(lay)[1], ((1, 0), (1, 0), False, 6), (14, 18), corners=True):
+    ...     print(o.box, o.points[0][:2])
+    (1, -1, 5, 1) ((5, 0), (1, 0))
+    (1, -1, 3, 3) ((2, 3), (0, 1))
+    (1, -3, 3, 1) ((2, -3), (0, -1))
+    (1, -1, 5, 1) ((4, 1), (0, 1))
+    (1, -1, 5, 1) ((4, -1), (0, -1))
+    """
     cursor, d, _, matched = slot
     t = node.tile
     if node.kind == LINE:
@@ -69,7 +90,15 @@ def options(node: Node, slot: Slot, reach: Reach) -> list[Option]:
             )
             for d2 in (_cw(d), _ccw(d))
         ]
-        return turns + [straight] if _beyond(cursor, d, 4, reach) else [straight] + turns
+        ways = turns + [straight] if _beyond(cursor, d, 4, reach) else [straight] + turns
+        if corners:  # the next tile against the side of the far half (its centre 3 along)
+            ways += [
+                straight._replace(
+                    points=[((cursor[0] + 3 * d[0] + d2[0], cursor[1] + 3 * d[1] + d2[1]), d2, False, far)]
+                )
+                for d2 in (_cw(d), _ccw(d))
+            ]
+        return ways
     if node.kind == SNIFF_INLINE:  # lengthwise, straight on; its flanks from its middle
         centre = (cursor[0] + 2 * d[0], cursor[1] + 2 * d[1])
         points = [((cursor[0] + 4 * d[0], cursor[1] + 4 * d[1]), d, False, t.hi)]
@@ -164,6 +193,7 @@ def place(
     reach: Reach,
     box: Box | None = None,
     doors: bool = False,
+    corners: bool = False,
 ) -> tuple[list[Option], int] | None:
     """Choose an option for every node, in the order the tiles were set, so that no two
     tiles overlap, no tile covers an open end's mark and (given a ``box``) the drawing is no
@@ -173,14 +203,15 @@ def place(
     (conflict-directed backjumping), so a drawing grows without moving tiles that need not
     move.  Past ``budget`` tries: None given a box; else the preferred free option of each
     tile, else the preferred one, and the count of tiles that overlap another or an open
-    end's mark."""
+    end's mark.  ``corners``: the tiles in line may also turn their arm at a corner (see
+    :func:`options`)."""
     n = len(nodes)
     memo: dict[tuple[int, Slot], list[_Way]] = {}
 
     def ways(i: int, slot: Slot) -> list[_Way]:
         found = memo.get((i, slot))
         if found is None:
-            found = memo[(i, slot)] = [_way(o, marked[i], doors, slot) for o in options(nodes[i], slot, reach)]
+            found = memo[(i, slot)] = [_way(o, marked[i], doors, slot) for o in options(nodes[i], slot, reach, corners)]
         return found
 
     root = _way(root_option(nodes[0]), marked[0], doors, None)
