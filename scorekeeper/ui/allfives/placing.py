@@ -93,8 +93,11 @@ def options(node: Node, slot: Slot, reach: Reach, corners: bool = False) -> list
         ways = turns + [straight] if _beyond(cursor, d, 4, reach) else [straight] + turns
         if corners:  # the next tile against the side of the far half (its centre 3 along)
             ways += [
-                straight._replace(
-                    points=[((cursor[0] + 3 * d[0] + d2[0], cursor[1] + 3 * d[1] + d2[1]), d2, False, far)]
+                Option(
+                    straight.box,
+                    straight.first,
+                    straight.second,
+                    [((cursor[0] + 3 * d[0] + d2[0], cursor[1] + 3 * d[1] + d2[1]), d2, False, far)],
                 )
                 for d2 in (_cw(d), _ccw(d))
             ]
