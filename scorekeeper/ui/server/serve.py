@@ -356,8 +356,8 @@ def _font_list(flets: Path) -> Any:
 #: Young collections every 700 objects (Python's) ran several times in each phone's redraw
 #: and walked the controls it was still making, again in the middle ones: 300 collections
 #: in 30 s at 8 tables, 7-12 % of the server's CPU and still a full one in 30 s at 16;
-#: every 5,000, 22-25 collections, 3-6 % and none (the middle ones are longer: 30-70 ms,
-#: not 15-25; issue 49, docs/benchmarks.md, "The fifth round").
+#: every 5,000, 22-25 collections, 3-6 % and none (the middle ones are longer: 32-68 ms,
+#: not 13-26; issue 49, docs/benchmarks.md, "The fifth round").
 GC_THRESHOLDS = (5000, 10, 100)
 
 
