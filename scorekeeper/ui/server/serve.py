@@ -347,14 +347,18 @@ def _font_list(flets: Path) -> Any:
 
 
 #: The cyclic garbage collector's thresholds while the app serves (Python's own are 700, 10,
-#: 10): a young collection every 700 new objects and a middle one every 10 of those, as
-#: Python does, but a full collection only every 100 middle ones, not every 10. A full
-#: collection walks every phone's screen (with 64 phones, 200-350 ms in which no phone is
-#: answered) and finds little (1,000-3,000 objects: the cycles a redraw leaves are nearly
-#: all caught young); Python's 10 made one every 4 s at a club's pace of 16 tables, about a
-#: sixth of the server's CPU and most of the slow taps (``tools/loadtest/capacity.py``
-#: prints the collector's share of every step). The young and middle ones stay short.
-GC_THRESHOLDS = (700, 10, 100)
+#: 10): a young collection every 5,000 new objects, a middle one every 10 of those, a full
+#: collection only every 100 middle ones. A full collection walks every phone's screen (with
+#: 64 phones, 200-350 ms in which no phone is answered) and finds little (1,000-3,000
+#: objects: the cycles a redraw leaves are nearly all caught young); Python's 10 made one
+#: every 4 s at a club's pace of 16 tables, about a sixth of the server's CPU and most of the
+#: slow taps (``tools/loadtest/capacity.py`` prints the collector's share of every step).
+#: Young collections every 700 objects (Python's) ran several times in each phone's redraw
+#: and walked the controls it was still making, again in the middle ones: 300 collections
+#: in 30 s at 8 tables, 7-12 % of the server's CPU and still a full one in 30 s at 16;
+#: every 5,000, 22-25 collections, 3-6 % and none (the middle ones are longer: 32-68 ms,
+#: not 13-26; issue 49, docs/benchmarks.md, "The fifth round").
+GC_THRESHOLDS = (5000, 10, 100)
 
 
 def freeze_startup_heap() -> None:
