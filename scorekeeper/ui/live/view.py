@@ -6,9 +6,9 @@ A table screen calls :func:`use_live` once. While it is shown it is subscribed t
 match; a change published by another session reaches it as a task of *its own* session
 (``page.run_task`` in a fresh context, so nothing of the sender's session leaks into
 it), which reloads the view-model and redraws. Then the screen asks its browser for a
-round trip (:func:`round_trip`: Flet's ``get_device_info`` call, its answer not read): the
-browser answers only after it has applied the redraw sent before, so once the answer is
-in, the browser shows the change and entries from it are taken again (:meth:`Live.seen`). A tap that reaches the app
+round trip (``page.get_device_info()``): the browser answers only after it has applied
+the redraw sent before, so once the answer is in, the browser shows the change and
+entries from it are taken again (:meth:`Live.seen`). A tap that reaches the app
 before that answer was made on the old screen: it is refused with
 :data:`~scorekeeper.ui.shell.base.STALE` and nothing is applied.
 """
@@ -18,14 +18,13 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import weakref
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 import flet as ft
-from flet.controls.context import _context_page
 
 from scorekeeper.ui.live.hub import Hub
 
-__all__ = ["HasHub", "Live", "ROUND_TRIP", "in_session", "round_trip", "use_changes", "use_live"]
+__all__ = ["HasHub", "Live", "in_session", "use_changes", "use_live"]
 
 
 class Live(Protocol):
@@ -69,26 +68,13 @@ async def _remote(table: Live, origin: Any) -> None:
     table.remote(origin)
 
 
-#: The call each round trip makes of the page: Flet's client answers it after every message
-#: sent before it (its messages are handled in turn), as ``page.get_device_info()`` does.
-ROUND_TRIP = "get_device_info"
-
-
-async def round_trip(page: ft.Page) -> None:
-    """Wait until ``page``'s browser has applied every message sent to it before: the call
-    of ``page.get_device_info()`` without reading its answer (Flet makes a ``WebDeviceInfo``
-    of it with ``from_dict``: about 0.2 ms of the server's CPU a phone an entry, for
-    nothing). Raises as Flet's call does when no answer comes (the phone went away)."""
-    await page.session.invoke_method(page._i, ROUND_TRIP, None)
-
-
 async def _acknowledge(page: ft.Page, table: Live) -> None:
     key = id(table)
     if not table.unseen or key in _acking:
         return
     _acking.add(key)
     try:
-        await round_trip(page)  # answered after the redraws sent before it
+        await page.get_device_info()  # answered after the redraws sent before it
     except Exception:  # no answer (the phone went away): the next tap asks again
         return
     finally:
@@ -96,41 +82,12 @@ async def _acknowledge(page: ft.Page, table: Live) -> None:
     table.seen()
 
 
-_tasks: set[asyncio.Task[Any]] = set()  # deliveries running (a task is only weakly held by its loop)
-
-
-def _delivered(task: asyncio.Task[Any]) -> None:
-    _tasks.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        task.get_loop().call_exception_handler(
-            {"message": "a delivery to a session failed", "exception": task.exception(), "task": task}
-        )
-
-
 def in_session(page: ft.Page, handler: Any, *args: Any) -> None:
     """Run ``handler(*args)`` as a task of ``page``'s own session (a fresh context: nothing
     of the publishing session leaks in); not while it is disconnected (it catches up when
-    it is back).
-
-    Called on the session's own loop (an entry is handled there: every delivery of it is),
-    the task is made there at once: what ``page.run_task`` does from another thread (a
-    concurrent future chained to the task, the loop woken through its self-pipe) would be
-    spent on every phone of every entry for nothing."""
-    connection = page.session.connection
-    if connection is None:
-        return
-    try:
-        here = asyncio.get_running_loop()
-    except RuntimeError:
-        here = None
-    if here is None or here is not connection.loop:
+    it is back)."""
+    if page.session.connection is not None:
         contextvars.Context().run(page.run_task, handler, *args)
-        return
-    context = contextvars.Context()
-    context.run(cast(Any, _context_page).set, page)  # ft.context.page in the task, as run_task sets it
-    task = here.create_task(handler(*args), context=context)
-    _tasks.add(task)
-    task.add_done_callback(_delivered)
 
 
 def use_live(table: Live) -> None:
