@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import os
 import tempfile
+from collections.abc import Callable
 from typing import Any
 
 import aio
@@ -30,36 +31,33 @@ from scorekeeper.ui.app import fletdiff
 from tools.loadtest import broadcast, common
 
 
-def grid_of(root: Any) -> Any:
-    """The picker's row of cells under ``root`` (None where the screen shows no picker)."""
+def find(root: Any, hit: Callable[[Any], Any]) -> Any:
+    """The first thing under ``root`` (controls, components, lists) for which ``hit`` gives
+    something other than None, and what it gave (None where nothing does)."""
     todo = [root]
     while todo:
         item = todo.pop()
+        found = hit(item)
+        if found is not None:
+            return found
         if isinstance(item, list):
             todo += item
         elif isinstance(item, Component):
-            if item.fn.__name__ == "_PickerGrid":
-                return item._b
             todo.append(item._b)
         elif isinstance(item, ft.BaseControl):
             todo += list(fletdiff._fields(item, type(item)))
     return None
 
 
+def grid_of(root: Any) -> Any:
+    """The picker's row of cells under ``root`` (None where the screen shows no picker)."""
+    return find(root, lambda i: i._b if isinstance(i, Component) and i.fn.__name__ == "_PickerGrid" else None)
+
+
 def sheet_of(root: Any) -> dict[str, Any]:
     """The drawing's tiles and marks under ``root``, by key (none where it shows no drawing)."""
-    todo = [root]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, list):
-            todo += item
-        elif isinstance(item, Component):
-            todo.append(item._b)
-        elif isinstance(item, ft.Stack) and item.key == "sheet":
-            return {c.key: c for c in item.controls}
-        elif isinstance(item, ft.BaseControl):
-            todo += list(fletdiff._fields(item, type(item)))
-    return {}
+    sheet = find(root, lambda i: i if isinstance(i, ft.Stack) and i.key == "sheet" else None)
+    return {} if sheet is None else {c.key: c for c in sheet.controls}
 
 
 def kind(cell: Any) -> str:
