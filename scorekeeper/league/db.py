@@ -32,6 +32,7 @@ moment earlier, SQLite's busy database) is run again from the start, a few times
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 import sqlite3
 import threading
@@ -50,6 +51,19 @@ Params = Sequence[Any]
 DEFAULT_URL = "sqlite:///league.db"
 #: How many times a write that met another's is run again, and the pauses between.
 RETRY_PAUSES = (0.005, 0.02, 0.05, 0.1, 0.2, 0.4, 0.8)
+
+
+def _not_the_pipelines_echo(record: logging.LogRecord) -> bool:
+    """psycopg's logger, less its warning that ending a pipeline failed too, which it writes
+    only when a statement in the pipeline has already raised (psycopg's ``Pipeline.__exit__``:
+    ``error ignored terminating ...``). The error raised is the one the league reports, in
+    one line (a read replica refused at start, a write run again); the echo would reach the
+    terminal as a second line, through logging's last resort, whether it comes or not
+    depending on the moment the server answers."""
+    return record.msg != "error ignored terminating %r: %s"
+
+
+logging.getLogger("psycopg").addFilter(_not_the_pipelines_echo)
 
 
 class DatabaseError(ScorekeeperError):

@@ -250,3 +250,18 @@ def test_every_way_a_transaction_ends_leaves_its_connection_idle(db: Database):
         finally:
             for c in held:
                 pool.putconn(c)
+
+
+def test_psycopgs_echo_of_a_failed_pipeline_is_not_written(caplog: pytest.LogCaptureFixture):
+    """When a statement in a pipeline has raised, psycopg also warns that ending the pipeline
+    failed: that echo is dropped (the error raised is reported, in one line), and psycopg's
+    other warnings are not."""
+    import logging
+
+    import scorekeeper.league.db  # noqa: F401  (its filter on psycopg's logger)
+
+    log = logging.getLogger("psycopg")
+    with caplog.at_level(logging.WARNING, logger="psycopg"):
+        log.warning("error ignored terminating %r: %s", object(), RuntimeError("pipeline aborted"))
+        log.warning("couldn't connect: %s", "refused")
+    assert [r.getMessage() for r in caplog.records] == ["couldn't connect: refused"]
