@@ -162,24 +162,34 @@ PREPARED_AFTER = 5
 #: The id of a sheet inserted in this transaction, whose id is not known yet: above every id
 #: made (the new sheet's will be the fixture's highest: its sheets are written under its lock).
 NEW = 1 << 62
+#: What deciding a fixture's result reads of it, and how many disputes it has.
+_CURRENT_COLS = (
+    "r.by_secretary",
+    "r.changed_at",
+    "r.state",
+    "r.games_home",
+    "r.games_away",
+    "r.points_home",
+    "r.points_away",
+    "r.sheet_id",
+    "(SELECT COUNT(*) FROM dispute d WHERE d.fixture_id = f.id)",
+)
+#: How many they are: the first columns of a row of :data:`_CURRENT_AND_SHEETS_SQL`.
+_CURRENT_WIDTH = len(_CURRENT_COLS)
 #: A fixture's result as deciding it reads it, and how many disputes it has: one row.
 _CURRENT_SQL = (
-    "SELECT r.by_secretary, r.changed_at, r.state, r.games_home, r.games_away, r.points_home, "
-    "r.points_away, r.sheet_id, (SELECT COUNT(*) FROM dispute d WHERE d.fixture_id = f.id) "
-    "FROM fixture f LEFT JOIN result r ON r.fixture_id = f.id WHERE f.id = ?"
+    f"SELECT {', '.join(_CURRENT_COLS)} FROM fixture f LEFT JOIN result r ON r.fixture_id = f.id WHERE f.id = ?"
 )
 #: What deciding a result reads of a sheet.
 _SHEET_COLS = (
     "id, sender, version, content, confirmed_home, confirmed_away, received_at, games_home, games_away, "
     "points_home, points_away, games"
 )
-#: A fixture's result (:data:`_CURRENT_SQL`'s columns) with each of its sheets
-#: (:data:`_SHEET_COLS` and the digest), oldest first: one row a sheet, one row of NULL
-#: sheet columns when it has none (one statement, where the two were two).
+#: A fixture's result (:data:`_CURRENT_COLS`) with each of its sheets (:data:`_SHEET_COLS`
+#: and the digest), oldest first: one row a sheet, one row of NULL sheet columns when it
+#: has none (one statement, where the two were two).
 _CURRENT_AND_SHEETS_SQL = (
-    "SELECT r.by_secretary, r.changed_at, r.state, r.games_home, r.games_away, r.points_home, "
-    "r.points_away, r.sheet_id, (SELECT COUNT(*) FROM dispute d WHERE d.fixture_id = f.id), "
-    f"{', '.join('s.' + c for c in _SHEET_COLS.split(', '))}, s.digest "
+    f"SELECT {', '.join(_CURRENT_COLS)}, {', '.join('s.' + c for c in _SHEET_COLS.split(', '))}, s.digest "
     "FROM fixture f LEFT JOIN result r ON r.fixture_id = f.id LEFT JOIN sheet s ON s.fixture_id = f.id "
     "WHERE f.id = ? ORDER BY s.id"
 )
@@ -488,8 +498,8 @@ class League:
                 (_CURRENT_AND_SHEETS_SQL, (f.id,)),
             ]
         )
-        current = rows[0][:9]
-        found = [r[9:] for r in rows if r[9] is not None]
+        current = rows[0][:_CURRENT_WIDTH]
+        found = [r[_CURRENT_WIDTH:] for r in rows if r[_CURRENT_WIDTH] is not None]
         mine = [r for r in found if r[1] == sender]
         same = max((int(r[2]) for r in mine if r[12] == c.digest), default=None)
         if same is not None:
