@@ -2,7 +2,11 @@
 with "Scores so far" switched on, a hand entered as points with the game's steps (+5, the
 All Fours point names, +10) and a typed field, an adjustment with its reason on the table,
 and (All Fives) another from the Score screen, which lists them in their place. The scores
-expected are the engine's for the same entries."""
+expected are the engine's for the same entries.
+
+The three share one server and one host page (conftest's ``module_server`` and ``host``: a
+server start and a page load each cost seconds of CPU); each starts from Home with
+:func:`home`, and makes its own match there by the form, as a player does."""
 
 from __future__ import annotations
 
@@ -21,8 +25,14 @@ pytestmark = pytest.mark.browser
 tap = harness.tap
 
 
-def test_a_match_carried_on_from_paper_with_a_hand_as_points_and_adjustments(app):
-    page = app
+def home(host):
+    """The host page on Home (the app's route ``/``), with no page load."""
+    harness.go_to(host, "/", "New match")
+    return host
+
+
+def test_a_match_carried_on_from_paper_with_a_hand_as_points_and_adjustments(host):
+    page = home(host)
     m = Match(Setup.new(["Ann", "Ben"], start={"Ann": 100, "Ben": 50}))
     tap(page, "New match")
     wait_text(page, "Start match")
@@ -74,8 +84,8 @@ def test_a_match_carried_on_from_paper_with_a_hand_as_points_and_adjustments(app
     wait_text(page, "Adjustment: Ann +5 (late count)")
 
 
-def test_all_fours_a_hand_as_points_by_the_point_names_and_an_adjustment(app):
-    page = app
+def test_all_fours_a_hand_as_points_by_the_point_names_and_an_adjustment(host):
+    page = home(host)
     m = FoursMatch(FoursSetup.new(["Ann", "Ben"], rules={"variant": "trinidad"}, start={"Ann": 0, "Ben": 6}))
     tap(page, "New match")
     wait_text(page, "Start match")
@@ -111,8 +121,8 @@ def test_all_fours_a_hand_as_points_by_the_point_names_and_an_adjustment(app):
     wait_text(page, "Points were taken off: no pegboard (the scores above; Score says why).")
 
 
-def test_broadway_scores_so_far_and_a_hand_as_points(app):
-    page = app
+def test_broadway_scores_so_far_and_a_hand_as_points(host):
+    page = home(host)
     m = BroadwayMatch(BroadwaySetup.new(["Ann", "Ben", "Cy", "Di"], start={"North-South": 120, "East-West": 0}))
     tap(page, "New match")
     tap(page, "Game: Broadway")
