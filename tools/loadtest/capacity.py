@@ -1,7 +1,7 @@
 """How many tables one laptop holds at a club's pace (issue 49).
 
     python -m tools.loadtest.capacity [--tables 1,4,8,16,24,32] [--seconds S] [--pace P]
-                                      [--goal MS] [--app-root DIR] [--json FILE] [--smoke]
+                                      [--goal MS] [--drawn K] [--app-root DIR] [--json FILE] [--smoke]
 
 One ``scorekeeper web`` (on 0.0.0.0, a temporary database) holds a club night: an event (a
 Swiss of two players a table, target 9999 so that no match ends during the run) whose first
@@ -15,7 +15,9 @@ tile that fits one place, a two-tap play when none does (untimed), and at each h
 
 * The first table's four phones are drawn in Chromium on this machine (``common.Table``:
   the tap made with the mouse, each phone's screen watched) and reported apart: the check
-  that what the phones drawn elsewhere receive is what a browser shows.
+  that what the phones drawn elsewhere receive is what a browser shows. ``--drawn K``: K of
+  them (the tapping phone and K - 1 others), the rest :class:`common.Listener` sessions
+  (``--smoke``: two, one page load for each phone drawn, a few CPU-seconds each).
 * Every other phone is a :class:`common.Listener`: a Flet session over the same WebSocket
   as a browser's, every message received and the app's calls answered, nothing drawn (as a
   phone that draws on its own processor). One of each table taps: it sends the tap event a
@@ -89,7 +91,7 @@ WAIT = 10.0  # seconds an other phone may take to show an entry before it counts
 WALL_SIZE = (1280.0, 720.0)  # the wall: a television's page
 EVENT = "club"
 EVENT_NAME = "Club night"
-SMOKE = {"tables": "1,2", "seconds": 7.0, "keep_going": True}
+SMOKE = {"tables": "1,2", "seconds": 7.0, "keep_going": True, "drawn": 2}
 
 
 # ------------------------------------------------------------------ the club night, stored
@@ -371,7 +373,7 @@ class Capacity:
         assert self.worker is not None
         if self.drawn is None:
             mid, m = self.matches[0]
-            self.drawn = Table(0, self.server.url, mid, PHONES, PHONES, m=m)
+            self.drawn = Table(0, self.server.url, mid, PHONES, self.args.drawn, m=m)
             self.worker.call(self.drawn.open, self.worker.browser).result()
         while 1 + len(self.tables) < n:
             k = 1 + len(self.tables)
@@ -524,6 +526,14 @@ def options(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--pace", type=float, default=3.0, help="seconds between a table's entries (default 3)")
     ap.add_argument("--goal", type=float, default=GOAL_MS, help="p95 to stay under, ms (default 250)")
     ap.add_argument(
+        "--drawn",
+        type=int,
+        default=PHONES,
+        metavar="K",
+        help=f"phones of the first table drawn in Chromium here (1 to {PHONES}, default {PHONES}); "
+        "the others are sessions that draw nothing, as the other tables' phones",
+    )
+    ap.add_argument(
         "--nice-browsers",
         type=int,
         default=10,
@@ -554,6 +564,8 @@ def options(argv: list[str] | None) -> argparse.Namespace:
         ap.error(str(e))
     if not args.steps or args.steps[0] < 1:
         ap.error("--tables: whole numbers from 1")
+    if not 1 <= args.drawn <= PHONES:
+        ap.error(f"--drawn must be 1 to {PHONES}")
     return args
 
 
