@@ -24,7 +24,7 @@ from scorekeeper.ui.allfives.fit import Spot, button_size, drawing_box, end_butt
 from scorekeeper.ui.allfives.play import EndChoice, PickerCell, Place
 from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.allfives.tiles import MIN_DIGITS, tile_border, tile_digits, tile_face
-from scorekeeper.ui.shell.widgets import labelled, on
+from scorekeeper.ui.shell.widgets import Kept, labelled, on
 
 __all__ = [
     "CELL_H",
@@ -326,34 +326,44 @@ def _end_button(tile: Tile, choice: EndChoice, spot: Spot, choose: Callable[[Til
     )
 
 
-def layout_view(table: TableModel, d: Drawing, width: float, height: float, memo: bool = False) -> ft.Control:
-    """The drawing in a box of ``width`` x ``height`` px; the places to choose while a tile
-    waits. A drawing ``d`` laid out for another box (or none) is laid out again for this one.
-    ``memo``: as a memoized component (see :func:`layout_part`)."""
+def _layout_of(
+    table: TableModel, d: Drawing, width: float, height: float, memo: bool
+) -> tuple[tuple[Any, ...], Callable[[], ft.Control]]:
+    """The drawing in its box as :func:`layout_view` draws it: what it shows (its look) and
+    how it is made."""
     if not d.tiles:
         h = table.match.hand
         if table.phase == "leader" and h is not None and h.entered is not None:
             words = f"Hand {h.number} was entered as points: no tiles to show."
         else:
             words = "No tile down yet: tap the lead tile below." if table.can_enter else "No tile down yet."
-        return ft.Container(
-            content=ft.Text(words),
-            height=height,
-            alignment=ft.Alignment.CENTER,
+        return (words, height), lambda: ft.Container(
+            content=ft.Text(words), height=height, alignment=ft.Alignment.CENTER
         )
     box = drawing_box(width, height)
     if d.box != box:
         d = table.drawing(box)
     play = table.play
     choices = tuple(play.end_choices()) if play.choosing else ()
-    return (Layout if memo else _drawing_box)(d, width, height, play.choosing, choices, play.choose)
+    args = (d, width, height, play.choosing, choices, play.choose)
+    return args, lambda: (Layout if memo else _drawing_box)(*args)
 
 
-def layout_part(table: TableModel, d: Drawing, width: float, height: float) -> ft.Control:
-    """:func:`layout_view` as the table screen shows it: a memoized component, drawn again only
-    when the drawing or the places to choose change (not for a draw, a note, an entry at the
-    hand end)."""
-    return layout_view(table, d, width, height, memo=True)
+def layout_view(table: TableModel, d: Drawing, width: float, height: float, memo: bool = False) -> ft.Control:
+    """The drawing in a box of ``width`` x ``height`` px; the places to choose while a tile
+    waits. A drawing ``d`` laid out for another box (or none) is laid out again for this one.
+    ``memo``: as a memoized component (see :func:`layout_part`)."""
+    return _layout_of(table, d, width, height, memo)[1]()
+
+
+def layout_part(table: TableModel, d: Drawing, width: float, height: float, kept: Kept) -> ft.Control:
+    """:func:`layout_view` as the table screen shows it, in its container: a memoized
+    component, drawn again only when the drawing or the places to choose change (not for a
+    draw, a note, an entry at the hand end), and the very component drawn last (``kept``)
+    while they do not."""
+    look, make = _layout_of(table, d, width, height, memo=True)
+    shown = kept("layout", look, make)
+    return kept("layout-box", (shown,), lambda: ft.Container(content=shown, key="layout"))
 
 
 def _drawing_box(
