@@ -14,6 +14,7 @@ from typing import Any
 import flet as ft
 
 from scorekeeper.ui.allfives.layout_view import picker_grid
+from scorekeeper.ui.allfives.play import PickerCell
 from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.allfives.tiles import tile_border
 from scorekeeper.ui.shell.points_view import entry_buttons
@@ -171,12 +172,13 @@ def play_panel(
     short: bool = False,
     half: float | None = None,
     kept: Kept | None = None,
+    cells: list[PickerCell] | None = None,
 ) -> list[ft.Control]:
     """The actions row and the picker (or the question waiting in its place); ``short``: the
     picker's tiles at their least size, on a screen too short for them and the drawing;
     ``half``: the tiles' half size the screen sets (a phone on its side); ``kept``: the
     table screen's parts drawn last, the actions row and the picker given again while
-    they show the same."""
+    they show the same; ``cells``: the picker's, where the screen has them already."""
     out: list[ft.Control] = [_actions(table, kept)]
     if table.play.sniffing:
         out.append(_sniff_prompt(table))
@@ -184,7 +186,8 @@ def play_panel(
         out.append(_claim_prompt(table))
     else:
         play = table.play
-        cells = play.picker()
+        if cells is None:
+            cells = play.picker()
         look = (tuple(cells), play.tap, width, short, play.place, half)
 
         def make() -> ft.Control:

@@ -34,6 +34,7 @@ from scorekeeper.ui.allfives.layout_view import (
 )
 from scorekeeper.ui.allfives.new_match_view import NewMatch
 from scorekeeper.ui.allfives.panels import hand_end_panel, leader_panel, play_panel
+from scorekeeper.ui.allfives.play import PickerCell
 from scorekeeper.ui.allfives.table import PlayerRow, TableModel
 from scorekeeper.ui.live.view import use_live
 from scorekeeper.ui.shell.base import Shared
@@ -46,6 +47,7 @@ from scorekeeper.ui.shell.widgets import (
     cannot_open,
     error_box,
     go,
+    home_button,
     labelled,
     on,
     score_chips,
@@ -81,10 +83,27 @@ def _fits(texts: list[str], width: float) -> bool:
 # The parts of the screen that an entry leaves as they were are the very controls drawn
 # last (``Kept``: each part under a name, with what it shows): Flet's diff passes over them,
 # and an entry redraws only the parts whose look changed, on every phone of the table.
-def _player_chip(p: PlayerRow, long: bool, mine: bool, take_seat: Callable[[str], Any] | None) -> ft.Control:
+def _tile_icon() -> ft.Control:
+    """The domino between a player's name and the tiles they hold."""
+    return ft.Icon(ft.Icons.SPLITSCREEN, size=14)
+
+
+def _phone_icon() -> ft.Control:
+    """The phone before this phone's player's name."""
+    return ft.Icon(ft.Icons.PHONE_ANDROID, size=16)
+
+
+def _player_chip(
+    p: PlayerRow,
+    long: bool,
+    mine: bool,
+    take_seat: Callable[[str], Any] | None,
+    tile: ft.Control | None = None,
+    phone: ft.Control | None = None,
+) -> ft.Control:
     """A player in the players' row (``long``: in full words, else short; ``mine``: this
     phone's; ``take_seat``: a scorer's phone takes, or gives up, a player's seat by a tap on
-    the name)."""
+    the name; ``tile``, ``phone``: its icons drawn last, where the screen keeps them)."""
     label = p.label + (", this phone" if mine else "")
     bold = ft.FontWeight.BOLD if p.to_move else None
     name: ft.Control
@@ -95,7 +114,7 @@ def _player_chip(p: PlayerRow, long: bool, mine: bool, take_seat: Callable[[str]
             ft.Row(
                 [
                     ft.Text(p.name, weight=bold),
-                    ft.Icon(ft.Icons.SPLITSCREEN, size=14),
+                    tile if tile is not None else _tile_icon(),
                     ft.Text(str(p.held), weight=bold),
                 ],
                 spacing=1,
@@ -104,7 +123,7 @@ def _player_chip(p: PlayerRow, long: bool, mine: bool, take_seat: Callable[[str]
             label,
         )
     if mine:  # this phone's player: a phone before the name
-        name = ft.Row([ft.Icon(ft.Icons.PHONE_ANDROID, size=16), name], spacing=2, tight=True)
+        name = ft.Row([phone if phone is not None else _phone_icon(), name], spacing=2, tight=True)
     return ft.Container(
         content=name,
         bgcolor=ft.Colors.PRIMARY_CONTAINER if p.to_move else None,
@@ -150,7 +169,10 @@ def _top(table: TableModel, mid: str, kept: Kept) -> ft.Control:
         table.entries.open_points if phase in ("play", "hand-end") else None,
     )
     tools = kept("tools", how, lambda: _tools(*how))
-    return kept("top", (title, tools), lambda: ft.Container(content=top_bar(title, tools), key="top", height=TOP_H))
+    home = kept("home", (), home_button)
+    return kept(
+        "top", (title, tools), lambda: ft.Container(content=top_bar(title, tools, home=home), key="top", height=TOP_H)
+    )
 
 
 def _players_strip(table: TableModel, width: float, kept: Kept) -> ft.Control:
@@ -161,7 +183,11 @@ def _players_strip(table: TableModel, width: float, kept: Kept) -> ft.Control:
     long = _fits([p.text for p in table.player_rows] + boneyard, width)
     items: list[ft.Control] = []
     for p in table.player_rows:
-        how = (p, long, p.name == seat, take_seat)
+        mine = p.name == seat
+        # its icons, kept while they are shown (a chip drawn again keeps them)
+        tile = kept(f"chip-tile-{p.name}", (), _tile_icon) if not (long or p.out) else None
+        phone = kept(f"chip-phone-{p.name}", (), _phone_icon) if mine else None
+        how = (p, long, mine, take_seat, tile, phone)
         items.append(kept(f"chip-{p.name}", how, functools.partial(_player_chip, *how)))
     if table.rules.draw:  # without drawing the tiles not dealt are out of play: nothing to count
         text = boneyard[0]
@@ -362,8 +388,9 @@ def _status(table: TableModel) -> str:
     return f"{table.winner} won"
 
 
-def _panel(table: TableModel, side: float, short: bool, half: float | None, kept: Kept) -> tuple[list[ft.Control], str]:
-    """The panel of the phase, and its kind (its column's key says it)."""
+def _panel(table: TableModel, room: _Room, cells: list[PickerCell], kept: Kept) -> tuple[list[ft.Control], str]:
+    """The panel of the phase, and its kind (its column's key says it); ``cells``: the picker's."""
+    side = room.side
     phase = table.phase
     if phase != "over" and not table.can_enter:
         return [watching()], "watch"
@@ -372,7 +399,7 @@ def _panel(table: TableModel, side: float, short: bool, half: float | None, kept
     if table.entries.open and phase != "over":
         return entry_panel(table.entries), "entries"
     if phase == "play":
-        return play_panel(table, side, short, half, kept), "play"
+        return play_panel(table, side, room.short, room.half, kept, cells), "play"
     if phase == "hand-end":
         return hand_end_panel(table, side), "hand-end"
     if phase == "leader":
@@ -385,7 +412,7 @@ class _Room:
     (``wide``) or under it, the widths, the drawing's box's height, the picker's tiles'
     size (``short``, ``half``), and the scores drawn for it with their height."""
 
-    def __init__(self, table: TableModel, viewport: Any, kept: Kept) -> None:
+    def __init__(self, table: TableModel, viewport: Any, kept: Kept, cells: int) -> None:
         width = viewport.content_width
         # two columns on a laptop, and on a phone on its side (too low for the picker under the drawing)
         side_on = viewport.width > viewport.height and viewport.height < LOW
@@ -400,14 +427,13 @@ class _Room:
             self.box = max(least, viewport.height - 2 * PAD - TOP_H - scores_h - 32 - STRIP_H - 32 - 6 * 6)
             if side_on:  # every row of the picker in view beside the actions: smaller tiles if need be
                 room = viewport.height - 2 * PAD - TOP_H - 6 - ACTIONS_H - 8
-                self.half = fitting_half(len(table.play.picker()), side, room)
+                self.half = fitting_half(cells, side, room)
             return
         # the pegboard is taller than the chips: the drawing gives up that room, and on a short
         # screen what the picker needs, so that the picker's last row stays on a phone's screen
         # (the same for the whole match); where that leaves the drawing too little, the
         # picker's tiles are made smaller (a four-track board on a 412 x 915 phone), and last
         # the board gives way to the chips (four tracks on a 360 x 800 phone)
-        cells = len(table.play.picker())
         for chips in (False, True):
             self.scores, scores_h = _scores(table, main_w, kept, as_chips=chips)
             room = viewport.height - 2 * PAD - TOP_H - scores_h - 32 - STRIP_H - 32 - ACTIONS_H - 7 * 6
@@ -436,7 +462,8 @@ def Table(shared: Shared, mid: str) -> ft.Control:
     if isinstance(table, str):
         return cannot_open(table)
     use_live(table)
-    room = _Room(table, viewport, kept)
+    cells = table.play.picker()
+    room = _Room(table, viewport, kept, len(cells))
     main_w, box = room.main_w, room.box
     drawing = table.drawing(drawing_box(main_w, box))  # laid out for the box it is drawn in
     # The same keyed items in the same order on every render: Flet then patches
@@ -448,7 +475,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
             layout_part(table, drawing, main_w, box, kept),
             kept("count", count, lambda: ft.Container(content=count_line(drawing), height=32, key="count")),
         ]
-    panel, kind = _panel(table, room.side, room.short, room.half, kept)
+    panel, kind = _panel(table, room, cells, kept)
     top_row = _top(table, mid, kept)
     if room.wide:
         return kept(

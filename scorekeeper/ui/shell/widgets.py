@@ -28,6 +28,7 @@ __all__ = [
     "game_choice",
     "go",
     "heading",
+    "home_button",
     "labelled",
     "name_field",
     "on",
@@ -216,11 +217,17 @@ def name_field(label: str, value: str, on_change: Callable[[str], Any], key: str
     return ft.TextField(label=label, value=value, on_change=lambda e: on_change(e.control.value), dense=True, key=key)
 
 
-def top_bar(title: str, *actions: ft.Control) -> ft.Control:
-    """A table screen's top row: Home, what is going on (``title``), then the screen's icons."""
+def home_button() -> ft.Control:
+    """The top bar's Home."""
+    return ft.IconButton(icon=ft.Icons.HOME, tooltip="Home", on_click=go("/"))
+
+
+def top_bar(title: str, *actions: ft.Control, home: ft.Control | None = None) -> ft.Control:
+    """A table screen's top row: Home, what is going on (``title``), then the screen's icons
+    (``home``: the Home button drawn last, where the screen keeps it)."""
     return ft.Row(
         [
-            ft.IconButton(icon=ft.Icons.HOME, tooltip="Home", on_click=go("/")),
+            home if home is not None else home_button(),
             ft.Text(
                 title,
                 size=16,
