@@ -326,19 +326,33 @@ def _end_button(tile: Tile, choice: EndChoice, spot: Spot, choose: Callable[[Til
     )
 
 
+class _Sheet:
+    """The drawing's tiles and marks as :func:`_drawing_box` drew them last (``current``: by
+    their look, and place), for as long as the drawing is on the screen."""
+
+    __slots__ = ("current",)
+
+    def __init__(self) -> None:
+        self.current: dict[Any, ft.Control] | None = None
+
+
 def _layout_of(
-    table: TableModel, d: Drawing, width: float, height: float, memo: bool
+    table: TableModel, d: Drawing, width: float, height: float, sheet: _Sheet | None = None
 ) -> tuple[tuple[Any, ...], Callable[[], ft.Control]]:
     """The drawing in its box as :func:`layout_view` draws it: what it shows (its look) and
-    how it is made."""
+    how it is made (``sheet``: the tiles and marks drawn last, given again where they look
+    the same; the box is then the table screen's, keyed "layout")."""
+    key = None if sheet is None else "layout"
     if not d.tiles:
+        if sheet is not None:  # no tile drawn now: none is given again later
+            sheet.current = None
         h = table.match.hand
         if table.phase == "leader" and h is not None and h.entered is not None:
             words = f"Hand {h.number} was entered as points: no tiles to show."
         else:
             words = "No tile down yet: tap the lead tile below." if table.can_enter else "No tile down yet."
         return (words, height), lambda: ft.Container(
-            content=ft.Text(words), height=height, alignment=ft.Alignment.CENTER
+            content=ft.Text(words), height=height, alignment=ft.Alignment.CENTER, key=key
         )
     box = drawing_box(width, height)
     if d.box != box:
@@ -346,24 +360,24 @@ def _layout_of(
     play = table.play
     choices = tuple(play.end_choices()) if play.choosing else ()
     args = (d, width, height, play.choosing, choices, play.choose)
-    return args, lambda: (Layout if memo else _drawing_box)(*args)
+    return args, lambda: _drawing_box(*args, sheet, key)
 
 
-def layout_view(table: TableModel, d: Drawing, width: float, height: float, memo: bool = False) -> ft.Control:
+def layout_view(table: TableModel, d: Drawing, width: float, height: float) -> ft.Control:
     """The drawing in a box of ``width`` x ``height`` px; the places to choose while a tile
-    waits. A drawing ``d`` laid out for another box (or none) is laid out again for this one.
-    ``memo``: as a memoized component (see :func:`layout_part`)."""
-    return _layout_of(table, d, width, height, memo)[1]()
+    waits. A drawing ``d`` laid out for another box (or none) is laid out again for this one."""
+    return _layout_of(table, d, width, height)[1]()
 
 
 def layout_part(table: TableModel, d: Drawing, width: float, height: float, kept: Kept) -> ft.Control:
-    """:func:`layout_view` as the table screen shows it, in its container: a memoized
-    component, drawn again only when the drawing or the places to choose change (not for a
-    draw, a note, an entry at the hand end), and the very component drawn last (``kept``)
-    while they do not."""
-    look, make = _layout_of(table, d, width, height, memo=True)
-    shown = kept("layout", look, make)
-    return kept("layout-box", (shown,), lambda: ft.Container(content=shown, key="layout"))
+    """:func:`layout_view` as the table screen shows it, its box keyed "layout": drawn again
+    only when the drawing or the places to choose change (not for a draw, a note, an entry
+    at the hand end), and the very control drawn last (``kept``) while they do not; drawn
+    again, it keeps the tiles and marks that look the same in the same place (its sheet,
+    kept while the drawing is shown)."""
+    sheet = kept("layout-sheet", (), _Sheet)
+    look, make = _layout_of(table, d, width, height, sheet)
+    return kept("layout", look, make)
 
 
 def _drawing_box(
@@ -373,16 +387,18 @@ def _drawing_box(
     choosing: tuple[Tile, list[Tile]] | None,
     choices: tuple[EndChoice, ...],
     choose: Callable[[Tile], Any],
-    kept: Any = None,
+    kept: _Sheet | None = None,
+    box_key: str | None = None,
 ) -> ft.Control:
     """The drawing ``d`` (laid out for this box) and, while a tile waits, the places it may go.
 
     The tiles and the marks of the open ends are placed on a sheet of their own, the
     drawing's size, which is placed in the box: when the drawing moves in its box (it
-    stays in the middle as it grows) the sheet moves, not each tile. ``kept`` (a ref, from
-    :data:`Layout`): the tiles and marks drawn last, each given again, the same control,
+    stays in the middle as it grows) the sheet moves, not each tile. ``kept`` (from
+    :func:`layout_part`): the tiles and marks drawn last, each given again, the same control,
     where it looks the same in the same place on the sheet -- Flet's diff passes over it
-    without looking into it -- and a tile's face where only its place changed."""
+    without looking into it -- and a tile's face where only its place changed; ``box_key``:
+    the box's key."""
     unit = unit_for(d, width, height)  # under MIN_UNIT only where the layout would not fit its box
     targets = set(choosing[1]) if choosing else set()
     ox, oy = origin(d, unit, width, height)
@@ -458,25 +474,7 @@ def _drawing_box(
     # scaled to fit (no pinch-zoom: on the web a mouse wheel over a zoomable
     # area zooms it instead of scrolling the page)
     stack = ft.Stack([on_sheet, *buttons], width=width, height=height, clip_behavior=ft.ClipBehavior.NONE)
-    return ft.Container(content=stack, width=width, height=height)
-
-
-@ft.component
-def _Layout(
-    d: Drawing,
-    width: float,
-    height: float,
-    choosing: tuple[Tile, list[Tile]] | None,
-    choices: tuple[EndChoice, ...],
-    choose: Callable[[Tile], Any],
-) -> ft.Control:
-    """:func:`_drawing_box`, keeping the tiles and marks it drew last (a ref: for as long as
-    the drawing is on the screen)."""
-    return _drawing_box(d, width, height, choosing, choices, choose, ft.use_ref(None))
-
-
-#: The drawing as a memoized component (see :func:`layout_part`).
-Layout = ft.memo(_Layout)
+    return ft.Container(content=stack, width=width, height=height, key=box_key)
 
 
 def count_line(d: Drawing) -> ft.Control:
