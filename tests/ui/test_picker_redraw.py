@@ -51,7 +51,7 @@ def find(root: Any, hit: Callable[[Any], Any]) -> Any:
 
 def grid_of(root: Any) -> Any:
     """The picker's row of cells under ``root`` (None where the screen shows no picker)."""
-    return find(root, lambda i: i._b if isinstance(i, Component) and i.fn.__name__ == "_PickerGrid" else None)
+    return find(root, lambda i: i if isinstance(i, ft.Row) and i.key == "picker" else None)
 
 
 def sheet_of(root: Any) -> dict[str, Any]:

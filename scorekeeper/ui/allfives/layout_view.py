@@ -13,7 +13,7 @@ change is the same control again, which Flet's diff passes over without looking 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import flet as ft
@@ -116,6 +116,16 @@ class _Drawn:
         self.control = control
         self.parts = parts
         self.tapped = tapped
+
+
+class _Held:
+    """What a part of the table screen drew last, for as long as it is on the screen
+    (``current``): the drawing's tiles and marks, the picker's cells."""
+
+    __slots__ = ("current",)
+
+    def __init__(self) -> None:
+        self.current: Any = None
 
 
 def _draw_cell(
@@ -253,14 +263,43 @@ def picker_grid(
     short: bool = False,
     on_place: Callable[[Tile, Tile], Any] | None = None,
     half: float | None = None,
+    kept: Kept | None = None,
 ) -> ft.Control:
     """Every tile of ``cells``, each always in the same cell (``label``: what a tile is read out
     as, before its name; ``width``: the panel's, which sizes the tiles; ``short``: the screen
     is short, the tiles the least size; ``on_place``: a target of a split cell tapped;
-    ``half``: the tiles' half size, if the screen sets it)."""
+    ``half``: the tiles' half size, if the screen sets it). A memoized component, or with
+    ``kept`` (the table screen's parts drawn last) the row itself, the very row drawn last
+    while its cells are the same, its cells kept with it while the picker is shown."""
     if half is None:
         half = (MIN_HALF if short else TILE_W) if width is None else picker_half(width, short)
-    return PickerGrid(tuple(cells), on_tap, label, half, on_place, key=key)
+    if kept is None:
+        return PickerGrid(tuple(cells), on_tap, label, half, on_place, key=key)
+    held = kept(f"{key}-cells", (), _Held)
+    look = (tuple(cells), on_tap, label, half, on_place)
+    return kept(key, look, lambda: _grid_row(cells, on_tap, label, half, on_place, held, key))
+
+
+def _grid_row(
+    cells: Sequence[PickerCell],
+    on_tap: Callable[[Tile], Any],
+    label: str,
+    half: float,
+    on_place: Callable[[Tile, Tile], Any] | None,
+    kept: Any,
+    key: str | None = None,
+) -> ft.Control:
+    """The picker's cells in a row that wraps (``key``: the row's), each drawn again only
+    when its look changes: ``kept.current`` holds what the row drew last (see
+    :func:`_PickerGrid`), and is given this drawing's."""
+    how = (on_tap, label, half, on_place)
+    last: dict[Tile, _Drawn] = kept.current[1] if kept.current is not None and kept.current[0] == how else {}
+    drawn: dict[Tile, _Drawn] = {}
+    for c in cells:
+        was = last.get(c.tile)
+        drawn[c.tile] = was if was is not None and was.cell == c else _draw_cell(c, was, on_tap, label, half, on_place)
+    kept.current = (how, drawn)
+    return ft.Row([d.control for d in drawn.values()], wrap=True, spacing=4, run_spacing=4, key=key)
 
 
 @ft.component
@@ -283,15 +322,7 @@ def _PickerGrid(
     around the same digits; a split cell keeps each target that is the same in the same
     place (:func:`split_tile`). Only a control of the last drawing is given again: one
     that left the screen is never brought back."""
-    kept: Any = ft.use_ref(None)
-    how = (on_tap, label, half, on_place)
-    last: dict[Tile, _Drawn] = kept.current[1] if kept.current is not None and kept.current[0] == how else {}
-    drawn: dict[Tile, _Drawn] = {}
-    for c in cells:
-        was = last.get(c.tile)
-        drawn[c.tile] = was if was is not None and was.cell == c else _draw_cell(c, was, on_tap, label, half, on_place)
-    kept.current = (how, drawn)
-    return ft.Row([d.control for d in drawn.values()], wrap=True, spacing=4, run_spacing=4)
+    return _grid_row(cells, on_tap, label, half, on_place, ft.use_ref(None))
 
 
 #: Drawn again only when a tile changes (not for a draw, a note, an entry at the hand end).
@@ -326,18 +357,8 @@ def _end_button(tile: Tile, choice: EndChoice, spot: Spot, choose: Callable[[Til
     )
 
 
-class _Sheet:
-    """The drawing's tiles and marks as :func:`_drawing_box` drew them last (``current``: by
-    their look, and place), for as long as the drawing is on the screen."""
-
-    __slots__ = ("current",)
-
-    def __init__(self) -> None:
-        self.current: dict[Any, ft.Control] | None = None
-
-
 def _layout_of(
-    table: TableModel, d: Drawing, width: float, height: float, sheet: _Sheet | None = None
+    table: TableModel, d: Drawing, width: float, height: float, sheet: _Held | None = None
 ) -> tuple[tuple[Any, ...], Callable[[], ft.Control]]:
     """The drawing in its box as :func:`layout_view` draws it: what it shows (its look) and
     how it is made (``sheet``: the tiles and marks drawn last, given again where they look
@@ -375,7 +396,7 @@ def layout_part(table: TableModel, d: Drawing, width: float, height: float, kept
     at the hand end), and the very control drawn last (``kept``) while they do not; drawn
     again, it keeps the tiles and marks that look the same in the same place (its sheet,
     kept while the drawing is shown)."""
-    sheet = kept("layout-sheet", (), _Sheet)
+    sheet = kept("layout-sheet", (), _Held)
     look, make = _layout_of(table, d, width, height, sheet)
     return kept("layout", look, make)
 
@@ -387,7 +408,7 @@ def _drawing_box(
     choosing: tuple[Tile, list[Tile]] | None,
     choices: tuple[EndChoice, ...],
     choose: Callable[[Tile], Any],
-    kept: _Sheet | None = None,
+    kept: _Held | None = None,
     box_key: str | None = None,
 ) -> ft.Control:
     """The drawing ``d`` (laid out for this box) and, while a tile waits, the places it may go.

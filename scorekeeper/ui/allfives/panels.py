@@ -186,14 +186,8 @@ def play_panel(
         out.append(_claim_prompt(table))
     else:
         play = table.play
-        if cells is None:
-            cells = play.picker()
-        look = (tuple(cells), play.tap, width, short, play.place, half)
-
-        def make() -> ft.Control:
-            return picker_grid(cells, play.tap, width=width, short=short, on_place=play.place, half=half)
-
-        out.append(make() if kept is None else kept("picker", look, make))
+        shown = play.picker() if cells is None else cells
+        out.append(picker_grid(shown, play.tap, width=width, short=short, on_place=play.place, half=half, kept=kept))
     return out
 
 
