@@ -70,7 +70,7 @@ def frame_of(root: Any) -> dict[str, Any]:
 
 def chips_of(frame: dict[str, Any]) -> list[Any]:
     """The players' chips (and the boneyard) of a frame."""
-    return list(frame["players"].content.controls)
+    return list(frame["players"].controls)
 
 
 def kind(cell: Any) -> str:
@@ -179,12 +179,12 @@ def test_an_entry_redraws_only_the_parts_of_the_frame_whose_look_changed() -> No
         kept["scores"] += now["scores"] is was["scores"]
         if now["scores"] is not was["scores"]:  # the new score sent
             assert any(f"{side}: {n}" == v for side, n in new_scores.items() for v in values)
-        top, was_top = now["top"].content.controls, was["top"].content.controls
+        top, was_top = now["top"].controls, was["top"].controls
         assert top[-1] is was_top[-1]  # the tools, while the phone may enter the same
         kept["tools"] += 1
         if top[1].value != was_top[1].value:  # the title: its new words sent
             assert top[1].value in values
-        assert now["count"].content.controls[0].value in values or now["count"] is was["count"]
+        assert now["count"].controls[0].value in values or now["count"] is was["count"]
         actions, was_actions = now["panel"].controls[0], was["panel"].controls[0]
         kept["actions"] += actions is was_actions
         if actions is was_actions:

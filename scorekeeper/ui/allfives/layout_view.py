@@ -498,7 +498,9 @@ def _drawing_box(
     return ft.Container(content=stack, width=width, height=height, key=box_key)
 
 
-def count_line(d: Drawing) -> ft.Control:
+def count_line(d: Drawing, key: str | None = None, height: float | None = None) -> ft.Control:
+    """The count as a sum ("Count 15 = 5-5 (10) + 5"), a row (``key``, ``height``: the row's,
+    where the table screen sets them)."""
     terms = " + ".join(f"{t} ({v})" if "-" in t else t for t, v in d.terms) if d.terms else "nothing open"
     return ft.Row(
         [
@@ -512,4 +514,6 @@ def count_line(d: Drawing) -> ft.Control:
                 expand=True,
             ),
         ],
+        key=key,
+        height=height,
     )

@@ -170,9 +170,7 @@ def _top(table: TableModel, mid: str, kept: Kept) -> ft.Control:
     )
     tools = kept("tools", how, lambda: _tools(*how))
     home = kept("home", (), home_button)
-    return kept(
-        "top", (title, tools), lambda: ft.Container(content=top_bar(title, tools, home=home), key="top", height=TOP_H)
-    )
+    return kept("top", (title, tools), lambda: top_bar(title, tools, home=home, key="top", height=TOP_H))
 
 
 def _players_strip(table: TableModel, width: float, kept: Kept) -> ft.Control:
@@ -195,7 +193,7 @@ def _players_strip(table: TableModel, width: float, kept: Kept) -> ft.Control:
     return kept(
         "players",
         tuple(items),
-        lambda: ft.Container(content=ft.Row(items, spacing=6, scroll=ft.ScrollMode.HIDDEN), height=32, key="players"),
+        lambda: ft.Row(items, spacing=6, scroll=ft.ScrollMode.HIDDEN, height=32, key="players"),
     )
 
 
@@ -228,7 +226,8 @@ def _message(table: TableModel) -> tuple[str | None, str | None]:
 
 def _strip_body(table: TableModel) -> tuple[tuple[Any, ...] | None, Callable[[], ft.Control], bool]:
     """What the strip shows beside "15!": its look (None: drawn afresh every time), how it is
-    made, and whether it asks for a seat (the strip then grows to show every name)."""
+    made (a message takes the rest of the row itself), and whether it asks for a seat (the
+    strip then grows to show every name)."""
     message, label = _message(table)
     other = table.play.asking
     if other is not None:  # a tap for another player than this phone's: one more tap says so
@@ -254,7 +253,7 @@ def _strip_body(table: TableModel) -> tuple[tuple[Any, ...] | None, Callable[[],
     text = message or ""
     return (
         ("text", text, label),
-        lambda: ft.Text(text, semantics_label=label, max_lines=3, overflow=ft.TextOverflow.ELLIPSIS),
+        lambda: ft.Text(text, semantics_label=label, max_lines=3, overflow=ft.TextOverflow.ELLIPSIS, expand=True),
         False,
     )
 
@@ -284,7 +283,8 @@ def _strip(table: TableModel, kept: Kept) -> ft.Control:
         (shown, body, asking, lit),
         lambda: ft.Container(
             content=ft.Row(
-                [shown, ft.Container(content=body, expand=True)],
+                # (the text takes the rest of the row itself; anything else in a container that does)
+                [shown, body if isinstance(body, ft.Text) else ft.Container(content=body, expand=True)],
                 vertical_alignment=ft.CrossAxisAlignment.CENTER,
             ),
             height=None if asking else STRIP_H,
@@ -473,7 +473,7 @@ def Table(shared: Shared, mid: str) -> ft.Control:
         count = (drawing.count, tuple(drawing.terms))
         table_part += [
             layout_part(table, drawing, main_w, box, kept),
-            kept("count", count, lambda: ft.Container(content=count_line(drawing), height=32, key="count")),
+            kept("count", count, lambda: count_line(drawing, key="count", height=32)),
         ]
     panel, kind = _panel(table, room, cells, kept)
     top_row = _top(table, mid, kept)

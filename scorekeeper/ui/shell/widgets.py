@@ -222,9 +222,16 @@ def home_button() -> ft.Control:
     return ft.IconButton(icon=ft.Icons.HOME, tooltip="Home", on_click=go("/"))
 
 
-def top_bar(title: str, *actions: ft.Control, home: ft.Control | None = None) -> ft.Control:
+def top_bar(
+    title: str,
+    *actions: ft.Control,
+    home: ft.Control | None = None,
+    key: str | None = None,
+    height: float | None = None,
+) -> ft.Control:
     """A table screen's top row: Home, what is going on (``title``), then the screen's icons
-    (``home``: the Home button drawn last, where the screen keeps it)."""
+    (``home``: the Home button drawn last, where the screen keeps it; ``key``, ``height``:
+    the row's, where the screen sets them)."""
     return ft.Row(
         [
             home if home is not None else home_button(),
@@ -240,6 +247,8 @@ def top_bar(title: str, *actions: ft.Control, home: ft.Control | None = None) ->
             *actions,
         ],
         spacing=0,
+        key=key,
+        height=height,
     )
 
 
