@@ -13,7 +13,7 @@ change is the same control again, which Flet's diff passes over without looking 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import flet as ft
@@ -24,7 +24,7 @@ from scorekeeper.ui.allfives.fit import Spot, button_size, drawing_box, end_butt
 from scorekeeper.ui.allfives.play import EndChoice, PickerCell, Place
 from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.allfives.tiles import MIN_DIGITS, tile_border, tile_digits, tile_face
-from scorekeeper.ui.shell.widgets import labelled, on
+from scorekeeper.ui.shell.widgets import Kept, labelled, on
 
 __all__ = [
     "CELL_H",
@@ -116,6 +116,16 @@ class _Drawn:
         self.control = control
         self.parts = parts
         self.tapped = tapped
+
+
+class _Held:
+    """What a part of the table screen drew last, for as long as it is on the screen
+    (``current``): the drawing's tiles and marks, the picker's cells."""
+
+    __slots__ = ("current",)
+
+    def __init__(self) -> None:
+        self.current: Any = None
 
 
 def _draw_cell(
@@ -253,14 +263,43 @@ def picker_grid(
     short: bool = False,
     on_place: Callable[[Tile, Tile], Any] | None = None,
     half: float | None = None,
+    kept: Kept | None = None,
 ) -> ft.Control:
     """Every tile of ``cells``, each always in the same cell (``label``: what a tile is read out
     as, before its name; ``width``: the panel's, which sizes the tiles; ``short``: the screen
     is short, the tiles the least size; ``on_place``: a target of a split cell tapped;
-    ``half``: the tiles' half size, if the screen sets it)."""
+    ``half``: the tiles' half size, if the screen sets it). A memoized component, or with
+    ``kept`` (the table screen's parts drawn last) the row itself, the very row drawn last
+    while its cells are the same, its cells kept with it while the picker is shown."""
     if half is None:
         half = (MIN_HALF if short else TILE_W) if width is None else picker_half(width, short)
-    return PickerGrid(tuple(cells), on_tap, label, half, on_place, key=key)
+    if kept is None:
+        return PickerGrid(tuple(cells), on_tap, label, half, on_place, key=key)
+    held = kept(f"{key}-cells", (), _Held)
+    look = (tuple(cells), on_tap, label, half, on_place)
+    return kept(key, look, lambda: _grid_row(cells, on_tap, label, half, on_place, held, key))
+
+
+def _grid_row(
+    cells: Sequence[PickerCell],
+    on_tap: Callable[[Tile], Any],
+    label: str,
+    half: float,
+    on_place: Callable[[Tile, Tile], Any] | None,
+    kept: Any,
+    key: str | None = None,
+) -> ft.Control:
+    """The picker's cells in a row that wraps (``key``: the row's), each drawn again only
+    when its look changes: ``kept.current`` holds what the row drew last (see
+    :func:`_PickerGrid`), and is given this drawing's."""
+    how = (on_tap, label, half, on_place)
+    last: dict[Tile, _Drawn] = kept.current[1] if kept.current is not None and kept.current[0] == how else {}
+    drawn: dict[Tile, _Drawn] = {}
+    for c in cells:
+        was = last.get(c.tile)
+        drawn[c.tile] = was if was is not None and was.cell == c else _draw_cell(c, was, on_tap, label, half, on_place)
+    kept.current = (how, drawn)
+    return ft.Row([d.control for d in drawn.values()], wrap=True, spacing=4, run_spacing=4, key=key)
 
 
 @ft.component
@@ -283,15 +322,7 @@ def _PickerGrid(
     around the same digits; a split cell keeps each target that is the same in the same
     place (:func:`split_tile`). Only a control of the last drawing is given again: one
     that left the screen is never brought back."""
-    kept: Any = ft.use_ref(None)
-    how = (on_tap, label, half, on_place)
-    last: dict[Tile, _Drawn] = kept.current[1] if kept.current is not None and kept.current[0] == how else {}
-    drawn: dict[Tile, _Drawn] = {}
-    for c in cells:
-        was = last.get(c.tile)
-        drawn[c.tile] = was if was is not None and was.cell == c else _draw_cell(c, was, on_tap, label, half, on_place)
-    kept.current = (how, drawn)
-    return ft.Row([d.control for d in drawn.values()], wrap=True, spacing=4, run_spacing=4)
+    return _grid_row(cells, on_tap, label, half, on_place, ft.use_ref(None))
 
 
 #: Drawn again only when a tile changes (not for a draw, a note, an entry at the hand end).
@@ -326,34 +357,48 @@ def _end_button(tile: Tile, choice: EndChoice, spot: Spot, choose: Callable[[Til
     )
 
 
-def layout_view(table: TableModel, d: Drawing, width: float, height: float, memo: bool = False) -> ft.Control:
-    """The drawing in a box of ``width`` x ``height`` px; the places to choose while a tile
-    waits. A drawing ``d`` laid out for another box (or none) is laid out again for this one.
-    ``memo``: as a memoized component (see :func:`layout_part`)."""
+def _layout_of(
+    table: TableModel, d: Drawing, width: float, height: float, sheet: _Held | None = None
+) -> tuple[tuple[Any, ...], Callable[[], ft.Control]]:
+    """The drawing in its box as :func:`layout_view` draws it: what it shows (its look) and
+    how it is made (``sheet``: the tiles and marks drawn last, given again where they look
+    the same; the box is then the table screen's, keyed "layout")."""
+    key = None if sheet is None else "layout"
     if not d.tiles:
+        if sheet is not None:  # no tile drawn now: none is given again later
+            sheet.current = None
         h = table.match.hand
         if table.phase == "leader" and h is not None and h.entered is not None:
             words = f"Hand {h.number} was entered as points: no tiles to show."
         else:
             words = "No tile down yet: tap the lead tile below." if table.can_enter else "No tile down yet."
-        return ft.Container(
-            content=ft.Text(words),
-            height=height,
-            alignment=ft.Alignment.CENTER,
+        return (words, height), lambda: ft.Container(
+            content=ft.Text(words), height=height, alignment=ft.Alignment.CENTER, key=key
         )
     box = drawing_box(width, height)
     if d.box != box:
         d = table.drawing(box)
     play = table.play
     choices = tuple(play.end_choices()) if play.choosing else ()
-    return (Layout if memo else _drawing_box)(d, width, height, play.choosing, choices, play.choose)
+    args = (d, width, height, play.choosing, choices, play.choose)
+    return args, lambda: _drawing_box(*args, sheet, key)
 
 
-def layout_part(table: TableModel, d: Drawing, width: float, height: float) -> ft.Control:
-    """:func:`layout_view` as the table screen shows it: a memoized component, drawn again only
-    when the drawing or the places to choose change (not for a draw, a note, an entry at the
-    hand end)."""
-    return layout_view(table, d, width, height, memo=True)
+def layout_view(table: TableModel, d: Drawing, width: float, height: float) -> ft.Control:
+    """The drawing in a box of ``width`` x ``height`` px; the places to choose while a tile
+    waits. A drawing ``d`` laid out for another box (or none) is laid out again for this one."""
+    return _layout_of(table, d, width, height)[1]()
+
+
+def layout_part(table: TableModel, d: Drawing, width: float, height: float, kept: Kept) -> ft.Control:
+    """:func:`layout_view` as the table screen shows it, its box keyed "layout": drawn again
+    only when the drawing or the places to choose change (not for a draw, a note, an entry
+    at the hand end), and the very control drawn last (``kept``) while they do not; drawn
+    again, it keeps the tiles and marks that look the same in the same place (its sheet,
+    kept while the drawing is shown)."""
+    sheet = kept("layout-sheet", (), _Held)
+    look, make = _layout_of(table, d, width, height, sheet)
+    return kept("layout", look, make)
 
 
 def _drawing_box(
@@ -363,16 +408,18 @@ def _drawing_box(
     choosing: tuple[Tile, list[Tile]] | None,
     choices: tuple[EndChoice, ...],
     choose: Callable[[Tile], Any],
-    kept: Any = None,
+    kept: _Held | None = None,
+    box_key: str | None = None,
 ) -> ft.Control:
     """The drawing ``d`` (laid out for this box) and, while a tile waits, the places it may go.
 
     The tiles and the marks of the open ends are placed on a sheet of their own, the
     drawing's size, which is placed in the box: when the drawing moves in its box (it
-    stays in the middle as it grows) the sheet moves, not each tile. ``kept`` (a ref, from
-    :data:`Layout`): the tiles and marks drawn last, each given again, the same control,
+    stays in the middle as it grows) the sheet moves, not each tile. ``kept`` (from
+    :func:`layout_part`): the tiles and marks drawn last, each given again, the same control,
     where it looks the same in the same place on the sheet -- Flet's diff passes over it
-    without looking into it -- and a tile's face where only its place changed."""
+    without looking into it -- and a tile's face where only its place changed; ``box_key``:
+    the box's key."""
     unit = unit_for(d, width, height)  # under MIN_UNIT only where the layout would not fit its box
     targets = set(choosing[1]) if choosing else set()
     ox, oy = origin(d, unit, width, height)
@@ -448,28 +495,12 @@ def _drawing_box(
     # scaled to fit (no pinch-zoom: on the web a mouse wheel over a zoomable
     # area zooms it instead of scrolling the page)
     stack = ft.Stack([on_sheet, *buttons], width=width, height=height, clip_behavior=ft.ClipBehavior.NONE)
-    return ft.Container(content=stack, width=width, height=height)
+    return ft.Container(content=stack, width=width, height=height, key=box_key)
 
 
-@ft.component
-def _Layout(
-    d: Drawing,
-    width: float,
-    height: float,
-    choosing: tuple[Tile, list[Tile]] | None,
-    choices: tuple[EndChoice, ...],
-    choose: Callable[[Tile], Any],
-) -> ft.Control:
-    """:func:`_drawing_box`, keeping the tiles and marks it drew last (a ref: for as long as
-    the drawing is on the screen)."""
-    return _drawing_box(d, width, height, choosing, choices, choose, ft.use_ref(None))
-
-
-#: The drawing as a memoized component (see :func:`layout_part`).
-Layout = ft.memo(_Layout)
-
-
-def count_line(d: Drawing) -> ft.Control:
+def count_line(d: Drawing, key: str | None = None, height: float | None = None) -> ft.Control:
+    """The count as a sum ("Count 15 = 5-5 (10) + 5"), a row (``key``, ``height``: the row's,
+    where the table screen sets them)."""
     terms = " + ".join(f"{t} ({v})" if "-" in t else t for t, v in d.terms) if d.terms else "nothing open"
     return ft.Row(
         [
@@ -483,4 +514,6 @@ def count_line(d: Drawing) -> ft.Control:
                 expand=True,
             ),
         ],
+        key=key,
+        height=height,
     )

@@ -14,10 +14,11 @@ from typing import Any
 import flet as ft
 
 from scorekeeper.ui.allfives.layout_view import picker_grid
+from scorekeeper.ui.allfives.play import PickerCell
 from scorekeeper.ui.allfives.table import TableModel
 from scorekeeper.ui.allfives.tiles import tile_border
 from scorekeeper.ui.shell.points_view import entry_buttons
-from scorekeeper.ui.shell.widgets import PAD, heading, labelled, on
+from scorekeeper.ui.shell.widgets import PAD, Kept, heading, labelled, on
 
 __all__ = ["ACTIONS_H", "hand_end_panel", "leader_panel", "play_panel", "typed"]
 
@@ -33,21 +34,23 @@ def typed(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
     return handler
 
 
-def _actions(table: TableModel) -> ft.Control:
+def _actions(table: TableModel, kept: Kept | None = None) -> ft.Control:
     """The counts a player may have drawn (one tap for any number), Pass (when legal), Claims,
     Muggins!: one row of fixed height (the draws counted show in the message strip; Undo
-    takes them back)."""
+    takes them back); ``kept``: the very component drawn last while they are the same."""
     play, claims = table.play, table.claims
     switch = table.rules.claims == "check" and not table.fixes.active
-    return Actions(
+    args = (
         play.draw_counts if play.playing else 0,
         play.draws,
         (("Pass" if table.rules.draw else "Knock") if play.can_pass else None),  # no drawing: a knock
         claims.mode if switch else None,
         tuple(claims.muggins_callers()),
         Handlers(play.drew, play.pass_, claims.set_mode, claims.call_muggins),
-        key="actions",
     )
+    if kept is None:
+        return Actions(*args, key="actions")
+    return kept("actions", args, lambda: Actions(*args, key="actions"))
 
 
 @dataclass(frozen=True)
@@ -164,22 +167,27 @@ def _sniff_prompt(table: TableModel) -> ft.Control:
 
 
 def play_panel(
-    table: TableModel, width: float | None = None, short: bool = False, half: float | None = None
+    table: TableModel,
+    width: float | None = None,
+    short: bool = False,
+    half: float | None = None,
+    kept: Kept | None = None,
+    cells: list[PickerCell] | None = None,
 ) -> list[ft.Control]:
     """The actions row and the picker (or the question waiting in its place); ``short``: the
     picker's tiles at their least size, on a screen too short for them and the drawing;
-    ``half``: the tiles' half size the screen sets (a phone on its side)."""
-    out: list[ft.Control] = [_actions(table)]
+    ``half``: the tiles' half size the screen sets (a phone on its side); ``kept``: the
+    table screen's parts drawn last, the actions row and the picker given again while
+    they show the same; ``cells``: the picker's, where the screen has them already."""
+    out: list[ft.Control] = [_actions(table, kept)]
     if table.play.sniffing:
         out.append(_sniff_prompt(table))
     elif table.claims.claiming:
         out.append(_claim_prompt(table))
     else:
-        out.append(
-            picker_grid(
-                table.play.picker(), table.play.tap, width=width, short=short, on_place=table.play.place, half=half
-            )
-        )
+        play = table.play
+        shown = play.picker() if cells is None else cells
+        out.append(picker_grid(shown, play.tap, width=width, short=short, on_place=play.place, half=half, kept=kept))
     return out
 
 

@@ -19,8 +19,9 @@ lists cost about as much as the diff itself, for two reasons in Flet 1.0.5's
 control (``None``, text, numbers, flags, enumerations) and list each removed control
 once, in the order of its first listing. A field that is one of Flet's ``Prop``
 descriptors with such a default holds a control only when it is in the object's
-``_values`` (what ``Prop.__get__`` reads): it is read from there, and the sixty-odd
-fields left at their defaults cost a dictionary look-up each, not a descriptor call. What they add, remove, configure and mount
+``_values`` (what ``Prop.__get__`` reads): those are read from there (the handful a
+control sets, then put in the fields' order), and the sixty-odd fields left at their
+defaults are not looked at one by one. What they add, remove, configure and mount
 is otherwise Flet's own (``tests/ui/test_fletdiff.py`` checks both against Flet's on
 the app's own screens, patch for patch). They are installed only on the Flet they were
 written for (:data:`FOR_FLET`); on another, Flet's own stay, and that test says so.
@@ -48,7 +49,6 @@ _LEAVES = (str, int, float, bool, bytes, enum.Enum)
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _SPARSE: dict[type, frozenset[str]] = {}
-_NONE: frozenset[str] = frozenset()
 
 _ORIGINAL = {
     "_configure_dataclass": object_patch.DiffBuilder._configure_dataclass,
@@ -84,22 +84,56 @@ def _sparse(cls: type) -> frozenset[str]:
     return sparse
 
 
+#: Per class: the position of each walked field, and the walked fields not in :func:`_sparse`.
+_PLANS: dict[type, tuple[dict[str, int], tuple[tuple[int, str], ...]]] = {}
+
+
+def _plan(cls: type) -> tuple[dict[str, int], tuple[tuple[int, str], ...]]:
+    """Where each walked field of ``cls`` comes in its order, and those read with ``getattr``
+    (not :func:`_sparse`), with their places, once a class."""
+    plan = _PLANS.get(cls)
+    if plan is None:
+        names, sparse = _names(cls), _sparse(cls)
+        plan = _PLANS[cls] = (
+            {name: i for i, name in enumerate(names)},
+            tuple((i, name) for i, name in enumerate(names) if name not in sparse),
+        )
+    return plan
+
+
 def _fields(item: Any, cls: type) -> Iterator[Any]:
     """The values of ``item``'s walked fields that may hold a control, in their order: what
     ``getattr`` gives for each, less those that hold no control (``None``, text, numbers,
-    flags, enumerations; a ``Prop`` field not in ``_values`` holds its default, one of those)."""
+    flags, enumerations; a ``Prop`` field not in ``_values`` holds its default, one of those).
+
+    The ``Prop`` fields are read from what ``_values`` holds (a control sets a handful of its
+    sixty-odd), not asked for one by one; the rest with ``getattr``; then put in the fields'
+    order."""
     sparse = _sparse(cls)
     values = getattr(item, "_values", None) if sparse else None
-    if not isinstance(values, dict):
-        sparse = _NONE
-    for name in _names(cls):
-        if name in sparse:
-            v = values.get(name)  # type: ignore[union-attr]
-        else:
+    if not isinstance(values, dict):  # every field read, in order
+        for name in _names(cls):
             v = getattr(item, name)
-        if v is None or isinstance(v, _LEAVES):
-            continue
+            if v is not None and not isinstance(v, _LEAVES):
+                yield v
+        return
+    index, dense = _plan(cls)
+    found: list[tuple[int, Any]] = []
+    for name, v in values.items():
+        if name in sparse and v is not None and not isinstance(v, _LEAVES):
+            found.append((index[name], v))
+    for i, name in dense:
+        v = getattr(item, name)
+        if v is not None and not isinstance(v, _LEAVES):
+            found.append((i, v))
+    if len(found) > 1:
+        found.sort(key=_place)
+    for _, v in found:
         yield v
+
+
+def _place(pair: tuple[int, Any]) -> int:
+    return pair[0]
 
 
 def _configure_dataclass(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import flet as ft
 import segno
@@ -18,6 +18,7 @@ from scorekeeper.ui.shell.screens import games_with_screens
 
 __all__ = [
     "PAD",
+    "Kept",
     "Viewport",
     "ViewportContext",
     "use_viewport",
@@ -27,6 +28,7 @@ __all__ = [
     "game_choice",
     "go",
     "heading",
+    "home_button",
     "labelled",
     "name_field",
     "on",
@@ -61,6 +63,59 @@ class Viewport:
 
 #: The page's :class:`Viewport`, for any component that lays out to the width it has.
 ViewportContext = ft.create_context(Viewport())
+
+
+C = TypeVar("C")
+
+
+class Kept:
+    """The controls a screen drew last, each under a name with what it showed (its look):
+    a screen asks for a part by its name and look, and is given the very control it drew
+    last where the look is the same, else the one ``make`` makes. Flet's diff passes over
+    a control that is the same object as before without looking into it, where an equal
+    new one is made, compared property by property and checked again.
+
+    A look is a tuple of plain values (texts, numbers, flags, the view-model's rows and
+    bound methods, compared with ``==``) and of controls (compared by identity: a part
+    whose children were given again is the same, one with a new child is new). A look of
+    None is never kept. Each control is given once a render, and only a control of the
+    last render is given again (one that left the screen is never brought back): call
+    :meth:`begin` as each render begins. One a screen, kept for as long as it is shown
+    (``ft.use_ref(Kept)``)."""
+
+    __slots__ = ("_last", "_now")
+
+    def __init__(self) -> None:
+        self._last: dict[str, tuple[tuple[Any, ...], Any]] = {}
+        self._now: dict[str, tuple[tuple[Any, ...], Any]] = {}
+
+    def begin(self) -> Kept:
+        """A render begins: what the last one drew may be given again."""
+        self._last, self._now = self._now, {}
+        return self
+
+    def __call__(self, name: str, look: tuple[Any, ...] | None, make: Callable[[], C]) -> C:
+        """The part ``name`` that shows ``look``: the control drawn last, if it showed the
+        same, else ``make()``."""
+        was = self._last.pop(name, None)
+        if look is None:
+            return make()
+        if was is not None and _same(was[0], look):
+            control: C = was[1]
+        else:
+            control = make()
+        self._now[name] = (look, control)
+        return control
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Whether two looks are the same: equal values, the same controls."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b, strict=True):
+        if x is not y and (isinstance(x, ft.BaseControl) or isinstance(y, ft.BaseControl) or x != y):
+            return False
+    return True
 
 
 def use_viewport() -> Viewport:
@@ -162,11 +217,24 @@ def name_field(label: str, value: str, on_change: Callable[[str], Any], key: str
     return ft.TextField(label=label, value=value, on_change=lambda e: on_change(e.control.value), dense=True, key=key)
 
 
-def top_bar(title: str, *actions: ft.Control) -> ft.Control:
-    """A table screen's top row: Home, what is going on (``title``), then the screen's icons."""
+def home_button() -> ft.Control:
+    """The top bar's Home."""
+    return ft.IconButton(icon=ft.Icons.HOME, tooltip="Home", on_click=go("/"))
+
+
+def top_bar(
+    title: str,
+    *actions: ft.Control,
+    home: ft.Control | None = None,
+    key: str | None = None,
+    height: float | None = None,
+) -> ft.Control:
+    """A table screen's top row: Home, what is going on (``title``), then the screen's icons
+    (``home``: the Home button drawn last, where the screen keeps it; ``key``, ``height``:
+    the row's, where the screen sets them)."""
     return ft.Row(
         [
-            ft.IconButton(icon=ft.Icons.HOME, tooltip="Home", on_click=go("/")),
+            home if home is not None else home_button(),
             ft.Text(
                 title,
                 size=16,
@@ -179,6 +247,8 @@ def top_bar(title: str, *actions: ft.Control) -> ft.Control:
             *actions,
         ],
         spacing=0,
+        key=key,
+        height=height,
     )
 
 
