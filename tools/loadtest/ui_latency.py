@@ -1,7 +1,7 @@
 """UI latency in a real browser: a tile tap on the Table -> the updated screen.
 
     python -m tools.loadtest.ui_latency [--taps N] [--rounds R] [--warmup W] [--motion full|reduced]
-                                        [--smoke]
+                                        [--frames N] [--smoke]
 
 Runs ``scorekeeper web`` (temporary database) and the baseline
 ``tools/loadtest/ui_baseline_app.py`` (the smallest declarative Flet app: one
@@ -42,6 +42,9 @@ and Playwright's actionability checks are not timed.  Also reported:
   the first reply arrives), ``msg->text`` (the client applies the patch and
   draws the frame).
 
+``--frames N`` (default 20): after the rounds, the browser's part of a tap with Flutter's
+semantics tree on and off, for both apps (the section "frames" below says how).
+
 Timing is never asserted; the figures are printed, last two lines:
 
     ui latency, tile tap -> updated screen, 50 taps (ms): ours median M p95 P | baseline (minimal Flet app) median M p95 P
@@ -56,6 +59,7 @@ import statistics
 import sys
 import tempfile
 import time
+from typing import Any
 
 from tools.loadtest.common import (
     INIT_JS,
@@ -80,7 +84,7 @@ from tools.loadtest.common import (
 GOAL_P95_MS = 150.0
 GOAL_RATIO = 2.0  # ours at most twice the minimal Flet app's p95, measured in the same run
 #: ``--smoke``: each app started and opened, two taps timed in each.
-SMOKE = {"taps": 2, "warmup": 0, "rounds": 1, "motion": "reduced"}
+SMOKE = {"taps": 2, "warmup": 0, "rounds": 1, "motion": "reduced", "frames": 1}
 
 
 # ------------------------------------------------------------------ ours
@@ -141,6 +145,163 @@ def run_baseline(browser, url: str, taps: int, warmup: int) -> dict:
         ctx.close()
 
 
+# ------------------------------------------------------------------ frames (--frames N)
+# What a tap's frame costs the browser with and without Flutter's semantics tree, for
+# ``tools/loadtest/ui_latency.py --frames N``.
+#
+# ``ui_latency`` sees the updated screen in Flutter's semantics tree: the DOM of labels a
+# screen reader reads, which Flutter builds only once semantics are turned on (the harness
+# turns them on to find and read the controls). A phone without a screen reader never builds
+# it. So here each app is tapped twice over, in a page with semantics on and in one with
+# them off, and the browser's part of a tap is timed the same way in both: from the first
+# WebSocket message after the tap to the end of the animation frame that follows it (a
+# ``requestAnimationFrame`` callback queued after Flutter's: Flutter builds, lays out, paints
+# and updates the semantics DOM in its own callback of that frame). In a page without
+# semantics nothing can be found by its label, so the taps land where the page with
+# semantics showed each tile: the picker never moves its tiles. At the end the page's
+# semantics are turned on and the last play's note is looked for: every tap landed.
+#: Timestamps of one armed tap: pointerdown, the event sent, the first message back, the end
+#: of Flutter's frame callback after it (``raf``) and of the frame (``after``).
+FRAME_JS = r"""
+(() => {
+  const L = window.__frame = {armed: false};
+  const now = () => performance.now();
+  document.addEventListener('pointerdown', () => { if (L.armed && L.down == null) L.down = now(); }, true);
+  const Base = window.WebSocket;
+  class FrameWebSocket extends Base {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', () => {
+        if (!L.armed || L.down == null || L.msg != null) return;
+        L.msg = now();
+        setTimeout(() => requestAnimationFrame(() => {
+          L.raf = now();
+          setTimeout(() => { L.after = now(); }, 0);
+        }), 0);
+      });
+    }
+    send(data) { if (L.armed && L.down != null && L.send == null) L.send = now(); return super.send(data); }
+  }
+  window.WebSocket = FrameWebSocket;
+  window.__frameArm = () => Object.assign(L, {armed: true, down: null, send: null, msg: null, raf: null, after: null});
+  window.__frameTake = () => { const r = Object.assign({}, L); L.armed = false; return r; };
+})();
+"""
+
+TILES = [f"{a}-{b}" for a in range(7) for b in range(a + 1)]
+
+
+def _centre(loc: Any) -> tuple[float, float]:
+    box = loc.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def tile_places(browser: Any, url: str, mid: str, players: tuple[str, ...]) -> dict[str, tuple[float, float]]:
+    """Where each tile of the picker is on the phone's screen, from a page with semantics."""
+    ctx = harness.new_context(browser)
+    try:
+        page = harness.open_app(ctx, f"{url}table/{mid}")
+        harness.wait_text(page, f"Hand 1, {players[0]} to play")
+        return {t: _centre(harness.button(page, f"tile {t}")) for t in TILES}
+    finally:
+        ctx.close()
+
+
+def _tap(page: Any, xy: tuple[float, float]) -> tuple[float, float, float] | None:
+    """One tap at ``xy``: (event sent -> first message, that message -> Flutter's frame
+    callback's end, -> the frame's end), or None when no message came within 3 s."""
+    time.sleep(0.35)  # the last frame drawn and the page at rest
+    page.evaluate("() => window.__frameArm()")
+    page.mouse.click(*xy)
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        if page.evaluate("() => window.__frame.after") is not None:
+            break
+        time.sleep(0.02)
+    d = page.evaluate("() => window.__frameTake()")
+    if d["after"] is None or d["send"] is None:
+        return None
+    return d["msg"] - d["send"], d["raf"] - d["msg"], d["after"] - d["msg"]
+
+
+def _page(browser: Any, url: str, semantics: bool) -> tuple[Any, Any]:
+    ctx = harness.new_context(browser)
+    ctx.add_init_script(FRAME_JS)
+    page = ctx.new_page()
+    page.goto(url)
+    if semantics:
+        harness.enable_semantics(page)
+    else:
+        page.wait_for_function(
+            "() => window.__frame !== undefined && document.querySelector('flt-semantics-placeholder')"
+        )
+        time.sleep(3)  # the first screen drawn (nothing to read it by without semantics)
+    return ctx, page
+
+
+def frame_ours(
+    browser: Any, url: str, mid: str, where: dict[str, tuple[float, float]], semantics: bool, n: int
+) -> list:
+    """Up to ``n`` one-place plays of hand 1 of ``mid`` (a fresh match), tapped where the
+    tiles are; the last play's note then looked for with semantics on."""
+    ctx, page = _page(browser, f"{url}table/{mid}", semantics)
+    try:
+        m, out, turn = fresh_match(), [], None
+        while len(out) < n and m.hand.end is None and (choice := next_play(m)) is not None:
+            turn = m.play(*choice)
+            sample = _tap(page, where[str(choice[0])])
+            if sample is None:
+                raise RuntimeError(f"no answer to the tap on {choice[0]}")
+            out.append(sample)
+        harness.enable_semantics(page)
+        if turn is not None:
+            harness.wait_text(page, app_driver.play_note(m, turn))
+        return out
+    finally:
+        ctx.close()
+
+
+def frame_baseline(browser: Any, url: str, semantics: bool, n: int) -> list:
+    """``n`` taps on the minimal app's button."""
+    ctx = harness.new_context(browser)
+    try:
+        xy = _centre(harness.button(harness.open_app(ctx, url), "Tap"))
+    finally:
+        ctx.close()
+    ctx, page = _page(browser, url, semantics)
+    try:
+        return [s for _ in range(n) if (s := _tap(page, xy)) is not None]
+    finally:
+        ctx.close()
+
+
+def frame_line(name: str, samples: list) -> str:
+    """``name``'s figures: the server's part and the browser's frame."""
+
+    def stat(i: int) -> str:
+        xs = [s[i] for s in samples]
+        return f"median {statistics.median(xs):.1f} p95 {pct(xs, 95):.1f}" if xs else "n/a"
+
+    return (
+        f"    {name} (n={len(samples)}): send->msg {stat(0)} | msg->Flutter's frame callback end {stat(1)} "
+        f"| msg->frame end {stat(2)}"
+    )
+
+
+def frames(browser: Any, ours_url: str, mids: list[str], base_url: str, players: tuple[str, ...], n: int) -> None:
+    """Print the frames section: each app tapped ``n`` times with semantics on, then off
+    (``mids``: three fresh matches: the tiles' places, then one for each)."""
+    where = tile_places(browser, ours_url, mids[0], players)
+    print(
+        f"frames: the browser's part of a tap with Flutter's semantics tree on (as measured above) and off "
+        f"(a phone without a screen reader), {n} taps each (ms)"
+    )
+    for mid, semantics in ((mids[1], True), (mids[2], False)):
+        word = "on " if semantics else "off"
+        print(frame_line(f"ours, semantics {word}    ", frame_ours(browser, ours_url, mid, where, semantics, n)))
+        print(frame_line(f"baseline, semantics {word}", frame_baseline(browser, base_url, semantics, n)), flush=True)
+
+
 # ------------------------------------------------------------------ figures
 def _stats(xs) -> str:
     xs = [x for x in xs if x is not None]
@@ -194,10 +355,18 @@ def main(argv=None) -> int:
         help="the pages' animations: full (default, as most phones have it and as the figures in "
         "docs/benchmarks.md were taken) or reduced (fewer frames for this machine to draw)",
     )
+    ap.add_argument(
+        "--frames",
+        type=int,
+        default=20,
+        metavar="N",
+        help="after the rounds, N taps on each app with Flutter's semantics tree on and off, the "
+        "browser's frame timed (default 20; 0: none)",
+    )
     args = parse_args(ap, argv, SMOKE)
     harness.MOTION = "reduce" if args.motion == "reduced" else "no-preference"
-    if args.taps < 1 or args.rounds < 1 or args.warmup < 0:
-        ap.error("--taps and --rounds must be at least 1, --warmup at least 0")
+    if args.taps < 1 or args.rounds < 1 or args.warmup < 0 or args.frames < 0:
+        ap.error("--taps and --rounds must be at least 1, --warmup and --frames at least 0")
     if missing := chromium_missing():
         print(missing, file=sys.stderr)
         return 2
@@ -212,7 +381,7 @@ def main(argv=None) -> int:
         try:
             db = os.path.join(tmp, "db")
             match = {"names": list(PLAYERS), "leader": PLAYERS[0]}
-            mids = list(app_driver.ready_matches(db, {str(r): match for r in range(args.rounds)}).values())
+            mids = list(app_driver.ready_matches(db, {str(r): match for r in range(args.rounds + 3)}).values())
             port = harness.free_port()
             ours = harness.start_server(app_driver.web_command(db, port), port, cwd=str(REPO))
             servers.append(ours)
@@ -244,6 +413,8 @@ def main(argv=None) -> int:
                         base_all += res["samples"]
                         print(f"round {r}: baseline ({time.perf_counter() - t:.0f} s)")
                         print(describe("baseline", res["samples"]), flush=True)
+                    if args.frames:
+                        frames(browser, ours.url, mids[args.rounds :], base.url, PLAYERS, args.frames)
                 finally:
                     browser.close()
         finally:
