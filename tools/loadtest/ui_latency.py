@@ -146,10 +146,9 @@ def run_baseline(browser, url: str, taps: int, warmup: int) -> dict:
 
 
 # ------------------------------------------------------------------ frames (--frames N)
-# What a tap's frame costs the browser with and without Flutter's semantics tree, for
-# ``tools/loadtest/ui_latency.py --frames N``.
+# What a tap's frame costs the browser with and without Flutter's semantics tree.
 #
-# ``ui_latency`` sees the updated screen in Flutter's semantics tree: the DOM of labels a
+# ``run_ours`` sees the updated screen in Flutter's semantics tree: the DOM of labels a
 # screen reader reads, which Flutter builds only once semantics are turned on (the harness
 # turns them on to find and read the controls). A phone without a screen reader never builds
 # it. So here each app is tapped twice over, in a page with semantics on and in one with
@@ -160,6 +159,7 @@ def run_baseline(browser, url: str, taps: int, warmup: int) -> dict:
 # semantics nothing can be found by its label, so the taps land where the page with
 # semantics showed each tile: the picker never moves its tiles. At the end the page's
 # semantics are turned on and the last play's note is looked for: every tap landed.
+
 #: Timestamps of one armed tap: pointerdown, the event sent, the first message back, the end
 #: of Flutter's frame callback after it (``raf``) and of the frame (``after``).
 FRAME_JS = r"""
@@ -196,17 +196,6 @@ def _centre(loc: Any) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-def tile_places(browser: Any, url: str, mid: str, players: tuple[str, ...]) -> dict[str, tuple[float, float]]:
-    """Where each tile of the picker is on the phone's screen, from a page with semantics."""
-    ctx = harness.new_context(browser)
-    try:
-        page = harness.open_app(ctx, f"{url}table/{mid}")
-        harness.wait_text(page, f"Hand 1, {players[0]} to play")
-        return {t: _centre(harness.button(page, f"tile {t}")) for t in TILES}
-    finally:
-        ctx.close()
-
-
 def _tap(page: Any, xy: tuple[float, float]) -> tuple[float, float, float] | None:
     """One tap at ``xy``: (event sent -> first message, that message -> Flutter's frame
     callback's end, -> the frame's end), or None when no message came within 3 s."""
@@ -239,13 +228,19 @@ def _page(browser: Any, url: str, semantics: bool) -> tuple[Any, Any]:
     return ctx, page
 
 
-def frame_ours(
-    browser: Any, url: str, mid: str, where: dict[str, tuple[float, float]], semantics: bool, n: int
-) -> list:
+Places = dict[str, tuple[float, float]]
+
+
+def frame_ours(browser: Any, url: str, mid: str, where: Places | None, n: int) -> tuple[list, Places]:
     """Up to ``n`` one-place plays of hand 1 of ``mid`` (a fresh match), tapped where the
-    tiles are; the last play's note then looked for with semantics on."""
-    ctx, page = _page(browser, f"{url}table/{mid}", semantics)
+    tiles are, and where they are. ``where`` None: semantics on, and the tiles' places read
+    from this page; else semantics off and the taps made there. The last play's note is then
+    looked for with semantics on."""
+    ctx, page = _page(browser, f"{url}table/{mid}", where is None)
     try:
+        if where is None:
+            harness.wait_text(page, f"Hand 1, {PLAYERS[0]} to play")
+            where = {t: _centre(harness.button(page, f"tile {t}")) for t in TILES}
         m, out, turn = fresh_match(), [], None
         while len(out) < n and m.hand.end is None and (choice := next_play(m)) is not None:
             turn = m.play(*choice)
@@ -256,21 +251,19 @@ def frame_ours(
         harness.enable_semantics(page)
         if turn is not None:
             harness.wait_text(page, app_driver.play_note(m, turn))
-        return out
+        return out, where
     finally:
         ctx.close()
 
 
-def frame_baseline(browser: Any, url: str, semantics: bool, n: int) -> list:
-    """``n`` taps on the minimal app's button."""
-    ctx = harness.new_context(browser)
+def frame_baseline(browser: Any, url: str, xy: tuple[float, float] | None, n: int) -> tuple[list, tuple[float, float]]:
+    """``n`` taps on the minimal app's button, and where it is (``xy`` None: semantics on,
+    and the button found on this page; else semantics off and the taps made there)."""
+    ctx, page = _page(browser, url, xy is None)
     try:
-        xy = _centre(harness.button(harness.open_app(ctx, url), "Tap"))
-    finally:
-        ctx.close()
-    ctx, page = _page(browser, url, semantics)
-    try:
-        return [s for _ in range(n) if (s := _tap(page, xy)) is not None]
+        if xy is None:
+            xy = _centre(harness.button(page, "Tap"))
+        return [s for _ in range(n) if (s := _tap(page, xy)) is not None], xy
     finally:
         ctx.close()
 
@@ -288,18 +281,19 @@ def frame_line(name: str, samples: list) -> str:
     )
 
 
-def frames(browser: Any, ours_url: str, mids: list[str], base_url: str, players: tuple[str, ...], n: int) -> None:
+def frames(browser: Any, ours_url: str, mids: list[str], base_url: str, n: int) -> None:
     """Print the frames section: each app tapped ``n`` times with semantics on, then off
-    (``mids``: three fresh matches: the tiles' places, then one for each)."""
-    where = tile_places(browser, ours_url, mids[0], players)
+    (``mids``: two fresh matches, one for each)."""
     print(
         f"frames: the browser's part of a tap with Flutter's semantics tree on (as measured above) and off "
         f"(a phone without a screen reader), {n} taps each (ms)"
     )
-    for mid, semantics in ((mids[1], True), (mids[2], False)):
-        word = "on " if semantics else "off"
-        print(frame_line(f"ours, semantics {word}    ", frame_ours(browser, ours_url, mid, where, semantics, n)))
-        print(frame_line(f"baseline, semantics {word}", frame_baseline(browser, base_url, semantics, n)), flush=True)
+    ours_on, where = frame_ours(browser, ours_url, mids[0], None, n)
+    base_on, xy = frame_baseline(browser, base_url, None, n)
+    print(frame_line("ours, semantics on      ", ours_on))
+    print(frame_line("baseline, semantics on  ", base_on), flush=True)
+    print(frame_line("ours, semantics off     ", frame_ours(browser, ours_url, mids[1], where, n)[0]))
+    print(frame_line("baseline, semantics off ", frame_baseline(browser, base_url, xy, n)[0]), flush=True)
 
 
 # ------------------------------------------------------------------ figures
@@ -381,7 +375,7 @@ def main(argv=None) -> int:
         try:
             db = os.path.join(tmp, "db")
             match = {"names": list(PLAYERS), "leader": PLAYERS[0]}
-            mids = list(app_driver.ready_matches(db, {str(r): match for r in range(args.rounds + 3)}).values())
+            mids = list(app_driver.ready_matches(db, {str(r): match for r in range(args.rounds + 2)}).values())
             port = harness.free_port()
             ours = harness.start_server(app_driver.web_command(db, port), port, cwd=str(REPO))
             servers.append(ours)
@@ -414,7 +408,7 @@ def main(argv=None) -> int:
                         print(f"round {r}: baseline ({time.perf_counter() - t:.0f} s)")
                         print(describe("baseline", res["samples"]), flush=True)
                     if args.frames:
-                        frames(browser, ours.url, mids[args.rounds :], base.url, PLAYERS, args.frames)
+                        frames(browser, ours.url, mids[args.rounds :], base.url, args.frames)
                 finally:
                     browser.close()
         finally:
