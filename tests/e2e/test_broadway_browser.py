@@ -96,6 +96,10 @@ def place(page, m: Match, tile: str, a, b, direction: str | None = None):
         assert any(x.startswith(f"matched {cell[0]},{cell[1]}:") for x in texts), texts
     tap(page, "Set it")
     m.play(tile, [list(a), list(b)])
+    # the screen's answer to the set before the next tap: the scores alone may not change (a
+    # play that scores nothing), and a tap on a tile the picker was drawing again was lost
+    # in a fresh-clone run
+    wait_text(page, re.compile(rf"^(Note: |Your turn, \w+\. )\w+ set {pv.placement.tile}(: \+\d+)?$"))
     wait_scores(page, m)
 
 
