@@ -166,6 +166,9 @@ class Index:
         self.current = current
         self.docs: dict[str, Record] = {}
         self.behind = False  # the last write of the index failed: it is behind self.docs
+        #: Listing refreshed cached fields in memory that the file does not have yet: written
+        #: at the next index write or at closing (the files are the truth: a crash loses nothing).
+        self.unsaved = False
         #: Match files the disk would not let be read (too many open files, an I/O error ...)
         #: whose matches the index does not have: tried again when the store lists.
         self.unread: set[str] = set()
@@ -271,6 +274,7 @@ class Index:
             self.behind = True
             return
         self.behind = False
+        self.unsaved = False
 
     def forget(self, mid: str, write: bool = True) -> bool:
         """Drop a match from the index and from memory (its file is gone or moved aside).
@@ -330,8 +334,11 @@ class Index:
         if fresh:
             self.docs.update({m["id"]: m for m in fresh})
             self.unread.difference_update(m["id"] for m in fresh)
-        if (fresh or forgot) and write:
-            self.write()
+        if fresh or forgot:
+            if write:
+                self.write()
+            else:
+                self.unsaved = True
 
     def read_unread(self) -> None:
         """Try again the match files that could not be read (the disk's trouble) and that the

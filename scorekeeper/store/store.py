@@ -166,7 +166,7 @@ class Store:
             dirty = [mid for mid, o in self._open_matches.items() if o.dirty]
             if dirty:
                 self._index.refresh(dirty)
-            elif self._index.behind:
+            elif self._index.behind or self._index.unsaved:
                 self._index.write()
         finally:
             self._is_open = False
@@ -293,8 +293,8 @@ class Store:
                 continue
             except OSError:
                 stale.append(mid)  # reading it says why
-        if stale:
-            self._index.refresh(stale)
+        if stale:  # in memory: the index file follows at the next index write or at closing
+            self._index.refresh(stale, write=False)
 
     @os_errors("list the match files", "list the matches", None)
     def signatures(self) -> dict[str, list[int] | None]:

@@ -144,6 +144,32 @@ def test_listing_is_newest_first_paged_and_cached_totals_follow_the_record(tmp_p
         assert {m["id"]: m["scores"] for m in store.list(limit=None)}[mid] == {"Ann": 15, "Ben": 0}
 
 
+def test_listing_refreshes_in_memory_and_the_index_file_follows_at_closing(tmp_path):
+    """A wall lists the store at every entry of any table: listing brings the cached fields
+    up to date in memory and does not write index.json each time (two fsyncs on the
+    server's loop); closing writes it, and a store that was never closed (a killed server)
+    loses nothing: the next one reads the changed match files."""
+    index = tmp_path / "index.json"
+    with Store(tmp_path) as store:
+        mid = two_hand_match(store)
+        store.list(limit=None)
+        written = index.read_bytes()
+        store.undo(mid)
+        assert store.list(0, 1)[0]["scores"] == {"Ann": 15, "Ben": 0}
+        assert index.read_bytes() == written  # not written for a listing
+        killed = snapshot(tmp_path)
+    assert index.read_bytes() != written  # written at closing, with the listing's fields
+    assert json.loads(index.read_text(encoding="utf-8"))["matches"]["1"]["scores"] == {"Ann": 15, "Ben": 0}
+    # as the files stood before closing (a server killed then): nothing is lost
+    for path in list(tmp_path.rglob("*")):
+        if path.is_file() and str(path.relative_to(tmp_path)) not in killed:
+            path.unlink()
+    for name, data in killed.items():
+        (tmp_path / name).write_bytes(data)
+    with Store(tmp_path) as store:
+        assert store.list(0, 1)[0]["scores"] == {"Ann": 15, "Ben": 0}
+
+
 def test_won_matches_are_marked_in_the_index(tmp_path):
     with Store(tmp_path) as store:
         rec = {"format": "scorekeeper/1", "game": "all-fives", "players": ["Ann", "Ben"], "rules": {"target": 10}}
