@@ -219,7 +219,7 @@ def test_the_table_draws_the_sniff(way):
     table = SimpleNamespace(play=SimpleNamespace(choosing=None, choose=None), drawing=lambda box: draw_layout(lay, box))
     with Renderer().with_context():
         view = layout_view(table, d, 400, 300)
-        sheet = next(c for c in view.content.controls if c.key == "sheet")  # the drawing's tiles and marks
+        sheet = next(c for c in view.controls if c.key == "sheet")  # the drawing's tiles and marks
         laid = {c.key.removeprefix("laid-"): c for c in sheet.controls if c.key and c.key.startswith("laid-")}
         line = count_line(d)
     assert laid["4-4"].content.label == "4-4 sniff on the table" and laid["5-4"].content.label == "5-4 on the table"

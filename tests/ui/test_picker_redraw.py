@@ -3,10 +3,11 @@
 
 The picker: a tile whose look did not change is the very control it was (Flet's diff
 passes over it without looking into it); a tile that comes to fit or stops fitting is a
-new box and semantics node that take over the old ones' ids (Flet sends their changed
-properties, not new controls) around the same digits, its border replaced whole; a split
-cell keeps each target that is the same in the same place, and a target that scores
-nothing is its texts with no row or column of one. No tile is a component of its own.
+new box that takes over the old one's id (Flet sends its changed properties, not a new
+control) around the same semantics node and digits, its border replaced whole; a split
+cell keeps each target that is the same in the same place, and a target is one text (its
+parts in spans of their own sizes and colours), with no row or column. No tile is a
+component of its own.
 
 The drawing: its tiles and the marks of its open ends are on a sheet that moves in the
 box as the drawing grows; a tile in the same place on the sheet is the very control it
@@ -71,6 +72,19 @@ def frame_of(root: Any) -> dict[str, Any]:
 def chips_of(frame: dict[str, Any]) -> list[Any]:
     """The players' chips (and the boneyard) of a frame."""
     return list(frame["players"].controls)
+
+
+def words(text: ft.Text) -> str:
+    """What a text shows: its value and its spans' texts."""
+    return (text.value or "") + "".join(span.text or "" for span in text.spans or [])
+
+
+def split_words(place: Any, digit: int | None) -> str:
+    """What a split cell's target shows: the half's digit and the gain beside it over where
+    it goes ("5 +10" over "on 5-5"), or where it goes over the gain."""
+    if digit is None:
+        return f"on {place.on}" + (f"\n{place.gain}" if place.gain else "")
+    return f"{digit}" + (f" {place.gain}" if place.gain else "") + f"\non {place.on}"
 
 
 def kind(cell: Any) -> str:
@@ -205,33 +219,34 @@ def test_an_entry_redraws_only_the_tiles_whose_look_changed_and_keeps_their_digi
                 continue
             if kind(cell) == kind(was_cell) == "tile":  # came to fit, or stopped fitting
                 lit_or_pale += 1
-                assert control is not was and control._i == was._i  # its properties patched
-                assert control.content._i == was.content._i
-                digits = control.content.content
-                assert digits is was.content.content  # the same digits: not sent again
-                assert digits._i not in step["added"]
-                box = control.content
+                box = control  # a new box, its properties patched ...
+                assert box is not was and box._i == was._i
+                node = box.content  # ... around the same semantics node and digits: not sent again
+                assert isinstance(node, ft.Semantics) and node is was.content
+                assert node.label == f"tile {tile}" and node.on_tap is box.on_click
+                assert node._i not in step["added"] and node.content._i not in step["added"]
                 assert box.opacity == (1.0 if cell.state == "fits" else 0.45)
                 # its border sent whole (a LitBorder as it fits, a plain one as it does not),
                 # not compared and sent side by side
                 assert isinstance(box.border, LitBorder) == (cell.state == "fits")
                 place = list(after).index(tile)
-                at = ["controls", place, "content", "border"]  # (in either phone's patch)
-                mine = [op for op in step["ops"] if op["path"][-4:] == at]
+                at = ["controls", place, "border"]  # (in either phone's patch)
+                mine = [op for op in step["ops"] if op["path"][-3:] == at]
                 assert mine and all(op["op"] == "replace" and op["value"] is box.border for op in mine)
-                assert not [op for op in step["ops"] if op["path"][-5:-1] == at]  # no side of it
-            if kind(cell) == "split":  # a row or column of one text is the text alone
-                for place, target in zip(cell.places, control.content.controls[::2], strict=True):
+                assert not [op for op in step["ops"] if op["path"][-4:-1] == at]  # no side of it
+            if kind(cell) == "split":  # each target one text, its parts in spans
+                n = len(cell.places)
+                digits = (tile.hi, tile.lo) if n == 2 else (None,) * n
+                for place, digit, target in zip(cell.places, digits, control.content.controls, strict=True):
                     shown = target.content.content  # (in its semantics node and box)
-                    texts = shown.controls if isinstance(shown, ft.Column) else [shown]
-                    assert isinstance(texts[0], ft.Row) == bool(place.points) or len(cell.places) == 3
-                    assert isinstance(shown, ft.Text) == (len(cell.places) == 3 and not place.points)
+                    assert isinstance(shown, ft.Text)
+                    assert words(shown) == split_words(place, digit)
             if kind(cell) == kind(was_cell) == "split" and len(cell.places) == len(was_cell.places):
-                targets = control.content.controls[::2]
+                targets = control.content.controls
                 for i, (place, was_place) in enumerate(zip(cell.places, was_cell.places, strict=True)):
                     if place == was_place:
                         kept_targets += 1
-                        assert targets[i] is was.content.controls[2 * i]
+                        assert targets[i] is was.content.controls[i]
     assert lit_or_pale >= 10 and kept_targets >= 1
 
 

@@ -14,6 +14,7 @@ change is the same control again, which Flet's diff passes over without looking 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import flet as ft
@@ -106,8 +107,8 @@ PALE = 0.45
 
 class _Drawn:
     """A picker cell as the grid last drew it: what it showed (``cell``), its control, the
-    parts of it that a new look of the same kind keeps (``parts``: its digits; a split
-    cell's targets and lines, each in its place), and its tap handler."""
+    parts of it that a new look of the same kind keeps (``parts``: its digits in their
+    semantics node; a split cell's targets, each in its place), and its tap handler."""
 
     __slots__ = ("cell", "control", "parts", "tapped")
 
@@ -156,9 +157,11 @@ def _draw_cell(
         parts: dict[Any, ft.Control] = {}
         return _Drawn(c, split_tile(tile, c.places, on_place, half, key, kept, parts), parts, tapped)
     fits = c.state == "fits"
-    face = kept.get("face") or tile_digits(tile.hi, tile.lo, False, half)
+    # its digits in their semantics node, inside the box: a tile that comes to fit or stops
+    # fitting is a new box around the same node (one control compared and patched, not two)
+    node = kept.get("node") or labelled(tile_digits(tile.hi, tile.lo, False, half), f"{label} {tile}", tapped)
     box = ft.Container(
-        content=face,
+        content=node,
         width=half + 4,  # the cell's size, lit or pale (its border 2 px either way)
         height=2 * half + 4,
         bgcolor=ft.Colors.PRIMARY_CONTAINER if fits else ft.Colors.SURFACE_CONTAINER_LOW,
@@ -166,19 +169,9 @@ def _draw_cell(
         border_radius=max(3, half * 0.15),
         opacity=1.0 if fits else PALE,
         on_click=tapped,
+        key=key,
     )
-    return _Drawn(c, labelled(box, f"{label} {tile}", tapped, key=key), {"face": face}, tapped)
-
-
-def _stack(texts: list[ft.Control]) -> ft.Column:
-    """A target's texts, one under the other, centred (a split cell's and an end button's)."""
-    return ft.Column(
-        texts,
-        spacing=0,
-        tight=True,
-        alignment=ft.MainAxisAlignment.CENTER,
-        horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-    )
+    return _Drawn(c, box, {"node": node}, tapped)
 
 
 def split_tile(
@@ -197,8 +190,9 @@ def split_tile(
 
     The cell holds no count (a place's count changes at every entry, its points seldom):
     it is drawn again only when a place or what it scores changes, and then keeps from
-    the cell as last drawn (``kept``) each target and line that is the same in the same
-    place; ``parts`` is given this cell's, to keep for the next."""
+    the cell as last drawn (``kept``) each target that is the same in the same place;
+    ``parts`` is given this cell's, to keep for the next. The line between two targets is
+    no control: the 1 px between them shows the cell's own colour."""
     kept = {} if kept is None else kept
     parts = {} if parts is None else parts
     n = len(places)
@@ -214,14 +208,11 @@ def split_tile(
             target = labelled(body, f"set {tile} on {choice.on}: scores {choice.points}", tapped)
         parts[(n, i, choice)] = target
         targets.append(target)
-        if not last:
-            line = kept.get((n, i)) or ft.Container(height=1, width=half, bgcolor=ft.Colors.ON_TERTIARY_CONTAINER)
-            parts[(n, i)] = line
-            targets.append(line)
     return ft.Container(
-        content=ft.Column(targets, spacing=0, tight=True),
+        content=ft.Column(targets, spacing=1, tight=True),
         width=half + 4,
         height=2 * half + 4,
+        bgcolor=ft.Colors.ON_TERTIARY_CONTAINER,
         border=tile_border(2, ft.Colors.TERTIARY),
         border_radius=max(3, half * 0.15),
         clip_behavior=ft.ClipBehavior.HARD_EDGE,
@@ -229,23 +220,44 @@ def split_tile(
     )
 
 
+@lru_cache(maxsize=16)
+def _span_style(size: int, color: str | None = None) -> ft.TextStyle:
+    """A span's style: one object for each size and colour, shared by every target drawn with
+    it (Flet's diff passes over a value that is the same object as before, see
+    :func:`tile_border`); bold from its text."""
+    return ft.TextStyle(size=size, color=color)
+
+
 def _split_target(place: Tile, digit: int | None, gain: str, half: float, height: float, tapped: Any) -> ft.Control:
     """One target of a split cell: set on ``place`` (``digit``: the half's, where the cell
-    keeps it; ``gain``: what it scores there, "+10" or nothing)."""
+    keeps it; ``gain``: what it scores there, "+10" or nothing).
+
+    Its words are one text, centred, in spans of their own sizes and colours: the digit and
+    the gain beside it on the first line, where it goes on the next ("5 +10" over "on 5-5"),
+    or where it goes over the gain. Each text or row or column is a control that Flet makes,
+    diffs, checks and sends when the target is drawn again (a place or its score changed);
+    a span is a smaller one, and a target is three controls and its spans, not up to seven."""
     small = 10 if half < TILE_W else 11
-    where = ft.Text(f"on {place}", size=small, weight=ft.FontWeight.BOLD, no_wrap=True)
-    gained = (
-        ft.Text(gain, size=small, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY, no_wrap=True) if gain else None
-    )
-    content: ft.Control
-    # (where a row or a column would hold one text, the text alone: centred alike, one control less)
+    where = f"on {place}"
+    spans: list[ft.TextSpan] = []
     if digit is not None:  # the half's digit, what it scores beside it, where it goes under
-        big = ft.Text(str(digit), size=round(half * 0.42), weight=ft.FontWeight.BOLD)
-        content = _stack([big if gained is None else ft.Row([big, gained], spacing=2, tight=True), where])
-    else:
-        content = where if gained is None else _stack([where, gained])
+        first, size = str(digit), round(half * 0.42)
+        if gain:
+            spans.append(ft.TextSpan(f" {gain}", style=_span_style(small, ft.Colors.PRIMARY)))
+        spans.append(ft.TextSpan(f"\n{where}", style=_span_style(small)))
+    else:  # where it goes, what it scores under it
+        first, size = where, small
+        if gain:
+            spans.append(ft.TextSpan(f"\n{gain}", style=_span_style(small, ft.Colors.PRIMARY)))
     return ft.Container(
-        content=content,
+        content=ft.Text(
+            first,
+            size=size,
+            weight=ft.FontWeight.BOLD,
+            spans=spans or None,
+            text_align=ft.TextAlign.CENTER,
+            no_wrap=True,
+        ),
         width=half,
         height=height,
         alignment=ft.Alignment.CENTER,
@@ -330,16 +342,24 @@ PickerGrid = ft.memo(_PickerGrid)
 
 
 def _end_button(tile: Tile, choice: EndChoice, spot: Spot, choose: Callable[[Tile], Any]) -> ft.Control:
+    """A place the tile waiting may go, on the drawing beyond its open end: where ("top end")
+    over what it scores there ("+10"), one text (its gain a span of its own size, as a split
+    cell's target: :func:`_split_target`)."""
     handler = on(choose, choice.on)
-    texts: list[ft.Control] = [
-        ft.Text(choice.where, size=12, no_wrap=True, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_TERTIARY)
-    ]
-    if choice.gain:
-        texts.append(ft.Text(choice.gain, size=15, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_TERTIARY))
+    gained = [ft.TextSpan(f"\n{choice.gain}", style=_span_style(15))] if choice.gain else None
+    text = ft.Text(
+        choice.where,
+        size=12,
+        no_wrap=True,
+        weight=ft.FontWeight.BOLD,
+        color=ft.Colors.ON_TERTIARY,
+        spans=gained,
+        text_align=ft.TextAlign.CENTER,
+    )
     return ft.Container(
         content=labelled(
             ft.Container(
-                content=_stack(texts),
+                content=text,
                 width=spot.width,
                 height=spot.height,
                 border_radius=12,
@@ -494,8 +514,8 @@ def _drawing_box(
     )
     # scaled to fit (no pinch-zoom: on the web a mouse wheel over a zoomable
     # area zooms it instead of scrolling the page)
-    stack = ft.Stack([on_sheet, *buttons], width=width, height=height, clip_behavior=ft.ClipBehavior.NONE)
-    return ft.Container(content=stack, width=width, height=height, key=box_key)
+    # (the box is this stack, of its size: a box around it would be one control more to diff)
+    return ft.Stack([on_sheet, *buttons], width=width, height=height, clip_behavior=ft.ClipBehavior.NONE, key=box_key)
 
 
 def count_line(d: Drawing, key: str | None = None, height: float | None = None) -> ft.Control:

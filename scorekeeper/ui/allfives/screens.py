@@ -88,9 +88,10 @@ def _tile_icon() -> ft.Control:
     return ft.Icon(ft.Icons.SPLITSCREEN, size=14)
 
 
-def _phone_icon() -> ft.Control:
-    """The phone before this phone's player's name."""
-    return ft.Icon(ft.Icons.PHONE_ANDROID, size=16)
+def _phone_icon(in_row: bool = False) -> ft.Control:
+    """The phone before this phone's player's name (``in_row``: in the row of the name, the
+    tile and the count, 1 px apart, and 1 px more of its own: 2 px from the name)."""
+    return ft.Icon(ft.Icons.PHONE_ANDROID, size=16, margin=ft.Margin.only(right=1) if in_row else None)
 
 
 def _player_chip(
@@ -109,10 +110,15 @@ def _player_chip(
     name: ft.Control
     if long or p.out:
         name = ft.Text(p.text if long else p.short, weight=bold, semantics_label=label)
+        if mine:  # this phone's player: a phone before the name
+            name = ft.Row([phone if phone is not None else _phone_icon(), name], spacing=2, tight=True)
     else:  # "Ann [tile] 5": a domino before the count, so it does not read as a score
+        # (this phone's player: the phone first, in the same row: one row and node a chip)
+        first = [phone if phone is not None else _phone_icon(True)] if mine else []
         name = labelled(
             ft.Row(
                 [
+                    *first,
                     ft.Text(p.name, weight=bold),
                     tile if tile is not None else _tile_icon(),
                     ft.Text(str(p.held), weight=bold),
@@ -122,8 +128,6 @@ def _player_chip(
             ),
             label,
         )
-    if mine:  # this phone's player: a phone before the name
-        name = ft.Row([phone if phone is not None else _phone_icon(), name], spacing=2, tight=True)
     return ft.Container(
         content=name,
         bgcolor=ft.Colors.PRIMARY_CONTAINER if p.to_move else None,
@@ -183,8 +187,9 @@ def _players_strip(table: TableModel, width: float, kept: Kept) -> ft.Control:
     for p in table.player_rows:
         mine = p.name == seat
         # its icons, kept while they are shown (a chip drawn again keeps them)
-        tile = kept(f"chip-tile-{p.name}", (), _tile_icon) if not (long or p.out) else None
-        phone = kept(f"chip-phone-{p.name}", (), _phone_icon) if mine else None
+        in_row = not (long or p.out)  # "Ann [tile] 5": its icons in the row of the name
+        tile = kept(f"chip-tile-{p.name}", (), _tile_icon) if in_row else None
+        phone = kept(f"chip-phone-{p.name}", (in_row,), functools.partial(_phone_icon, in_row)) if mine else None
         how = (p, long, mine, take_seat, tile, phone)
         items.append(kept(f"chip-{p.name}", how, functools.partial(_player_chip, *how)))
     if table.rules.draw:  # without drawing the tiles not dealt are out of play: nothing to count
