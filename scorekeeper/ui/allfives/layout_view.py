@@ -330,10 +330,12 @@ def _PickerGrid(
     object as before without looking into it, where an equal new one is compared property
     by property -- a component per tile cost its making and diff for every tile of the set
     at every entry, about 28 a phone. A tile that comes to fit or stops fitting is a new
-    box and semantics node (Flet sends their changed properties: colour, border, opacity)
-    around the same digits; a split cell keeps each target that is the same in the same
-    place (:func:`split_tile`). Only a control of the last drawing is given again: one
-    that left the screen is never brought back."""
+    box (Flet sends its changed properties: colour, border, opacity) around the same
+    semantics node and digits; a tile set is the same keyed box emptied (every cell is a
+    box keyed by its tile: a control of another type would replace it in the row, and
+    Flet's client would build the whole row again); a split cell keeps each target that is
+    the same in the same place (:func:`split_tile`). Only a control of the last drawing is
+    given again: one that left the screen is never brought back."""
     return _grid_row(cells, on_tap, label, half, on_place, ft.use_ref(None))
 
 
