@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
+import logging
 import weakref
 from collections.abc import Iterator
 from typing import Any
@@ -38,6 +40,7 @@ from typing import Any
 import flet
 from flet.controls import object_patch
 from flet.controls.value_types import Prop
+from flet.messaging import protocol, session
 
 __all__ = ["FOR_FLET", "install", "installed"]
 
@@ -50,15 +53,17 @@ _LEAVES = (str, int, float, bool, bytes, enum.Enum)
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _SPARSE: dict[type, frozenset[str]] = {}
 
-_ORIGINAL = {
+_ORIGINAL: dict[str, Any] = {
     "_configure_dataclass": object_patch.DiffBuilder._configure_dataclass,
     "get_removed_controls": object_patch.DiffBuilder.get_removed_controls,
+    "_compare_values": object_patch.DiffBuilder._compare_values,
+    "_compare_dataclasses": object_patch.DiffBuilder._compare_dataclasses,
 }
 
 
 def _is_dataclass(value: Any) -> bool:
     """Whether ``value`` is a dataclass (as Flet asks it, an instance or a class)."""
-    return dataclasses.is_dataclass(value)
+    return _is_dataclass_fast(value)
 
 
 def _names(cls: type) -> tuple[str, ...]:
@@ -227,6 +232,125 @@ def _get_removed_controls(self: Any) -> Iterator[Any]:
                 yield c
 
 
+def _is_dataclass_fast(obj: Any) -> bool:
+    """``dataclasses.is_dataclass``, the answer kept for each class of instance (a class
+    itself is asked afresh): the diff and the encoder ask it of every value, 20 times a
+    control."""
+    answer = _IS_DATACLASS.get(type(obj))
+    if answer is None:
+        if isinstance(obj, type):
+            return dataclasses.is_dataclass(obj)
+        answer = _IS_DATACLASS[type(obj)] = hasattr(type(obj), "__dataclass_fields__")
+    return answer
+
+
+_IS_DATACLASS: dict[type, bool] = {}
+_FIELDS_OF: dict[type, tuple[dataclasses.Field[Any], ...]] = {}
+
+
+def _fields_of(obj: Any) -> tuple[dataclasses.Field[Any], ...]:
+    """``dataclasses.fields``, once a class (a dataclass's fields do not change)."""
+    cls = obj if isinstance(obj, type) else type(obj)
+    found = _FIELDS_OF.get(cls)
+    if found is None:
+        found = _FIELDS_OF[cls] = dataclasses.fields(obj)
+    return found
+
+
+class _Dataclasses:
+    """What ``object_patch`` reads of the ``dataclasses`` module: its two calls that the
+    diff makes for every value answered from what was found for the class; the rest is the
+    module's."""
+
+    is_dataclass = staticmethod(_is_dataclass_fast)
+    fields = staticmethod(_fields_of)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(dataclasses, name)
+
+
+class _Quiet:
+    """``object_patch``'s logger while it does not log its debug lines (Flet sets it to
+    ``INFO``): ``debug`` does nothing, without asking the level each time (the diff calls it
+    about 17 times a control); everything else is the logger's."""
+
+    def __init__(self, logger: logging.Logger) -> None:
+        self.logger = logger
+
+    def debug(self, *args: Any, **kwargs: Any) -> None:
+        """Not logged."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.logger, name)
+
+
+_ORIGINAL_MODULES: dict[str, Any] = {
+    "dataclasses": object_patch.dataclasses,
+    "logger": object_patch.logger,
+    "patch_logger": session.patch_logger,
+    "is_dataclass": protocol.is_dataclass,
+    "_get_root_dataclass_field": protocol._get_root_dataclass_field,
+}
+
+
+#: What a value is to ``_compare_values``, by its class: 1 a dict, 2 a list, 3 a dataclass,
+#: 0 anything else (compared with ``!=``).
+_KINDS: dict[type, int] = {}
+
+
+def _kind(value: Any) -> int:
+    kind = _KINDS.get(type(value))
+    if kind is None:
+        if isinstance(value, type):  # a class: asked afresh
+            return 3 if dataclasses.is_dataclass(value) else 0
+        kind = _KINDS[type(value)] = (
+            1
+            if isinstance(value, dict)
+            else 2
+            if isinstance(value, list)
+            else 3
+            if hasattr(type(value), "__dataclass_fields__")
+            else 0
+        )
+    return kind
+
+
+def _compare_values(self: Any, parent: Any, path: list[Any], key: Any, src: Any, dst: Any, frozen: bool) -> None:
+    """Flet's ``DiffBuilder._compare_values``, answering at once when neither value is a
+    dict, a list or a dataclass (a text, a number, a colour: most of what it is asked):
+    nothing when the two are alike, else a replace. Flet's own does the same after its
+    checks; what it would also do then (the added and removed dataclasses, the snapshots
+    of lists, dicts and dataclasses) does nothing to such values."""
+    if not _kind(src) and not _kind(dst):
+        if type(src) is not type(dst) or src != dst:
+            self._item_replaced(path, key, dst)
+        return
+    _ORIGINAL["_compare_values"](self, parent, path, key, src, dst, frozen)
+
+
+def _compare_dataclasses(self: Any, parent: Any, path: list[Any], src: Any, dst: Any, frozen: bool) -> None:
+    """Flet's ``DiffBuilder._compare_dataclasses``, then the parent of each control that the
+    new control holds in a property and the old one held too, the same object, made the new
+    control (a part kept from the last drawing in a box drawn again).
+
+    Flet's own passes over such a control (``old is new``) without giving it its new parent:
+    it keeps the old one, which is gone, so the control is no longer on the page as Flet
+    sees it. A tap on it then makes Flet look for it through the whole page, field by field
+    (``Session.__find_live_control``: 5-18 ms of CPU a tap, measured), and ``control.page``
+    fails. What is sent is the same."""
+    _ORIGINAL["_compare_dataclasses"](self, parent, path, src, dst, frozen)
+    if not frozen or src is dst:
+        return
+    new = getattr(dst, "_values", None)
+    old = getattr(src, "_values", None)
+    if not new or old is None:
+        return
+    control_cls = self.control_cls
+    for name, value in new.items():
+        if _kind(value) == 3 and old.get(name) is value and isinstance(value, control_cls) and value is not dst:
+            value._parent = weakref.ref(dst)
+
+
 def installed() -> bool:
     """Whether the faster steps are Flet's now."""
     builder: Any = object_patch.DiffBuilder
@@ -235,12 +359,35 @@ def installed() -> bool:
 
 def install(original: bool = False) -> bool:
     """Put the faster steps in Flet's place, on the Flet they were written for (``original``:
-    put Flet's own back). Returns whether the faster ones are in place."""
+    put Flet's own back). Returns whether the faster ones are in place.
+
+    Besides the two steps: ``object_patch`` and the message encoder ask
+    ``dataclasses.is_dataclass`` (and ``fields``) of a class's instances from a table kept
+    for it, the encoder finds a field's first declaration once a class and field, and
+    ``object_patch``'s debug lines cost nothing while its logger is not at ``DEBUG``."""
     builder: Any = object_patch.DiffBuilder
+    patch: Any = object_patch
+    proto: Any = protocol
+    sessions: Any = session
     if original or flet.__version__ != FOR_FLET:
         builder._configure_dataclass = _ORIGINAL["_configure_dataclass"]
         builder.get_removed_controls = _ORIGINAL["get_removed_controls"]
+        builder._compare_values = _ORIGINAL["_compare_values"]
+        builder._compare_dataclasses = _ORIGINAL["_compare_dataclasses"]
+        patch.dataclasses = _ORIGINAL_MODULES["dataclasses"]
+        patch.logger = _ORIGINAL_MODULES["logger"]
+        sessions.patch_logger = _ORIGINAL_MODULES["patch_logger"]
+        proto.is_dataclass = _ORIGINAL_MODULES["is_dataclass"]
+        proto._get_root_dataclass_field = _ORIGINAL_MODULES["_get_root_dataclass_field"]
         return False
     builder._configure_dataclass = _configure_dataclass
     builder.get_removed_controls = _get_removed_controls
+    builder._compare_values = _compare_values
+    builder._compare_dataclasses = _compare_dataclasses
+    patch.dataclasses = _Dataclasses()
+    logger = _ORIGINAL_MODULES["logger"]
+    patch.logger = logger if logger.isEnabledFor(logging.DEBUG) else _Quiet(logger)
+    sessions.patch_logger = patch.logger  # the same logger, for the lists of a patch
+    proto.is_dataclass = _is_dataclass_fast
+    proto._get_root_dataclass_field = functools.cache(_ORIGINAL_MODULES["_get_root_dataclass_field"])
     return True
