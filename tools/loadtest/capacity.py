@@ -105,7 +105,11 @@ def club_night(db: str, tables: int) -> list[tuple[str, Any]]:
     names = [f"P{i:02d}" for i in range(1, 2 * tables + 1)]
     with Store(db) as store:
         book = EventBook(store)
-        book.add(new_event(EVENT, EVENT_NAME, "swiss", "all-fives", players=names, rounds=3, target=TARGET))
+        book.add(
+            new_event(
+                EVENT, EVENT_NAME, "swiss", "all-fives", players=names, rounds=min(3, len(names) - 1), target=TARGET
+            )
+        )
         out = []
         for _, mid in sorted(book.open_round(EVENT, 1).items()):
             first = store.match(mid).setup.players[0]
