@@ -344,7 +344,14 @@ def test_hand_end_tiles_picked_settlement_and_next_hand(shared):
     t2.hand_end.settle()
     assert t2.error == "Ben: pick the tiles left or type their pips" and t2.phase == "hand-end"
     t2.hand_end.pick_for("Ben")
+    cells = t2.hand_end.picking_cells(t2.play.picker())
+    # the tiles not on the table, each lit to be tapped (at play, every one fitting no end was pale)
+    assert [str(c.tile) for c in cells] == [str(c.tile) for c in t2.play.picker() if c.state != "down"]
+    assert len(cells) == 28 - 3 and {c.state for c in cells} == {"fits"}
     t2.hand_end.pick_remaining("6-6")  # taps in the picker go to Ben's remaining tiles
+    # picked: pale (a tap takes it back); the others still lit
+    states = {str(c.tile): c.state for c in t2.hand_end.picking_cells(t2.play.picker())}
+    assert states["6-6"] == "other" and [t for t, s in states.items() if s != "fits"] == ["6-6"]
     assert t2.hand_end.remaining == {"Ben": ["6-6"]} and t2.hand_end.picking_for is None
     lines, problem = t2.hand_end.settlement_preview()
     assert problem is None and lines == ["Ann dominoed: the others hold 12 -> 10."]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 
 from scorekeeper.allfives.engine import Hand, Match, round5
 from scorekeeper.allfives.record import parse_remaining
@@ -13,6 +14,7 @@ from scorekeeper.dominoes import Tile
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store
 from scorekeeper.ui.allfives.part import Part, TableDoor
+from scorekeeper.ui.allfives.play import PickerCell
 from scorekeeper.ui.shell.base import stale
 from scorekeeper.ui.shell.drafts import DraftChange, DraftView
 
@@ -130,6 +132,14 @@ class HandEnd(Part):
         if name is not None and isinstance(self.remaining.get(name), str):  # typed pips give way to tiles
             self._put({name: []})
         self.door.redraw()
+
+    def picking_cells(self, cells: Sequence[PickerCell]) -> list[PickerCell]:
+        """The picker at the hand end (``cells``: the play's, every tile of the set): the tiles
+        not on the table, each lit while nobody's tiles hold it (one of them is in a hand: tap
+        it) and pale once picked for a player (a tap takes it back, or moves it to the player
+        picked for now)."""
+        taken = {t for v in self.remaining.values() if isinstance(v, list) for t in v}
+        return [PickerCell(c.tile, "other" if str(c.tile) in taken else "fits") for c in cells if c.state != "down"]
 
     def pick_remaining(self, tile: Tile | str) -> None:
         """Add (or take back) a tile to the picked player's remaining tiles (a Tile from the

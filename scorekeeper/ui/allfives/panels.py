@@ -241,7 +241,7 @@ def hand_end_panel(table: TableModel, width: float | None = None) -> list[ft.Con
         rows.append(ft.Text(f"Tap {end.picking_for}'s tiles:"))
         rows.append(
             picker_grid(  # the tiles not on the table: one of them is in a hand
-                [c for c in table.play.picker() if c.state != "down"],
+                end.picking_cells(table.play.picker()),
                 end.pick_remaining,
                 key="remaining-picker",
                 label="remaining tile",
