@@ -74,6 +74,7 @@ SECONDS: dict[str, float] = {
     "tests/test_tools_imports.py": 7,
     "tests/allfives/test_properties.py": 6,
     "tests/allfives/test_ui_model.py": 6,
+    "tests/ui/test_fletencode.py": 6,
     "tests/test_function_length.py": 6,
     "tests/e2e/test_send_served.py": 5,
 }

@@ -29,7 +29,19 @@ SCREEN_FOLDERS = [p for p in sorted((ROOT / "scorekeeper" / "ui").iterdir()) if 
 #: The modules of the screens' folders that are Flet's: the views (``*view.py``), a game's
 #: screens for the shell, the widgets, panels, tiles and types they draw with, and the app's
 #: Flet entry point (``app/main.py``).
-FLET_MODULES = {"screens", "panels", "tiles", "widgets", "typed", "common", "app", "main", "fletdiff", "fletinit"}
+FLET_MODULES = {
+    "screens",
+    "panels",
+    "tiles",
+    "widgets",
+    "typed",
+    "common",
+    "app",
+    "main",
+    "fletdiff",
+    "fletencode",
+    "fletinit",
+}
 
 
 def view_models() -> list[str]:
@@ -230,7 +242,8 @@ def private_reaches(package: Path) -> list[str]:
     return found
 
 
-#: The private names of Flet's that ``fletdiff.py`` uses (those its stand-ins' originals use).
+#: The private names of Flet's that ``fletdiff.py`` and ``fletencode.py`` use (those their
+#: stand-ins' originals use; ``_value_`` is what an enumeration's ``value`` reads).
 FLETS = {
     "_configure_dataclass",
     "_control_setattr",
@@ -240,6 +253,9 @@ FLETS = {
     "_dirty",
     "_removed_dataclasses",
     "_added_dataclasses",
+    "_get_root_dataclass_field",
+    "_UNSET",
+    "_value_",
 }
 
 
@@ -247,13 +263,15 @@ def test_no_module_takes_a_private_name_of_another():
     """A private name (``_x``) is its module's: no module of the package imports one from
     another, nor reaches into another module's object (``store._index``, ``table._match``).
     What a module needs of another is public, or handed to it (the store's ``find(record,
-    listed, held, read)``, the All Fives parts' door). One module is let off, for Flet's
-    names only: ``ui/app/fletdiff.py`` stands in for two of Flet's private diff steps, so
-    it works on what they work on; it is checked against Flet's own instead, message for
-    message (``tests/ui/test_fletdiff.py``), and only on the Flet it was written for."""
+    listed, held, read)``, the All Fives parts' door). Two modules are let off, for Flet's
+    names only: ``ui/app/fletdiff.py`` stands in for two of Flet's private diff steps and
+    ``ui/app/fletencode.py`` for its message encoder, so they work on what those work on;
+    they are checked against Flet's own instead, message for message
+    (``tests/ui/test_fletdiff.py``, ``tests/ui/test_fletencode.py``), and only on the Flet
+    they were written for."""
     found = private_reaches(ROOT / "scorekeeper")
-    stand_in = "scorekeeper/ui/app/fletdiff.py:"
-    assert [f for f in found if not f.startswith(stand_in)] == []
+    stand_ins = ("scorekeeper/ui/app/fletdiff.py:", "scorekeeper/ui/app/fletencode.py:")
+    assert [f for f in found if not f.startswith(stand_ins)] == []
     assert all(f.split(": ", 1)[1].rsplit(".", 1)[-1] in FLETS for f in found), found
     assert len(list((ROOT / "scorekeeper").rglob("*.py"))) > 150
 

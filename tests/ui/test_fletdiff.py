@@ -1,7 +1,7 @@
 """The app's faster diff steps (``scorekeeper/ui/app/fletdiff.py``) against Flet's own: on
 the app's own table screen, four phones, a match played through two hands, every
-message each phone is sent is the same, and so is what the sessions
-mount and unmount."""
+message each phone is sent is the same (each map's keys in the same order), and so is
+what the sessions mount and unmount."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from flet.controls import id_counter, object_patch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.ui.app import fletdiff, fletinit
+from scorekeeper.ui.app import fletdiff, fletencode, fletinit
 from tools.loadtest import broadcast, common
 
 
@@ -37,7 +37,8 @@ def test_they_are_installed_on_the_flet_they_were_written_for() -> None:
 
 def same_words(value: Any, words: dict[str, str]) -> Any:
     """``value`` (a message, decoded) with the strings of ``words`` said as they say, and every
-    service registry's uid and a method call's id the same."""
+    service registry's uid and a method call's id the same; a map as its pairs, in order
+    (msgpack writes a map's keys in the order of the dict packed)."""
     if isinstance(value, str):
         for word, said in words.items():
             value = value.replace(word, said)
@@ -45,16 +46,17 @@ def same_words(value: Any, words: dict[str, str]) -> Any:
     if isinstance(value, list):
         return [same_words(v, words) for v in value]
     if isinstance(value, dict):
-        return {k: "RANDOM" if k in ("uid", "call_id") else same_words(v, words) for k, v in value.items()}
+        return ("map", [(k, "RANDOM" if k in ("uid", "call_id") else same_words(v, words)) for k, v in value.items()])
     return value
 
 
 def play(
-    fast: bool, entries: int, inits: bool = True
+    fast: bool, entries: int, inits: bool = True, encoder: bool | None = None
 ) -> tuple[list[Any], list[tuple[tuple[str, ...], tuple[str, ...]]]]:
     """A match at one table of four sessions, ``entries`` entries (hand ends settled), with
     the faster steps or Flet's (and the cheaper ``__init__`` of ``fletinit.py`` or Flet's:
-    ``inits``): every message sent to each phone in order (decoded), and for every patch
+    ``inits``; the encoder of ``fletencode.py`` or Flet's: ``encoder``, by default as
+    ``fast``): every message sent to each phone in order (decoded), and for every patch
     the controls it added and removed, in order (by type and id)."""
     sent: list[Any] = []
     life: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
@@ -76,6 +78,7 @@ def play(
             main = make_main(shared)
             fletdiff.install(original=not fast)
             fletinit.install(original=not inits)
+            fletencode.install(original=not (fast if encoder is None else encoder))
             table = broadcast.Table(shared, main, loop, hub)
             await table.open(4)
             for _ in range(entries):
@@ -106,6 +109,7 @@ def play(
         mp.undo()
         fletdiff.install(original=True)
         fletinit.install(original=True)
+        fletencode.install(original=True)
     return sent, life
 
 

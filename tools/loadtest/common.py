@@ -44,13 +44,9 @@ from flet.components.component import Renderer
 from flet.controls.base_control import BaseControl
 from flet.controls.context import _context_page  # the page of "now": ft.context.page, which cannot be set
 from flet.controls.object_patch import ObjectPatch
+from flet.messaging import protocol
 from flet.messaging.connection import Connection
-from flet.messaging.protocol import (
-    Message,
-    MessageAction,
-    RegisterClientResponseBody,
-    configure_encode_object_for_msgpack,
-)
+from flet.messaging.protocol import Message, MessageAction, RegisterClientResponseBody
 from flet.messaging.session import Session
 
 from tests.e2e import app_driver, harness, netns, stranger
@@ -505,9 +501,6 @@ def summary(xs: list[float]) -> str:
 
 
 # ====================================================================== Flet without a browser
-_encode = configure_encode_object_for_msgpack(BaseControl)
-
-
 class BrowserlessPhone(Connection):
     """A Flet connection with no browser behind it: every message is encoded as the web
     server encodes it (msgpack) and dropped; a method call (the app's round trip) is answered
@@ -523,7 +516,10 @@ class BrowserlessPhone(Connection):
         self.bytes = 0
 
     def encode(self, message: Any) -> bytes:
-        return bytes(msgpack.packb([message.action, message.body], default=_encode))
+        # the encoder asked of Flet's module for each message, as Flet's web server asks it:
+        # the app's own where the app put one there (``fletencode``, as its server packs)
+        encode = protocol.configure_encode_object_for_msgpack(BaseControl)
+        return bytes(msgpack.packb([message.action, message.body], default=encode))
 
     def send_message(self, message: Any) -> None:
         body = self.encode(message)

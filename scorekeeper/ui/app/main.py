@@ -38,7 +38,7 @@ import flet as ft
 
 from scorekeeper.ui.access.roles import Role
 from scorekeeper.ui.access.visitor import Visitor, agent, peer
-from scorekeeper.ui.app import fletdiff, fletinit
+from scorekeeper.ui.app import fletdiff, fletencode, fletinit
 from scorekeeper.ui.app.home_view import Home
 from scorekeeper.ui.events.view import event_routes
 from scorekeeper.ui.history.view import History, StoredMatch
@@ -169,6 +169,7 @@ def make_main(
     ``strangers``: given every served session of a browser without a code, as it arrives."""
     visitor_class = ft.observable(Visitor)
     fletdiff.install()  # Flet's diff, listing what it adds and removes without walking twice
+    fletencode.install()  # Flet's encoder, asking a class what it asked before once
     if sys.platform != "emscripten":  # (the phone alone draws for itself: no loading all of Flet at its start)
         fletinit.install()  # Flet's controls, made without setting their defaults one by one
 

@@ -17,6 +17,10 @@ screen). :func:`install` puts in its place the same loop, that stops quietly whe
 phone is gone (the connection is ending: what was left to send had no one to read it,
 as in Flet's own, which does not send it again either); any other failure still raises.
 
+The send packs each message with the app's encoder
+(:mod:`scorekeeper.ui.app.fletencode`: the same bytes as Flet's, with what Flet's asks
+of a class asked once), where it is installed (on the Flet it was written for).
+
 Only on the flet-web it was written for (:data:`FOR_FLET_WEB`);
 ``tests/ui/test_transport.py`` checks both against Flet's own.
 """
@@ -77,8 +81,10 @@ def install(original: bool = False) -> bool:
     own back). Returns whether ours is in place."""
     import msgpack  # type: ignore[import-untyped]
     from flet.controls.base_control import BaseControl
-    from flet.messaging.protocol import configure_encode_object_for_msgpack
+    from flet.messaging import protocol
     from flet_web.fastapi import flet_app
+
+    from scorekeeper.ui.app import fletencode
 
     app: Any = flet_app.FletApp
     if not flets_send:
@@ -88,9 +94,11 @@ def install(original: bool = False) -> bool:
     if original or metadata.version("flet-web") != FOR_FLET_WEB:
         app.send_message = own
         setattr(app, _LOOP, flets_loop[0])
+        fletencode.install(original=True)
         return False
     log = flet_app.transport_log
-    encode = configure_encode_object_for_msgpack(BaseControl)
+    fletencode.install()  # on the Flet it was written for; else Flet's own stays
+    encode = protocol.configure_encode_object_for_msgpack(BaseControl)
 
     def send_message(self: Any, message: Any) -> None:
         """Flet's ``FletApp.send_message``: the message packed as Flet packs it, queued for
