@@ -61,7 +61,7 @@ def test_the_server_makes_young_and_full_collections_rarer_than_python_does():
         serve.freeze_startup_heap()
         young, middle, full = gc.get_threshold()
         assert (young, middle, full) == serve.GC_THRESHOLDS
-        assert young > 700 and middle == 10 and full > 10  # fewer young ones, and full ones rarer
+        assert young > 700 and middle >= 10 and full > 10  # fewer young ones, and full ones rarer
     finally:
         gc.unfreeze()
         gc.set_threshold(*kept)

@@ -347,7 +347,7 @@ def _font_list(flets: Path) -> Any:
 
 
 #: The cyclic garbage collector's thresholds while the app serves (Python's own are 700, 10,
-#: 10): a young collection every 5,000 new objects, a middle one every 10 of those, a full
+#: 10): a young collection every 20,000 new objects, a middle one every 20 of those, a full
 #: collection only every 100 middle ones. A full collection walks every phone's screen (with
 #: 64 phones, 200-350 ms in which no phone is answered) and finds little (1,000-3,000
 #: objects: the cycles a redraw leaves are nearly all caught young); Python's 10 made one
@@ -357,8 +357,12 @@ def _font_list(flets: Path) -> Any:
 #: and walked the controls it was still making, again in the middle ones: 300 collections
 #: in 30 s at 8 tables, 7-12 % of the server's CPU and still a full one in 30 s at 16;
 #: every 5,000, 22-25 collections, 3-6 % and none (the middle ones are longer: 32-68 ms,
-#: not 13-26; issue 49, docs/benchmarks.md, "The fifth round").
-GC_THRESHOLDS = (5000, 10, 100)
+#: not 13-26; issue 49, docs/benchmarks.md, "The fifth round"). The count Python keeps is
+#: the objects made less those freed, so a redraw that frees its screen's last controls as it
+#: makes the new ones adds little: every 5,000 still made 52 collections in 45 s at 16 tables
+#: once the redraws were cheaper (7-8 % of the server's CPU, the longest 67-92 ms), every
+#: 20,000 none, the server's memory the same (110 MB against 108; "The eighth round").
+GC_THRESHOLDS = (20000, 20, 100)
 
 
 def freeze_startup_heap() -> None:
