@@ -1,4 +1,4 @@
-"""Two of Flet's diff steps, made to do the same work without walking what they need not.
+"""Flet's diff steps, made to do the same work without walking what they need not.
 
 Every entry at a table redraws the table screen on each phone of it: Flet renders the
 components whose arguments changed and diffs what they made against what the phone
@@ -25,6 +25,14 @@ defaults are not looked at one by one. What they add, remove, configure and moun
 is otherwise Flet's own (``tests/ui/test_fletdiff.py`` checks both against Flet's on
 the app's own screens, patch for patch). They are installed only on the Flet they were
 written for (:data:`FOR_FLET`); on another, Flet's own stay, and that test says so.
+
+Two more steps of the diff: ``_compare_values`` answers at once for two values that are
+neither a dict, a list nor a dataclass (most of what it is asked); ``_compare_dataclasses``
+gives a control kept inside a control drawn again its new parent, which Flet's own leaves
+to the old one, gone (:func:`_compare_dataclasses`: a tap on such a control made Flet search
+the whole page). And what the diff and the encoder ask of every value is answered from a
+table kept for each class (``is_dataclass``, ``fields``, a field's first declaration);
+``object_patch``'s debug lines cost nothing while its logger is not at ``DEBUG``.
 """
 
 from __future__ import annotations
@@ -299,6 +307,7 @@ _KINDS: dict[type, int] = {}
 
 
 def _kind(value: Any) -> int:
+    """What ``value`` is to ``_compare_values`` (see :data:`_KINDS`), kept for its class."""
     kind = _KINDS.get(type(value))
     if kind is None:
         if isinstance(value, type):  # a class: asked afresh
