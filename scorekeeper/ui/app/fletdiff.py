@@ -350,11 +350,13 @@ def _compare_dataclasses(self: Any, parent: Any, path: list[Any], src: Any, dst:
     _ORIGINAL["_compare_dataclasses"](self, parent, path, src, dst, frozen)
     if not frozen or src is dst:
         return
+    control_cls = self.control_cls
+    if control_cls and isinstance(parent, control_cls) and parent.is_isolated() and parent != self.dst_doc:
+        return  # Flet's own left this control's children alone: so do these lines
     new = getattr(dst, "_values", None)
     old = getattr(src, "_values", None)
     if not new or old is None:
         return
-    control_cls = self.control_cls
     for name, value in new.items():
         if _kind(value) == 3 and old.get(name) is value and isinstance(value, control_cls) and value is not dst:
             value._parent = weakref.ref(dst)
