@@ -256,6 +256,9 @@ FLETS = {
     "_get_root_dataclass_field",
     "_UNSET",
     "_value_",
+    "_compile_class_spec",
+    "_REPORTED_VALIDATION_ERRORS_KEY",
+    "_check",
 }
 
 

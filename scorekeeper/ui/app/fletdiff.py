@@ -46,9 +46,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import flet
-from flet.controls import object_patch
+from flet.controls import base_control, object_patch
 from flet.controls.value_types import Prop
 from flet.messaging import protocol, session
+from flet.utils import validation
 
 __all__ = ["FOR_FLET", "install", "installed"]
 
@@ -298,6 +299,7 @@ _ORIGINAL_MODULES: dict[str, Any] = {
     "patch_logger": session.patch_logger,
     "is_dataclass": protocol.is_dataclass,
     "_get_root_dataclass_field": protocol._get_root_dataclass_field,
+    "validate": base_control.validate,
 }
 
 
@@ -362,6 +364,78 @@ def _compare_dataclasses(self: Any, parent: Any, path: list[Any], src: Any, dst:
             value._parent = weakref.ref(dst)
 
 
+#: Flet's field checks that look at the field's value alone (``V.instance_of``, ``V.between``
+#: and the like): one that a ``Prop``'s default passes, it passes while the field is at it.
+_VALUE_CHECKS = frozenset(
+    f"V.{name}.<locals>._check" for name in ("instance_of", "between", "ge", "gt", "le", "lt", "one_of")
+)
+
+#: Per class: the field checks run always, those run only for a field set (in ``_values``),
+#: and the class's own checks.
+_CHECKS: dict[type, tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...], tuple[Any, ...]]] = {}
+
+
+def _checks(instance: Any) -> tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...], tuple[Any, ...]]:
+    """What :func:`_validate` checks of an instance of ``instance``'s class, found once a class:
+    Flet's compiled checks, those of a ``Prop`` field whose value alone they look at and whose
+    default passes them put apart (checked only where the field is set)."""
+    cls = type(instance)
+    found = _CHECKS.get(cls)
+    if found is None:
+        compile_spec: Any = validation._compile_class_spec  # (cached by class)
+        spec = compile_spec(cls)
+        always: list[tuple[str, Any]] = []
+        when_set: list[tuple[str, Any]] = []
+        for name, rule in spec.field_rules:
+            raw = next((vars(k)[name] for k in cls.__mro__ if name in vars(k)), None)
+            kind = getattr(rule._check, "__qualname__", "")
+            if type(raw) is Prop and kind in _VALUE_CHECKS and _passes(rule, instance, name, raw.default):
+                when_set.append((name, rule))
+            else:
+                always.append((name, rule))
+        found = _CHECKS[cls] = (tuple(always), tuple(when_set), tuple(spec.class_rules))
+    return found
+
+
+def _passes(rule: Any, instance: Any, name: str, value: Any) -> bool:
+    """Whether Flet's check ``rule`` passes ``value`` (a default that is no value of the
+    field's, a marker of "not set", fails it)."""
+    try:
+        rule.validate(instance, name, value)
+    except Exception:  # noqa: BLE001 -- a check that cannot take it: the field checked always
+        return False
+    return True
+
+
+def _validate(instance: Any, *, suppress_repeated_errors: bool = False) -> None:
+    """Flet's ``validate`` (every control, at every redraw that makes or diffs it), checking a
+    field at its default only where the check could fail there: most of a control's checks
+    are of its ``expand`` and ``opacity``, left at their defaults. Where a check fails, Flet's
+    own runs (in its order), for its error and its record of the errors it reported; where all pass, that
+    record is emptied as Flet's empties it, and not made where there is none (Flet makes an
+    empty one on every control)."""
+    values = getattr(instance, "_values", None)
+    if values is None:
+        _ORIGINAL_MODULES["validate"](instance, suppress_repeated_errors=suppress_repeated_errors)
+        return
+    always, when_set, class_rules = _checks(instance)
+    try:
+        for name, rule in always:
+            rule.validate(instance, name, getattr(instance, name))
+        for name, rule in when_set:
+            if name in values:
+                rule.validate(instance, name, getattr(instance, name))
+        for class_rule in class_rules:
+            class_rule.validate(instance)
+    except Exception:  # noqa: BLE001 -- Flet's own then, in its order: its error, or its silence
+        _ORIGINAL_MODULES["validate"](instance, suppress_repeated_errors=suppress_repeated_errors)
+        return
+    if suppress_repeated_errors:
+        reported = getattr(instance, validation._REPORTED_VALIDATION_ERRORS_KEY, None)
+        if reported:
+            reported.clear()
+
+
 def installed() -> bool:
     """Whether the faster steps are Flet's now."""
     builder: Any = object_patch.DiffBuilder
@@ -380,6 +454,7 @@ def install(original: bool = False) -> bool:
     patch: Any = object_patch
     proto: Any = protocol
     sessions: Any = session
+    controls: Any = base_control
     if original or flet.__version__ != FOR_FLET:
         builder._configure_dataclass = _ORIGINAL["_configure_dataclass"]
         builder.get_removed_controls = _ORIGINAL["get_removed_controls"]
@@ -390,6 +465,7 @@ def install(original: bool = False) -> bool:
         sessions.patch_logger = _ORIGINAL_MODULES["patch_logger"]
         proto.is_dataclass = _ORIGINAL_MODULES["is_dataclass"]
         proto._get_root_dataclass_field = _ORIGINAL_MODULES["_get_root_dataclass_field"]
+        controls.validate = _ORIGINAL_MODULES["validate"]
         return False
     builder._configure_dataclass = _configure_dataclass
     builder.get_removed_controls = _get_removed_controls
@@ -401,4 +477,5 @@ def install(original: bool = False) -> bool:
     sessions.patch_logger = patch.logger  # the same logger, for the lists of a patch
     proto.is_dataclass = _is_dataclass_fast
     proto._get_root_dataclass_field = functools.cache(_ORIGINAL_MODULES["_get_root_dataclass_field"])
+    controls.validate = _validate
     return True
