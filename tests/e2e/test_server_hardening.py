@@ -57,6 +57,12 @@ def fetch(port: int, path: str = "/", host: str | None = None) -> tuple[int, htt
 
 def handshake_status(port: int, origin: str | None, host: str | None = None) -> int:
     """The HTTP status the server answers a WebSocket handshake for the app's ``/ws`` with."""
+    return handshake(port, origin, host)[0]
+
+
+def handshake(port: int, origin: str | None, host: str | None = None, extra: tuple[str, ...] = ()) -> tuple[int, bytes]:
+    """The HTTP status and head the server answers a WebSocket handshake for the app's ``/ws``
+    with (``extra``: more header lines)."""
     lines = [
         "GET /ws HTTP/1.1",
         f"Host: {host or f'127.0.0.1:{port}'}",
@@ -67,17 +73,18 @@ def handshake_status(port: int, origin: str | None, host: str | None = None) -> 
     ]
     if origin is not None:
         lines.append(f"Origin: {origin}")
+    lines += extra
     with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
         s.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
         head = b""
-        while b"\r\n" not in head:
+        while b"\r\n\r\n" not in head:
             chunk = s.recv(1024)
             if not chunk:
                 break
             head += chunk
     found = re.match(rb"HTTP/1\.1 (\d{3}) ", head)
     assert found, head
-    return int(found.group(1))
+    return int(found.group(1)), head.split(b"\r\n\r\n")[0]
 
 
 def inline_hashes(html: bytes) -> set[str]:
@@ -155,6 +162,17 @@ def test_a_websocket_from_another_origin_is_refused_and_the_apps_own_is_served(s
     proc = server.proc
     server.stop()
     assert "Traceback" not in harness.server_log(proc), harness.server_log(proc)  # it stopped quietly
+
+
+def test_messages_are_sent_uncompressed_though_the_browser_offers_compression(module_server):
+    """Chromium offers every WebSocket per-message compression; the server declines it: a
+    redraw is a few kilobytes on the club's own network, and compressing each one for every
+    phone cost the server a few per cent of its CPU (docs/benchmarks.md, the ninth round)."""
+    port = module_server.port
+    offer = ("Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits",)
+    status, head = handshake(port, f"http://127.0.0.1:{port}", extra=offer)
+    assert status == 101 and b"upgrade: websocket" in head.lower()
+    assert b"sec-websocket-extensions" not in head.lower(), head
 
 
 # ----------------------------------------------------------------- sessions

@@ -418,6 +418,9 @@ def _serve(app: ASGIApp, host: str, port: int) -> None:
         http=http_protocol(book),  # headers in time, connections per client and in all: see bounds
         ws="websockets-sansio",
         ws_max_size=MAX_MESSAGE,
+        # no per-message compression: a redraw is a few kB on the club's own network, and
+        # compressing each for every phone was a few per cent of the server's CPU
+        ws_per_message_deflate=False,
         backlog=BACKLOG,
         server_header=False,
         timeout_graceful_shutdown=5,
