@@ -236,3 +236,33 @@ def test_a_control_kept_in_a_box_drawn_again_stays_on_the_page() -> None:
     ``capacity``) before the handler runs."""
     assert kept_in_a_new_box(fast=False, redraws=3) == [False, False, False]  # what the steps mend
     assert kept_in_a_new_box(fast=True, redraws=3) == [True, True, True]
+
+
+PARTS = st.one_of(st.sampled_from(["_b", "controls", "content", "value", "width"]), st.integers(0, 3), st.just(True))
+PATHS = st.lists(PARTS, max_size=5)
+OPS = st.lists(
+    st.one_of(
+        st.builds(lambda p: {"op": "remove", "path": p}, PATHS),
+        st.builds(lambda p, v: {"op": "replace", "path": p, "value": v}, PATHS, st.integers()),
+        st.builds(lambda p, v: {"op": "add", "path": p, "value": v}, PATHS, st.text(max_size=2)),
+        st.builds(lambda a, b: {"op": "move", "from": a, "path": b}, PATHS, PATHS),
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(OPS, st.booleans())
+def test_a_patch_is_put_in_a_message_as_flet_puts_it(ops: list[dict[str, Any]], odd: bool) -> None:
+    """Any operations (a path repeated, one whose beginning is the one before's, empty ones, a
+    move, ``True`` beside ``1``, an unknown operation): the same message, or the same error."""
+    if odd:
+        ops = [*ops, {"op": "copy", "path": []}]
+    outcomes = []
+    for encode in (fletdiff._ORIGINAL["to_message"], fletdiff._to_message):
+        try:
+            outcomes.append(encode(object_patch.ObjectPatch(ops)))
+        except object_patch.ObjectPatchException as e:
+            outcomes.append(str(e))
+    assert outcomes[0] == outcomes[1]
+    assert repr(outcomes[0]) == repr(outcomes[1])  # (the same keys, in the same order)

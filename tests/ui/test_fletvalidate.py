@@ -53,6 +53,7 @@ def test_it_is_installed_on_the_flet_it_was_written_for() -> None:
     fletdiff.install()
 
 
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # (a deprecated property drawn: Flet's check warns)
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_every_control_with_random_properties_is_checked_as_flet_checks_it(data: st.DataObject) -> None:

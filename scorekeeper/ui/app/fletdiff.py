@@ -33,6 +33,11 @@ to the old one, gone (:func:`_compare_dataclasses`: a tap on such a control made
 the whole page). And what the diff and the encoder ask of every value is answered from a
 table kept for each class (``is_dataclass``, ``fields``, a field's first declaration);
 ``object_patch``'s debug lines cost nothing while its logger is not at ``DEBUG``.
+
+Two steps around the diff: Flet's check of every control it makes or diffs (``validate``,
+:func:`_validate`) passes over a field left at a default its check passes, and a patch is put
+in its message (``ObjectPatch.to_message``, :func:`_to_message`) without looking up again
+the beginning of a path that is the one before's.
 """
 
 from __future__ import annotations
@@ -63,6 +68,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 _SPARSE: dict[type, frozenset[str]] = {}
 
 _ORIGINAL: dict[str, Any] = {
+    "to_message": object_patch.ObjectPatch.to_message,
     "_configure_dataclass": object_patch.DiffBuilder._configure_dataclass,
     "get_removed_controls": object_patch.DiffBuilder.get_removed_controls,
     "_compare_values": object_patch.DiffBuilder._compare_values,
@@ -436,6 +442,52 @@ def _validate(instance: Any, *, suppress_repeated_errors: bool = False) -> None:
             reported.clear()
 
 
+def _to_message(self: Any) -> list[Any]:
+    """Flet's ``ObjectPatch.to_message``: the patch's operations, each path given as a node of
+    a shared table of the paths' beginnings and its last part. A path whose beginning is the
+    one before's (the properties of one control, one after the other) is not looked up again
+    in the table, node by node."""
+    paths: list[Any] = [0]
+    made = 1  # the next node's number
+    last: list[Any] | None = None  # the path before, and the node of its beginning
+    last_node: list[Any] = paths
+
+    def encode_path(path: list[Any]) -> list[Any]:
+        nonlocal made, last, last_node
+        n = len(path)
+        if n == 0:
+            return [0, 0]  # root object
+        if last is not None and len(last) == n and last[:-1] == path[:-1]:
+            return [last_node[0], path[-1]]
+        parent = node = paths
+        for part in path[:-1]:
+            if len(parent) == 1:
+                parent.append({})
+            node = parent[1].get(part, None)
+            if node is None:
+                node = [made]
+                parent[1][part] = node
+                made += 1
+            parent = node
+        last, last_node = path, node
+        return [node[0], path[-1]]
+
+    ops: list[Any] = [paths]
+    for op in self.patch:
+        kind = op["op"]
+        if kind == "remove":
+            ops.append([object_patch.Operation.Remove, *encode_path(op["path"])])
+        elif kind == "replace":
+            ops.append([object_patch.Operation.Replace, *encode_path(op["path"]), op["value"]])
+        elif kind == "add":
+            ops.append([object_patch.Operation.Add, *encode_path(op["path"]), op["value"]])
+        elif kind == "move":
+            ops.append([object_patch.Operation.Move, *encode_path(op["from"]), *encode_path(op["path"])])
+        else:
+            raise object_patch.ObjectPatchException(f"Unknown operation: {kind}")
+    return ops
+
+
 def installed() -> bool:
     """Whether the faster steps are Flet's now."""
     builder: Any = object_patch.DiffBuilder
@@ -456,6 +508,7 @@ def install(original: bool = False) -> bool:
     sessions: Any = session
     controls: Any = base_control
     if original or flet.__version__ != FOR_FLET:
+        patch.ObjectPatch.to_message = _ORIGINAL["to_message"]
         builder._configure_dataclass = _ORIGINAL["_configure_dataclass"]
         builder.get_removed_controls = _ORIGINAL["get_removed_controls"]
         builder._compare_values = _ORIGINAL["_compare_values"]
@@ -467,6 +520,7 @@ def install(original: bool = False) -> bool:
         proto._get_root_dataclass_field = _ORIGINAL_MODULES["_get_root_dataclass_field"]
         controls.validate = _ORIGINAL_MODULES["validate"]
         return False
+    patch.ObjectPatch.to_message = _to_message
     builder._configure_dataclass = _configure_dataclass
     builder.get_removed_controls = _get_removed_controls
     builder._compare_values = _compare_values
