@@ -25,8 +25,8 @@ from tools.loadtest import broadcast, common
 
 
 def test_they_are_installed_on_the_flet_they_were_written_for() -> None:
-    """On another Flet this fails: check the two steps against its ``object_patch.py``,
-    then set :data:`fletdiff.FOR_FLET`."""
+    """On another Flet this fails: check the steps against its ``object_patch.py`` (and
+    ``validate`` against its ``utils/validation.py``), then set :data:`fletdiff.FOR_FLET`."""
     assert ft.__version__ == fletdiff.FOR_FLET
     try:
         assert fletdiff.install() and fletdiff.installed()

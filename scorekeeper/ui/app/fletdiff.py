@@ -500,8 +500,10 @@ def install(original: bool = False) -> bool:
 
     Besides the two steps: ``object_patch`` and the message encoder ask
     ``dataclasses.is_dataclass`` (and ``fields``) of a class's instances from a table kept
-    for it, the encoder finds a field's first declaration once a class and field, and
-    ``object_patch``'s debug lines cost nothing while its logger is not at ``DEBUG``."""
+    for it, the encoder finds a field's first declaration once a class and field,
+    ``object_patch``'s debug lines cost nothing while its logger is not at ``DEBUG``, and
+    Flet's check of each control and a patch's message are :func:`_validate` and
+    :func:`_to_message`."""
     builder: Any = object_patch.DiffBuilder
     patch: Any = object_patch
     proto: Any = protocol
