@@ -76,11 +76,6 @@ _ORIGINAL: dict[str, Any] = {
 }
 
 
-def _is_dataclass(value: Any) -> bool:
-    """Whether ``value`` is a dataclass (as Flet asks it, an instance or a class)."""
-    return _is_dataclass_fast(value)
-
-
 def _names(cls: type) -> tuple[str, ...]:
     """The fields of a dataclass that Flet walks (those not marked ``skip``), once a class."""
     names = _FIELDS.get(cls)
@@ -163,7 +158,7 @@ def _configure_dataclass(
     control (it yields the same controls in the same order, and leaves them alike)."""
     if item is None or isinstance(item, _LEAVES):
         return
-    if not _is_dataclass(item):
+    if not _is_dataclass_fast(item):
         if isinstance(item, dict):
             for v in item.values():
                 yield from _configure_dataclass(self, v, parent, frozen)
@@ -318,17 +313,9 @@ def _kind(value: Any) -> int:
     """What ``value`` is to ``_compare_values`` (see :data:`_KINDS`), kept for its class."""
     kind = _KINDS.get(type(value))
     if kind is None:
-        if isinstance(value, type):  # a class: asked afresh
-            return 3 if dataclasses.is_dataclass(value) else 0
-        kind = _KINDS[type(value)] = (
-            1
-            if isinstance(value, dict)
-            else 2
-            if isinstance(value, list)
-            else 3
-            if hasattr(type(value), "__dataclass_fields__")
-            else 0
-        )
+        kind = 1 if isinstance(value, dict) else 2 if isinstance(value, list) else 3 if _is_dataclass_fast(value) else 0
+        if not isinstance(value, type):  # (a class is asked afresh)
+            _KINDS[type(value)] = kind
     return kind
 
 
