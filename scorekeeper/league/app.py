@@ -433,11 +433,14 @@ def make_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        stopping = asyncio.Event()
+
         async def sweep() -> None:
-            while True:
+            while not stopping.is_set():
                 with contextlib.suppress(Exception):  # a database away for a moment: the next sweep
                     await run_in_threadpool(service.league.settle)
-                await asyncio.sleep(settle_every)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stopping.wait(), settle_every)
 
         with contextlib.suppress(Exception):  # a database away for a moment: the requests will say so
             await run_in_threadpool(service.warm)
@@ -448,7 +451,11 @@ def make_app(
         try:
             yield
         finally:
-            task.cancel()
+            # Not cancelled: a sweep under way in its thread ends before the service has
+            # stopped, since whoever stopped it may close the database next (a task
+            # cancelled while it awaits a thread ends at once, the thread still running).
+            stopping.set()
+            await task
             service.pushes.shutdown(wait=False)  # a push under way ends as it would
 
     routes = [

@@ -338,7 +338,14 @@ def _same(sql: str) -> str:
 
 
 class SQLiteDatabase(Database):
-    """SQLite: one connection a thread (``sqlite:///:memory:`` shares one, for a trial)."""
+    """SQLite: one connection a thread (``sqlite:///:memory:`` shares one, for a trial).
+
+    A transaction holds its connection's lock while it runs, and :meth:`close` takes each
+    connection's lock before it closes it: a transaction under way in another thread (a
+    service's sweep as the service stops) ends first. Python's ``sqlite3`` does not guard
+    a connection shared across threads, and one closed under a running statement crashes
+    the process; here the transaction ends, and a transaction after the close is refused
+    (:class:`DatabaseError`, or ``sqlite3.ProgrammingError`` on a connection taken before)."""
 
     backend = "sqlite"
     id_column = "INTEGER PRIMARY KEY AUTOINCREMENT"
@@ -350,19 +357,26 @@ class SQLiteDatabase(Database):
         self._local = threading.local()
         self._shared: sqlite3.Connection | None = None
         self._lock = threading.RLock()
-        self._all: list[sqlite3.Connection] = []
+        #: Every connection opened, with the lock its transactions hold (the shared one's is
+        #: ``_lock``).
+        self._all: list[tuple[sqlite3.Connection, threading.RLock]] = []
+        self._closed = False
         if not self.memory:
             folder = Path(path).resolve().parent
             if not folder.is_dir():
                 raise DatabaseError(f"the database's folder {one_line(str(folder))} does not exist")
         self._connection()  # refused at once when the file cannot be opened
 
-    def _connection(self) -> sqlite3.Connection:
+    def _connection(self) -> tuple[sqlite3.Connection, threading.RLock]:
+        """This thread's connection (the shared one's in memory) and its lock."""
         if self.memory and self._shared is not None:
-            return self._shared
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is not None:
-            return conn
+            return self._shared, self._lock
+        if self._closed:
+            raise DatabaseError(f"the database {one_line(self.path)} was closed")
+        local = self._local  # one object, whatever close() does meanwhile
+        mine: tuple[sqlite3.Connection, threading.RLock] | None = getattr(local, "mine", None)
+        if mine is not None:
+            return mine
         try:
             conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
             conn.execute("PRAGMA foreign_keys = ON")
@@ -372,32 +386,35 @@ class SQLiteDatabase(Database):
             conn.execute("PRAGMA synchronous = FULL")
         except sqlite3.Error as e:
             raise DatabaseError(f"the database {one_line(self.path)} cannot be opened ({one_line(str(e))})") from None
-        self._local.conn = conn
+        mine = (conn, self._lock if self.memory else threading.RLock())
+        local.mine = mine
         with self._lock:
-            self._all.append(conn)
+            self._all.append(mine)
         if self.memory:
             self._shared = conn
-        return conn
+        return mine
 
     def _transaction(self, *, write: bool) -> AbstractContextManager[Tx]:
-        if self.memory:
-            return _Locked(self._lock, _SQLiteTx(self, self._connection(), write))
-        return _SQLiteTx(self, self._connection(), write)
+        conn, lock = self._connection()
+        return _Locked(lock, _SQLiteTx(self, conn, write))
 
     def _transient(self, e: Exception) -> bool:
         return isinstance(e, sqlite3.OperationalError) and "locked" in str(e)
 
     def close(self) -> None:
         with self._lock:
-            for conn in self._all:
-                conn.close()
+            self._closed = True
+            for conn, lock in self._all:
+                with lock:  # a transaction under way on it ends first (see the class)
+                    conn.close()
             self._all.clear()
             self._shared = None
         self._local = threading.local()
 
 
 class _Locked(AbstractContextManager[Tx]):
-    """A transaction that holds a lock of this process while it runs (one shared connection)."""
+    """A transaction that holds a lock of this process while it runs: its connection's (the
+    shared one's, or one thread's, which :meth:`SQLiteDatabase.close` takes too)."""
 
     def __init__(self, lock: threading.RLock, inner: AbstractContextManager[Tx]) -> None:
         self.lock = lock

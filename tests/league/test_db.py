@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -265,3 +266,58 @@ def test_psycopgs_echo_of_a_failed_pipeline_is_not_written(caplog: pytest.LogCap
         log.warning("error ignored terminating %r: %s", object(), RuntimeError("pipeline aborted"))
         log.warning("couldn't connect: %s", "refused")
     assert [r.getMessage() for r in caplog.records] == ["couldn't connect: refused"]
+
+
+@pytest.mark.parametrize("where", ["file", "memory"])
+def test_closing_waits_for_a_transaction_under_way_in_another_thread(where: str, tmp_path):
+    """SQLite: ``close`` from one thread while another's write runs (a service's sweep as it
+    stops) waits for the write to commit, then closes; the next write on that thread's
+    database is refused in a line, and the file keeps what was committed. (Python's
+    ``sqlite3`` crashed the process when a connection was closed under a running statement.)"""
+    url = f"sqlite:///{tmp_path / 'league.db'}" if where == "file" else "sqlite:///:memory:"
+    db = connect(url)
+    db.write(lambda tx: tx.run("CREATE TABLE t (a INTEGER)"))
+    inside, go, closed = threading.Event(), threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def slow(tx: Any) -> int:
+        tx.run("INSERT INTO t VALUES (?)", (1,))
+        inside.set()
+        go.wait(10)
+        return tx.run("INSERT INTO t VALUES (?)", (2,))
+
+    def writer() -> None:
+        try:
+            db.write(slow)
+        except BaseException as e:
+            errors.append(e)
+            return
+        closed.wait(10)
+        try:
+            db.write(lambda tx: tx.run("INSERT INTO t VALUES (?)", (3,)))
+        except BaseException as e:  # the write after the close
+            errors.append(e)
+
+    def close() -> None:
+        db.close()
+        closed.set()
+
+    first = threading.Thread(target=writer)
+    first.start()
+    assert inside.wait(10)
+    closer = threading.Thread(target=close)
+    closer.start()
+    closer.join(0.3)
+    assert closer.is_alive()  # not closed under the write
+    go.set()
+    first.join(10)
+    closer.join(10)
+    assert not first.is_alive() and not closer.is_alive()
+    assert len(errors) == 1 and isinstance(errors[0], DatabaseError | sqlite3.ProgrammingError)
+    assert "closed" in str(errors[0])
+    if where == "file":
+        again = connect(url)
+        try:
+            assert again.read(lambda tx: tx.rows("SELECT a FROM t ORDER BY a")) == [(1,), (2,)]
+        finally:
+            again.close()

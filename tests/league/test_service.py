@@ -247,3 +247,38 @@ def test_a_fixture_moved_is_on_its_pages_at_once(client: TestClient, league: Lea
     after = client.get(page)
     assert after.headers["etag"] != before.headers["etag"]
     assert next(x for x in after.json()["fixtures"] if x["id"] == f.id)["day"] == "2026-12-01"
+
+
+def test_the_service_stops_after_a_sweep_under_way_ends(db: Database, league: League, monkeypatch: pytest.MonkeyPatch):
+    """The sweep that approves results not disputed in time runs in a thread: the service,
+    told to stop while one runs, stops only once it has ended, so that the database closed
+    next is not closed under it (over SQLite that crashed the process)."""
+    import threading
+
+    inside, go = threading.Event(), threading.Event()
+    said: list[str] = []
+    settle = League.settle
+
+    def slow_settle(self: League, now: str | None = None) -> int:
+        inside.set()
+        go.wait(10)
+        n = settle(self, now)
+        said.append("settled")
+        return n
+
+    monkeypatch.setattr(League, "settle", slow_settle)
+    client = TestClient(make_app(db, settle_every=0.01), base_url="https://league.test")
+    client.__enter__()
+    assert inside.wait(10)
+
+    def stop() -> None:
+        client.__exit__(None, None, None)
+        said.append("stopped")
+
+    stopper = threading.Thread(target=stop)
+    stopper.start()
+    stopper.join(0.3)
+    assert stopper.is_alive()  # waiting for the sweep
+    go.set()
+    stopper.join(10)
+    assert said == ["settled", "stopped"]
