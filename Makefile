@@ -52,13 +52,16 @@ run: $(STAMP)
 # rewrote every one of them again before its first test (28 CPU-seconds more, 2026-11-29).
 # The test files are handed out costliest first (tests/costs.py), so that no long browser
 # test file starts near the end while the other processes have nothing left to do.
+# A test process that crashes (a segmentation fault) fails the run at once, naming the test
+# (--max-worker-restart 0): pytest-xdist 3.8 with --dist loadfile, left to start a new
+# process instead, waited for it forever, and CI stopped the run at its time limit.
 JOBS ?= 3
 LINT_LOG := $(VENV)/lint.log
 test: $(STAMP)
 	@$(BIN)/python -m compileall -q -j 0 scorekeeper > /dev/null
 	@$(MAKE) --no-print-directory lint > $(LINT_LOG) 2>&1 & lint=$$!; \
 	$(BIN)/python -m tools.warm_asserts; \
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile; tests=$$?; \
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --max-worker-restart 0; tests=$$?; \
 	wait $$lint; linted=$$?; \
 	echo "=== make lint (ran beside the tests) ==="; cat $(LINT_LOG); \
 	if [ $$linted -ne 0 ]; then echo "make: lint FAILED"; fi; \

@@ -31,6 +31,28 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     return costliest_first_scheduler()(config, log)
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The league's throwaway PostgreSQL still running when the run ends (the test process
+    that would have stopped it crashed: ``tests/league/conftest.py`` counts its users) is
+    stopped by the process that ran the session: a cluster is never left behind."""
+    if hasattr(session.config, "workerinput"):  # a test process of pytest-xdist's
+        return
+    base = session.config._tmp_path_factory.getbasetemp()  # type: ignore[attr-defined]
+    state = base / "league-pg.json"
+    if not state.exists():
+        return
+    import json
+
+    from filelock import FileLock
+
+    from scorekeeper.league.throwaway import Cluster
+
+    with FileLock(base / "league-pg.lock"):
+        if state.exists():
+            Cluster(Path(json.loads(state.read_text(encoding="utf-8"))["folder"])).stop()
+            state.unlink()
+
+
 @pytest.fixture
 def cli() -> Callable[..., Ran]:
     """Run ``scorekeeper ARGS`` in this process: ``cli("score", path, stdin=...)``."""
