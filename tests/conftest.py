@@ -37,10 +37,11 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     stopped by the process that ran the session: a cluster is never left behind."""
     if hasattr(session.config, "workerinput"):  # a test process of pytest-xdist's
         return
-    base = session.config._tmp_path_factory.getbasetemp()  # type: ignore[attr-defined]
-    state = base / "league-pg.json"
-    if not state.exists():
+    base = getattr(session.config, "_tmp_path_factory", None)
+    base = getattr(base, "_basetemp", None)  # None: no temporary folder made, no cluster
+    if base is None or not (base / "league-pg.json").exists():
         return
+    state = base / "league-pg.json"
     import json
 
     from filelock import FileLock
