@@ -13,7 +13,7 @@ import flet as ft
 
 from scorekeeper.dominoes import Tile
 from scorekeeper.ui.allfives.fit import Spot
-from scorekeeper.ui.allfives.layout_view import _draw_cell, _end_button, split_tile
+from scorekeeper.ui.allfives.layout_view import LIT, PALE, _draw_cell, _end_button, split_tile
 from scorekeeper.ui.allfives.play import EndChoice, PickerCell, Place
 from scorekeeper.ui.app import fletdiff
 
@@ -102,11 +102,11 @@ def test_a_tile_that_comes_to_fit_is_a_new_box_around_the_same_semantics_node() 
     tile = Tile(6, 2)
     pale = _draw_cell(PickerCell(tile, "other"), None, lambda t: None, "tile", 40, placed)
     box = pale.control
-    assert isinstance(box, ft.Container) and box.key == "cell-6-2" and box.opacity == 0.45
+    assert isinstance(box, ft.Container) and box.key == "cell-6-2" and box.opacity == PALE
     node = box.content
     assert isinstance(node, ft.Semantics) and node.label == "tile 6-2" and node.on_tap is box.on_click
     lit = _draw_cell(PickerCell(tile, "fits"), pale, lambda t: None, "tile", 40, placed)
-    assert lit.control is not box and lit.control.opacity == 1.0 and lit.control.key == "cell-6-2"
+    assert lit.control is not box and lit.control.opacity == LIT and lit.control.key == "cell-6-2"
     assert lit.control.content is node  # its label and digits not made, diffed nor sent again
     assert lit.control.on_click is box.on_click
 

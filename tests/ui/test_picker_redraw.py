@@ -27,6 +27,7 @@ import pytest
 from flet.components.component import Component
 from flet.controls import object_patch
 
+from scorekeeper.ui.allfives.layout_view import LIT, PALE
 from scorekeeper.ui.allfives.tiles import LitBorder
 from scorekeeper.ui.app import fletdiff
 from tools.loadtest import broadcast, common
@@ -225,7 +226,7 @@ def test_an_entry_redraws_only_the_tiles_whose_look_changed_and_keeps_their_digi
                 assert isinstance(node, ft.Semantics) and node is was.content
                 assert node.label == f"tile {tile}" and node.on_tap is box.on_click
                 assert node._i not in step["added"] and node.content._i not in step["added"]
-                assert box.opacity == (1.0 if cell.state == "fits" else 0.45)
+                assert box.opacity == (LIT if cell.state == "fits" else PALE)
                 # its border sent whole (a LitBorder as it fits, a plain one as it does not),
                 # not compared and sent side by side
                 assert isinstance(box.border, LitBorder) == (cell.state == "fits")
@@ -281,3 +282,23 @@ def test_an_entry_redraws_only_the_laid_tiles_that_changed_or_moved_on_the_sheet
                 assert control.content is was.content  # the same face: not sent again
                 assert control.content.content._i not in step["added"]
     assert kept >= 50 and kept > 3 * moved
+
+
+def test_a_lit_tile_has_its_opacity_sent_and_drawn_whole() -> None:
+    """A lit cell's opacity is sent with it (Flet does not send its default, 1.0, and its
+    client then puts no opacity layer above the cell: the first time the cell went pale,
+    the client built it again from nothing), and the browser draws it whole: at 255 of 255,
+    as at 1. The table's first play makes most of the set pale at once."""
+    from flet.messaging.protocol import configure_encode_object_for_msgpack
+
+    from scorekeeper.dominoes import Tile
+    from scorekeeper.ui.allfives.layout_view import _draw_cell
+    from scorekeeper.ui.allfives.play import PickerCell
+
+    encode = configure_encode_object_for_msgpack(ft.BaseControl)
+    lit, pale = (
+        _draw_cell(PickerCell(Tile(5, 3), state), None, lambda tile: None, "tile", 20, None).control
+        for state in ("fits", "other")
+    )
+    assert encode(lit)["opacity"] == LIT and encode(pale)["opacity"] == PALE
+    assert round(LIT * 255) == 255 and LIT != 1.0

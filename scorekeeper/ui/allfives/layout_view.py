@@ -103,6 +103,12 @@ def fitting_half(cells: int, width: float, room: float) -> float:
 #: How a tile that fits no open end now is drawn: its box, border and digits pale (the whole
 #: tile at this opacity), the same size as a lit one, so that it stays in its place.
 PALE = 0.45
+#: A lit tile's opacity: drawn as 1 (255 of 255 in the browser), but never Flet's default
+#: 1.0, which Flet does not send. A cell drawn lit at 1.0 has no opacity layer in Flet's
+#: client, so the first time it went pale the client put one above it and built its whole
+#: subtree (box, semantics node, digits) again from nothing, not patched: at a hand's
+#: first play, every tile that stopped fitting at once.
+LIT = 0.999
 
 
 class _Drawn:
@@ -167,7 +173,7 @@ def _draw_cell(
         bgcolor=ft.Colors.PRIMARY_CONTAINER if fits else ft.Colors.SURFACE_CONTAINER_LOW,
         border=tile_border(2, ft.Colors.PRIMARY, lit=True) if fits else tile_border(2, ft.Colors.OUTLINE_VARIANT),
         border_radius=max(3, half * 0.15),
-        opacity=1.0 if fits else PALE,
+        opacity=LIT if fits else PALE,
         on_click=tapped,
         key=key,
     )
