@@ -372,7 +372,7 @@ class SQLiteDatabase(Database):
         if self.memory and self._shared is not None:
             return self._shared, self._lock
         if self._closed:
-            raise DatabaseError(f"the database {one_line(self.path)} was closed")
+            raise self._was_closed()
         local = self._local  # one object, whatever close() does meanwhile
         mine: tuple[sqlite3.Connection, threading.RLock] | None = getattr(local, "mine", None)
         if mine is not None:
@@ -387,12 +387,18 @@ class SQLiteDatabase(Database):
         except sqlite3.Error as e:
             raise DatabaseError(f"the database {one_line(self.path)} cannot be opened ({one_line(str(e))})") from None
         mine = (conn, self._lock if self.memory else threading.RLock())
-        local.mine = mine
         with self._lock:
+            if self._closed:  # closed while this one was opened: never left open after it
+                conn.close()
+                raise self._was_closed()
             self._all.append(mine)
-        if self.memory:
-            self._shared = conn
+            if self.memory:
+                self._shared = conn
+        local.mine = mine
         return mine
+
+    def _was_closed(self) -> DatabaseError:
+        return DatabaseError(f"the database {one_line(self.path)} was closed")
 
     def _transaction(self, *, write: bool) -> AbstractContextManager[Tx]:
         conn, lock = self._connection()

@@ -321,3 +321,33 @@ def test_closing_waits_for_a_transaction_under_way_in_another_thread(where: str,
             assert again.read(lambda tx: tx.rows("SELECT a FROM t ORDER BY a")) == [(1,), (2,)]
         finally:
             again.close()
+
+
+def test_a_connection_opened_as_the_database_closes_is_not_left_open(tmp_path, monkeypatch: pytest.MonkeyPatch):
+    """SQLite: a thread that opens its connection while another closes the database gets
+    the close's refusal, and its connection is closed too (none is left open after it)."""
+    db = connect(f"sqlite:///{tmp_path / 'league.db'}")
+    opened: list[sqlite3.Connection] = []
+    real = sqlite3.connect
+
+    def opening(*args: Any, **kwargs: Any) -> sqlite3.Connection:  # the close lands meanwhile
+        conn = real(*args, **kwargs)
+        opened.append(conn)
+        db.close()
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", opening)
+    errors: list[BaseException] = []
+
+    def other() -> None:
+        try:
+            db.read(lambda tx: tx.value("SELECT 1"))
+        except BaseException as e:
+            errors.append(e)
+
+    t = threading.Thread(target=other)
+    t.start()
+    t.join(10)
+    assert len(errors) == 1 and isinstance(errors[0], DatabaseError) and "was closed" in str(errors[0])
+    with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+        opened[0].execute("SELECT 1")
