@@ -33,8 +33,12 @@ LAST_WORDS = {
     "capacity": "capacity: ",
 }
 #: What else a smoke run must print (the server's garbage collections over a step: read from
-#: the server, so this says the watch reached it and came back).
-ALSO = {"capacity": "server's garbage collector: "}
+#: the server, so this says the watch reached it and came back; the tap on a phone without a
+#: screen reader's tree, timed to the frame's end in pages with semantics off).
+ALSO = {
+    "capacity": "server's garbage collector: ",
+    "ui_latency": "without the screen reader's tree (--frames), tile tap -> frame end, 1 and 1 taps",
+}
 HARNESSES = [
     pytest.param("broadcast", marks=pytest.mark.slow),
     pytest.param("ui_latency", marks=[pytest.mark.slow, pytest.mark.browser]),
