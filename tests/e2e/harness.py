@@ -553,19 +553,20 @@ _SHOWN_JS = (
 )
 
 
-def wait_text(page, text: TextMatch, timeout: float = ACTION_TIMEOUT) -> None:
+def wait_text(page, text: TextMatch, timeout: float = ACTION_TIMEOUT, gone: bool = False) -> None:
     """Wait until some semantics string (see ``read_texts``) equals ``text``
     (a str, whole-string match after trimming) or matches ``text`` (a
-    compiled regex; JavaScript ``RegExp.test`` semantics, so keep it simple).
+    compiled regex; JavaScript ``RegExp.test`` semantics, so keep it simple);
+    with ``gone``, until none does (a screen left, not only one shown over it).
     Looks again whenever the page's tree changes (once a frame at most, while Flutter
     draws) and every 100 ms (a text field's value changes no node), not on a fixed
     20 ms poll: reading the whole tree fifty times a second took CPU from the very
     page being waited on.  Once shown, it returns 20 ms later (no sooner than that poll
     did), so a screen Flutter completes in the next frame is whole when the caller reads it.
     Raises TimeoutError with the current texts on failure."""
-    arg = _text_arg(text, timeout)
+    arg = {**_text_arg(text, timeout), "gone": gone}
     js = (
-        "(a) => new Promise((resolve) => { const shown = () => (" + _SHOWN_JS + ")(a);"
+        "(a) => new Promise((resolve) => { const shown = () => (" + _SHOWN_JS + ")(a) !== a.gone;"
         " if (shown()) { resolve(true); return; }"
         " const end = (ok) => { obs.disconnect(); clearInterval(poll); clearTimeout(limit); resolve(ok); };"
         " const look = () => { if (shown()) { obs.disconnect(); clearInterval(poll); setTimeout(() => end(true), 20); } };"
@@ -575,7 +576,8 @@ def wait_text(page, text: TextMatch, timeout: float = ACTION_TIMEOUT) -> None:
         " const limit = setTimeout(() => end(shown()), a.ms); })"
     )
     if not page.evaluate(js, arg):
-        raise TimeoutError(f"text {text!r} not shown within {timeout}s; texts now: {read_texts(page)!r}")
+        what = "still shown after" if gone else "not shown within"
+        raise TimeoutError(f"text {text!r} {what} {timeout}s; texts now: {read_texts(page)!r}")
 
 
 def scroll_until(page, text: TextMatch, over=None, step: int = 400, max_steps: int = 40) -> None:
