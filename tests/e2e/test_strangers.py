@@ -10,6 +10,7 @@ on 0.0.0.0 for the namespaces. Every loop is bounded in count and time."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import socket
@@ -241,13 +242,28 @@ def rss_mb(pid: int) -> float:
     return kb / 1024
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid`` has used, user and system (Linux: /proc), in seconds."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def test_bodies_without_a_code_cost_the_table_nothing(lan):
     """8 connections posting 2 MB bodies to /matches with no code, as fast as they can for
-    15 s: each is refused (403) before its body is read and its connection closed, and the
-    host's own requests (GET / and a small POST /matches from loopback) keep a p95 under
-    150 ms (before the door: 1,665 ms)."""
+    15 s: each is refused (403 or 503) before its body is read and its connection closed, at
+    less than half a millisecond of the server's CPU each; and the host's own requests (GET /
+    and a small POST /matches from loopback) keep a p95 under 150 ms, or under five times
+    what the same requests take on the same machine without the flood (2 s before it and 2 s
+    after), whichever is more. Before the door the host's p95 was 1,665 ms.
+
+    The second bound is for a machine busy with other work (the suite's other processes drive
+    browsers on the same cores): there the host's requests took 56 ms at p95 with no flood and
+    190 ms during it, the same threefold slowdown as on a quiet machine (3 and 10 ms)."""
     before = len(log_of(lan))
-    quiet = p95(host_requests(lan.port, time.monotonic() + 2))
+    pid = lan.proc.pid
+    quiet = host_requests(lan.port, time.monotonic() + 2)
+    cpu_before = cpu_seconds(pid)
     result: dict = {}
     with netns.remote_namespace() as ns:
         t = threading.Thread(
@@ -258,8 +274,16 @@ def test_bodies_without_a_code_cost_the_table_nothing(lan):
         during = host_requests(lan.port, time.monotonic() + 13.5)
         t.join(60)
         assert not t.is_alive()
-    print(f"host p95: {quiet * 1000:.0f} ms quiet, {p95(during) * 1000:.0f} ms during the flood; stranger {result}")
-    assert p95(during) < 0.150, (sorted(during)[-10:], result)
+    cpu = cpu_seconds(pid) - cpu_before
+    quiet += host_requests(lan.port, time.monotonic() + 2)
+    bound = max(0.150, 5 * p95(quiet))
+    print(
+        f"host p95: {p95(quiet) * 1000:.0f} ms quiet, {p95(during) * 1000:.0f} ms during the flood "
+        f"(bound {bound * 1000:.0f} ms); server CPU {cpu:.2f} s, "
+        f"{cpu / max(result['requests'], 1) * 1e6:.0f} us a stranger's request; stranger {result}"
+    )
+    assert p95(during) < bound, (sorted(during)[-10:], p95(quiet), result)
+    assert cpu < 0.0005 * result["requests"], (cpu, result)  # a refusal costs tens of microseconds
     assert result["requests"] >= 8 and result.get("200", 0) == 0, result
     refused = result.get("403", 0) + result.get("503", 0) + result["no_answer"]
     assert refused == result["requests"], result
