@@ -253,13 +253,15 @@ def test_bodies_without_a_code_cost_the_table_nothing(lan):
     """8 connections posting 2 MB bodies to /matches with no code, as fast as they can for
     15 s: each is refused (403 or 503) before its body is read and its connection closed, at
     less than half a millisecond of the server's CPU each; and the host's own requests (GET /
-    and a small POST /matches from loopback) keep a p95 under 150 ms, or under five times
-    what the same requests take on the same machine without the flood (2 s before it and 2 s
+    and a small POST /matches from loopback) keep a p95 under 300 ms, or under five times what
+    the same requests take on the same machine without the flood (2 s before it and 2 s
     after), whichever is more. Before the door the host's p95 was 1,665 ms.
 
-    The second bound is for a machine busy with other work (the suite's other processes drive
-    browsers on the same cores): there the host's requests took 56 ms at p95 with no flood and
-    190 ms during it, the same threefold slowdown as on a quiet machine (3 and 10 ms)."""
+    The bound guards against a door that reads the bodies again; it is not the figure (a quiet
+    machine: 3-8 ms quiet, 9-37 ms during the flood; docs/benchmarks.md). In the suite, the
+    other processes drive browsers on the same cores: a CI run measured 56 ms quiet and 190
+    ms during the flood, and a run here 7 ms quiet and 66 ms during it, the browsers busier
+    during the flood than before it."""
     before = len(log_of(lan))
     pid = lan.proc.pid
     quiet = host_requests(lan.port, time.monotonic() + 2)
@@ -276,7 +278,7 @@ def test_bodies_without_a_code_cost_the_table_nothing(lan):
         assert not t.is_alive()
     cpu = cpu_seconds(pid) - cpu_before
     quiet += host_requests(lan.port, time.monotonic() + 2)
-    bound = max(0.150, 5 * p95(quiet))
+    bound = max(0.300, 5 * p95(quiet))
     print(
         f"host p95: {p95(quiet) * 1000:.0f} ms quiet, {p95(during) * 1000:.0f} ms during the flood "
         f"(bound {bound * 1000:.0f} ms); server CPU {cpu:.2f} s, "
