@@ -445,6 +445,7 @@ class Sample:
     msg_text: float | None  # first message back -> text
     nmsg: int  # messages received between the tap and the text
     tag: str = ""  # ours: "scoring" (the play scored: the "15!" flash shows) or "plain"
+    place: str = ""  # ours: "first" (the hand's first play), "last" (it ends the hand) or "other"
 
 
 def timed_tap(page: Any, loc: Any, want: str, timeout: float = harness.ACTION_TIMEOUT) -> Sample:

@@ -40,7 +40,10 @@ and Playwright's actionability checks are not timed.  Also reported:
   handles the tap and sends the event), ``send->msg`` (the server handles
   the event, runs the app's handler, re-renders and diffs the component, and
   the first reply arrives), ``msg->text`` (the client applies the patch and
-  draws the frame).
+  draws the frame);
+* ours by kind (a play that scores, which shows "15!", or not) and by place in the
+  hand: its first play (the drawing's first tile), the play that ends it (the
+  hand-end panel opens), the others.
 
 ``--frames N`` (default 20): after the rounds, the browser's part of a tap with Flutter's
 semantics tree on and off, for both apps (the section "frames" below says how): a phone
@@ -122,6 +125,7 @@ def run_ours(browser, url: str, mid: str, taps: int, warmup: int) -> dict:
             turn = m.play(tile, on)
             s = timed_tap(page, harness.button(page, f"tile {tile}"), app_driver.play_note(m, turn))
             s.tag = "scoring" if turn.points else "plain"
+            s.place = "first" if len(m.hand.turns) == 1 else "last" if m.hand.end is not None else "other"
             done += 1
             if done > warmup:
                 samples.append(s)
@@ -335,6 +339,10 @@ def _stats(xs) -> str:
     return f"median {statistics.median(xs):.1f} p95 {pct(xs, 95):.1f} (min {min(xs):.1f} max {max(xs):.1f})"
 
 
+#: A timed tap's place in its hand (:attr:`Sample.place`), as ``describe`` names it.
+PLACES = {"first": "its first play", "other": "the others", "last": "the play that ends it"}
+
+
 def describe(name: str, samples: list[Sample]) -> str:
     lines = [
         f"  {name}: {len(samples)} taps (ms)",
@@ -354,6 +362,16 @@ def describe(name: str, samples: list[Sample]) -> str:
             + " | ".join(
                 f"{t} (n={sum(s.tag == t for s in samples)}) {_stats([s.inpage for s in samples if s.tag == t])}"
                 for t in tags
+            )
+        )
+    places = [p for p in PLACES if any(s.place == p for s in samples)]
+    if places:  # where in the hand: its first play, the play that ends it (a domino), the others
+        lines.append(
+            "    pointerdown->text by place in the hand: "
+            + " | ".join(
+                f"{PLACES[p]} (n={sum(s.place == p for s in samples)}) "
+                f"{_stats([s.inpage for s in samples if s.place == p])}"
+                for p in places
             )
         )
     slow = sorted(samples, key=lambda s: s.inpage)[-3:]
