@@ -95,6 +95,16 @@ SMOKE = {"tables": "1,2", "seconds": 7.0, "keep_going": True, "drawn": 2}
 
 
 # ------------------------------------------------------------------ the club night, stored
+def rounds_for(tables: int) -> int:
+    """The rounds of the club night of ``tables`` tables (two players each): 3, or as many as its
+    players allow (one round for one table).
+
+    >>> rounds_for(1), rounds_for(2), rounds_for(32)
+    (1, 3, 3)
+    """
+    return min(3, 2 * tables - 1)
+
+
 def club_night(db: str, tables: int) -> list[tuple[str, Any]]:
     """An event of ``2 * tables`` players, its first round open, each match started; each
     table's match id and the engine's copy of it."""
@@ -106,9 +116,7 @@ def club_night(db: str, tables: int) -> list[tuple[str, Any]]:
     with Store(db) as store:
         book = EventBook(store)
         book.add(
-            new_event(
-                EVENT, EVENT_NAME, "swiss", "all-fives", players=names, rounds=min(3, len(names) - 1), target=TARGET
-            )
+            new_event(EVENT, EVENT_NAME, "swiss", "all-fives", players=names, rounds=rounds_for(tables), target=TARGET)
         )
         out = []
         for _, mid in sorted(book.open_round(EVENT, 1).items()):
@@ -304,8 +312,9 @@ def other_address() -> str | None:
     return None if ip.startswith("127.") else ip
 
 
-def open_wall(port: int, log: str, host: str) -> Listener:
-    """The wall: a watcher joined by the watch link, on the event's standings."""
+def open_wall(port: int, log: str, host: str, rounds: int) -> Listener:
+    """The wall: a watcher joined by the watch link, on the standings of the event (of
+    ``rounds`` rounds)."""
     found = re.search(r"Watchers join at http://\S+/join/([A-Za-z0-9_-]+)\s", log)
     if not found:
         raise RuntimeError("the server printed no watch link")
@@ -318,9 +327,9 @@ def open_wall(port: int, log: str, host: str) -> Listener:
         while wall.find(label) is None and time.monotonic() < deadline:
             time.sleep(0.1)
         if label == "Standings":
-            wall.expect("Round 1 of 3")
+            wall.expect(f"Round 1 of {rounds}")
         wall.tap(label)
-    if wall.wait_for("Round 1 of 3", 30) is None:
+    if wall.wait_for(f"Round 1 of {rounds}", 30) is None:
         raise RuntimeError("the wall did not show the standings")
     return wall
 
@@ -365,7 +374,7 @@ class Capacity:
         if host is None:
             print("the wall: not opened (this machine has no address but loopback)", flush=True)
         else:
-            self.wall = open_wall(port, harness.server_log(self.server), host)
+            self.wall = open_wall(port, harness.server_log(self.server), host, rounds_for(max(self.args.steps)))
         print(
             f"app: {args.app_root} (commit {revision(args.app_root)}); the server imported {self.imported}; "
             f"pid {self.server.pid}; {os.cpu_count()} CPUs, load average {load_average()}",
