@@ -33,8 +33,8 @@ tile that fits one place, a two-tap play when none does (untimed), and at each h
 T rises through ``--tables`` (default 1, 4, 8, 16, 24, 32; the tables of a step stay open
 for the next) until the p95 of tap -> the last other phone passes ``--goal`` (250 ms). For each
 T: p95 and max of tap -> the last other phone of the table has the entry's message (every
-table: the Listeners' arrival, and the drawn table's pages' WebSocket; the drawn table's
-screens apart, its Chromium at ``--nice-browsers`` 10 so that the server gets the CPU
+table: the Listeners' arrival, and the drawn table's pages' WebSocket and its phones drawn
+elsewhere (its page's clock set against Python's by a round trip); the drawn table's screens apart, its Chromium at ``--nice-browsers`` 10 so that the server gets the CPU
 first), tap -> the wall, the server's CPU (% of all CPUs) and memory (VmRSS), and
 its CPU per phone per entry (the server's CPU seconds over the step / the entries made / the
 four phones of a table: the wall and the idle sessions are in it). Timing is never
@@ -439,9 +439,9 @@ class Capacity:
             "wall": [x for g in got for x in g["wall"]],
             "drawn": [t.all_others for t in drawn_taps if t.all_others is not None],
             "drawn_msg": [
-                max(x for x in t.others_msg if x is not None)
+                max(x for x in t.others_msg + t.listeners_msg if x is not None)
                 for t in drawn_taps
-                if t.others_msg and None not in t.others_msg
+                if t.others_msg + t.listeners_msg and None not in t.others_msg + t.listeners_msg
             ],
             "missed": sum(g["missed"] for g in got),
             "hands": sum(g["hands"] for g in got),
@@ -494,8 +494,10 @@ def show_profile(run: Capacity, top: int) -> None:
 
 def headline(s: dict[str, Any]) -> list[float]:
     """The samples the capacity is judged on: tap -> the last other phone of the table has the
-    entry's message, on every table (the drawn table's by its pages' WebSocket; its screens,
-    drawn on this machine's shared CPU, are reported apart)."""
+    entry's message, on every table. The drawn table's are read by its pages' WebSocket and,
+    with ``--drawn`` under 4, at its phones drawn elsewhere (``--tables 1 --drawn 1``: one
+    table's server part with one browser on this machine, not four). Its screens, drawn on
+    this machine's shared CPU, are reported apart."""
     return s["listeners"] + s["drawn_msg"]
 
 

@@ -663,6 +663,10 @@ class Tap:
     send: float | None = None  # pointerdown -> the tap's event leaves the tapping page
     own_msg: float | None = None  # pointerdown -> the first message back on the tapping page
     others_msg: list[float | None] = field(default_factory=list)  # pointerdown -> first message on each other phone
+    #: pointerdown -> the entry's message at each of the table's phones drawn elsewhere
+    #: (Listeners, timed in Python: the page's clock set against Python's by one round trip,
+    #: within its half, a few ms) (None: not in time)
+    listeners_msg: list[float | None] = field(default_factory=list)
 
     @property
     def all_others(self) -> float | None:
@@ -981,6 +985,8 @@ class Table:
             problem = page.evaluate("(w) => window.__tlArm(w)", want)
             if problem:
                 raise RuntimeError(f"table {self.index + 1}: cannot time the tap for {want!r}: {problem}")
+        for listener in self.listeners:
+            listener.expect(f"{note} (on {BY})")
         loc.click()
         timeout = harness.ACTION_TIMEOUT * 1000
         try:
@@ -1011,6 +1017,16 @@ class Table:
             got = page.evaluate("() => window.__tlTake()")
             others.append(None if got["seen"] is None else got["seen"] - down)
             others_msg.append(_first_after(got["msgs"], down))
+        listeners_msg: list[float | None] = []
+        if self.listeners:  # the tap's pointerdown on Python's clock (ms)
+            before = time.perf_counter()
+            now = self.tapper.evaluate("() => performance.timeOrigin + performance.now()")  # the pages' clock
+            down_py = (before + time.perf_counter()) / 2 * 1000 - (now - down)
+        for i, listener in enumerate(self.listeners, len(self.observers) + 2):
+            at = listener.wait_for(f"{note} (on {BY})", harness.ACTION_TIMEOUT)
+            if at is None:
+                self.problems.append(f"table {self.index + 1} phone {i} (drawn elsewhere): {note!r} not received")
+            listeners_msg.append(None if at is None else at * 1000 - down_py)
         return Tap(
             self.index,
             mine["seen"] - down,
@@ -1019,6 +1035,7 @@ class Table:
             send=None if mine["send"] is None else mine["send"] - down,
             own_msg=_first_after(mine["msgs"], down),
             others_msg=others_msg,
+            listeners_msg=listeners_msg,
         )
 
     def run(
