@@ -14,6 +14,8 @@ each app, about 45 s; its modules are imported by tests/test_tools_imports.py.
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -75,16 +77,29 @@ class Runs:
         try:
             out, _ = proc.communicate(timeout=max(1.0, TIMEOUT - (time.monotonic() - self.started)))
         except subprocess.TimeoutExpired:
-            proc.kill()
-            out, _ = proc.communicate()
+            out = _stop(proc)
             return -1, out + f"\n(killed after {TIMEOUT} s)", time.monotonic() - self.started
         return proc.returncode, out, time.monotonic() - self.started
 
     def stop(self) -> None:
         for proc in self.procs.values():
             if proc.poll() is None:
-                proc.kill()
-                proc.communicate()
+                _stop(proc)
+
+
+def _stop(proc: subprocess.Popen[str]) -> str:
+    """Stop a harness that is still running, and what it printed: on POSIX an interrupt first
+    (Ctrl+C: the harness stops the servers and the browser it started, as its ``finally``
+    says), then a kill. A harness killed outright leaves its servers running (each in a
+    session of its own), with nobody to stop them."""
+    if os.name == "posix":
+        proc.send_signal(signal.SIGINT)
+        try:
+            return proc.communicate(timeout=30)[0]
+        except subprocess.TimeoutExpired:
+            pass
+    proc.kill()
+    return proc.communicate()[0]
 
 
 @pytest.fixture(scope="module")
