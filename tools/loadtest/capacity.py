@@ -34,8 +34,9 @@ T rises through ``--tables`` (default 1, 4, 8, 16, 24, 32; the tables of a step 
 for the next) until the p95 of tap -> the last other phone passes ``--goal`` (250 ms). For each
 T: p95 and max of tap -> the last other phone of the table has the entry's message (every
 table: the Listeners' arrival, and the drawn table's pages' WebSocket and its phones drawn
-elsewhere (its page's clock set against Python's by a round trip); the drawn table's screens apart, its Chromium at ``--nice-browsers`` 10 so that the server gets the CPU
-first), tap -> the wall, the server's CPU (% of all CPUs) and memory (VmRSS), and
+elsewhere, its page's clock set against Python's by a round trip; the drawn table's screens
+apart, its Chromium at ``--nice-browsers`` 10 so that the server gets the CPU first), tap ->
+the wall, the server's CPU (% of all CPUs) and memory (VmRSS), and
 its CPU per phone per entry (the server's CPU seconds over the step / the entries made / the
 four phones of a table: the wall and the idle sessions are in it). Timing is never
 asserted. Its last line:
