@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -142,6 +143,7 @@ def run_baseline(browser, url: str, taps: int, warmup: int) -> dict:
     ctx.add_init_script(INIT_JS)
     try:
         page = harness.open_app(ctx, url)
+        harness.wait_text(page, re.compile(r"^count=\d+$"))  # (a busy machine draws the count after the button)
         start = int(next(t for t in harness.read_texts(page) if t.startswith("count=")).split("=")[1])
         loc = harness.button(page, "Tap")
         samples = []
