@@ -345,6 +345,14 @@ def _stats(xs) -> str:
 PLACES = {"first": "its first play", "other": "the others", "last": "the play that ends it"}
 
 
+def _grouped(title: str, samples: list[Sample], key: Any, names: dict[str, str]) -> list[str]:
+    """One line of ``pointerdown->text`` for each group of ``samples`` by ``key`` (in the order
+    of ``names``, each shown by its name there), or none where no sample has one."""
+    groups = [(names[k], [s.inpage for s in samples if key(s) == k]) for k in names]
+    shown = [f"{name} (n={len(xs)}) {_stats(xs)}" for name, xs in groups if xs]
+    return [f"    pointerdown->text {title}: " + " | ".join(shown)] if shown else []
+
+
 def describe(name: str, samples: list[Sample]) -> str:
     lines = [
         f"  {name}: {len(samples)} taps (ms)",
@@ -358,24 +366,9 @@ def describe(name: str, samples: list[Sample]) -> str:
         f"max {max(s.nmsg for s in samples)}",
     ]
     tags = sorted({s.tag for s in samples if s.tag})
-    if tags:
-        lines.append(
-            "    pointerdown->text by kind: "
-            + " | ".join(
-                f"{t} (n={sum(s.tag == t for s in samples)}) {_stats([s.inpage for s in samples if s.tag == t])}"
-                for t in tags
-            )
-        )
-    places = [p for p in PLACES if any(s.place == p for s in samples)]
-    if places:  # where in the hand: its first play, the play that ends it (a domino), the others
-        lines.append(
-            "    pointerdown->text by place in the hand: "
-            + " | ".join(
-                f"{PLACES[p]} (n={sum(s.place == p for s in samples)}) "
-                f"{_stats([s.inpage for s in samples if s.place == p])}"
-                for p in places
-            )
-        )
+    lines += _grouped("by kind", samples, lambda s: s.tag, {t: t for t in tags})
+    # where in the hand: its first play, the play that ends it (a domino), the others
+    lines += _grouped("by place in the hand", samples, lambda s: s.place, PLACES)
     slow = sorted(samples, key=lambda s: s.inpage)[-3:]
     lines.append(
         "    slowest: "
