@@ -37,12 +37,13 @@ LAST_WORDS = {
 #: What else a smoke run must print (the server's garbage collections over a step: read from
 #: the server, so this says the watch reached it and came back; the tap on a phone without a
 #: screen reader's tree, timed to the frame's end in pages with semantics off; the taps by their
-#: place in the hand).
+#: place in the hand; the table-shaped plain Flet app's taps).
 ALSO = {
     "capacity": ("server's garbage collector: ",),
     "ui_latency": (
         "without the screen reader's tree (--frames), tile tap -> frame end, 1 and 1 taps",
         "by place in the hand: its first play (n=1) median ",  # (the smoke's two taps: hand 1's first two)
+        "table-shaped plain Flet app (--table), 2 taps (ms): median ",
     ),
 }
 HARNESSES = [

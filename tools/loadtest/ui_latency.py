@@ -51,10 +51,18 @@ without a screen reader never builds the tree that ``run_ours`` reads the screen
 taps with semantics off are hand 1's plays of one place in fresh matches, as many matches
 as ``N`` takes.
 
-Timing is never asserted; the figures are printed, last three lines (the first only with
-``--frames``):
+``--table`` (on unless ``--no-table``): each round also times taps on a second floor,
+``tools/loadtest/ui_table_app.py``: a table-shaped screen in plain Flet (a title, two
+players' chips, a count, scores, a drawing that grows by a tile and a 28-cell picker whose lit
+cells change, all at every tap; no rules behind it), tapped on a box "Tap" without ink as our
+tiles are, until its ``count=N`` shows. What its taps cost on top of the minimal app's is what
+Flet's web client costs a screen that changes at a play what a table's changes.
+
+Timing is never asserted; the figures are printed, last four lines (the first only with
+``--frames``, the second only with ``--table``):
 
     without the screen reader's tree (--frames), tile tap -> frame end, N and N taps (ms): ours median M p95 P | baseline median M p95 P (ours / baseline p95: R)
+    table-shaped plain Flet app (--table), N taps (ms): median M p95 P; its p95 / the minimal app's: R; ours / its: R
     ui latency, tile tap -> updated screen, 50 taps (ms): ours median M p95 P | baseline (minimal Flet app) median M p95 P
     goal p95 < 150 ms and at most 2x the baseline's p95: met (ours / baseline p95: R)
 """
@@ -139,6 +147,8 @@ def run_ours(browser, url: str, mid: str, taps: int, warmup: int) -> dict:
 
 # ------------------------------------------------------------------ baseline
 def run_baseline(browser, url: str, taps: int, warmup: int) -> dict:
+    """``taps`` timed taps (after ``warmup``) on "Tap" in a floor app (the minimal app, or the
+    table-shaped one), each until its ``count=N`` shows, in a fresh context."""
     ctx = harness.new_context(browser)
     ctx.add_init_script(INIT_JS)
     try:
@@ -394,6 +404,12 @@ def main(argv=None) -> int:
         "docs/benchmarks.md were taken) or reduced (fewer frames for this machine to draw)",
     )
     ap.add_argument(
+        "--table",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="each round, also time taps on the table-shaped plain Flet app (ui_table_app.py; default: on)",
+    )
+    ap.add_argument(
         "--frames",
         type=int,
         default=20,
@@ -414,6 +430,7 @@ def main(argv=None) -> int:
     began = time.perf_counter()
     ours_all: list[Sample] = []
     base_all: list[Sample] = []
+    table_all: list[Sample] = []
     servers = []
     off: tuple[list, list] = ([], [])  # the taps with semantics off (--frames): ours, the baseline's
     with tempfile.TemporaryDirectory(prefix="scorekeeper-ui-latency-") as tmp:
@@ -433,8 +450,17 @@ def main(argv=None) -> int:
                 [sys.executable, "-m", "tools.loadtest.ui_baseline_app", str(port)], port, cwd=str(REPO)
             )
             servers.append(base)
+            table = None
+            if args.table:
+                port = harness.free_port()
+                table = harness.start_server(
+                    [sys.executable, "-m", "tools.loadtest.ui_table_app", str(port)], port, cwd=str(REPO)
+                )
+                servers.append(table)
             print(
-                f"servers: ours {ours.url} baseline {base.url}; chromium {harness.CHROMIUM} headless, "
+                f"servers: ours {ours.url} baseline {base.url}"
+                + (f" table-shaped {table.url}" if table else "")
+                + f"; chromium {harness.CHROMIUM} headless, "
                 f"{os.cpu_count()} CPUs, load average {load_average()}",
                 flush=True,
             )
@@ -456,6 +482,12 @@ def main(argv=None) -> int:
                         base_all += res["samples"]
                         print(f"round {r}: baseline ({time.perf_counter() - t:.0f} s)")
                         print(describe("baseline", res["samples"]), flush=True)
+                        if table:
+                            t = time.perf_counter()
+                            res = run_baseline(browser, table.url, args.taps, args.warmup)
+                            table_all += res["samples"]
+                            print(f"round {r}: table-shaped ({time.perf_counter() - t:.0f} s)")
+                            print(describe("table-shaped", res["samples"]), flush=True)
                     if args.frames:
                         off = frames(browser, ours.url, mids[args.rounds :], base.url, args.frames)
                 finally:
@@ -470,6 +502,8 @@ def main(argv=None) -> int:
         print("all rounds:")
         print(describe("ours", ours_all))
         print(describe("baseline", base_all))
+        if table_all:
+            print(describe("table-shaped", table_all))
     print(
         f"total time {time.perf_counter() - began:.0f} s; load average now {load_average()} "
         "(anything else busy on the machine inflates both figures, ours most)"
@@ -480,6 +514,13 @@ def main(argv=None) -> int:
             f"without the screen reader's tree (--frames), tile tap -> frame end, {len(oo)} and {len(bo)} taps "
             f"(ms): ours median {statistics.median(oo):.1f} p95 {pct(oo, 95):.1f} | baseline median "
             f"{statistics.median(bo):.1f} p95 {pct(bo, 95):.1f} (ours / baseline p95: {pct(oo, 95) / pct(bo, 95):.2f})"
+        )
+    if table_all:  # Flet's cost of a screen that changes at a play what a table's changes
+        tb = [s.inpage for s in table_all]
+        print(
+            f"table-shaped plain Flet app (--table), {len(tb)} taps (ms): median {statistics.median(tb):.1f} "
+            f"p95 {pct(tb, 95):.1f}; its p95 / the minimal app's: {pct(tb, 95) / pct(b, 95):.2f}; "
+            f"ours / its: {pct(o, 95) / pct(tb, 95):.2f}"
         )
     print(
         f"ui latency, tile tap -> updated screen, {len(o)} taps (ms): "
