@@ -1018,10 +1018,8 @@ class Table:
             others.append(None if got["seen"] is None else got["seen"] - down)
             others_msg.append(_first_after(got["msgs"], down))
         listeners_msg: list[float | None] = []
-        if self.listeners:  # the tap's pointerdown on Python's clock (ms)
-            before = time.perf_counter()
-            now = self.tapper.evaluate("() => performance.timeOrigin + performance.now()")  # the pages' clock
-            down_py = (before + time.perf_counter()) / 2 * 1000 - (now - down)
+        if self.listeners:  # the tap's pointerdown on the Listeners' clock (perf_counter, ms)
+            down_py = down - _clock_offset(self.tapper, 3, time.perf_counter_ns)
         for i, listener in enumerate(self.listeners, len(self.observers) + 2):
             at = listener.wait_for(f"{note} (on {BY})", harness.ACTION_TIMEOUT)
             if at is None:
@@ -1077,13 +1075,14 @@ def _first_after(times: list[float], t: float) -> float | None:
     return min(later) - t if later else None
 
 
-def _clock_offset(page, tries: int = 15) -> float:
-    """The page's clock minus Python's (ms), read with the smallest round trip."""
+def _clock_offset(page, tries: int = 15, clock: Any = time.time_ns) -> float:
+    """The page's clock minus Python's ``clock`` (ns; ms returned), read with the smallest
+    round trip of ``tries``."""
     best = None
     for _ in range(tries):
-        t0 = time.time_ns()
+        t0 = clock()
         v = page.evaluate("() => window.__tlClock()")
-        t1 = time.time_ns()
+        t1 = clock()
         rtt = (t1 - t0) / 1e6
         if best is None or rtt < best[0]:
             best = (rtt, v - (t0 + t1) / 2e6)

@@ -44,8 +44,8 @@ def digits(a: int, b: int, half: float, horizontal: bool = False) -> ft.Control:
     line = ft.Container(
         width=1 if horizontal else half * 0.8, height=half * 0.8 if horizontal else 1, bgcolor=ft.Colors.OUTLINE
     )
-    parts = [ft.Text(str(a), size=half * 0.6, weight=ft.FontWeight.BOLD), line]
-    parts.append(ft.Text(str(b), size=half * 0.6, weight=ft.FontWeight.BOLD))
+    parts = [ft.Text(str(d), size=half * 0.6, weight=ft.FontWeight.BOLD) for d in (a, b)]
+    parts.insert(1, line)
     even = ft.MainAxisAlignment.SPACE_EVENLY
     if horizontal:
         return ft.Row(parts, spacing=0, alignment=even, vertical_alignment=ft.CrossAxisAlignment.CENTER)
